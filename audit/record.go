@@ -1,0 +1,74 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// File names inside the audit home directory.
+const (
+	LogFile  = "audit.jsonl"
+	LockFile = "audit.lock"
+	HeadFile = "audit.head"
+)
+
+// Genesis is the prev value of the first record of a log: 64 zeros.
+const Genesis = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// Events written by the package itself.
+const (
+	// EventStart is the first record of every log created by this package.
+	EventStart = "audit_start"
+	// EventRecover is written by an appender that found the log and its
+	// checkpoint inconsistent; its Reason is one of the Recover* values.
+	EventRecover = "audit_recover"
+
+	// StartDetail marks a log that has had a checkpoint from its first record.
+	StartDetail = "checkpointed"
+)
+
+// Reasons of an EventRecover record.
+const (
+	RecoverCheckpointMissing = "checkpoint-missing"    // audit.head was gone although the log had the checkpointed mark
+	RecoverUncheckpointed    = "checkpoint-unprovable" // audit.head was gone and the log never had one
+	RecoverCheckpointStale   = "checkpoint-stale"      // audit.head lagged behind the log (a writer died after writing)
+	RecoverTruncated         = "truncated"             // audit.head counted more records than the log held
+	RecoverCheckpointBad     = "checkpoint-mismatch"   // audit.head named a hash the log does not have at that position
+	RecoverTorn              = "torn"                  // the log ended in a partial line
+)
+
+// TimeFormat is the layout of Record.Time: UTC, millisecond precision.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Record is one audit log entry. Only Event and Source are required; Time,
+// Prev and H are filled in by Append.
+type Record struct {
+	Time       string `json:"ts"`                    // UTC RFC 3339 with milliseconds, e.g. "2026-11-29T10:43:49.123Z"; set by Append if empty
+	Event      string `json:"event"`                 // decision, outcome, audit_start, hook_error, gate_config, ...
+	Source     string `json:"source"`                // hook | mcp | cli
+	Session    string `json:"session,omitempty"`     // agent session id
+	Tool       string `json:"tool,omitempty"`        // tool name
+	Decision   string `json:"decision,omitempty"`    // what the policy said: allow|ask|block
+	Effective  string `json:"effective,omitempty"`   // what happened: allow|ask|block|ran|...
+	Rule       string `json:"rule,omitempty"`        // rule or forbid id
+	Reason     string `json:"reason,omitempty"`      // human-readable reason
+	Target     string `json:"target,omitempty"`      // concrete path/host/command that matched
+	Detail     string `json:"detail,omitempty"`      // free-form detail
+	Mode       string `json:"mode,omitempty"`        // policy mode
+	ArgsDigest string `json:"args_digest,omitempty"` // sha256 hex of the canonical args (see ArgsDigest), never raw args
+	Prev       string `json:"prev"`                  // h of the previous record, Genesis for the first
+	H          string `json:"h"`                     // SHA-256 of the canonical record without h (and sig/alg)
+}
+
+// ArgsDigest returns the full SHA-256 hex digest of canonicalJSON. Callers
+// log this digest instead of raw tool arguments.
+func ArgsDigest(canonicalJSON []byte) string {
+	sum := sha256.Sum256(canonicalJSON)
+	return hex.EncodeToString(sum[:])
+}
+
+// FormatTime formats t the way Record.Time is written.
+func FormatTime(t time.Time) string {
+	return t.UTC().Format(TimeFormat)
+}
