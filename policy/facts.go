@@ -1,0 +1,134 @@
+package policy
+
+// Facts are what a tool call would touch, derived from its arguments before
+// any rule is consulted. Rules match facts, not raw strings: a path is
+// matched as a path (absolute, cleaned, symlink-resolved), a host as a
+// canonical host, a shell command as a parsed argv.
+
+// Access says what a call does to a path. It is a bit set; AccessAny means
+// the classifier could not tell (a secondary argument of an unknown tool),
+// and deny rules treat it as every access at once.
+type Access uint8
+
+const (
+	AccessRead Access = 1 << iota
+	AccessWrite
+	AccessExec
+
+	AccessAny = AccessRead | AccessWrite | AccessExec
+)
+
+func (a Access) String() string {
+	switch a {
+	case AccessRead:
+		return "read"
+	case AccessWrite:
+		return "write"
+	case AccessExec:
+		return "exec"
+	case AccessAny:
+		return "any"
+	}
+	s := ""
+	for _, p := range []struct {
+		bit  Access
+		name string
+	}{{AccessRead, "read"}, {AccessWrite, "write"}, {AccessExec, "exec"}} {
+		if a&p.bit != 0 {
+			if s != "" {
+				s += "+"
+			}
+			s += p.name
+		}
+	}
+	return s
+}
+
+// PathFact is one file-system target.
+type PathFact struct {
+	Raw    string // as it appeared in the argument
+	Path   string // absolute and cleaned (~ and $HOME expanded, made absolute against cwd)
+	Access Access
+	Arg    string // where it was found: "file_path", "opts.src", "command", "key:…"
+
+	// Filled by the classifier, not by the parsers:
+	Resolved string // Path with symlinks resolved along its longest existing prefix
+	fold     string // FoldPath(Path), for deny matching
+	rfold    string // FoldPath(Resolved)
+}
+
+// HostFact is one network destination.
+type HostFact struct {
+	Raw  string // the URL or host as written
+	Host string // canonical form (see CanonicalHost)
+	Arg  string
+}
+
+// CommandFact is one simple command of a parsed shell program, with
+// wrappers (sudo, env, timeout, nohup, xargs, sh -c …) already unwrapped.
+type CommandFact struct {
+	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
+	Dir  string   // working directory the command runs in (cd tracked), absolute
+	Arg  string
+}
+
+// Program is the base name of the command's program ("/usr/bin/rm" → "rm").
+func (c CommandFact) Program() string {
+	if len(c.Argv) == 0 {
+		return ""
+	}
+	p := c.Argv[0]
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '\\' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+// Signal names a behaviour the shell classifier recognised from data flow
+// rather than from any one word.
+type Signal string
+
+const (
+	SignalDownloadExec Signal = "download-exec" // fetched bytes reach a shell or interpreter
+	SignalReverseShell Signal = "reverse-shell" // /dev/tcp, nc -e, socat exec, socket one-liners
+	SignalForkBomb     Signal = "fork-bomb"     // a function that pipes into itself in the background
+	SignalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
+)
+
+// TextFact is one string from the arguments (a value or a key).
+type TextFact struct {
+	Raw  string
+	Arg  string
+	fold string // FoldText(Raw), for deny matching
+}
+
+// Facts is everything classification derived from one call.
+type Facts struct {
+	Tool       string
+	Primary    string // the main argument (command, file_path, url …) as written
+	PrimaryArg string // its name
+	Paths      []PathFact
+	Hosts      []HostFact
+	Commands   []CommandFact
+	Signals    []SignalFact
+	Env        []EnvFact
+	Texts      []TextFact
+	// TooLarge is set when a budget ran out; the call must be refused.
+	TooLarge string
+}
+
+// SignalFact is a Signal with the text that raised it.
+type SignalFact struct {
+	Signal Signal
+	Detail string // the command or fragment, for the reason
+	Arg    string
+}
+
+// EnvFact is an environment variable a shell command sets.
+type EnvFact struct {
+	Name  string
+	Value string
+	Arg   string
+}

@@ -1,0 +1,644 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentairlock/airlock/profiles"
+	"gopkg.in/yaml.v3"
+)
+
+// Options say where the policy is loaded for: the call's directory (for
+// ${workspace} and the repo overlay) and the user's environment.
+type Options struct {
+	Cwd         string
+	Home        string
+	User        string
+	Tmp         string
+	AirlockHome string
+	Getenv      func(string) string
+}
+
+// LoadedFile is one file that shaped the policy, with its digest, so a
+// substituted policy shows in the audit log.
+type LoadedFile struct {
+	Path   string
+	Digest string
+	Role   string // policy | overlay | profile
+}
+
+// Grant is a reviewed exception written by a person (airlock allow).
+type Grant struct {
+	Tool    string
+	Match   string
+	Reason  string
+	Added   string
+	Expires string
+	Line    int
+	tools   *Rule
+	match   matcher
+	expiry  time.Time // zero: no expiry
+	invalid bool      // unreadable expiry: never grants
+}
+
+type matcher interface{ match(f *Facts) bool }
+
+// Indicator is text evidence of steering, graded for escalation.
+type Indicator struct {
+	ID       string
+	Severity Severity
+	Reason   string
+	texts    []TextPattern
+}
+
+// Policy is a loaded, compiled, validated policy.
+type Policy struct {
+	Source      string // the file or bundled profile it came from
+	Profile     string
+	Files       []LoadedFile
+	Mode        Mode
+	Default     Action
+	AskFallback Action
+	Escalate    map[Severity]Action
+	Rules       []*Rule
+	Grants      []*Grant
+	Overrides   map[string]string // forbid id → reason
+	Forbids     []*Rule
+	Indicators  []*Indicator
+	Overlay     *Overlay
+	Vars        Vars
+	Warnings    []string
+	ModeFromEnv string // AIRLOCK_MODE, when it changed the mode
+}
+
+// Overlay is a repository's tighten-only policy.
+type Overlay struct {
+	File  string
+	Rules []*Rule
+}
+
+// Load finds and compiles the policy in force: AIRLOCK_POLICY (taken
+// whole) → $AIRLOCK_HOME/policy.yaml → the bundled profile AIRLOCK_PROFILE
+// (default "default"); then the repository overlay, unless AIRLOCK_POLICY
+// named the file.
+func Load(o Options) (*Policy, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	vars := Vars{Home: o.Home, Tmp: o.Tmp, User: o.User, AirlockHome: o.AirlockHome}
+	vars.Workspace = FindWorkspace(o.Cwd, o.Home)
+	if vars.Workspace == "" && filepath.IsAbs(o.Cwd) && filepath.Clean(o.Cwd) != filepath.Clean(o.Home) && !isRoot(filepath.Clean(o.Cwd)) {
+		// outside any repository the call's own directory is the workspace
+		vars.Workspace = filepath.Clean(o.Cwd)
+	}
+
+	var (
+		p   *Policy
+		err error
+	)
+	explicit := getenv("AIRLOCK_POLICY")
+	switch {
+	case explicit != "":
+		p, err = LoadFile(explicit, vars)
+	default:
+		home := filepath.Join(o.AirlockHome, "policy.yaml")
+		data, rerr := os.ReadFile(home)
+		switch {
+		case rerr == nil:
+			p, err = parse(data, home, "policy", vars)
+		case errors.Is(rerr, fs.ErrNotExist):
+			name := getenv("AIRLOCK_PROFILE")
+			if name == "" {
+				name = "default"
+			}
+			p, err = LoadProfile(name, vars)
+		default:
+			return nil, fmt.Errorf("read policy %s: %w", home, rerr)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m := getenv("AIRLOCK_MODE"); m != "" {
+		mode, merr := ParseMode(m)
+		if merr != nil {
+			return nil, fmt.Errorf("AIRLOCK_MODE: %w", merr)
+		}
+		if mode != p.Mode {
+			p.Mode, p.ModeFromEnv = mode, m
+		}
+	}
+	if explicit == "" {
+		if err := p.loadOverlay(o.Cwd, vars.Workspace); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// LoadFile loads one policy file as the whole policy.
+func LoadFile(path string, vars Vars) (*Policy, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", path, err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read policy: %w", err)
+	}
+	return parse(data, abs, "policy", vars)
+}
+
+// LoadProfile loads a bundled profile.
+func LoadProfile(name string, vars Vars) (*Policy, error) {
+	data, err := profiles.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return parse(data, "profile:"+name, "profile", vars)
+}
+
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// parse decodes, validates and compiles one policy file with the built-in
+// forbids and indicators.
+func parse(data []byte, name, role string, vars Vars) (*Policy, error) {
+	raw, errs := decode(data, name, false)
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	p := &Policy{
+		Source:    name,
+		Profile:   raw.Profile,
+		Files:     []LoadedFile{{Path: name, Digest: digest(data), Role: role}},
+		Mode:      Guard,
+		Default:   Ask,
+		Escalate:  map[Severity]Action{},
+		Overrides: map[string]string{},
+		Vars:      vars,
+	}
+	if err := p.settle(raw, name, vars, &errs); err != nil {
+		return nil, err
+	}
+	if role == "overlay" {
+		// forbids and indicators come from the base policy; overrides are
+		// kept only so the merge can say they were ignored
+		for _, ov := range raw.overrides {
+			p.Overrides[ov.Forbid] = ov.Reason
+		}
+		return p, nil
+	}
+	forbids, indicators, err := builtins(vars)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range raw.overrides {
+		if !hasForbid(forbids, o.Forbid) {
+			errs.add(o.line, "override names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", o.Forbid)
+			continue
+		}
+		if strings.TrimSpace(o.Reason) == "" {
+			errs.add(o.line, "override of %q has no reason: write reason: why this repository needs it", o.Forbid)
+			continue
+		}
+		if _, dup := p.Overrides[o.Forbid]; dup {
+			errs.add(o.line, "%q is overridden twice: keep one entry", o.Forbid)
+			continue
+		}
+		p.Overrides[o.Forbid] = o.Reason
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	for _, f := range forbids {
+		if _, off := p.Overrides[f.ID]; !off {
+			p.Forbids = append(p.Forbids, f)
+		}
+	}
+	p.Indicators = indicators
+	if p.Mode == Observe && len(p.Overrides) > 0 {
+		p.Warnings = append(p.Warnings, "overrides relax nothing: mode observe refuses nothing anyway")
+	}
+	return p, nil
+}
+
+// rawDoc is a decoded file with the line of every item kept.
+type rawDoc struct {
+	rawFile
+	rules      []rawRule
+	grants     []rawGrant
+	overrides  []rawOverride
+	forbids    []rawRule
+	indicators []rawIndicator
+	hasRules   bool
+	lines      map[string]int // top-level key → line
+}
+
+func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
+	errs := errList{file: name}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 0
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		errs.add(line, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, errs
+	}
+	if len(doc.Content) == 0 || len(bytes.TrimSpace(data)) == 0 {
+		errs.add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
+		return nil, errs
+	}
+	checkKeys(&doc, &errs)
+	if len(errs.errs) > 0 {
+		return nil, errs
+	}
+	top := doc.Content[0]
+	out := &rawDoc{lines: map[string]int{}}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		out.lines[k.Value] = k.Line
+		var err error
+		switch k.Value {
+		case "rules":
+			out.hasRules = true
+			err = eachItem(v, func(n *yaml.Node) error {
+				var r rawRule
+				if err := n.Decode(&r); err != nil {
+					return err
+				}
+				r.line = n.Line
+				out.rules = append(out.rules, r)
+				return nil
+			})
+		case "forbids":
+			err = eachItem(v, func(n *yaml.Node) error {
+				var r rawRule
+				if err := n.Decode(&r); err != nil {
+					return err
+				}
+				r.line = n.Line
+				out.forbids = append(out.forbids, r)
+				return nil
+			})
+		case "grants":
+			err = eachItem(v, func(n *yaml.Node) error {
+				var g rawGrant
+				if err := n.Decode(&g); err != nil {
+					return err
+				}
+				g.line = n.Line
+				out.grants = append(out.grants, g)
+				return nil
+			})
+		case "overrides":
+			err = eachItem(v, func(n *yaml.Node) error {
+				var o rawOverride
+				if err := n.Decode(&o); err != nil {
+					return err
+				}
+				o.line = n.Line
+				out.overrides = append(out.overrides, o)
+				return nil
+			})
+		case "indicators":
+			err = eachItem(v, func(n *yaml.Node) error {
+				var ind rawIndicator
+				if err := n.Decode(&ind); err != nil {
+					return err
+				}
+				ind.line = n.Line
+				out.indicators = append(out.indicators, ind)
+				return nil
+			})
+		case "escalate":
+			err = v.Decode(&out.Escalate)
+		case "version":
+			err = v.Decode(&out.Version)
+		default:
+			if v.Kind != yaml.ScalarNode {
+				errs.add(v.Line, "%s must be a single value", k.Value)
+				continue
+			}
+			switch k.Value {
+			case "profile":
+				out.Profile = v.Value
+			case "mode":
+				out.Mode = v.Value
+			case "default":
+				out.Default = v.Value
+			case "ask_fallback":
+				out.AskFallback = v.Value
+			}
+		}
+		if err != nil {
+			errs.add(v.Line, "%s: %s", k.Value, strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+	}
+	if !builtin {
+		if !out.hasRules {
+			errs.add(0, "no `rules:` key: a policy without rules is almost always a truncated or mistyped file; write `rules: []` if you mean none")
+		}
+		for _, k := range []string{"forbids", "indicators"} {
+			if l, ok := out.lines[k]; ok {
+				errs.add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
+			}
+		}
+	}
+	return out, errs
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
+	if seq.Kind != yaml.SequenceNode {
+		return nil // null or already reported by checkKeys
+	}
+	for _, n := range seq.Content {
+		if n.Kind != yaml.MappingNode {
+			continue
+		}
+		if err := f(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle validates the scalar settings and compiles rules and grants.
+func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) error {
+	if raw.Mode != "" {
+		m, err := ParseMode(raw.Mode)
+		if err != nil {
+			errs.add(raw.lines["mode"], "mode: %v", err)
+		}
+		p.Mode = m
+	}
+	for _, s := range []struct {
+		key string
+		val string
+		dst *Action
+	}{{"default", raw.Default, &p.Default}, {"ask_fallback", raw.AskFallback, &p.AskFallback}} {
+		if s.val == "" {
+			continue
+		}
+		a, err := ParseAction(s.val)
+		if err != nil {
+			errs.add(raw.lines[s.key], "%s: %v", s.key, err)
+		}
+		*s.dst = a
+	}
+	if raw.AskFallback == "" {
+		p.AskFallback = Block
+	}
+	for k, v := range raw.Escalate {
+		sev, ok := parseSeverity(k)
+		if !ok {
+			errs.add(raw.lines["escalate"], "escalate: %q is not a severity: write low, med or high", k)
+			continue
+		}
+		a, err := ParseAction(v)
+		if err != nil {
+			errs.add(raw.lines["escalate"], "escalate.%s: %v", k, err)
+			continue
+		}
+		p.Escalate[sev] = a
+	}
+	seen := map[string]int{}
+	for _, r := range raw.rules {
+		if r.ID == "" {
+			errs.add(r.line, "rule has no id: write id: a short name (it appears in every decision it makes)")
+			continue
+		}
+		if l, dup := seen[r.ID]; dup {
+			errs.add(r.line, "rule id %q is used twice (first at line %d): ids must be unique", r.ID, l)
+			continue
+		}
+		seen[r.ID] = r.line
+		rule, err := compileRule(r, vars, name)
+		if err != nil {
+			errs.add(r.line, "%v", err)
+			continue
+		}
+		p.Rules = append(p.Rules, rule)
+	}
+	for _, g := range raw.grants {
+		gr, err := compileGrant(g, vars, name)
+		if err != nil {
+			errs.add(g.line, "%v", err)
+			continue
+		}
+		if gr.invalid {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s:%d: grant for %s has an unreadable expires %q (write YYYY-MM-DD): it never applies", name, g.line, g.Tool, g.Expires))
+		}
+		p.Grants = append(p.Grants, gr)
+	}
+	return errs.err()
+}
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
+	if g.Tool == "" {
+		return nil, fmt.Errorf("grant has no tool: write tool: the tool name or glob it covers")
+	}
+	out := &Grant{Tool: g.Tool, Match: g.Match, Reason: g.Reason, Added: g.Added, Expires: g.Expires, Line: g.line}
+	tr, err := compileRule(rawRule{ID: "grant", Tool: g.Tool, Action: "allow", line: g.line}, vars, name)
+	if err != nil {
+		return nil, err
+	}
+	out.tools = tr
+	if g.Match != "" {
+		m, err := compileGrantMatch(g.Match, vars)
+		if err != nil {
+			return nil, fmt.Errorf("grant match %q: %w", g.Match, err)
+		}
+		out.match = m
+	}
+	if g.Expires != "" {
+		t, err := time.ParseInLocation("2006-01-02", g.Expires, time.Local)
+		if !dateRE.MatchString(g.Expires) || err != nil {
+			out.invalid = true
+		} else {
+			out.expiry = t.AddDate(0, 0, 1) // valid through the whole named day
+		}
+	}
+	return out, nil
+}
+
+// A grant's match is a path glob when it names a path (every path of the
+// call must fit, written and resolved), otherwise a text glob over the
+// call's primary argument, compared exactly.
+type grantMatch struct {
+	path *pathMatcher
+	text *TextPattern
+}
+
+func compileGrantMatch(m string, vars Vars) (matcher, error) {
+	e, ok, err := vars.expand(m)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return grantMatch{}, nil // can never match
+	}
+	if strings.HasPrefix(e, "/") || strings.HasPrefix(e, "~") {
+		pp, err := CompilePathGlob(e)
+		if err != nil {
+			return nil, err
+		}
+		return grantMatch{path: &pathMatcher{globs: []PathPattern{pp}, access: AccessAny}}, nil
+	}
+	tp, err := CompileTextGlob(e)
+	if err != nil {
+		return nil, err
+	}
+	return grantMatch{text: &tp}, nil
+}
+
+func (g grantMatch) match(f *Facts) bool {
+	switch {
+	case g.path != nil:
+		return g.path.allow(f.Paths)
+	case g.text != nil:
+		return g.text.Match(f.Primary)
+	}
+	return false
+}
+
+// loadOverlay finds the repository's .airlock/policy.yaml or .airlock.yaml
+// by walking up from cwd to the workspace root.
+func (p *Policy) loadOverlay(cwd, workspace string) error {
+	if cwd == "" {
+		return nil
+	}
+	dir := filepath.Clean(cwd)
+	for {
+		for _, name := range []string{filepath.Join(".airlock", "policy.yaml"), ".airlock.yaml"} {
+			file := filepath.Join(dir, name)
+			data, err := os.ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read repository policy %s: %w", file, err)
+			}
+			return p.applyOverlay(data, file)
+		}
+		if workspace == "" || dir == workspace || !strings.HasPrefix(dir, workspace) {
+			return nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// applyOverlay merges a repository policy so that it can only tighten: its
+// grants and overrides are ignored, mode/default/ask_fallback/escalate only
+// get stricter, and its rules are consulted per call only for a stricter
+// answer (a repository cannot vote on its own gate).
+func (p *Policy) applyOverlay(data []byte, file string) error {
+	o, err := parse(data, file, "overlay", p.Vars)
+	if err != nil {
+		return err
+	}
+	p.Files = append(p.Files, LoadedFile{Path: file, Digest: digest(data), Role: "overlay"})
+	if o.Mode > p.Mode {
+		p.Mode = o.Mode
+	}
+	p.Default = Stricter(p.Default, o.Default)
+	p.AskFallback = Stricter(p.AskFallback, o.AskFallback)
+	for sev, a := range o.Escalate {
+		if cur, ok := p.Escalate[sev]; !ok || a > cur {
+			p.Escalate[sev] = a
+		}
+	}
+	if len(o.Grants) > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: its %d grant(s) are ignored: a repository cannot grant itself exceptions", file, len(o.Grants)))
+	}
+	if len(o.Overrides) > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: its overrides are ignored: only your own policy can relax a built-in forbid", file))
+	}
+	var rules []*Rule
+	for _, r := range o.Rules {
+		if r.Action != Allow {
+			rules = append(rules, r)
+		}
+	}
+	p.Overlay = &Overlay{File: file, Rules: rules}
+	return nil
+}
+
+// builtins compiles the forbid list and the indicator floor. They are
+// written in profiles/*.yaml and compiled into builtin_gen.go, so no hook
+// process pays for parsing them; an error here is a bug in Airlock,
+// reported, never ignored.
+func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
+	forbids := make([]*Rule, 0, len(builtinForbids))
+	for _, r := range builtinForbids {
+		if r.Action == "" {
+			r.Action = "block"
+		}
+		rule, err := compileRule(r, vars, "built-in forbids")
+		if err != nil {
+			return nil, nil, fmt.Errorf("built-in forbids: %w", err)
+		}
+		forbids = append(forbids, rule)
+	}
+	inds := make([]*Indicator, 0, len(builtinIndicators))
+	for _, r := range builtinIndicators {
+		sev, ok := parseSeverity(r.Severity)
+		if !ok {
+			return nil, nil, fmt.Errorf("built-in indicators: %s: bad severity %q", r.ID, r.Severity)
+		}
+		ind := &Indicator{ID: r.ID, Severity: sev, Reason: r.Reason}
+		for _, t := range r.Text {
+			tp, err := CompileTextGlob(FoldText(t))
+			if err != nil {
+				return nil, nil, fmt.Errorf("built-in indicators: %s: %w", r.ID, err)
+			}
+			ind.texts = append(ind.texts, tp)
+		}
+		inds = append(inds, ind)
+	}
+	return forbids, inds, nil
+}
+
+func hasForbid(list []*Rule, id string) bool {
+	for _, f := range list {
+		if f.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ForbidIDs lists the built-in forbid ids with their reasons.
+func ForbidIDs() ([][2]string, error) {
+	fs, _, err := builtins(Vars{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([][2]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, [2]string{f.ID, f.Reason})
+	}
+	return out, nil
+}

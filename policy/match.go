@@ -1,0 +1,450 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// Hit is the fact a rule matched: what to name in the reason.
+type Hit struct {
+	Target string
+	Arg    string
+}
+
+// Match reports whether the rule applies to the call described by f.
+func (r *Rule) Match(f *Facts) (Hit, bool) {
+	if r.never || !r.matchTool(f.Tool) {
+		return Hit{}, false
+	}
+	if r.Action == Allow {
+		return r.matchAllow(f)
+	}
+	return r.matchDeny(f)
+}
+
+func (r *Rule) matchDeny(f *Facts) (Hit, bool) {
+	var hit Hit
+	found := false
+	take := func(h Hit) {
+		if !found {
+			hit, found = h, true
+		}
+	}
+	if r.path != nil {
+		h, ok := r.path.deny(f.Paths)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if len(r.hosts) > 0 {
+		h, ok := denyHosts(r.hosts, f.Hosts)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if len(r.commands) > 0 {
+		h, ok := denyCommands(r.commands, f.Commands)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if len(r.signals) > 0 {
+		h, ok := matchSignals(r.signals, f.Signals)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if len(r.env) > 0 {
+		h, ok := matchEnv(r.env, f.Env, true)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if len(r.texts) > 0 {
+		h, ok := denyTexts(r.texts, f.Texts)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
+	if !found {
+		hit = Hit{Target: f.Primary, Arg: f.PrimaryArg}
+	}
+	return hit, true
+}
+
+func (r *Rule) matchAllow(f *Facts) (Hit, bool) {
+	hit := Hit{Target: f.Primary, Arg: f.PrimaryArg}
+	if r.path != nil && !r.path.allow(f.Paths) {
+		return Hit{}, false
+	}
+	if len(r.hosts) > 0 && !allowHosts(r.hosts, f.Hosts) {
+		return Hit{}, false
+	}
+	if len(r.commands) > 0 && !allowCommands(r.commands, f.Commands) {
+		return Hit{}, false
+	}
+	if len(r.signals) > 0 {
+		if _, ok := matchSignals(r.signals, f.Signals); !ok {
+			return Hit{}, false
+		}
+	}
+	if len(r.env) > 0 {
+		if _, ok := matchEnv(r.env, f.Env, false); !ok {
+			return Hit{}, false
+		}
+	}
+	if len(r.texts) > 0 {
+		ok := false
+		for _, t := range r.texts {
+			if t.Match(f.Primary) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return Hit{}, false
+		}
+	}
+	return hit, true
+}
+
+// deny: one fact with an overlapping access, in its written or its resolved
+// form, fits a glob and no exception.
+func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
+	for i := range paths {
+		p := &paths[i]
+		if p.Access&m.access == 0 {
+			continue
+		}
+		for _, form := range [2]string{p.fold, p.rfold} {
+			if form == "" {
+				continue
+			}
+			if matchAny(m.globs, form) && !matchAny(m.except, form) {
+				return Hit{Target: p.Path, Arg: p.Arg}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+// allow: every fact of the rule's access fits, written and resolved, and
+// there is at least one.
+func (m *pathMatcher) allow(paths []PathFact) bool {
+	n := 0
+	for i := range paths {
+		p := &paths[i]
+		if p.Access&m.access == 0 {
+			continue
+		}
+		if p.Access&^m.access != 0 && m.access != AccessAny {
+			// the fact also does something the rule does not allow
+			return false
+		}
+		n++
+		for _, form := range [2]string{p.Path, p.Resolved} {
+			if form == "" {
+				continue
+			}
+			if !matchAny(m.globs, form) || matchAny(m.except, form) {
+				return false
+			}
+		}
+	}
+	return n > 0
+}
+
+func matchAny(globs []PathPattern, p string) bool {
+	for i := range globs {
+		if globs[i].Match(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func denyHosts(patterns []string, hosts []HostFact) (Hit, bool) {
+	for _, h := range hosts {
+		if h.Host == "" {
+			continue
+		}
+		for _, p := range patterns {
+			if HostMatch(p, h.Host) {
+				return Hit{Target: h.Host, Arg: h.Arg}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func allowHosts(patterns []string, hosts []HostFact) bool {
+	if len(hosts) == 0 {
+		return false
+	}
+	for _, h := range hosts {
+		ok := false
+		for _, p := range patterns {
+			if h.Host != "" && HostMatch(p, h.Host) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func denyCommands(ms []cmdMatcher, cmds []CommandFact) (Hit, bool) {
+	for i := range cmds {
+		for j := range ms {
+			if ms[j].match(&cmds[i], true) {
+				return Hit{Target: strings.Join(cmds[i].Argv, " "), Arg: cmds[i].Arg}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func allowCommands(ms []cmdMatcher, cmds []CommandFact) bool {
+	if len(cmds) == 0 {
+		return false
+	}
+	for i := range cmds {
+		ok := false
+		for j := range ms {
+			if ms[j].match(&cmds[i], false) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// match tests one command. On the deny side the words are folded like the
+// patterns; on the allow side they are compared as written.
+func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
+	if len(c.Argv) == 0 {
+		return false
+	}
+	norm := func(s string) string {
+		if deny {
+			return FoldText(s)
+		}
+		return s
+	}
+	prog := norm(c.Program())
+	ok := false
+	for _, g := range m.program {
+		if wildMatch(g, prog) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	args := c.Argv[1:]
+	if len(m.sub) > 0 {
+		sub := firstPositional(args, c.Program())
+		if sub < 0 {
+			return false
+		}
+		ok = false
+		for _, g := range m.sub {
+			if wildMatch(g, norm(args[sub])) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+		args = args[sub+1:]
+	}
+	for _, alts := range m.flags {
+		if !hasFlag(args, alts) {
+			return false
+		}
+	}
+	for _, alts := range m.unless {
+		if hasFlag(args, alts) {
+			return false
+		}
+	}
+	if len(m.args) > 0 {
+		ok = false
+		for _, a := range args {
+			if isFlag(a) {
+				continue
+			}
+			if argMatches(m.args, norm(a), norm(c.Dir)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// argMatches compares a positional argument with the rule's patterns. A
+// pattern that starts with "/" names a place: it meets the absolute clean
+// path the argument denotes from the command's directory (so `cd / && rm
+// -rf *` is `rm -rf /*`). Any other pattern meets the word as written.
+func argMatches(globs []argPattern, a, dir string) bool {
+	abs := ""
+	for i := range globs {
+		g := &globs[i]
+		if !g.abs {
+			if g.p.Match(a) {
+				return true
+			}
+			continue
+		}
+		if abs == "" {
+			abs = absArg(a, dir)
+			if abs == "" {
+				abs = "\x00"
+			}
+		}
+		if abs != "\x00" && g.p.Match(abs) {
+			return true
+		}
+	}
+	return false
+}
+
+func absArg(a, dir string) string {
+	if a == "" || strings.Contains(a, "://") {
+		return ""
+	}
+	if strings.HasPrefix(a, "/") {
+		return path.Clean(a)
+	}
+	if dir == "" {
+		return ""
+	}
+	return path.Clean(dir + "/" + a)
+}
+
+func isFlag(a string) bool {
+	return len(a) > 1 && a[0] == '-'
+}
+
+// firstPositional finds the subcommand, skipping the global options of
+// programs that take a value before it (git -C dir, git -c k=v).
+func firstPositional(args []string, prog string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !isFlag(a) {
+			return i
+		}
+		if prog == "git" && (a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace") {
+			i++
+		}
+	}
+	return -1
+}
+
+// hasFlag reports whether any alternative is present: a one-letter
+// alternative as a short flag in any cluster (-rf, -fr, -r -f), a longer
+// one as --name, --name=value or -name (find's single-dash words).
+func hasFlag(args []string, alts []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if !isFlag(a) {
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name := a[2:]
+			if i := strings.IndexByte(name, '='); i >= 0 {
+				name = name[:i]
+			}
+			for _, alt := range alts {
+				if len(alt) > 1 && strings.EqualFold(name, alt) {
+					return true
+				}
+			}
+			continue
+		}
+		word := a[1:]
+		for _, alt := range alts {
+			if len(alt) == 1 {
+				if strings.Contains(word, alt) && !strings.ContainsRune(word, '=') {
+					return true
+				}
+			} else if strings.EqualFold(word, alt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func matchSignals(want []Signal, have []SignalFact) (Hit, bool) {
+	for _, s := range have {
+		for _, w := range want {
+			if s.Signal == w {
+				return Hit{Target: s.Detail, Arg: s.Arg}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func matchEnv(globs []string, env []EnvFact, deny bool) (Hit, bool) {
+	if !deny && len(env) == 0 {
+		return Hit{}, false
+	}
+	for _, e := range env {
+		ok := false
+		for _, g := range globs {
+			if wildMatch(g, strings.ToUpper(e.Name)) {
+				ok = true
+				break
+			}
+		}
+		if deny && ok {
+			return Hit{Target: e.Name + "=" + e.Value, Arg: e.Arg}, true
+		}
+		if !deny && !ok {
+			return Hit{}, false
+		}
+	}
+	return Hit{}, !deny
+}
+
+func denyTexts(ps []TextPattern, texts []TextFact) (Hit, bool) {
+	for i := range texts {
+		t := &texts[i]
+		for j := range ps {
+			if ps[j].Match(t.fold) {
+				return Hit{Target: clip(t.Raw, 120), Arg: t.Arg}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

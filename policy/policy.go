@@ -1,0 +1,170 @@
+// Package policy owns the policy file and the decision it makes about one
+// tool call: the schema, the load order, strict validation, the
+// tighten-only repo overlay, the variables, the classification of a call's
+// arguments into facts, and the matching of rules against those facts.
+//
+// policy decides; it never records (that is audit) and never talks to an
+// agent (that is hook and mcpproxy).
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Action is what a decision does with a call. Its order is strictness:
+// allow < ask < block.
+type Action int
+
+const (
+	Allow Action = iota
+	Ask
+	Block
+)
+
+func (a Action) String() string {
+	switch a {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Block:
+		return "block"
+	}
+	return fmt.Sprintf("action(%d)", int(a))
+}
+
+// ParseAction reads allow, ask or block.
+func ParseAction(s string) (Action, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "allow":
+		return Allow, nil
+	case "ask":
+		return Ask, nil
+	case "block", "deny":
+		return Block, nil
+	}
+	return Allow, fmt.Errorf("%q is not an action: write allow, ask or block", s)
+}
+
+// Stricter returns the stricter of two actions.
+func Stricter(a, b Action) Action {
+	if b > a {
+		return b
+	}
+	return a
+}
+
+// Mode is the policy's posture. Its order is strictness too.
+type Mode int
+
+const (
+	Observe Mode = iota // nothing refused, everything logged
+	Guard               // written rules stand; an unmatched call is allowed
+	Enforce             // everything as written
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Observe:
+		return "observe"
+	case Guard:
+		return "guard"
+	case Enforce:
+		return "enforce"
+	}
+	return fmt.Sprintf("mode(%d)", int(m))
+}
+
+// ParseMode reads observe, guard or enforce.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "observe":
+		return Observe, nil
+	case "guard":
+		return Guard, nil
+	case "enforce":
+		return Enforce, nil
+	}
+	return Observe, fmt.Errorf("%q is not a mode: write observe, guard or enforce", s)
+}
+
+// Severity grades an indicator hit for escalation.
+type Severity int
+
+const (
+	SevNone Severity = iota
+	SevLow
+	SevMed
+	SevHigh
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SevLow:
+		return "low"
+	case SevMed:
+		return "med"
+	case SevHigh:
+		return "high"
+	}
+	return "none"
+}
+
+func parseSeverity(s string) (Severity, bool) {
+	switch strings.ToLower(s) {
+	case "low":
+		return SevLow, true
+	case "med", "medium":
+		return SevMed, true
+	case "high":
+		return SevHigh, true
+	}
+	return SevNone, false
+}
+
+// Source says which stage of the pipeline produced a decision.
+type Source string
+
+const (
+	FromForbid     Source = "forbid"
+	FromGrant      Source = "grant"
+	FromRule       Source = "rule"
+	FromDefault    Source = "default"
+	FromEscalation Source = "escalation"
+	FromOverlay    Source = "overlay"
+	FromBudget     Source = "budget"
+	FromError      Source = "error"
+)
+
+// Decision is the verdict on one call, with enough to explain it.
+type Decision struct {
+	Action Action // what the policy says, before the mode
+	Source Source
+	Rule   string // rule, forbid or grant id
+	Reason string
+	Target string // the concrete path, host or command that matched
+	Arg    string // the argument the target sat in
+	Hidden bool   // the target sat in a secondary argument
+}
+
+// Explain renders the reason with its target for a person or a model.
+func (d Decision) Explain() string {
+	var b strings.Builder
+	b.WriteString(d.Reason)
+	if d.Target != "" {
+		b.WriteString(" (")
+		b.WriteString(d.Target)
+		b.WriteString(")")
+	}
+	if d.Hidden && d.Arg != "" {
+		b.WriteString(" — hidden in argument ")
+		b.WriteString(d.Arg)
+	}
+	if d.Rule != "" {
+		b.WriteString(" [")
+		b.WriteString(d.Rule)
+		b.WriteString("]")
+	}
+	return b.String()
+}

@@ -1,0 +1,327 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rule is a compiled rule, forbid or overlay rule. All its matchers must
+// hold (AND); within one matcher any listed pattern may hold (OR).
+//
+// A rule that can only tighten (ask, block) matches when ONE fact fits,
+// in any spelling: patterns and facts are folded (case, NFKC, percent
+// decoding, backslashes) and both the written and the symlink-resolved
+// path are tried. An allow rule matches only when it covers EVERY fact of
+// its kind, exactly as written and as resolved: "allow the workspace"
+// must not let `cp ws/a ~/.bashrc` through because one of its paths fits.
+type Rule struct {
+	ID     string
+	Reason string
+	Action Action
+	File   string
+	Line   int
+
+	tools    []string // lower-case globs; empty = every tool
+	path     *pathMatcher
+	hosts    []string
+	commands []cmdMatcher
+	texts    []TextPattern
+	signals  []Signal
+	env      []string
+	never    bool // a pattern used an empty variable (no workspace)
+	hasFacts bool // at least one fact matcher: otherwise a tool-only rule
+}
+
+type pathMatcher struct {
+	globs  []PathPattern
+	except []PathPattern
+	access Access
+	src    []string
+}
+
+type cmdMatcher struct {
+	program []string   // globs over the program's base name
+	sub     []string   // globs over the first positional
+	flags   [][]string // each entry: alternatives; every entry must be present
+	unless  [][]string // any entry present: no match (git config --get is a read)
+	args    []argPattern
+}
+
+type argPattern struct {
+	p   PathPattern
+	abs bool // names a place ("/…"): compared with the argument's absolute path
+}
+
+// compileRule turns a raw rule into a Rule. deny says whether the rule can
+// only tighten; its patterns are then folded like the facts they meet.
+func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
+	act, err := ParseAction(r.Action)
+	if r.Action == "" {
+		return nil, fmt.Errorf("rule %s has no action: write action: allow, ask or block", ruleName(r))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rule %s: %w", ruleName(r), err)
+	}
+	deny := act != Allow
+	out := &Rule{ID: r.ID, Reason: r.Reason, Action: act, File: file, Line: r.line}
+	if out.Reason == "" {
+		out.Reason = fmt.Sprintf("rule %s", ruleName(r))
+	}
+	if r.Tool != "" {
+		for _, t := range strings.Split(r.Tool, "|") {
+			t = strings.ToLower(strings.TrimSpace(t))
+			if t == "" {
+				return nil, fmt.Errorf("rule %s: empty alternative in tool %q", ruleName(r), r.Tool)
+			}
+			out.tools = append(out.tools, t)
+		}
+	}
+	// A pattern that uses an empty variable (no workspace) is dropped; a
+	// matcher left with no pattern at all can never match.
+	expand := func(s string) (string, bool, error) {
+		v, ok, err := vars.expand(s)
+		if err != nil {
+			return "", false, fmt.Errorf("rule %s: %w", ruleName(r), err)
+		}
+		return v, ok, nil
+	}
+	if r.Path != nil {
+		if len(r.Path.Glob) == 0 {
+			return nil, fmt.Errorf("rule %s: path needs at least one glob", ruleName(r))
+		}
+		pm := &pathMatcher{access: AccessAny}
+		if len(r.Path.Access) > 0 {
+			pm.access = 0
+			for _, a := range r.Path.Access {
+				bit, err := parseAccess(a)
+				if err != nil {
+					return nil, fmt.Errorf("rule %s: %w", ruleName(r), err)
+				}
+				pm.access |= bit
+			}
+		}
+		for _, list := range []struct {
+			src []string
+			dst *[]PathPattern
+		}{{r.Path.Glob, &pm.globs}, {r.Path.Except, &pm.except}} {
+			for _, g := range list.src {
+				e, ok, err := expand(g)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
+				}
+				if deny {
+					e = foldGlob(e)
+				}
+				p, err := CompilePathGlob(e)
+				if err != nil {
+					return nil, fmt.Errorf("rule %s: path %q: %w", ruleName(r), g, err)
+				}
+				*list.dst = append(*list.dst, p)
+			}
+		}
+		pm.src = r.Path.Glob
+		if len(pm.globs) == 0 {
+			out.never = true
+		}
+		out.path = pm
+		out.hasFacts = true
+	}
+	for _, h := range r.Host {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			return nil, fmt.Errorf("rule %s: empty host pattern", ruleName(r))
+		}
+		out.hosts = append(out.hosts, h)
+		out.hasFacts = true
+	}
+	for _, c := range r.Command {
+		cm, err := compileCommand(c, deny, expand)
+		if err != nil {
+			return nil, fmt.Errorf("rule %s: %w", ruleName(r), err)
+		}
+		if len(c.Args) > 0 && len(cm.args) == 0 {
+			continue
+		}
+		out.commands = append(out.commands, cm)
+		out.hasFacts = true
+	}
+	for _, t := range r.Text {
+		e, ok, err := expand(t)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if deny {
+			e = FoldText(e)
+		}
+		p, err := CompileTextGlob(e)
+		if err != nil {
+			return nil, fmt.Errorf("rule %s: text %q: %w", ruleName(r), t, err)
+		}
+		out.texts = append(out.texts, p)
+		out.hasFacts = true
+	}
+	if len(r.Text) > 0 && len(out.texts) == 0 {
+		out.never = true
+	}
+	if len(r.Command) > 0 && len(out.commands) == 0 {
+		out.never = true
+	}
+	for _, s := range r.Signal {
+		switch Signal(s) {
+		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed:
+			out.signals = append(out.signals, Signal(s))
+		default:
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb or unparsed", ruleName(r), s)
+		}
+		out.hasFacts = true
+	}
+	for _, e := range r.Env {
+		out.env = append(out.env, strings.ToUpper(e))
+		out.hasFacts = true
+	}
+	return out, nil
+}
+
+func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, error)) (cmdMatcher, error) {
+	var cm cmdMatcher
+	if len(c.Program) == 0 {
+		return cm, fmt.Errorf("command needs a program")
+	}
+	low := func(s string) string {
+		if deny {
+			return FoldText(s)
+		}
+		return s
+	}
+	for _, p := range c.Program {
+		cm.program = append(cm.program, low(p))
+	}
+	for _, s := range c.Subcommand {
+		cm.sub = append(cm.sub, low(s))
+	}
+	for _, l := range []struct {
+		src strList
+		dst *[][]string
+	}{{c.Flags, &cm.flags}, {c.Unless, &cm.unless}} {
+		for _, f := range l.src {
+			alts := strings.Split(f, "|")
+			for i := range alts {
+				alts[i] = strings.TrimLeft(strings.TrimSpace(alts[i]), "-")
+				if alts[i] == "" {
+					return cm, fmt.Errorf("empty flag in %q", f)
+				}
+			}
+			*l.dst = append(*l.dst, alts)
+		}
+	}
+	for _, a := range c.Args {
+		e, ok, err := expand(a)
+		if err != nil {
+			return cm, err
+		}
+		if !ok {
+			continue
+		}
+		if deny {
+			e = foldGlob(e)
+		}
+		p, err := CompilePathGlob(e)
+		if err != nil {
+			return cm, fmt.Errorf("args %q: %w", a, err)
+		}
+		cm.args = append(cm.args, argPattern{p: p, abs: strings.HasPrefix(e, "/")})
+	}
+	return cm, nil
+}
+
+// foldGlob folds a glob pattern the way FoldPath folds a path, keeping a
+// trailing "/" or "/**" intact.
+func foldGlob(g string) string {
+	return FoldText(g)
+}
+
+func parseAccess(s string) (Access, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "read":
+		return AccessRead, nil
+	case "write":
+		return AccessWrite, nil
+	case "exec", "execute":
+		return AccessExec, nil
+	case "any":
+		return AccessAny, nil
+	}
+	return 0, fmt.Errorf("%q is not an access: write read, write, exec or any", s)
+}
+
+func ruleName(r rawRule) string {
+	if r.ID != "" {
+		return fmt.Sprintf("%q", r.ID)
+	}
+	if r.line > 0 {
+		return fmt.Sprintf("at line %d", r.line)
+	}
+	return "(unnamed)"
+}
+
+// matchTool reports whether a tool name fits the rule's tool globs.
+// Agent and Task are one tool under two names (Claude Code renamed it).
+func (r *Rule) matchTool(tool string) bool {
+	if len(r.tools) == 0 {
+		return true
+	}
+	t := strings.ToLower(tool)
+	alias := ""
+	switch t {
+	case "agent":
+		alias = "task"
+	case "task":
+		alias = "agent"
+	}
+	for _, g := range r.tools {
+		if wildMatch(g, t) || (alias != "" && wildMatch(g, alias)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wildMatch is an anchored glob with * and ? only (tool and program names).
+func wildMatch(pattern, s string) bool {
+	px, sx := 0, 0
+	nextPx, nextSx := -1, -1
+	for px < len(pattern) || sx < len(s) {
+		if px < len(pattern) {
+			switch c := pattern[px]; c {
+			case '*':
+				nextPx, nextSx = px, sx+1
+				px++
+				continue
+			case '?':
+				if sx < len(s) {
+					px++
+					sx++
+					continue
+				}
+			default:
+				if sx < len(s) && s[sx] == c {
+					px++
+					sx++
+					continue
+				}
+			}
+		}
+		if nextSx > 0 && nextSx <= len(s) {
+			px, sx = nextPx, nextSx
+			continue
+		}
+		return false
+	}
+	return true
+}

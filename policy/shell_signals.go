@@ -1,0 +1,160 @@
+package policy
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Words that, found together in interpreter code, reveal a behaviour. All
+// lower case; code is lower-cased before the search.
+var (
+	shCodeSocket = []string{"socket", "fsockopen", "tcpclient", "require('net')", `require("net")`, "require 'net'",
+		"/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/", "net.dial", "net::tcp", "tcpstream", "udpclient"}
+	shCodeProc = []string{"subprocess", "pty.spawn", "dup2", "exec", "system", "spawn", "child_process", "/bin/sh",
+		"/bin/bash", "/bin/zsh", "cmd.exe", "powershell", "popen", "proc_open", "passthru", "getline", "iex",
+		"invoke-expression", "start-process", "io.popen"}
+	shCodeDownload = []string{"urllib", "urlopen", "requests.get", "requests.post", "requests.request", "http.client", "httplib",
+		"urlretrieve", "lwp::", "getstore", "net::http", "open-uri", "uri.open", "file_get_contents('http",
+		`file_get_contents("http`, "curl_exec", "invoke-webrequest", "iwr ", "invoke-restmethod", "irm ",
+		"downloadstring", "downloadfile", "webclient", "start-bitstransfer", "fetch(", "http.get(", "https.get(",
+		"curl ", "wget ", "httpx.get", "aiohttp"}
+	shCodeRun = []string{"exec(", "exec ", "eval(", "eval ", "iex", "invoke-expression", "os.system", "subprocess",
+		"system(", "system ", "| sh", "|sh", "| bash", "|bash", "child_process", "execsync", "spawn", "popen",
+		"`", "runpy", "compile(", "load(", "loadstring", "instance_eval", "%x"}
+)
+
+func shContainsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// embedded records code handed to an interpreter and looks for reverse
+// shells, download-and-run and fork bombs in it. It returns flow bits: a
+// program that downloads writes downloaded bytes.
+func (w *shellWalker) embedded(code shArg, sc *shellScope) shBits {
+	if strings.TrimSpace(code.s) == "" {
+		return 0
+	}
+	w.addEmbedded(code.s)
+	if code.dl {
+		w.signal(SignalDownloadExec, sc.detail())
+	}
+	lc := strings.ToLower(code.s)
+	lc = strings.ReplaceAll(lc, "platform.system", "")
+	var f shBits
+	socket := shContainsAny(lc, shCodeSocket)
+	if socket && shContainsAny(lc, shCodeProc) {
+		w.signal(SignalReverseShell, sc.detail())
+	}
+	if shContainsAny(lc, shCodeDownload) {
+		f |= shFlowDL | shFlowDownloader
+		w.sawDownload = true
+		if shContainsAny(lc, shCodeRun) {
+			w.signal(SignalDownloadExec, sc.detail())
+		}
+	}
+	if shIsForkLoop(lc) {
+		w.signal(SignalForkBomb, sc.detail())
+	}
+	return f
+}
+
+// isForkLoop spots `fork while fork`, `while(1){fork}`, `while True: os.fork()`.
+func shIsForkLoop(lc string) bool {
+	if !strings.Contains(lc, "fork") {
+		return false
+	}
+	compact := strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\n', '\r':
+			return -1
+		}
+		return r
+	}, lc)
+	for _, p := range []string{"forkwhilefork", "forkwhile1", "forkwhiletrue", "forkuntil0", "forkwhile(1)", "forkwhile(true)",
+		"forkforever", "loop{fork", "loopdo fork", "1while fork"} {
+		if strings.Contains(compact, strings.ReplaceAll(p, " ", "")) {
+			return true
+		}
+	}
+	for _, loop := range []string{"while(1)", "while1", "whiletrue", "while(true)", "for(;;)", "loop{", "loopdo", "until(0)", "until0"} {
+		if i := strings.Index(compact, loop); i >= 0 && strings.Contains(compact[i:], "fork") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkForkBomb raises fork-bomb for a function that runs itself in a
+// pipeline or in the background: :(){ :|:& };:
+func (w *shellWalker) checkForkBomb(fd *syntax.FuncDecl, sc *shellScope) {
+	if fd.Body == nil {
+		return
+	}
+	names := make([]string, 0, 1+len(fd.Names))
+	if fd.Name != nil {
+		names = append(names, fd.Name.Value)
+	}
+	for _, n := range fd.Names {
+		names = append(names, n.Value)
+	}
+	bomb := false
+	syntax.Walk(fd.Body, func(n syntax.Node) bool {
+		if bomb {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background && shStmtCalls(n, names) {
+				bomb = true
+			}
+		case *syntax.BinaryCmd:
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (shStmtCalls(n.X, names) || shStmtCalls(n.Y, names)) {
+				bomb = true
+			}
+		}
+		return !bomb
+	})
+	if bomb {
+		w.signal(SignalForkBomb, shNodeText(sc.src, fd))
+	}
+}
+
+// stmtCalls reports whether st runs one of names directly.
+func shStmtCalls(st *syntax.Stmt, names []string) bool {
+	if st == nil {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return false
+		}
+		first := c.Args[0].Lit()
+		for _, n := range names {
+			if first == n {
+				return true
+			}
+		}
+	case *syntax.BinaryCmd:
+		return shStmtCalls(c.X, names) || shStmtCalls(c.Y, names)
+	case *syntax.Block:
+		for _, s := range c.Stmts {
+			if shStmtCalls(s, names) {
+				return true
+			}
+		}
+	case *syntax.Subshell:
+		for _, s := range c.Stmts {
+			if shStmtCalls(s, names) {
+				return true
+			}
+		}
+	}
+	return false
+}
