@@ -1,0 +1,137 @@
+// Package corpus reads the attack and benign corpora in testdata/corpus
+// (format: testdata/corpus/README.md). Tests load it; nothing else does.
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Case is one tool call with the decision the default profile must reach.
+type Case struct {
+	File     string
+	Line     int
+	Category string
+	Expect   string // block | ask+ | allow
+	Tool     string
+	Input    string // JSON with placeholders substituted
+	Note     string
+	Want     string // for generated cases: a substring of the block reason
+}
+
+// Name identifies the case in test output.
+func (c Case) Name() string {
+	return fmt.Sprintf("%s:%d", filepath.Base(c.File), c.Line)
+}
+
+// Dir is testdata/corpus in this module.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "corpus")
+}
+
+// Load reads one corpus file, replacing {HOME}, {WS} and {USER}.
+func Load(name, home, ws, user string) ([]Case, error) {
+	path := filepath.Join(Dir(), name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	rep := placeholders{"{HOME}": home, "{WS}": ws, "{USER}": user}
+	var out []Case
+	cat := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "## "):
+			cat = strings.TrimSpace(line[3:])
+			continue
+		case strings.TrimSpace(line) == "", strings.HasPrefix(line, "#"):
+			continue
+		}
+		f := strings.SplitN(line, "\t", 4)
+		if len(f) < 3 {
+			return nil, fmt.Errorf("%s:%d: want EXPECT<TAB>TOOL<TAB>JSON", path, n)
+		}
+		c := Case{File: path, Line: n, Category: cat, Expect: f[0], Tool: f[1], Input: rep.Replace(f[2])}
+		if len(f) == 4 {
+			c.Note = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f[3]), "#"))
+		}
+		switch c.Expect {
+		case "block", "ask+", "allow":
+		default:
+			return nil, fmt.Errorf("%s:%d: EXPECT %q: write block, ask+ or allow", path, n, c.Expect)
+		}
+		if !json.Valid([]byte(c.Input)) {
+			return nil, fmt.Errorf("%s:%d: the tool input is not valid JSON", path, n)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("corpus %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// placeholders substitutes {HOME}, {WS} and {USER}, but not inside the
+// shell's own ${HOME}, which an attack may spell literally.
+type placeholders map[string]string
+
+func (p placeholders) Replace(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '{' && (i == 0 || s[i-1] != '$') {
+			done := false
+			for k, v := range p {
+				if strings.HasPrefix(s[i:], k) {
+					b.WriteString(v)
+					i += len(k) - 1
+					done = true
+					break
+				}
+			}
+			if done {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// Fixture is a home directory with a workspace repository inside it, as
+// the corpora assume.
+type Fixture struct {
+	Root, Home, WS, User, AirlockHome string
+}
+
+// NewFixture lays out root/home/dev/proj/.git and root/airlock.
+func NewFixture(root string) (Fixture, error) {
+	f := Fixture{Root: root, Home: filepath.Join(root, "home", "dev"), User: "dev", AirlockHome: filepath.Join(root, "airlock")}
+	f.WS = filepath.Join(f.Home, "proj")
+	if err := os.MkdirAll(filepath.Join(f.WS, ".git"), 0o755); err != nil {
+		return f, fmt.Errorf("corpus fixture: %w", err)
+	}
+	return f, nil
+}
+
+// Env is the process environment for a hook run in the fixture.
+func (f Fixture) Env() []string {
+	return []string{
+		"HOME=" + f.Home, "USER=" + f.User, "AIRLOCK_HOME=" + f.AirlockHome,
+		"PATH=" + os.Getenv("PATH"), "TMPDIR=" + os.TempDir(),
+	}
+}
+
+// Load reads a corpus file for this fixture.
+func (f Fixture) Load(name string) ([]Case, error) {
+	return Load(name, f.Home, f.WS, f.User)
+}
