@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/profiles"
+	"github.com/urfave/cli/v2"
+)
+
+func profileCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "profile",
+		Usage:     "show the profile in force, or switch $AIRLOCK_HOME/policy.yaml to a bundled one",
+		ArgsUsage: "[yolo|default|paranoid]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "force", Usage: "replace a policy you edited (a backup is kept)"},
+		},
+		Action: runProfile,
+	}
+}
+
+func runProfile(c *cli.Context) error {
+	w := c.App.Writer
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return exitWith(1, "airlock: %v", err)
+	}
+	file := filepath.Join(env.AirlockHome, "policy.yaml")
+	// urfave/cli stops reading flags at the first argument; accept
+	// `airlock profile default --force` as people type it
+	force := c.Bool("force")
+	name := ""
+	for _, a := range c.Args().Slice() {
+		switch a {
+		case "--force", "-force":
+			force = true
+		default:
+			if name != "" {
+				return exitWith(64, "airlock profile: one profile name, please (got %q and %q)", name, a)
+			}
+			name = a
+		}
+	}
+	current, rerr := os.ReadFile(file)
+	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return exitWith(1, "airlock: read %s: %v", file, rerr)
+	}
+	if name == "" {
+		switch {
+		case os.Getenv("AIRLOCK_POLICY") != "":
+			fmt.Fprintf(w, "policy: %s (AIRLOCK_POLICY)\n", os.Getenv("AIRLOCK_POLICY"))
+		case rerr != nil:
+			p := os.Getenv("AIRLOCK_PROFILE")
+			if p == "" {
+				p = "default"
+			}
+			fmt.Fprintf(w, "profile: %s (bundled; no %s)\n", p, file)
+		case bundledName(current) != "":
+			fmt.Fprintf(w, "profile: %s (%s)\n", bundledName(current), file)
+		default:
+			fmt.Fprintf(w, "profile: custom (%s, edited)\n", file)
+		}
+		fmt.Fprintf(w, "available: yolo, default, paranoid\n")
+		return nil
+	}
+	data, err := profiles.Get(name)
+	if err != nil {
+		return exitWith(64, "airlock profile: %v", err)
+	}
+	if rerr == nil && bundledName(current) == "" && !force {
+		return exitWith(1, "airlock profile: %s has been edited; it was left alone. Re-run with --force to replace it (a backup is kept).", file)
+	}
+	if err := os.MkdirAll(env.AirlockHome, 0o700); err != nil {
+		return exitWith(1, "airlock profile: %v", err)
+	}
+	if rerr == nil && bundledName(current) == "" {
+		backup := fmt.Sprintf("%s.bak-%s", file, time.Now().UTC().Format("20060102T150405.000000000Z"))
+		if err := os.WriteFile(backup, current, 0o600); err != nil {
+			return exitWith(1, "airlock profile: back up %s: %v", file, err)
+		}
+		fmt.Fprintf(w, "backed up your policy to %s\n", backup)
+	}
+	if err := writeAtomic(file, data, 0o600); err != nil {
+		return exitWith(1, "airlock profile: %v", err)
+	}
+	fmt.Fprintf(w, "profile: %s (%s)\n", name, file)
+	return nil
+}
+
+// bundledName says which bundled profile a file is, byte for byte ("" if edited).
+func bundledName(data []byte) string {
+	for _, n := range profiles.Names {
+		if b, err := profiles.Get(n); err == nil && bytes.Equal(b, data) {
+			return n
+		}
+	}
+	return ""
+}
+
+// writeAtomic writes a file by temp file and rename, so a reader never
+// sees half a policy (a truncated policy can parse as a weaker one).
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
