@@ -14,7 +14,7 @@ fi
 version=$(git -C "$here" describe --tags --always --dirty 2>/dev/null || echo dev)
 mkdir -p "$bin"
 for cmd in airlock airlock-hook airlock-mcp; do
-  (cd "$here" && go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$bin/$cmd" "./cmd/$cmd")
+  (cd "$here" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$bin/$cmd" "./cmd/$cmd")
   echo "installed $bin/$cmd"
 done
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -27,14 +28,31 @@ func BenchmarkHookProcess(b *testing.B) {
 	}
 }
 
-// BenchmarkSpawnTrue is the floor: spawning /bin/true the same way.
+// BenchmarkSpawnTrue is the yardstick: /bin/true spawned the same way,
+// with the same event on stdin.
 func BenchmarkSpawnTrue(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {
 		b.Fatalf("no true on PATH: %v", err)
 	}
+	spawnLoop(b, truePath)
+}
+
+// BenchmarkSpawnEmptyGo is the floor for any Go program here: a static
+// binary whose main does nothing.
+func BenchmarkSpawnEmptyGo(b *testing.B) {
+	spawnLoop(b, filepath.Join(bin, "empty-go"))
+}
+
+func spawnLoop(b *testing.B, path string) {
+	ev := event(b, "Read", `{"file_path":"/tmp/x"}`, "/tmp")
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := exec.Command(truePath).Run(); err != nil {
+		cmd := exec.Command(path)
+		cmd.Stdin = bytes.NewReader(ev)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
 			b.Fatal(err)
 		}
 	}

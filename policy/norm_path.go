@@ -381,6 +381,14 @@ const maxLinkHops = 40
 // are followed, or on any error other than "does not exist" / "not a
 // directory" (which end the existing prefix).
 func ResolveSymlinks(p string) string {
+	if r, ok := resolveFast(p); ok {
+		return r
+	}
+	return resolveWalk(p)
+}
+
+// resolveWalk is the portable resolution: one Lstat per component.
+func resolveWalk(p string) string {
 	vol := filepath.VolumeName(p)
 	rest := p[len(vol):]
 	if rest == "" || !isSep(rest[0]) {
