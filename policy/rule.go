@@ -78,13 +78,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	// A pattern that uses an empty variable (no workspace) is dropped; a
 	// matcher left with no pattern at all can never match.
-	expand := func(s string) (string, bool, error) {
-		v, ok, err := vars.expand(s)
-		if err != nil {
-			return "", false, fmt.Errorf("rule %s: %w", ruleName(r), err)
-		}
-		return v, ok, nil
-	}
+	expand := vars.expand
 	if r.Path != nil {
 		if len(r.Path.Glob) == 0 {
 			return nil, fmt.Errorf("rule %s: path needs at least one glob", ruleName(r))
@@ -100,27 +94,11 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 				pm.access |= bit
 			}
 		}
-		for _, list := range []struct {
-			src []string
-			dst *[]PathPattern
-		}{{r.Path.Glob, &pm.globs}, {r.Path.Except, &pm.except}} {
-			for _, g := range list.src {
-				e, ok, err := expand(g)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					continue
-				}
-				if deny {
-					e = foldGlob(e)
-				}
-				p, err := CompilePathGlob(e)
-				if err != nil {
-					return nil, fmt.Errorf("rule %s: path %q: %w", ruleName(r), g, err)
-				}
-				*list.dst = append(*list.dst, p)
-			}
+		if pm.globs, _, err = compileGlobs(r.Path.Glob, deny, expand, CompilePathGlob); err != nil {
+			return nil, fmt.Errorf("rule %s: path: %w", ruleName(r), err)
+		}
+		if pm.except, _, err = compileGlobs(r.Path.Except, deny, expand, CompilePathGlob); err != nil {
+			return nil, fmt.Errorf("rule %s: path except: %w", ruleName(r), err)
 		}
 		pm.src = r.Path.Glob
 		if len(pm.globs) == 0 {
@@ -148,22 +126,10 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		out.commands = append(out.commands, cm)
 		out.hasFacts = true
 	}
-	for _, t := range r.Text {
-		e, ok, err := expand(t)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if deny {
-			e = FoldText(e)
-		}
-		p, err := CompileTextGlob(e)
-		if err != nil {
-			return nil, fmt.Errorf("rule %s: text %q: %w", ruleName(r), t, err)
-		}
-		out.texts = append(out.texts, p)
+	if out.texts, _, err = compileGlobs(r.Text, deny, expand, CompileTextGlob); err != nil {
+		return nil, fmt.Errorf("rule %s: text: %w", ruleName(r), err)
+	}
+	if len(out.texts) > 0 {
 		out.hasFacts = true
 	}
 	if len(r.Text) > 0 && len(out.texts) == 0 {
@@ -220,30 +186,42 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 			*l.dst = append(*l.dst, alts)
 		}
 	}
-	for _, a := range c.Args {
-		e, ok, err := expand(a)
+	args, expanded, err := compileGlobs(c.Args, deny, expand, CompilePathGlob)
+	if err != nil {
+		return cm, err
+	}
+	for i, p := range args {
+		cm.args = append(cm.args, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
+	}
+	return cm, nil
+}
+
+// compileGlobs expands the variables in each pattern, folds it on the deny
+// side (like the facts it will meet) and compiles it. A pattern naming an
+// empty variable is dropped. It returns the expanded texts beside the
+// compiled patterns.
+func compileGlobs[T any](src []string, deny bool, expand func(string) (string, bool, error), compile func(string) (T, error)) ([]T, []string, error) {
+	var out []T
+	var texts []string
+	for _, g := range src {
+		e, ok, err := expand(g)
 		if err != nil {
-			return cm, err
+			return nil, nil, err
 		}
 		if !ok {
 			continue
 		}
 		if deny {
-			e = foldGlob(e)
+			e = FoldText(e)
 		}
-		p, err := CompilePathGlob(e)
+		p, err := compile(e)
 		if err != nil {
-			return cm, fmt.Errorf("args %q: %w", a, err)
+			return nil, nil, fmt.Errorf("pattern %q: %w", g, err)
 		}
-		cm.args = append(cm.args, argPattern{p: p, abs: strings.HasPrefix(e, "/")})
+		out = append(out, p)
+		texts = append(texts, e)
 	}
-	return cm, nil
-}
-
-// foldGlob folds a glob pattern the way FoldPath folds a path, keeping a
-// trailing "/" or "/**" intact.
-func foldGlob(g string) string {
-	return FoldText(g)
+	return out, texts, nil
 }
 
 func parseAccess(s string) (Access, error) {
