@@ -169,13 +169,13 @@ func matchAny(globs []PathPattern, p string) bool {
 	return false
 }
 
-func denyHosts(patterns []string, hosts []HostFact) (Hit, bool) {
+func denyHosts(patterns []hostPattern, hosts []HostFact) (Hit, bool) {
 	for _, h := range hosts {
 		if h.Host == "" {
 			continue
 		}
 		for _, p := range patterns {
-			if HostMatch(p, h.Host) {
+			if p.match(h.Host) {
 				return Hit{Target: h.Host, Arg: h.Arg}, true
 			}
 		}
@@ -183,14 +183,14 @@ func denyHosts(patterns []string, hosts []HostFact) (Hit, bool) {
 	return Hit{}, false
 }
 
-func allowHosts(patterns []string, hosts []HostFact) bool {
+func allowHosts(patterns []hostPattern, hosts []HostFact) bool {
 	if len(hosts) == 0 {
 		return false
 	}
 	for _, h := range hosts {
 		ok := false
 		for _, p := range patterns {
-			if h.Host != "" && HostMatch(p, h.Host) {
+			if h.Host != "" && p.match(h.Host) {
 				ok = true
 				break
 			}

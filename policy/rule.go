@@ -23,7 +23,7 @@ type Rule struct {
 
 	tools    []string // lower-case globs; empty = every tool
 	path     *pathMatcher
-	hosts    []string
+	hosts    []hostPattern
 	commands []cmdMatcher
 	texts    []TextPattern
 	signals  []Signal
@@ -45,6 +45,30 @@ type cmdMatcher struct {
 	flags   [][]string // each entry: alternatives; every entry must be present
 	unless  [][]string // any entry present: no match (git config --get is a read)
 	args    []argPattern
+}
+
+// hostPattern is a host rule pattern. An exact host or IP is canonicalised
+// once here, so matching it is a string comparison; wildcards and CIDRs go
+// through HostMatch.
+type hostPattern struct {
+	exact string
+	glob  string
+}
+
+func compileHost(h string) hostPattern {
+	if h != "*" && !strings.ContainsAny(h, "*/") {
+		if c := CanonicalHost(h); c != "" {
+			return hostPattern{exact: c}
+		}
+	}
+	return hostPattern{glob: h}
+}
+
+func (p hostPattern) match(host string) bool {
+	if p.exact != "" {
+		return p.exact == host
+	}
+	return HostMatch(p.glob, host)
 }
 
 type argPattern struct {
@@ -112,7 +136,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		if h == "" {
 			return nil, fmt.Errorf("rule %s: empty host pattern", ruleName(r))
 		}
-		out.hosts = append(out.hosts, h)
+		out.hosts = append(out.hosts, compileHost(h))
 		out.hasFacts = true
 	}
 	for _, c := range r.Command {
