@@ -255,9 +255,9 @@ func (b *shWordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 		case *syntax.Lit:
 			switch {
 			case b.hdoc:
-				b.hdocLit(p.Value)
+				b.quotedLit(p.Value, "$`\\")
 			case quoted:
-				b.dqLit(p.Value)
+				b.quotedLit(p.Value, "$`\"\\")
 			default:
 				b.unquotedLit(p.Value, i == 0)
 			}
@@ -361,38 +361,20 @@ func (b *shWordBuilder) tilde(v string, i int) int {
 	return end
 }
 
-// dqLit writes a literal inside double quotes.
-func (b *shWordBuilder) dqLit(v string) {
+// quotedLit writes a literal in which a backslash escapes only the bytes
+// in escapable and a backslash-newline joins lines: $ ` " and \ inside
+// double quotes; $ ` and \ in a here-document body, where " is ordinary.
+func (b *shWordBuilder) quotedLit(v, escapable string) {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c == '\\' && i+1 < len(v) {
-			switch v[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-				b.buf = append(b.buf, v[i])
-				continue
-			case '\n':
+			if v[i+1] == '\n' {
 				i++
 				continue
 			}
-		}
-		if c != 0 {
-			b.buf = append(b.buf, c)
-		}
-	}
-}
-
-func (b *shWordBuilder) hdocLit(v string) {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c == '\\' && i+1 < len(v) {
-			switch v[i+1] {
-			case '$', '`', '\\':
+			if strings.IndexByte(escapable, v[i+1]) >= 0 {
 				i++
 				b.buf = append(b.buf, v[i])
-				continue
-			case '\n':
-				i++
 				continue
 			}
 		}
