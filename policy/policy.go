@@ -135,6 +135,9 @@ const (
 	FromOverlay    Source = "overlay"
 	FromBudget     Source = "budget"
 	FromError      Source = "error"
+	FromHold       Source = "hold"     // the server's toolset is held (pins)
+	FromSchema     Source = "schema"   // the arguments do not fit the pinned inputSchema
+	FromContract   Source = "contract" // the server's contract does not cover the call
 )
 
 // Decision is the verdict on one call, with enough to explain it.
