@@ -647,3 +647,33 @@ func TestAppendFastPath(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendAllChainsInOrder(t *testing.T) {
+	home := t.TempDir()
+	l, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Append(Record{Event: "decision", Source: "hook", Tool: "Read"}); err != nil {
+		t.Fatal(err)
+	}
+	var batch []Record
+	for i := 0; i < 5; i++ {
+		batch = append(batch, Record{Event: "decision", Source: "mcp", Tool: fmt.Sprintf("mcp__x__t%d", i)})
+	}
+	out, err := l.AppendAll(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 5 || out[1].Prev != out[0].H || out[4].Tool != "mcp__x__t4" {
+		t.Fatalf("batch not chained in order: %+v", out)
+	}
+	rep, err := Verify(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Intact || rep.Records != 7 {
+		t.Fatalf("verify after AppendAll: status %v, %d records, problems %v", rep.Status, rep.Records, rep.Problems)
+	}
+}

@@ -90,25 +90,45 @@ func (l *Log) Close() error {
 // log is fsynced when r's Decision or Effective is "block" or "ask", or
 // always/never as AIRLOCK_AUDIT_FSYNC says.
 func (l *Log) Append(r Record) (Record, error) {
-	if r.Event == "" {
-		return Record{}, errors.New("audit: append: record has no event")
+	out, err := l.AppendAll([]Record{r})
+	if len(out) == 0 {
+		return Record{}, err
 	}
-	if r.Source == "" {
-		return Record{}, errors.New("audit: append: record has no source")
+	return out[0], err
+}
+
+// AppendAll writes rs to the end of the chain in order, under one lock, with
+// one write and one checkpoint: a long-lived process (the MCP proxy) drains
+// its queue of decisions this way. It returns the records as written; on an
+// ErrCheckpoint error they are in the log.
+func (l *Log) AppendAll(rs []Record) ([]Record, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	for _, r := range rs {
+		if r.Event == "" {
+			return nil, errors.New("audit: append: record has no event")
+		}
+		if r.Source == "" {
+			return nil, errors.New("audit: append: record has no source")
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.lock == nil {
-		return Record{}, errors.New("audit: append: log is closed")
+		return nil, errors.New("audit: append: log is closed")
 	}
 	if err := lockFile(l.lock); err != nil {
-		return Record{}, fmt.Errorf("audit: append: %w", err)
+		return nil, fmt.Errorf("audit: append: %w", err)
 	}
-	if r.Time == "" {
-		// Taken under the lock, so generated times follow file order.
-		r.Time = FormatTime(time.Now())
+	now := FormatTime(time.Now())
+	for i := range rs {
+		if rs[i].Time == "" {
+			// Taken under the lock, so generated times follow file order.
+			rs[i].Time = now
+		}
 	}
-	out, err := l.appendLocked(r)
+	out, err := l.appendLocked(rs)
 	if uerr := unlockFile(l.lock); uerr != nil && err == nil {
 		err = fmt.Errorf("audit: append: %w", uerr)
 	}
@@ -138,29 +158,29 @@ type plan struct {
 	recovery bool
 }
 
-func (l *Log) appendLocked(r Record) (Record, error) {
+func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	f, err := os.OpenFile(filepath.Join(l.home, LogFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return Record{}, fmt.Errorf("audit: append: open log: %w", err)
+		return nil, fmt.Errorf("audit: append: open log: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Record{}, fmt.Errorf("audit: append: stat log: %w", err)
+		return nil, fmt.Errorf("audit: append: stat log: %w", err)
 	}
 	if err := restrictMode(f, st); err != nil {
-		return Record{}, fmt.Errorf("audit: append: %w", err)
+		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	head, err := readHead(l.home)
 	var headBad error
 	if errors.Is(err, errHeadMalformed) {
 		headBad, head = err, nil
 	} else if err != nil {
-		return Record{}, fmt.Errorf("audit: append: %w", err)
+		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	p, err := planAppend(f, st.Size(), head, headBad)
 	if err != nil {
-		return Record{}, fmt.Errorf("audit: append: %w", err)
+		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 
 	var buf []byte
@@ -169,35 +189,45 @@ func (l *Log) appendLocked(r Record) (Record, error) {
 	}
 	prev := p.prev
 	for _, pr := range p.prefix {
-		pr.Source, pr.Time = r.Source, r.Time
+		pr.Source, pr.Time = rs[0].Source, rs[0].Time
 		line, _, err := encodeRecord(pr, prev)
 		if err != nil {
-			return Record{}, fmt.Errorf("audit: append: %w", err)
+			return nil, fmt.Errorf("audit: append: %w", err)
 		}
 		buf = append(append(buf, line...), '\n')
 		prev = lastH(line)
 	}
-	line, out, err := encodeRecord(r, prev)
-	if err != nil {
-		return Record{}, fmt.Errorf("audit: append: %w", err)
+	out := make([]Record, 0, len(rs))
+	sync := p.recovery
+	setting := os.Getenv(FsyncEnv)
+	for _, r := range rs {
+		line, o, err := encodeRecord(r, prev)
+		if err != nil {
+			return nil, fmt.Errorf("audit: append: %w", err)
+		}
+		buf = append(append(buf, line...), '\n')
+		prev = o.H
+		out = append(out, o)
+		sync = sync || needSync(r, setting)
 	}
-	buf = append(append(buf, line...), '\n')
+	if setting == "never" {
+		sync = false
+	}
 
 	n, err := f.Write(buf)
 	if err != nil {
-		return Record{}, fmt.Errorf("audit: append: write log: %w", err)
+		return nil, fmt.Errorf("audit: append: write log: %w", err)
 	}
 	if n != len(buf) {
-		return Record{}, fmt.Errorf("audit: append: write log: %w", io.ErrShortWrite)
+		return nil, fmt.Errorf("audit: append: write log: %w", io.ErrShortWrite)
 	}
-	setting := os.Getenv(FsyncEnv)
-	sync := needSync(r, setting) || (p.recovery && setting != "never")
 	if sync {
 		if err := f.Sync(); err != nil {
-			return Record{}, fmt.Errorf("audit: append: sync log: %w", err)
+			return nil, fmt.Errorf("audit: append: sync log: %w", err)
 		}
 	}
-	h := Head{Count: p.count + len(p.prefix) + 1, Last: out.H, At: out.Time}
+	last := out[len(out)-1]
+	h := Head{Count: p.count + len(p.prefix) + len(out), Last: last.H, At: last.Time}
 	if err := writeHead(l.home, h, sync); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}

@@ -1,7 +1,7 @@
 // Package gate is the one decision pipeline both front ends call (the
-// Claude Code hook and the MCP proxy): forbid → grants → rules → default →
-// escalation → overlay → mode, then one audit record. Later stages (toolset
-// holds, per-server contracts) slot in between without changing callers.
+// Claude Code hook and the MCP proxy): budget → forbid → hold → grants →
+// rules → default → escalation → contract → overlay → mode, then one audit
+// record. The hold and contract stages apply to MCP calls only.
 //
 // The gate fails closed: an error or a panic inside it refuses the call.
 package gate
@@ -70,6 +70,12 @@ type Call struct {
 	Cwd      string
 	Session  string
 	Attended bool // a person can answer an ask
+
+	// MCP calls: the server's name and the tool's own name. For a hook
+	// call named mcp__SERVER__TOOL they are filled from the name (both
+	// normalised as Claude Code writes them).
+	Server     string
+	ServerTool string
 }
 
 // Result is the decision on a call.
@@ -78,7 +84,8 @@ type Result struct {
 	Effective policy.Action // after the mode
 	Mode      policy.Mode
 	Facts     *policy.Facts
-	AuditErr  error // the record could not be written; the decision still stands
+	Note      string // what else the record should say (an unattended ask, a report-only contract)
+	AuditErr  error  // the record could not be written; the decision still stands
 }
 
 // Gate holds a loaded policy and where decisions are recorded.
@@ -86,6 +93,10 @@ type Gate struct {
 	Policy *policy.Policy
 	Log    Recorder // nil: decisions are not recorded (airlock check)
 	Env    Env
+
+	// MCP stages; nil skips them.
+	Toolsets  Toolsets  // holds, unknown tools, argument schemas
+	Contracts Contracts // per-server contracts
 }
 
 // Load loads the policy for calls made in cwd.
@@ -130,6 +141,10 @@ func (g *Gate) decide(c Call) Result {
 	if !ok {
 		d, ok = p.CheckForbids(f)
 	}
+	server, tool := mcpTarget(c)
+	if !ok && tool != "" && g.Toolsets != nil {
+		d, ok = g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
+	}
 	if !ok {
 		d, ok = p.CheckGrants(f, now())
 	}
@@ -142,9 +157,21 @@ func (g *Gate) decide(c Call) Result {
 	if d.Source != policy.FromBudget {
 		d = p.EscalateDecision(f, d)
 	}
+	if tool != "" && g.Contracts != nil && !absolute(d.Source) {
+		if cd, enforced, hit := g.Contracts.Check(server, tool, f); hit {
+			if !enforced {
+				res.Note = "report-only contract: " + cd.Explain()
+			} else if cd.Action > d.Action {
+				d = cd
+			}
+		}
+	}
 	d = p.ApplyOverlay(f, d)
 	res.Decision = d
 	res.Effective = p.Effective(d, c.Attended)
+	if d.Action == policy.Ask && !c.Attended && p.Mode != policy.Observe {
+		res.Note = joinNote(res.Note, "no person could answer the ask; ask_fallback made it "+res.Effective.String())
+	}
 	if d.Source == policy.FromBudget {
 		// not read is not clean: no mode turns an unread call into an allow
 		// except observe, which refuses nothing by definition
@@ -170,7 +197,7 @@ func (g *Gate) record(c Call, res Result) error {
 		Rule:       d.Rule,
 		Reason:     d.Reason,
 		Target:     d.Target,
-		Detail:     detail(d),
+		Detail:     joinNote(detail(d), res.Note),
 		Mode:       res.Mode.String(),
 		ArgsDigest: audit.ArgsDigest(c.Input),
 	})

@@ -138,7 +138,7 @@ func Run(o Options) (code int) {
 			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
 		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
 	}
-	g := &gate.Gate{Policy: p, Log: log, Env: env}
+	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env}, ev.Cwd)
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	if res.AuditErr != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %v\n", res.AuditErr)

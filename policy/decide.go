@@ -114,8 +114,8 @@ func (p *Policy) ApplyOverlay(f *Facts, d Decision) Decision {
 
 // Effective applies the mode: observe refuses nothing; guard lets an
 // unmatched call through; enforce keeps everything as written. attended
-// says whether a person can answer an ask; when none can, enforce turns
-// the ask into ask_fallback and guard allows it.
+// says whether a person can answer an ask; when none can (the MCP proxy
+// until an ask channel exists), the ask becomes ask_fallback.
 func (p *Policy) Effective(d Decision, attended bool) Action {
 	switch p.Mode {
 	case Observe:
@@ -124,10 +124,6 @@ func (p *Policy) Effective(d Decision, attended bool) Action {
 		if d.Source == FromDefault {
 			return Allow
 		}
-		if d.Action == Ask && !attended {
-			return Allow
-		}
-		return d.Action
 	}
 	if d.Action == Ask && !attended {
 		return p.AskFallback

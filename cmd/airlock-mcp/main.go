@@ -1,14 +1,20 @@
-// Command airlock-mcp will be the stdio proxy wrapped around every MCP
-// server. It is not built yet; it refuses to start rather than run a server
-// ungated.
+// Command airlock-mcp is the stdio proxy wrapped around an MCP server:
+//
+//	airlock-mcp --name NAME -- CMD ARGS…
+//
+// It starts CMD as its child and relays JSON-RPC between the agent and the
+// server, gating every tools/call against the policy, the server's pinned
+// toolset and its contract. It exits with the server's status; 64 on bad
+// arguments, 78 when the policy, contracts or home cannot be loaded (the
+// server is then not started), 127 when CMD does not exist.
 package main
 
 import (
-	"fmt"
 	"os"
+
+	"github.com/agentairlock/airlock/mcpproxy"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "airlock-mcp: not yet: the MCP proxy is not built in this version; refusing to start the server ungated")
-	os.Exit(78)
+	os.Exit(mcpproxy.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

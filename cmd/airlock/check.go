@@ -67,7 +67,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return exitWith(checkBlock, "airlock check: the policy did not load:\n%v", err)
 	}
-	g := &gate.Gate{Policy: p, Env: env}
+	g := gate.ForHook(&gate.Gate{Policy: p, Env: env}, cwd)
 	res := g.Decide(gate.Call{Source: "cli", Tool: tool, Input: input, Cwd: cwd, Attended: true})
 	d := res.Decision
 	w := c.App.Writer

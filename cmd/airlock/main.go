@@ -38,6 +38,7 @@ func newApp() *cli.App {
 			profileCommand(),
 			verifyCommand(),
 			logCommand(),
+			pinsCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},

@@ -2,20 +2,24 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/mcpproxy"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"airlock": func() { os.Exit(run(os.Args)) },
+		"airlock":     func() { os.Exit(run(os.Args)) },
+		"airlock-mcp": func() { os.Exit(mcpproxy.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"airlock-hook": func() {
 			post := len(os.Args) > 1 && os.Args[1] == "--post"
 			os.Exit(hook.Run(hook.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
@@ -38,6 +42,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"tamper": tamper,
+			"status": status,
 		},
 	})
 }
@@ -98,4 +103,27 @@ func tamper(ts *testscript.TestScript, neg bool, args []string) {
 	out := strings.Join(lines, "\n") + "\n"
 	ts.Check(os.WriteFile(file, []byte(out), 0o600))
 	fmt.Fprintf(ts.Stdout(), "tampered: %s line %d\n", args[0], n)
+}
+
+// status runs a program and asserts its exact exit code:
+// status CODE PROG [ARGS…]. Its output is kept for stdout/stderr checks.
+func status(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
 }

@@ -1,0 +1,307 @@
+package mcpproxy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/pins"
+	"github.com/agentairlock/airlock/pins/schema"
+	"github.com/agentairlock/airlock/policy"
+	"github.com/tidwall/gjson"
+)
+
+// admission is the server's toolset as this proxy saw it: the complete
+// tools/list (every page), admitted against its pin. Until a listing is
+// complete, and again after notifications/tools/list_changed, calls wait
+// for one; when the client lists, its pages are read as they pass; when it
+// does not, the proxy lists by itself.
+//
+// A hold lives here as well as in pins.json, so a home that cannot be
+// written can never release it: a held server serves calls again only once
+// pins.json says its pin is exactly the live toolset.
+type admission struct {
+	p *Proxy
+
+	mu      sync.Mutex
+	live    *pins.Toolset // nil until the first complete listing
+	held    bool
+	reason  string // why held, or why there is no toolset
+	stale   bool   // a listing is needed before the next call
+	client  pager  // the client's listing in flight
+	own     pager  // the proxy's own listing in flight
+	ownN    int
+	changed chan struct{} // closed and replaced whenever the state moves
+	closed  bool
+}
+
+type pager struct {
+	active bool
+	tools  []json.RawMessage
+	id     string // own listing: the id of the page requested
+}
+
+func newAdmission(p *Proxy) *admission {
+	return &admission{p: p, stale: true, changed: make(chan struct{}), reason: "the server has not listed its tools yet"}
+}
+
+func (a *admission) notifyLocked() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+// close wakes every waiter: the server is gone.
+func (a *admission) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.closed {
+		a.closed = true
+		a.reason = "the server has exited"
+		a.notifyLocked()
+	}
+}
+
+// invalidate restarts admission (notifications/tools/list_changed).
+func (a *admission) invalidate() {
+	a.mu.Lock()
+	a.stale = true
+	a.mu.Unlock()
+}
+
+// clientListing notes a tools/list request from the client.
+func (a *admission) clientListing(first bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if first {
+		a.client = pager{active: true}
+	}
+}
+
+// clientPage reads one page of the client's listing as it passes.
+func (a *admission) clientPage(first bool, m gjson.Result) {
+	a.mu.Lock()
+	if !a.client.active || (first && len(a.client.tools) > 0) {
+		a.mu.Unlock()
+		return
+	}
+	done, tools := a.page(&a.client, m)
+	a.mu.Unlock()
+	if done && tools != nil {
+		a.complete(tools, "")
+	}
+}
+
+// page adds one tools/list response to pg; done when the listing ended
+// (tools nil when it failed).
+func (a *admission) page(pg *pager, m gjson.Result) (done bool, tools []json.RawMessage) {
+	res := m.Get("result")
+	if !res.IsObject() {
+		pg.active = false
+		a.notifyLocked()
+		return true, nil
+	}
+	res.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		pg.tools = append(pg.tools, json.RawMessage(t.Raw))
+		return true
+	})
+	if c := res.Get("nextCursor"); c.Exists() && c.Type != gjson.Null && c.String() != "" {
+		return false, nil
+	}
+	pg.active = false
+	tools = pg.tools
+	if tools == nil {
+		tools = []json.RawMessage{}
+	}
+	pg.tools = nil
+	return true, tools
+}
+
+// ownPage reads one page of the proxy's own listing and asks for the next.
+func (a *admission) ownPage(id string, m gjson.Result) {
+	a.mu.Lock()
+	if !a.own.active || id != a.own.id {
+		a.mu.Unlock()
+		return
+	}
+	done, tools := a.page(&a.own, m)
+	if !done {
+		cursor := m.Get("result.nextCursor").Raw
+		a.ownN++
+		a.own.id = a.p.ownPrefix + strconv.Itoa(a.ownN) + `"`
+		req := ownRequest(a.own.id, cursor, "")
+		a.mu.Unlock()
+		if err := a.p.toServer.write(req); err != nil {
+			a.fail("the server could not be asked for its tools: " + err.Error())
+		}
+		return
+	}
+	if tools == nil {
+		a.reason = "the server refused to list its tools: " + clip(m.Get("error.message").String(), 200)
+	}
+	a.mu.Unlock()
+	if tools != nil {
+		a.complete(tools, "")
+	}
+}
+
+func (a *admission) fail(reason string) {
+	a.mu.Lock()
+	a.own.active = false
+	a.reason = reason
+	a.notifyLocked()
+	a.mu.Unlock()
+}
+
+func ownRequest(id, cursor, meta string) []byte {
+	params := "{"
+	if cursor != "" {
+		params += `"cursor":` + cursor
+	}
+	if meta != "" {
+		if cursor != "" {
+			params += ","
+		}
+		params += `"_meta":` + meta
+	}
+	params += "}"
+	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":` + params + `}`)
+}
+
+// await blocks a tools/call until the toolset is admitted, for at most
+// ListWait. A listing the client started gets a short head start; then the
+// proxy lists by itself. meta is the call's _meta, passed on to the
+// proxy's own listing (stateless servers read the protocol version there).
+func (a *admission) await(meta gjson.Result) {
+	wait := a.p.opts.ListWait
+	deadline := time.Now().Add(wait)
+	clientGrace := time.Now().Add(wait / 4)
+	for {
+		a.mu.Lock()
+		if !a.stale || a.closed {
+			a.mu.Unlock()
+			return
+		}
+		var req []byte
+		if !a.own.active && (!a.client.active || time.Now().After(clientGrace)) {
+			a.ownN++
+			a.own = pager{active: true, id: a.p.ownPrefix + strconv.Itoa(a.ownN) + `"`}
+			m := ""
+			if meta.IsObject() {
+				m = meta.Raw
+			}
+			req = ownRequest(a.own.id, "", m)
+		}
+		ch := a.changed
+		a.mu.Unlock()
+		if req != nil {
+			if err := a.p.toServer.write(req); err != nil {
+				a.fail("the server could not be asked for its tools: " + err.Error())
+				return
+			}
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		step := left
+		if g := time.Until(clientGrace); g > 0 && g < step {
+			step = g
+		}
+		t := time.NewTimer(step)
+		select {
+		case <-ch:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// complete admits a complete listing against the pin.
+func (a *admission) complete(raw []json.RawMessage, _ string) {
+	o := a.p.opts
+	ts, err := pins.NewToolset(raw)
+	var adm pins.Admission
+	var werr error
+	if err == nil {
+		adm, werr = o.Pins.Admit(o.Name, ts, o.Inspect, o.Now())
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stale = false
+	a.notifyLocked()
+	if err != nil {
+		a.live, a.held = nil, true
+		a.reason = "its tool list cannot be pinned: " + err.Error()
+		a.p.record(audit.Record{Event: "mcp_admit", Decision: "block", Reason: a.reason})
+		return
+	}
+	ok := adm.State == pins.Pinned && werr == nil
+	if adm.State == pins.Pinned && werr != nil {
+		e, gerr := o.Pins.Get(o.Name)
+		ok = gerr == nil && pins.Allowed(e, ts)
+	}
+	a.live, a.held = ts, !ok
+	a.reason = adm.Reason
+	if werr != nil {
+		a.reason = joinReason(a.reason, "pins.json could not be written ("+werr.Error()+"), so the toolset is held until it can")
+		fmt.Fprintf(o.Stderr, "airlock-mcp: %s: %v\n", o.Name, werr)
+	}
+	r := audit.Record{Event: "mcp_admit", Decision: "allow", Target: ts.Hash,
+		Detail: fmt.Sprintf("%d tools pinned", len(ts.Tools))}
+	if adm.First {
+		r.Detail += " at first sight"
+	}
+	if a.held {
+		r.Decision, r.Reason, r.Detail = "block", a.reason, "server held: every call is refused until `airlock pins approve "+o.Name+"`"
+	}
+	a.p.record(r)
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// Check implements gate.Toolsets from the live toolset.
+func (a *admission) Check(server, tool string, args []byte, strict bool) (policy.Decision, bool) {
+	a.mu.Lock()
+	if a.stale || a.live == nil {
+		reason := "the server's toolset is not admitted: " + a.reason
+		if a.stale && a.live != nil {
+			reason = "the server said its tools changed and has not listed them again"
+		}
+		a.mu.Unlock()
+		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:unlisted", Reason: reason, Target: tool}, true
+	}
+	if a.held {
+		o := a.p.opts
+		if e, err := o.Pins.Get(o.Name); err == nil && pins.Allowed(e, a.live) {
+			a.held, a.reason = false, ""
+			a.p.record(audit.Record{Event: "mcp_release", Decision: "allow", Target: a.live.Hash, Detail: "pins.json now pins the live toolset; the hold is released"})
+		}
+	}
+	if a.held {
+		reason := "server " + quote(server) + " is held: " + a.reason
+		a.mu.Unlock()
+		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: reason, Target: tool}, true
+	}
+	live := a.live
+	a.mu.Unlock()
+	if err := a.p.opts.Schemas.Validate(live, tool, args, strict); err != nil {
+		d := policy.Decision{Action: policy.Block, Source: policy.FromSchema, Rule: "schema", Reason: err.Error(), Target: tool}
+		var ae *schema.ArgError
+		if errors.As(err, &ae) {
+			d.Arg = ae.Arg
+		}
+		return d, true
+	}
+	return policy.Decision{}, false
+}
+
+func quote(s string) string { return strconv.Quote(s) }

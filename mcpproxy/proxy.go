@@ -1,0 +1,247 @@
+// Package mcpproxy is the stdio relay airlock-mcp runs between an agent
+// and one MCP server. It forwards newline-delimited JSON-RPC both ways byte
+// for byte and parses only what it polices (with gjson): tools/call,
+// resources/read and prompts/get requests from the client, tools/list
+// results from the server (to admit the toolset against its pin), and
+// response ids (so a server cannot answer a request nobody sent).
+//
+// Unknown methods, fields, _meta, server→client requests and protocol
+// versions it has never heard of pass untouched.
+package mcpproxy
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/pins"
+	"github.com/agentairlock/airlock/pins/schema"
+	"github.com/agentairlock/airlock/policy"
+)
+
+// Exit codes of airlock-mcp besides the child's own.
+const (
+	ExitUsage    = 64  // bad arguments
+	ExitConfig   = 78  // policy, contracts or home could not be loaded; the server was not started
+	ExitNotFound = 127 // the server command does not exist
+)
+
+// Options configure one proxy run.
+type Options struct {
+	Name string   // the server's name (--name)
+	Argv []string // the server command and its arguments
+	Dir  string   // the working directory calls are decided in
+
+	Stdin  io.Reader // from the client
+	Stdout io.Writer // to the client
+	Stderr io.Writer // the child's stderr and the proxy's own messages
+
+	Gate     *gate.Gate  // policy, environment, contracts; Log and Toolsets are set by Run
+	Log      *audit.Log  // where decisions are recorded
+	Pins     *pins.Store // toolset pins
+	Schemas  *schema.Schemas
+	Inspect  pins.Inspector                     // judges a toolset seen for the first time
+	Observe  func(tool string, f *policy.Facts) // records a footprint (observe mode); may be nil
+	Grace    time.Duration                      // between SIGTERM and SIGKILL (default 5s)
+	ListWait time.Duration                      // how long a call waits for the toolset (default 10s)
+	Now      func() time.Time
+}
+
+// Proxy is one running relay.
+type Proxy struct {
+	opts     Options
+	gate     *gate.Gate
+	log      *asyncLog
+	adm      *admission
+	session  string
+	toClient *lineWriter
+	toServer *lineWriter
+
+	mu            sync.Mutex
+	pending       map[string]pendingReq // client requests the server has not answered, by raw id
+	serverPending map[string]uint64     // server requests the client has not answered
+	answered      map[string]uint64     // client requests the proxy answered itself
+	seq           uint64
+	ownPrefix     string // ids of the proxy's own requests to the server
+	unsolicited   int
+}
+
+type pendingReq struct {
+	method string
+	first  bool // tools/list without a cursor: a listing starts
+	seq    uint64
+}
+
+// maxPending bounds each id map; past it the oldest entries are dropped,
+// so a client that never reads answers cannot grow the proxy without end.
+const maxPending = 4096
+
+func (o *Options) defaults() {
+	if o.Grace <= 0 {
+		o.Grace = 5 * time.Second
+	}
+	if o.ListWait <= 0 {
+		o.ListWait = 10 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Schemas == nil {
+		o.Schemas = schema.NewSchemas()
+	}
+}
+
+// Run starts the server and relays until it exits. It returns the exit
+// code airlock-mcp should end with: the child's status, or ExitNotFound /
+// ExitConfig when the server could not be started.
+func Run(ctx context.Context, o Options) int {
+	o.defaults()
+	if len(o.Argv) == 0 {
+		fmt.Fprintln(o.Stderr, "airlock-mcp: no server command after --")
+		return ExitUsage
+	}
+	path, err := exec.LookPath(o.Argv[0])
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
+		return ExitNotFound
+	}
+	cmd := exec.Command(path, o.Argv[1:]...)
+	cmd.Args[0] = o.Argv[0]
+	cmd.Dir = o.Dir
+	cmd.Stderr = o.Stderr
+	childIn, err := cmd.StdinPipe()
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
+		return ExitConfig
+	}
+	childOut, err := cmd.StdoutPipe()
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
+		return ExitConfig
+	}
+	p := newProxy(o)
+	p.toServer = newLineWriter(childIn)
+	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
+		p.log.close()
+		return ExitNotFound
+	}
+
+	exited := make(chan struct{})
+	stopSignals := forwardSignals(cmd.Process, o.Grace, exited)
+	defer stopSignals()
+
+	// client → server; at the end of the client's input the server's
+	// stdin is closed, and a server that does not leave is stopped.
+	go func() {
+		p.clientLoop(o.Stdin)
+		childIn.Close()
+		select {
+		case <-exited:
+		case <-time.After(o.Grace):
+			terminate(cmd.Process, o.Grace, exited)
+		case <-ctx.Done():
+		}
+	}()
+	serverDone := make(chan struct{})
+	go func() {
+		p.serverLoop(childOut)
+		close(serverDone)
+	}()
+
+	waitErr := cmd.Wait()
+	close(exited)
+	// cmd.Wait closes the stdout pipe only after the copy is done when
+	// Stdout is an *os.File; with StdoutPipe the reader sees EOF once the
+	// child and its descendants close it. Give it a moment, not forever.
+	select {
+	case <-serverDone:
+	case <-time.After(o.Grace):
+	}
+	p.adm.close()
+	code := exitCode(cmd.ProcessState, waitErr)
+	p.record(audit.Record{Event: "mcp_exit", Detail: fmt.Sprintf("server %q exited with status %d", o.Name, code)})
+	p.log.close()
+	return code
+}
+
+func newProxy(o Options) *Proxy {
+	p := &Proxy{
+		opts:          o,
+		session:       "mcp-" + o.Name + "-" + randomHex(4),
+		toClient:      newLineWriter(o.Stdout),
+		pending:       map[string]pendingReq{},
+		serverPending: map[string]uint64{},
+		answered:      map[string]uint64{},
+		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
+	}
+	p.log = newAsyncLog(o.Log, o.Stderr)
+	p.adm = newAdmission(p)
+	g := *o.Gate
+	g.Log = p.log
+	g.Toolsets = p.adm
+	p.gate = &g
+	return p
+}
+
+// record writes a proxy event (not a decision) to the audit log.
+func (p *Proxy) record(r audit.Record) {
+	r.Source = "mcp"
+	r.Session = p.session
+	if r.Tool == "" {
+		r.Tool = "mcp__" + p.opts.Name
+	}
+	p.log.Append(r)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return fmt.Sprintf("%x", time.Now().UnixNano())
+	}
+	return hex.EncodeToString(b)
+}
+
+func describeArgv(argv []string) string {
+	s := ""
+	for i, a := range argv {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%q", a)
+	}
+	return audit.Escape(s)
+}
+
+func exitCode(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		if err != nil {
+			return 1
+		}
+		return 0
+	}
+	if c := signalExit(ps); c > 0 {
+		return c
+	}
+	if c := ps.ExitCode(); c >= 0 {
+		return c
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return 1
+	}
+	return 0
+}

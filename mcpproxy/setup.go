@@ -1,0 +1,67 @@
+package mcpproxy
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/pins"
+	"github.com/agentairlock/airlock/pins/schema"
+)
+
+// Setup loads everything a proxy run needs before the server starts: the
+// environment, the policy, the contracts, a writable home and the pins.
+// Any failure is fatal with ExitConfig: a proxy that cannot decide must not
+// start the server ungated.
+func Setup(name string, argv []string, stderr io.Writer) (Options, int, error) {
+	o := Options{Name: name, Argv: argv, Stderr: stderr}
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return o, ExitConfig, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return o, ExitConfig, fmt.Errorf("find the working directory: %w", err)
+	}
+	o.Dir = cwd
+	g, err := gate.LoadMCP(env, cwd)
+	if err != nil {
+		return o, ExitConfig, err
+	}
+	if err := probeWritable(env.AirlockHome); err != nil {
+		return o, ExitConfig, err
+	}
+	log, err := audit.Open(env.AirlockHome)
+	if err != nil {
+		return o, ExitConfig, fmt.Errorf("open the audit log: %w", err)
+	}
+	o.Gate = g
+	o.Log = log
+	o.Pins = pins.Open(env.AirlockHome)
+	if _, err := o.Pins.Load(); err != nil {
+		// Not fatal: the server starts and every call to it is refused
+		// with this message until pins.json is fixed.
+		fmt.Fprintf(stderr, "airlock-mcp: %v\nEvery call to %q will be refused until this is fixed.\n", err, name)
+	}
+	o.Schemas = schema.NewSchemas()
+	o.Inspect = gate.InspectToolset
+	o.Observe = gate.Observer(env.AirlockHome, name, stderr)
+	return o, 0, nil
+}
+
+// probeWritable fails unless a file can be created in home: the audit log,
+// pins and holds all live there.
+func probeWritable(home string) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("airlock home %s cannot be created: %w", home, err)
+	}
+	f, err := os.CreateTemp(home, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("airlock home %s is not writable: %w", home, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

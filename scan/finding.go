@@ -1,0 +1,177 @@
+package scan
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Severity orders how much a finding, or a set of findings, should worry a
+// person.
+type Severity int
+
+// Severities, weakest first.
+const (
+	None Severity = iota
+	Low
+	Med
+	High
+)
+
+// String returns "none", "low", "med" or "high".
+func (s Severity) String() string {
+	switch s {
+	case None:
+		return "none"
+	case Low:
+		return "low"
+	case Med:
+		return "med"
+	case High:
+		return "high"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// Category groups indicators by what they are evidence of.
+type Category string
+
+// Categories.
+const (
+	Injection    Category = "injection"
+	Secret       Category = "secret"
+	Exfiltration Category = "exfiltration"
+	Execution    Category = "execution"
+	Stealth      Category = "stealth"
+)
+
+// Finding is one indicator hit.
+type Finding struct {
+	ID       string   // e.g. "inject.override", "stealth.tag-chars"
+	Category Category // what it is evidence of
+	Severity Severity // of this indicator in this context
+	Line     int      // 1-based line in the scanned string (for Tool: in the field's decoded value)
+	Col      int      // 1-based, counted in runes
+	Match    string   // the matched text, Escape'd, at most maxMatch runes
+	Explain  string   // one line for a person
+	Field    string   // where in a structured input ("description", "inputSchema.properties.path.description"); "" for plain text
+	Tool     string   // the tool's name when the finding came from Tool (Escape'd); "" otherwise
+}
+
+func (f Finding) String() string {
+	var b strings.Builder
+	if f.Tool != "" {
+		fmt.Fprintf(&b, "tool %q ", f.Tool)
+	}
+	if f.Field != "" {
+		fmt.Fprintf(&b, "%s ", f.Field)
+	}
+	fmt.Fprintf(&b, "%d:%d %s %s %q: %s", f.Line, f.Col, f.Severity, f.ID, f.Match, f.Explain)
+	return b.String()
+}
+
+// Context says what kind of text is being scanned, which decides how much
+// an imperative in it weighs.
+type Context int
+
+// Contexts.
+const (
+	// Instructions is text a model will follow: SKILL.md, command files,
+	// rules, tool descriptions. Imperatives are evidence at full weight.
+	Instructions Context = iota
+	// Prose is text about these attacks (docs, READMEs, security
+	// write-ups): indicators are listed but weighted down.
+	Prose
+	// Code is source code and tests: weighted down like Prose.
+	Code
+)
+
+func (c Context) String() string {
+	switch c {
+	case Instructions:
+		return "instructions"
+	case Prose:
+		return "prose"
+	case Code:
+		return "code"
+	}
+	return fmt.Sprintf("context(%d)", int(c))
+}
+
+// maxMatch bounds Finding.Match, in runes of the escaped form.
+const maxMatch = 120
+
+// Escape renders s for a person: control characters, zero-width and other
+// format characters, bidi controls, Unicode tag characters, variation
+// selectors and line/paragraph separators are written as Go-style escapes
+// (\n, \x1b, \u200b, \U000e0041); invalid UTF-8 bytes as \xNN. Everything
+// else, backslashes included, is left as is, so the result is for display,
+// not a reversible quoting. The result is always valid UTF-8.
+func Escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || needsEscape(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case needsEscape(r) && r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r) && r <= 0xFFFF:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r < 0x80:
+		return false
+	case r >= 0xE0000 && r <= 0xE007F, // tag characters
+		r >= 0xFE00 && r <= 0xFE0F,                         // variation selectors
+		r >= 0xE0100 && r <= 0xE01EF,                       // variation selectors supplement
+		r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0: // Hangul fillers, rendered blank
+		return true
+	}
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || r == utf8.RuneError
+}
+
+// clip escapes s and bounds it to n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	e := Escape(s)
+	if utf8.RuneCountInString(e) <= n {
+		return e
+	}
+	i, count := 0, 0
+	for i < len(e) && count < n-1 {
+		_, size := utf8.DecodeRuneInString(e[i:])
+		i += size
+		count++
+	}
+	return e[:i] + "…"
+}

@@ -1,0 +1,137 @@
+package scan
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// folded is the text indicators match against, with a map back to the
+// original: NFKC, lower case, invisible characters and nonspacing marks
+// removed, Unicode tag characters decoded to the ASCII they hide, a few
+// Cyrillic and Greek look-alikes mapped to Latin, every Unicode space made
+// an ASCII space. A zero-width space inside "ig\u200bnore" therefore cannot
+// split the word, and fullwidth "ｉｇｎｏｒｅ" reads as "ignore".
+type folded struct {
+	s    string
+	offs []int // original byte offset of each byte of s; nil when s maps 1:1
+	// plain: the original is ASCII without control characters other than
+	// \t \n \r, so no stealth character can be in it.
+	plain bool
+}
+
+func fold(s string) folded {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return folded{s: string(b), plain: true}
+	}
+
+	out := make([]byte, 0, len(s))
+	offs := make([]int, 0, len(s))
+	emit := func(r rune, at int) {
+		if r < utf8.RuneSelf {
+			out = append(out, byte(r))
+			offs = append(offs, at)
+			return
+		}
+		n := len(out)
+		out = utf8.AppendRune(out, r)
+		for range len(out) - n {
+			offs = append(offs, at)
+		}
+	}
+	var nfkc []byte
+	inTags := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		isTag := r >= 0xE0020 && r <= 0xE007E
+		if isTag != inTags {
+			// Hidden tag text starts or ends: keep it a separate word.
+			emit(' ', i)
+			inTags = isTag
+		}
+		switch {
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			emit(r, i)
+		case r == utf8.RuneError && size == 1:
+			// invalid byte: dropped, like an invisible character
+		case isTag:
+			emit(unicode.ToLower(r-0xE0000), i)
+		case invisible(r):
+		default:
+			nfkc = norm.NFKC.AppendString(nfkc[:0], s[i:i+size])
+			for _, c := range string(nfkc) {
+				switch {
+				case unicode.Is(unicode.Mn, c) || invisible(c):
+				case unicode.IsSpace(c):
+					emit(' ', i)
+				default:
+					c = unicode.ToLower(c)
+					if a, ok := lookalike[c]; ok {
+						c = a
+					}
+					emit(c, i)
+				}
+			}
+		}
+		i += size
+	}
+	return folded{s: string(out), offs: offs}
+}
+
+// orig maps a half-open byte range of the folded text back to the original.
+func (f folded) orig(src string, a, b int) (int, int) {
+	if f.offs == nil {
+		return a, b
+	}
+	if a >= len(f.offs) {
+		return len(src), len(src)
+	}
+	start := f.offs[a]
+	if b <= a {
+		return start, start
+	}
+	last := f.offs[b-1]
+	_, size := utf8.DecodeRuneInString(src[last:])
+	return start, last + size
+}
+
+// invisible reports characters a reader does not see: zero-width and
+// joiner characters, bidi controls, invisible operators, the BOM, soft
+// hyphen, variation selectors, tag characters and Hangul fillers.
+func invisible(r rune) bool {
+	switch {
+	case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5,
+		r == 0x180E, r == 0x3164, r == 0xFEFF, r == 0xFFA0:
+		return true
+	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+		return true
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE007F, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	}
+	return false
+}
+
+// lookalike maps lower-case Cyrillic and Greek letters that render like
+// Latin ones, the usual homoglyph substitutions in "іgnore" tricks.
+var lookalike = map[rune]rune{
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x',
+	'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w',
+	'α': 'a', 'ο': 'o', 'ι': 'i', 'ν': 'v', 'κ': 'k', 'τ': 't', 'ρ': 'p',
+}

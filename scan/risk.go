@@ -1,0 +1,227 @@
+package scan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Risk is the overall severity of a set of findings. It is the strongest
+// single finding, raised to High by combinations that show intent even when
+// each part alone is only Med:
+//
+//   - a credential named together with somewhere to send it (secret and
+//     exfiltration), or any mention of secrets next to a known collector;
+//   - an <IMPORTANT>-style block that names a credential;
+//   - instructions about other tools or about a step before the call,
+//     next to a credential or an exfiltration.
+//
+// Combinations count only findings at Med or above (the collector one
+// excepted), so text weighted down as Prose or Code never combines into
+// High. Findings from Tool combine per tool (Finding.Tool), findings from
+// Text across the whole set.
+func Risk(fs []Finding) Severity {
+	r := None
+	for _, v := range judge(fs) {
+		r = max(r, v.sev)
+	}
+	return r
+}
+
+// Poisoned reports whether the findings amount to High risk and, if so, a
+// short reason naming the strongest evidence, e.g.
+// `tool "add": <IMPORTANT> block instructing the model; names ~/.ssh/id_rsa`.
+func Poisoned(fs []Finding) (bool, string) {
+	var reasons []string
+	high := 0
+	for _, v := range judge(fs) {
+		if v.sev < High {
+			continue
+		}
+		high++
+		if len(reasons) < 2 {
+			reasons = append(reasons, v.reason())
+		}
+	}
+	if high == 0 {
+		return false, ""
+	}
+	if high > len(reasons) {
+		reasons = append(reasons, fmt.Sprintf("and %d more tools", high-len(reasons)))
+	}
+	return true, strings.Join(reasons, "; ")
+}
+
+type verdict struct {
+	tool     string
+	sev      Severity
+	evidence []Finding
+}
+
+func judge(fs []Finding) []*verdict {
+	var order []*verdict
+	byTool := map[string][]Finding{}
+	for _, f := range fs {
+		if _, ok := byTool[f.Tool]; !ok {
+			order = append(order, &verdict{tool: f.Tool})
+		}
+		byTool[f.Tool] = append(byTool[f.Tool], f)
+	}
+	for _, v := range order {
+		v.assess(byTool[v.tool])
+	}
+	return order
+}
+
+func (v *verdict) assess(fs []Finding) {
+	var block, secret, secretAny, exfil, collector, steer *Finding
+	var high []Finding
+	for i := range fs {
+		f := &fs[i]
+		v.sev = max(v.sev, f.Severity)
+		if f.Severity == High {
+			high = append(high, *f)
+		}
+		if f.Category == Secret && secretAny == nil {
+			secretAny = f
+		}
+		if f.Severity < Med {
+			continue
+		}
+		switch {
+		case f.ID == "inject.important-block":
+			block = first(block, f)
+		case f.ID == "inject.shadow" || f.ID == "inject.precall":
+			steer = first(steer, f)
+		case f.Category == Secret:
+			secret = first(secret, f)
+		case f.ID == "exfil.collector":
+			collector = first(collector, f)
+			exfil = first(exfil, f)
+		case f.Category == Exfiltration:
+			exfil = first(exfil, f)
+		}
+	}
+	var combo []*Finding
+	switch {
+	case secret != nil && exfil != nil:
+		combo = []*Finding{secret, exfil}
+	case secretAny != nil && collector != nil:
+		combo = []*Finding{collector, secretAny}
+	case block != nil && secret != nil:
+		combo = []*Finding{block, secret}
+	case steer != nil && (secret != nil || exfil != nil):
+		combo = []*Finding{steer, first(secret, exfil)}
+	}
+	if combo != nil {
+		v.sev = High
+	}
+	if v.sev < High {
+		return
+	}
+	// Evidence, strongest first: the block that frames the attack, what
+	// is High on its own, then the parts of the combination.
+	if block != nil {
+		v.evidence = append(v.evidence, *block)
+	}
+	slices.SortStableFunc(high, func(a, b Finding) int {
+		return cmp.Compare(hidingFirst(a), hidingFirst(b))
+	})
+	v.evidence = append(v.evidence, high...)
+	for _, f := range combo {
+		v.evidence = append(v.evidence, *f)
+	}
+	if secret != nil {
+		v.evidence = append(v.evidence, *secret)
+	}
+}
+
+func hidingFirst(f Finding) int {
+	if f.Category == Stealth {
+		return 0
+	}
+	return 1
+}
+
+func first(have, f *Finding) *Finding {
+	if have != nil {
+		return have
+	}
+	return f
+}
+
+// reason renders a verdict as one line: the tool, then up to four
+// distinct pieces of evidence.
+func (v *verdict) reason() string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, f := range v.evidence {
+		// Text hidden in tag characters is already spelled out by the
+		// stealth.tag-chars finding; its escaped matches add nothing.
+		inTags := strings.Contains(f.Match, `\U000e00`) && f.Category != Stealth
+		if seen[f.ID] || len(parts) == 4 || (inTags && seen["stealth.tag-chars"]) {
+			continue
+		}
+		seen[f.ID] = true
+		parts = append(parts, label(f))
+	}
+	s := strings.Join(parts, "; ")
+	if v.tool != "" {
+		return fmt.Sprintf("tool %q: %s", v.tool, s)
+	}
+	return s
+}
+
+var stealthLabels = map[string]string{
+	"stealth.bidi":         "bidi control characters reorder the text",
+	"stealth.zero-width":   "zero-width characters inside words",
+	"stealth.html-comment": "instructions hidden in an HTML comment",
+	"stealth.details":      "instructions folded away in a <details> block",
+}
+
+func label(f Finding) string {
+	m := f.Match
+	if strings.Contains(m, `\U000e00`) {
+		m = "hidden: " + untag(m)
+	}
+	if utf8.RuneCountInString(m) > 48 {
+		m = string([]rune(m)[:47]) + "…"
+	}
+	switch f.ID {
+	case "stealth.tag-chars", "stealth.base64", "scan.unreadable", "scan.truncated":
+		return f.Explain
+	}
+	if l, ok := stealthLabels[f.ID]; ok {
+		return l
+	}
+	for _, r := range rules {
+		if r.id == f.ID {
+			if strings.Contains(r.label, "%s") {
+				return fmt.Sprintf(r.label, m)
+			}
+			return r.label
+		}
+	}
+	return f.ID + " " + m
+}
+
+// untag turns escaped tag characters in a Match (\U000e0049) back into the
+// ASCII they stand for, so a reason shows what was hidden.
+func untag(m string) string {
+	var b strings.Builder
+	for i := 0; i < len(m); {
+		if strings.HasPrefix(m[i:], `\U000e00`) && i+10 <= len(m) {
+			if c, err := strconv.ParseUint(m[i+8:i+10], 16, 8); err == nil && c >= 0x20 && c < 0x7f {
+				b.WriteByte(byte(c))
+				i += 10
+				continue
+			}
+		}
+		b.WriteByte(m[i])
+		i++
+	}
+	return b.String()
+}

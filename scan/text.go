@@ -1,0 +1,301 @@
+package scan
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxText is the most of one string Text reads. Beyond it Text reports
+// scan.truncated at High: text that was not read is not clean.
+const MaxText = 4 << 20
+
+// maxPerID bounds how many findings one indicator reports per string, so a
+// text made of ten thousand zero-width spaces yields a finding, not a flood.
+const maxPerID = 16
+
+// hit is a finding still in folded coordinates, before positions are
+// resolved and context weighting applied.
+type hit struct {
+	Finding
+	fa, fb int  // span in the folded text (-1 when found on the original)
+	oa, ob int  // span in the original
+	quoted bool // mention, not use
+}
+
+// Text runs every indicator over s. Line and Col refer to s as given.
+func Text(s string, ctx Context) []Finding {
+	return scanText(s, s, ctx, 0)
+}
+
+// scanText is Text with a recursion depth, for text found decoded inside
+// text (base64), and with shown, the text as a person should see it in
+// Match: s with identifier punctuation read as spaces must be the same
+// length as shown, byte for byte.
+func scanText(s, shown string, ctx Context, depth int) []Finding {
+	var extra []Finding
+	if len(s) > MaxText {
+		cut := MaxText
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s, shown = s[:cut], shown[:cut]
+		extra = append(extra, Finding{
+			ID: "scan.truncated", Category: Stealth, Severity: High, Line: 1, Col: 1,
+			Explain: fmt.Sprintf("text longer than %d bytes; only the start was read", MaxText),
+		})
+	}
+	f := fold(s)
+	e := compiled()
+	hits := e.match(s, f)
+	if !f.plain {
+		hits = append(hits, hiddenChars(s)...)
+	}
+	hits = append(hits, hiddenBlocks(s, f, hits)...)
+	if depth == 0 {
+		hits = append(hits, base64Blobs(s)...)
+	}
+	if len(hits) == 0 && extra == nil {
+		return nil
+	}
+	lines := newLineIndex(shown)
+	out := make([]Finding, 0, len(hits)+len(extra))
+	count := map[string]int{}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.oa - b.oa })
+	for _, h := range hits {
+		if count[h.ID]++; count[h.ID] > maxPerID {
+			continue
+		}
+		fd := h.Finding
+		fd.Line, fd.Col = lines.pos(h.oa)
+		if fd.Match == "" {
+			fd.Match = clip(shown[h.oa:h.ob], maxMatch)
+		}
+		if ctx != Instructions || h.quoted {
+			fd.Severity = weighDown(fd.Severity)
+			if h.quoted && ctx == Instructions {
+				fd.Explain += " (quoted as an example)"
+			}
+		}
+		if fd.Category != Stealth {
+			if hidden := tagText(s[h.oa:h.ob]); hidden != "" {
+				fd.Explain += fmt.Sprintf(" (hidden in Unicode tag characters: %q)", clip(hidden, 80))
+			} else if strings.ContainsFunc(s[h.oa:h.ob], invisible) {
+				fd.Explain += " (split by invisible characters)"
+			}
+		}
+		out = append(out, fd)
+	}
+	return append(out, extra...)
+}
+
+// weighDown is the Prose/Code weighting: the same indicator, one step
+// lower, never above Med.
+func weighDown(s Severity) Severity {
+	switch s {
+	case High:
+		return Med
+	case Med:
+		return Low
+	}
+	return s
+}
+
+// match runs the regex indicators whose anchor words occur in the text.
+func (e *engine) match(src string, f folded) []hit {
+	mask := e.candidates(f.s)
+	if mask == 0 {
+		return nil
+	}
+	var hits []hit
+	for i := range e.rules {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		r := &e.rules[i]
+		var spans [][2]int
+		if r.find != nil {
+			spans = r.find(f.s)
+		}
+		for _, p := range r.parts {
+			spans = p.find(f.s, r.notAfter, spans)
+		}
+		for _, sp := range spans {
+			a, b := sp[0], sp[1]
+			for r.extend != "" && a > 0 && strings.IndexByte(r.extend, f.s[a-1]) >= 0 {
+				a--
+			}
+			oa, ob := f.orig(src, a, b)
+			sev := r.sev
+			if r.adjust != nil {
+				var ok bool
+				if sev, ok = r.adjust(f.s[a:b], src[oa:ob], sev); !ok {
+					continue
+				}
+			}
+			hits = append(hits, hit{
+				Finding: Finding{ID: r.id, Category: r.cat, Severity: sev, Explain: r.explain},
+				fa:      a, fb: b, oa: oa, ob: ob,
+				quoted: r.quotable && quotedMention(f.s, a, b),
+			})
+		}
+	}
+	return dropSuperseded(hits)
+}
+
+// matchWindow bounds how far one match may run from where it starts.
+// The anchored regexp is run on this window, not the rest of the text, so
+// each attempt costs the same however long the text is.
+const matchWindow = 2048
+
+// find appends the part's matches in s to spans, at most maxPerID, each
+// starting at a word boundary when the pattern began with \b and never
+// right after a byte in notAfter. Candidates are found by the literal
+// prefix with a substring search; the regexp then runs anchored there.
+func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
+	if p.lit == "" {
+		for _, m := range p.re.FindAllStringIndex(s, maxPerID) {
+			if m[0] == 0 || strings.IndexByte(notAfter, s[m[0]-1]) < 0 {
+				spans = append(spans, [2]int{m[0], m[1]})
+			}
+		}
+		return spans
+	}
+	for from, n := 0, 0; from < len(s) && n < maxPerID; {
+		i := strings.Index(s[from:], p.lit)
+		if i < 0 {
+			break
+		}
+		a := from + i
+		from = a + 1
+		if a > 0 && ((p.wordStart && isWordByte(s[a-1]) && isWordByte(s[a])) || strings.IndexByte(notAfter, s[a-1]) >= 0) {
+			continue
+		}
+		m := p.re.FindStringIndex(s[a:min(len(s), a+matchWindow)])
+		if m == nil {
+			continue
+		}
+		spans = append(spans, [2]int{a, a + m[1]})
+		n++
+		from = max(a+m[1], a+1)
+	}
+	return spans
+}
+
+// dropSuperseded removes general hits covered by a specific one.
+func dropSuperseded(hits []hit) []hit {
+	out := hits[:0]
+	for i, h := range hits {
+		covered := false
+		for _, id := range supersededBy[h.ID] {
+			for j, o := range hits {
+				if j != i && o.ID == id && o.oa <= h.oa && h.ob <= o.ob {
+					covered = true
+				}
+			}
+		}
+		if !covered {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// quotedMention reports whether folded[a:b] sits inside quotes in a
+// sentence that talks about such text ("detects phrases like '…'"), which
+// is how documentation and security tools mention an attack without
+// performing it.
+func quotedMention(s string, a, b int) bool {
+	open := -1
+	for i := a - 1; i >= 0 && i >= a-120; i-- {
+		c := s[i]
+		if c == '\n' {
+			return false
+		}
+		if n := quoteLen(s, i); n > 0 && !apostrophe(s, i, n) {
+			if i == 0 || !isWordByte(s[i-1]) {
+				open = i
+			}
+			break
+		}
+	}
+	if open < 0 {
+		return false
+	}
+	closed := false
+	for i := b; i < len(s) && i < b+200; i++ {
+		c := s[i]
+		if c == '\n' {
+			return false
+		}
+		if n := quoteLen(s, i); n > 0 && !apostrophe(s, i, n) {
+			closed = i+n >= len(s) || !isWordByte(s[i+n])
+			break
+		}
+	}
+	if !closed {
+		return false
+	}
+	lo := max(0, open-160)
+	if nl := strings.LastIndexByte(s[lo:open], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	return mentionCue().MatchString(s[lo:open])
+}
+
+var mentionCue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:detect\w*|flag\w*|scan\w*|such\s+as|e\.g|for\s+example|examples?|like|phrases?|patterns?|strings?|attacks?|injections?|jailbreaks?|classif\w*|catch\w*|recogni\w*|identif\w*|block\w*|warns?\s+about|looks?\s+for|contain\w*|includ\w*)\b`)
+})
+
+// quoteLen returns the byte length of a quote character at s[i], or 0.
+func quoteLen(s string, i int) int {
+	switch s[i] {
+	case '\'', '"':
+		return 1
+	}
+	if s[i] < utf8.RuneSelf {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	switch r {
+	case '“', '”', '‘', '’', '«', '»', '„':
+		return n
+	}
+	return 0
+}
+
+// apostrophe: a quote between two letters is part of a word (don't, it's).
+func apostrophe(s string, i, n int) bool {
+	return i > 0 && isWordByte(s[i-1]) && i+n < len(s) && isWordByte(s[i+n])
+}
+
+func isWordByte(c byte) bool {
+	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c == '_'
+}
+
+// lineIndex turns byte offsets into 1-based line and rune column.
+type lineIndex struct {
+	s      string
+	starts []int
+}
+
+func newLineIndex(s string) lineIndex {
+	starts := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return lineIndex{s: s, starts: starts}
+}
+
+func (l lineIndex) pos(off int) (line, col int) {
+	off = min(max(off, 0), len(l.s))
+	n, _ := slices.BinarySearch(l.starts, off+1)
+	// starts[n-1] <= off < starts[n]
+	start := l.starts[n-1]
+	return n, utf8.RuneCountInString(l.s[start:off]) + 1
+}
