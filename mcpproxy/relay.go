@@ -298,7 +298,9 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 		}
 		return true
 	}
-	if !id.Exists() {
+	if !id.Exists() || id.Type == gjson.Null {
+		// JSON-RPC's answer to a message whose id could not be read:
+		// nobody's request, nothing to match, harmless to pass on
 		return true
 	}
 	if strings.HasPrefix(id.Raw, p.ownPrefix) {

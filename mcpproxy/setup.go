@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -26,6 +27,13 @@ func Setup(name string, argv []string, stderr io.Writer) (Options, int, error) {
 		return o, ExitConfig, fmt.Errorf("find the working directory: %w", err)
 	}
 	o.Dir = cwd
+	if v := os.Getenv("AIRLOCK_MCP_GRACE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return o, ExitConfig, fmt.Errorf("AIRLOCK_MCP_GRACE=%q is not a duration like 5s or 500ms", v)
+		}
+		o.Grace = d
+	}
 	g, err := gate.LoadMCP(env, cwd)
 	if err != nil {
 		return o, ExitConfig, err

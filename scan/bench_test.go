@@ -2,6 +2,7 @@ package scan
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,15 @@ func BenchmarkTextSecurityReadme(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Text(s, Prose)
+	}
+}
+
+// A megabyte of candidate prefixes that never complete a match: the
+// literal-prefix search must fall back to one linear pass, not try each.
+func BenchmarkTextAdversarialMegabyte(b *testing.B) {
+	s := strings.Repeat("curl when send x nc -x ", (1<<20)/23)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Text(s, Instructions)
 	}
 }

@@ -203,8 +203,10 @@ var rules = []rule{
 	},
 	{
 		id: "exfil.send", cat: Exfiltration, sev: Med,
-		words: []string{"send", "post", "upload", "forward", "exfiltrate", "exfiltration", "exfiltrated", "exfiltrating", "transmit", "submit", "leak", "beacon", "email", "mail"},
-		pattern: `\b(?:send|post|upload|forward|exfiltrate|transmit|submit|leak|beacon|email|mail)\s+(?:\S+\s+){0,8}?to\s+(?:https?://[^\s"'<>)\x60]+|` + email + `|(?:[a-z0-9-]+\.)+` + tlds + `\b)` +
+		words: []string{"send", "sends", "sending", "post", "posts", "posting", "upload", "uploads", "uploading", "forward", "forwards", "forwarding",
+			"exfiltrate", "exfiltrates", "exfiltration", "exfiltrated", "exfiltrating", "transmit", "transmits", "transmitting", "submit", "submits",
+			"submitting", "leak", "leaks", "beacon", "beacons", "email", "mail"},
+		pattern: `\b(?:sends?|sending|post|posts|posting|uploads?|uploading|forwards?|forwarding|exfiltrates?|transmits?|transmitting|submits?|submitting|leaks?|beacons?|email|mail)\s+(?:\S+\s+){0,8}?to\s+(?:https?://[^\s"'<>)\x60]+|` + email + `|(?:[a-z0-9-]+\.)+` + tlds + `\b)` +
 			`|\bexfiltrat(?:e|es|ed|ing|ion)\b`,
 		explain: "tells the model to send data to an outside address",
 		label:   `sends data out ("%s")`,
@@ -351,7 +353,9 @@ func credentialVars(s string) [][2]int {
 
 type compiledRule struct {
 	rule
-	parts []part
+	// parts compiles the rule on first need: a short-lived process (the
+	// hook) pays only for the rules whose anchor words its text contains.
+	parts func() []part
 }
 
 // part is one alternative of a rule's pattern, compiled on its own so
@@ -360,6 +364,10 @@ type part struct {
 	lit       string         // the literal every match starts with ("" if none)
 	re        *regexp.Regexp // anchored at the start when lit != ""
 	wordStart bool           // the pattern began with \b
+	// whole is the unanchored pattern, compiled on first need: when
+	// candidates are so many that trying each would cost more than one
+	// linear pass (a megabyte of "curl curl …"), find falls back to it.
+	whole func() *regexp.Regexp
 }
 
 type engine struct {
@@ -370,9 +378,9 @@ type engine struct {
 var compiled = sync.OnceValue(func() *engine {
 	e := &engine{words: map[string]uint64{}}
 	for i, r := range rules {
-		c := compiledRule{rule: r}
+		c := compiledRule{rule: r, parts: func() []part { return nil }}
 		if r.pattern != "" {
-			c.parts = splitPattern(r.pattern)
+			c.parts = sync.OnceValue(func() []part { return splitPattern(r.pattern) })
 		}
 		e.rules = append(e.rules, c)
 		for _, w := range r.words {
@@ -392,6 +400,8 @@ func splitPattern(pattern string) []part {
 	var parts []part
 	for _, alt := range leadingAlternatives(pattern, 0) {
 		p := part{}
+		whole := alt
+		p.whole = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(whole) })
 		if rest, ok := strings.CutPrefix(alt, `\b`); ok {
 			p.wordStart, alt = true, rest
 		}

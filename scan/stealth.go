@@ -23,12 +23,14 @@ const (
 // hiddenChars reports runs of tag, bidi and zero-width characters in s.
 func hiddenChars(s string) []hit {
 	var hits []hit
+	var perKind [4]int
 	runStart, runKind := -1, plainChar
 	var prev rune
 	flush := func(end int) {
-		if runKind != plainChar {
+		if runKind != plainChar && perKind[runKind] < maxPerID {
 			if h, ok := charHit(s, runStart, end, runKind); ok {
 				hits = append(hits, h)
+				perKind[runKind]++
 			}
 		}
 		runStart, runKind = -1, plainChar

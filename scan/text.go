@@ -120,7 +120,7 @@ func (e *engine) match(src string, f folded) []hit {
 		if r.find != nil {
 			spans = r.find(f.s)
 		}
-		for _, p := range r.parts {
+		for _, p := range r.parts() {
 			spans = p.find(f.s, r.notAfter, spans)
 		}
 		for _, sp := range spans {
@@ -149,7 +149,7 @@ func (e *engine) match(src string, f folded) []hit {
 // matchWindow bounds how far one match may run from where it starts.
 // The anchored regexp is run on this window, not the rest of the text, so
 // each attempt costs the same however long the text is.
-const matchWindow = 2048
+const matchWindow = 1024
 
 // find appends the part's matches in s to spans, at most maxPerID, each
 // starting at a word boundary when the pattern began with \b and never
@@ -164,6 +164,7 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 		}
 		return spans
 	}
+	budget := 4*len(s) + 1<<15 // bytes the anchored attempts may examine
 	for from, n := 0, 0; from < len(s) && n < maxPerID; {
 		i := strings.Index(s[from:], p.lit)
 		if i < 0 {
@@ -174,7 +175,17 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 		if a > 0 && ((p.wordStart && isWordByte(s[a-1]) && isWordByte(s[a])) || strings.IndexByte(notAfter, s[a-1]) >= 0) {
 			continue
 		}
-		m := p.re.FindStringIndex(s[a:min(len(s), a+matchWindow)])
+		window := s[a:min(len(s), a+matchWindow)]
+		if budget -= len(window); budget < 0 {
+			// Too many candidates: one linear-time pass over the rest.
+			for _, m := range p.whole().FindAllStringIndex(s[a:], maxPerID-n) {
+				if b := a + m[0]; b == 0 || strings.IndexByte(notAfter, s[b-1]) < 0 {
+					spans = append(spans, [2]int{b, a + m[1]})
+				}
+			}
+			break
+		}
+		m := p.re.FindStringIndex(window)
 		if m == nil {
 			continue
 		}

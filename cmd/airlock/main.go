@@ -39,6 +39,7 @@ func newApp() *cli.App {
 			verifyCommand(),
 			logCommand(),
 			pinsCommand(),
+			contractsCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
