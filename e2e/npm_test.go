@@ -116,7 +116,7 @@ func TestNPMServersDirect(t *testing.T) {
 
 	t.Run("everything/mcp-go", func(t *testing.T) {
 		t.Parallel()
-		testEverythingEveryTool(t)
+		testEverythingEveryTool(t, nil, serverEverythingCmd(t))
 	})
 }
 
@@ -184,12 +184,12 @@ func (w *wireLog) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	return res, nil
 }
 
-func testEverythingEveryTool(t *testing.T) {
+func testEverythingEveryTool(t *testing.T, env []string, argv []string) {
 	w := &wireLog{notes: map[string]int{}}
-	c := mcpClientWith(t, nil, []client.ClientOption{
+	c := mcpClientWith(t, env, []client.ClientOption{
 		client.WithSamplingHandler(w), client.WithRootsHandler(w), client.WithElicitationHandler(w),
 		client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}),
-	}, serverEverythingCmd(t)...)
+	}, argv...)
 	c.OnNotification(func(n mcp.JSONRPCNotification) { w.note(n.Method) })
 
 	tools, pages := listAllTools(t, c)

@@ -74,6 +74,11 @@ func decide(old *Entry, server string, ts *Toolset, inspect Inspector, now time.
 	switch {
 	case e.Pinned != nil && ts.Hash == e.Pinned.Hash:
 		e.State, e.Pending, e.Reason = Pinned, nil, ""
+	case e.State == Pinned && Subset(ts, e.Pinned):
+		// Fewer tools, each exactly as pinned: servers list tools by the
+		// client's capabilities (server-everything hides its sampling
+		// tools from a client without sampling). Nothing new to trust;
+		// the pin stays as it is.
 	case slices.Contains(e.Rejected, ts.Hash):
 		e.State, e.Pending = Held, nil
 		e.Reason = rejectedReason(&e, ts.Hash)

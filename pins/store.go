@@ -212,7 +212,7 @@ func (s *Store) Find(normServer string) (*Entry, error) {
 
 // Allowed reports whether a live toolset may serve calls right now.
 func Allowed(e *Entry, live *Toolset) bool {
-	return e != nil && live != nil && e.State == Pinned && e.Pinned != nil && e.Pinned.Hash == live.Hash
+	return e != nil && live != nil && e.State == Pinned && e.Pinned != nil && (e.Pinned.Hash == live.Hash || Subset(live, e.Pinned))
 }
 
 func sortedNames(m map[string]*Entry) []string {

@@ -80,7 +80,14 @@ func TestAdmitStateMachine(t *testing.T) {
 			{op: "admit C", state: Held, reason: "added run_command", pinned: "A", pending: "C"},
 			{op: "approve", state: Pinned, pinned: "C"},
 			{op: "admit C", state: Pinned, pinned: "C"},
-			{op: "admit A", state: Held, reason: "removed run_command", pinned: "C", pending: "A"},
+			// A is C less run_command, every other tool as pinned: served,
+			// and the pin stays C
+			{op: "admit A", state: Pinned, pinned: "C"},
+		}},
+		{"a subset needs a pin, not a hold", []step{
+			{op: "admit A", state: Pinned, first: true, pinned: "A"},
+			{op: "admit C", state: Held, reason: "added run_command", pinned: "A", pending: "C"},
+			{op: "admit A", state: Pinned, pinned: "A"},
 		}},
 		{"a rejected toolset stays held", []step{
 			{op: "admit A", state: Pinned, first: true, pinned: "A"},
@@ -429,13 +436,16 @@ func TestFindByNormalisedName(t *testing.T) {
 }
 
 func TestAllowed(t *testing.T) {
-	a, b := toolset(t, "A"), toolset(t, "B")
+	a, b, c := toolset(t, "A"), toolset(t, "B"), toolset(t, "C")
 	cases := []struct {
 		e    *Entry
 		live *Toolset
 		want bool
 	}{
 		{&Entry{State: Pinned, Pinned: a}, a, true},
+		{&Entry{State: Pinned, Pinned: c}, a, true},  // fewer tools, each as pinned
+		{&Entry{State: Pinned, Pinned: a}, c, false}, // one tool more
+		{&Entry{State: Held, Pinned: c, Pending: b}, a, false},
 		{&Entry{State: Pinned, Pinned: a}, b, false},
 		{&Entry{State: Held, Pinned: a, Pending: b}, a, false},
 		{&Entry{State: Held, Pending: a}, a, false},

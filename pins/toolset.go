@@ -180,3 +180,19 @@ func NormName(s string) string {
 	}
 	return string(b)
 }
+
+// Subset reports whether every tool of a is in b exactly as pinned (same
+// name, same digest). A toolset that only lost tools serves nothing that
+// was not reviewed.
+func Subset(a, b *Toolset) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	for _, t := range a.Tools {
+		pt, ok := b.Tool(t.Name)
+		if !ok || pt.Digest != t.Digest {
+			return false
+		}
+	}
+	return true
+}
