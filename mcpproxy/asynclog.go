@@ -28,6 +28,10 @@ type asyncLog struct {
 
 const logQueue = 1024
 
+// gatherWindow is how long the writer waits for more records before an
+// append; a crash loses at most this much.
+const gatherWindow = 2 * time.Millisecond
+
 func newAsyncLog(l *audit.Log, stderr io.Writer) *asyncLog {
 	a := &asyncLog{log: l, stderr: stderr, ch: make(chan audit.Record, logQueue), done: make(chan struct{})}
 	go a.run()
@@ -53,7 +57,10 @@ func (a *asyncLog) run() {
 	defer close(a.done)
 	batch := make([]audit.Record, 0, 256)
 	for r := range a.ch {
+		// Gather what arrives within a moment: one append (a lock, a
+		// write, a checkpoint) then serves a burst of calls.
 		batch = append(batch[:0], r)
+		window := time.NewTimer(gatherWindow)
 	fill:
 		for len(batch) < cap(batch) {
 			select {
@@ -62,10 +69,11 @@ func (a *asyncLog) run() {
 					break fill
 				}
 				batch = append(batch, r)
-			default:
+			case <-window.C:
 				break fill
 			}
 		}
+		window.Stop()
 		if a.log == nil {
 			continue
 		}
