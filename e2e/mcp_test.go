@@ -441,6 +441,20 @@ func TestMCPProxyContracts(t *testing.T) {
 			t.Errorf("%s: want a contract refusal, got %q", tc.name, textOf(res))
 		}
 	}
+	// the hook holds Claude Code's own mcp__fake__* calls to the same contract
+	for _, tc := range []struct {
+		tool, input string
+		code        int
+	}{
+		{"mcp__fake__add", `{"a":1,"b":2}`, 2},
+		{"mcp__fake__read_file", `{"path":"` + px.WS + `/../../../outside/data.txt"}`, 2},
+		{"mcp__fake__read_file", `{"path":"` + filepath.Join(px.WS, "README.md") + `"}`, 0},
+	} {
+		hk := run(t, px.env, event(t, tc.tool, tc.input, px.WS), "airlock-hook")
+		if hk.code != tc.code || (tc.code == 2 && !strings.Contains(hk.stderr, "contract")) {
+			t.Errorf("hook %s %s: exit %d (want %d) %s", tc.tool, tc.input, hk.code, tc.code, hk.stderr)
+		}
+	}
 }
 
 // TestMCPProxyObservePromote records a footprint in observe mode and turns
