@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // ErrCheckpoint is wrapped by the error Append returns when the record was
@@ -118,7 +120,7 @@ func (l *Log) AppendAll(rs []Record) ([]Record, error) {
 	if l.lock == nil {
 		return nil, errors.New("audit: append: log is closed")
 	}
-	if err := lockFile(l.lock); err != nil {
+	if err := flock.Lock(l.lock); err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	now := FormatTime(time.Now())
@@ -129,7 +131,7 @@ func (l *Log) AppendAll(rs []Record) ([]Record, error) {
 		}
 	}
 	out, err := l.appendLocked(rs)
-	if uerr := unlockFile(l.lock); uerr != nil && err == nil {
+	if uerr := flock.Unlock(l.lock); uerr != nil && err == nil {
 		err = fmt.Errorf("audit: append: %w", uerr)
 	}
 	return out, err

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // Status is the overall verdict of Verify. The CLI exits with int(Status).
@@ -138,8 +140,8 @@ func Verify(home string) (*Report, error) {
 // append lock when it can be taken, so no append is half done.
 func snapshot(home string) (f *os.File, size int64, head *Head, headBad error, err error) {
 	if lf, lerr := os.Open(filepath.Join(home, LockFile)); lerr == nil {
-		if lockFile(lf) == nil {
-			defer func() { _ = unlockFile(lf) }()
+		if flock.Lock(lf) == nil {
+			defer func() { _ = flock.Unlock(lf) }()
 		}
 		defer lf.Close()
 	}

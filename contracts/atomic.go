@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // LockName is the cross-process lock file in $AIRLOCK_HOME that guards
@@ -24,11 +26,11 @@ func withLock(airlockHome string, f func() error) (err error) {
 		return fmt.Errorf("open lock %s: %w", name, err)
 	}
 	defer lf.Close()
-	if err := lockFile(lf); err != nil {
+	if err := flock.Lock(lf); err != nil {
 		return err
 	}
 	defer func() {
-		if uerr := unlockFile(lf); uerr != nil && err == nil {
+		if uerr := flock.Unlock(lf); uerr != nil && err == nil {
 			err = uerr
 		}
 	}()

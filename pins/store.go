@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // State is whether a server may serve calls.
@@ -235,10 +236,10 @@ func (s *Store) update(fn func(m map[string]*Entry) (changed bool, err error)) e
 		return fmt.Errorf("pins: open lock: %w", err)
 	}
 	defer lf.Close()
-	if err := lockFile(lf); err != nil {
+	if err := flock.Lock(lf); err != nil {
 		return fmt.Errorf("pins: %w", err)
 	}
-	defer unlockFile(lf) //nolint:errcheck // closing the file releases the lock too
+	defer flock.Unlock(lf) //nolint:errcheck // closing the file releases the lock too
 	m, err := s.Load()
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 //go:build unix
 
-package pins
+// Package flock takes exclusive cross-process locks on open files: the
+// audit log, pins and footprints each serialise their writers with one.
+package flock
 
 import (
 	"errors"
@@ -10,10 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockFile takes an exclusive lock on f, blocking until it is available.
-// flock locks belong to the open file description, so two Stores in one
+// Lock takes an exclusive lock on f, blocking until it is available.
+// flock locks belong to the open file description, so two opens in one
 // process exclude each other as well as other processes.
-func lockFile(f *os.File) error {
+func Lock(f *os.File) error {
 	for {
 		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
 		if err == nil {
@@ -25,7 +27,8 @@ func lockFile(f *os.File) error {
 	}
 }
 
-func unlockFile(f *os.File) error {
+// Unlock releases a lock taken by Lock.
+func Unlock(f *os.File) error {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_UN); err != nil {
 		return fmt.Errorf("unlock %s: %w", f.Name(), err)
 	}

@@ -1,6 +1,6 @@
 //go:build windows
 
-package audit
+package flock
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockFile takes an exclusive lock on the first byte of f, blocking until
-// it is available. LockFileEx locks belong to the handle, so two Logs in
+// Lock takes an exclusive lock on the first byte of f, blocking until
+// it is available. LockFileEx locks belong to the handle, so two opens in
 // one process exclude each other as well as other processes.
-func lockFile(f *os.File) error {
+func Lock(f *os.File) error {
 	ol := new(windows.Overlapped)
 	if err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
 		return fmt.Errorf("LockFileEx %s: %w", f.Name(), err)
@@ -20,7 +20,8 @@ func lockFile(f *os.File) error {
 	return nil
 }
 
-func unlockFile(f *os.File) error {
+// Unlock releases a lock taken by Lock.
+func Unlock(f *os.File) error {
 	ol := new(windows.Overlapped)
 	if err := windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, ol); err != nil {
 		return fmt.Errorf("UnlockFileEx %s: %w", f.Name(), err)
