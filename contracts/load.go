@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,7 +113,7 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 		return s, nil
 	}
 	if top.Kind != yaml.MappingNode {
-		errs.add(top.Line, "the contracts file must be a mapping starting with `servers:`, not a %s", kindName(top))
+		errs.add(top.Line, "the contracts file must be a mapping starting with `servers:`, not a %s", policy.YAMLKind(top))
 		return nil, errs.err()
 	}
 	checkKeys(top, topKeys, "the contracts file", &errs)
@@ -125,7 +126,7 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 			break
 		}
 		if servers.Kind != yaml.MappingNode {
-			errs.add(servers.Line, "servers must be a mapping of server name to contract, not a %s", kindName(servers))
+			errs.add(servers.Line, "servers must be a mapping of server name to contract, not a %s", policy.YAMLKind(servers))
 			break
 		}
 		for j := 0; j+1 < len(servers.Content); j += 2 {
@@ -165,7 +166,7 @@ func compileServer(k, v *yaml.Node, vars policy.Vars, errs *problems) *compiled 
 		return e // an empty contract: the server may do nothing
 	}
 	if v.Kind != yaml.MappingNode {
-		errs.add(v.Line, "the contract for %q must be a mapping (enforced:, tools:, fs:, net:, shell:, default:), not a %s", name, kindName(v))
+		errs.add(v.Line, "the contract for %q must be a mapping (enforced:, tools:, fs:, net:, shell:, default:), not a %s", name, policy.YAMLKind(v))
 		return nil
 	}
 	checkKeys(v, serverKeys, fmt.Sprintf("the contract for %q", name), errs)
@@ -327,7 +328,7 @@ func strList(n *yaml.Node, key string, errs *problems) []*yaml.Node {
 		}
 		return out
 	}
-	errs.add(n.Line, "%s must be a string or a list of strings, not a %s", key, kindName(n))
+	errs.add(n.Line, "%s must be a string or a list of strings, not a %s", key, policy.YAMLKind(n))
 	return nil
 }
 
@@ -338,7 +339,7 @@ func checkKeys(m *yaml.Node, known []string, what string, errs *problems) {
 			errs.add(k.Line, "a key in %s must be a plain name", what)
 			continue
 		}
-		if contains(known, k.Value) {
+		if slices.Contains(known, k.Value) {
 			continue
 		}
 		if hint := policy.SuggestKey(k.Value, known); hint != "" {
@@ -359,27 +360,4 @@ func checkKeys(m *yaml.Node, known []string, what string, errs *problems) {
 
 func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.ScalarNode:
-		return "single value"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "value"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,5 +1,7 @@
 package policy
 
+import "gopkg.in/yaml.v3"
+
 // Small exported doors into the policy's own normalisers, so the contracts
 // package reads its file the way the policy reads its own: the same
 // variables, the same percent-decoding, the same "did you mean" hints.
@@ -24,4 +26,10 @@ func PercentDecode(s string) string {
 // policy loader's "did you mean"), or "".
 func SuggestKey(s string, known []string) string {
 	return nearest(s, known)
+}
+
+// YAMLKind names a YAML node's kind for an error message ("list",
+// "mapping", "single value"), as the policy loader says it.
+func YAMLKind(n *yaml.Node) string {
+	return kindName(n)
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -210,7 +211,7 @@ func eachMap(seq *yaml.Node, what string, errs *errList, f func(*yaml.Node)) {
 func checkMap(m *yaml.Node, known []string, what string, errs *errList) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		if !contains(known, k.Value) {
+		if !slices.Contains(known, k.Value) {
 			hint := nearest(k.Value, known)
 			if hint != "" {
 				errs.add(k.Line, "unknown key %q in %s: did you mean %q?", k.Value, what, hint)
@@ -229,17 +230,10 @@ func kindName(n *yaml.Node) string {
 		return "mapping"
 	case yaml.ScalarNode:
 		return "single value"
+	case yaml.AliasNode:
+		return "alias"
 	}
 	return "value"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // nearest returns the known key within edit distance 2 of s, if any.
