@@ -172,21 +172,25 @@ func ownRequest(id, cursor, meta string) []byte {
 }
 
 // await blocks a tools/call until the toolset is admitted, for at most
-// ListWait. A listing the client started gets a short head start; then the
-// proxy lists by itself. meta is the call's _meta, passed on to the
-// proxy's own listing (stateless servers read the protocol version there).
+// ListWait. When no listing is whole yet the proxy lists by itself at once:
+// waiting on a listing the client has in flight could stall, since the
+// client's next page request sits behind this very call on the same
+// stream. meta is the call's _meta, passed on to the proxy's own listing
+// (stateless servers read the protocol version there).
 func (a *admission) await(meta gjson.Result) {
-	wait := a.p.opts.ListWait
-	deadline := time.Now().Add(wait)
-	clientGrace := time.Now().Add(wait / 4)
+	deadline := time.Now().Add(a.p.opts.ListWait)
+	asked := false // one listing of our own per call: a server that refuses is not asked again and again
 	for {
 		a.mu.Lock()
-		if !a.stale || a.closed {
+		if !a.stale || a.closed || (asked && !a.own.active && !a.client.active) {
+			// admitted, gone, or our listing failed with nothing else
+			// in flight: the call is decided on what we have
 			a.mu.Unlock()
 			return
 		}
 		var req []byte
-		if !a.own.active && (!a.client.active || time.Now().After(clientGrace)) {
+		if !a.own.active && !asked {
+			asked = true
 			a.ownN++
 			a.own = pager{active: true, id: a.p.ownPrefix + strconv.Itoa(a.ownN) + `"`}
 			m := ""
@@ -207,11 +211,7 @@ func (a *admission) await(meta gjson.Result) {
 		if left <= 0 {
 			return
 		}
-		step := left
-		if g := time.Until(clientGrace); g > 0 && g < step {
-			step = g
-		}
-		t := time.NewTimer(step)
+		t := time.NewTimer(left)
 		select {
 		case <-ch:
 		case <-t.C:

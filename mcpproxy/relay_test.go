@@ -27,6 +27,7 @@ type fakeServer struct {
 	got      []string
 	tools    []string // raw tool objects
 	pageSize int
+	listErr  bool // tools/list answers with an error
 	out      *lineWriter
 }
 
@@ -39,7 +40,7 @@ func (s *fakeServer) serve(in io.Reader) {
 		}
 		s.mu.Lock()
 		s.got = append(s.got, strings.TrimSpace(line))
-		tools, size := s.tools, s.pageSize
+		tools, size, listErr := s.tools, s.pageSize, s.listErr
 		s.mu.Unlock()
 		m := gjson.Parse(line)
 		handle := func(m gjson.Result) string {
@@ -48,6 +49,9 @@ func (s *fakeServer) serve(in io.Reader) {
 			case "initialize":
 				return `{"jsonrpc":"2.0","id":` + id + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"fake","version":"1"}}}`
 			case "tools/list":
+				if listErr {
+					return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"no tools here"}}`
+				}
 				start := 0
 				if c := m.Get("params.cursor"); c.Exists() {
 					fmt.Sscan(c.String(), &start)
@@ -543,5 +547,46 @@ func TestRelayAskFallsToAskFallbackAndSaysSo(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(r.home, audit.LogFile))
 	if !strings.Contains(string(b), "ask_fallback") {
 		t.Fatalf("no record says the ask fell to ask_fallback:\n%s", b)
+	}
+}
+
+func TestRelayCallWaitsForTheClientsListing(t *testing.T) {
+	r := newRelay(t, relayOpts{page: 1})
+	// the client asks for the first page and, before paging on, calls
+	r.send(`{"jsonrpc":"2.0","id":50,"method":"tools/list"}`)
+	r.send(`{"jsonrpc":"2.0","id":51,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)
+	first := gjson.Parse(r.recv())
+	if first.Get("id").Int() != 50 {
+		t.Fatalf("want the first page, got %s", first.Raw)
+	}
+	// the client pages on; the call is decided once the listing is whole
+	r.send(`{"jsonrpc":"2.0","id":52,"method":"tools/list","params":{"cursor":` + first.Get("result.nextCursor").Raw + `}}`)
+	got := map[int64]gjson.Result{}
+	for len(got) < 2 {
+		m := gjson.Parse(r.recv())
+		got[m.Get("id").Int()] = m
+	}
+	if got[51].Get("result.isError").Bool() || got[52].Get("result.tools.0.name").String() != "read_file" {
+		t.Fatalf("call or second page: %v", got)
+	}
+}
+
+func TestRelayServerThatWillNotListIsRefusedNotHammered(t *testing.T) {
+	r := newRelay(t, relayOpts{})
+	r.srv.mu.Lock()
+	r.srv.listErr = true
+	r.srv.mu.Unlock()
+	res := r.call(1, "echo", `{"text":"hi"}`)
+	if !blocked(res) || !strings.Contains(res.Get("result.content.0.text").String(), "no tools here") {
+		t.Fatalf("a server that will not list its tools served a call: %s", res.Raw)
+	}
+	n := 0
+	for _, l := range r.srv.received() {
+		if gjson.Get(l, "method").String() == "tools/list" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the proxy asked for the tools %d times for one call", n)
 	}
 }
