@@ -35,18 +35,35 @@ type admission struct {
 	client  pager  // the client's listing in flight
 	own     pager  // the proxy's own listing in flight
 	ownN    int
+	gen     int // bumped by list_changed: a listing begun before it cannot end the wait
 	changed chan struct{} // closed and replaced whenever the state moves
 	closed  bool
+
+	// What the client itself was shown since it last began a listing,
+	// tool name → digest. The server can tell the proxy's own listing
+	// from the client's; every definition the model saw must be the
+	// pinned one, whichever listing was admitted.
+	seen    map[string]string
+	seenBad string
 }
 
 type pager struct {
 	active bool
 	tools  []json.RawMessage
 	id     string // own listing: the id of the page requested
+	gen    int
+	pages  int
 }
 
+// Bounds on one listing: past them the toolset is not admitted (a server
+// paging forever would otherwise grow the proxy without end).
+const (
+	maxListPages = 1000
+	maxListTools = 5000
+)
+
 func newAdmission(p *Proxy) *admission {
-	return &admission{p: p, stale: true, changed: make(chan struct{}), reason: "the server has not listed its tools yet"}
+	return &admission{p: p, stale: true, changed: make(chan struct{}), reason: "the server has not listed its tools yet", seen: map[string]string{}}
 }
 
 func (a *admission) notifyLocked() {
@@ -69,6 +86,7 @@ func (a *admission) close() {
 func (a *admission) invalidate() {
 	a.mu.Lock()
 	a.stale = true
+	a.gen++
 	a.mu.Unlock()
 }
 
@@ -77,7 +95,8 @@ func (a *admission) clientListing(first bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if first {
-		a.client = pager{active: true}
+		a.client = pager{active: true, gen: a.gen}
+		a.seen, a.seenBad = map[string]string{}, ""
 	}
 }
 
@@ -88,28 +107,44 @@ func (a *admission) clientPage(first bool, m gjson.Result) {
 		a.mu.Unlock()
 		return
 	}
-	done, tools := a.page(&a.client, m)
+	done, tools, page := a.page(&a.client, m)
+	if ts, err := pins.NewToolset(page); err != nil {
+		a.seenBad = "the client was shown a tool list that cannot be pinned: " + err.Error()
+	} else {
+		for _, t := range ts.Tools {
+			a.seen[t.Name] = t.Digest
+		}
+	}
+	gen := a.client.gen
 	a.mu.Unlock()
 	if done && tools != nil {
-		a.complete(tools, "")
+		a.complete(tools, gen)
 	}
 }
 
 // page adds one tools/list response to pg; done when the listing ended
-// (tools nil when it failed).
-func (a *admission) page(pg *pager, m gjson.Result) (done bool, tools []json.RawMessage) {
+// (tools nil when it failed). page is this response's tools alone.
+func (a *admission) page(pg *pager, m gjson.Result) (done bool, tools, page []json.RawMessage) {
 	res := m.Get("result")
 	if !res.IsObject() {
 		pg.active = false
 		a.notifyLocked()
-		return true, nil
+		return true, nil, nil
 	}
 	res.Get("tools").ForEach(func(_, t gjson.Result) bool {
-		pg.tools = append(pg.tools, json.RawMessage(t.Raw))
+		page = append(page, json.RawMessage(t.Raw))
 		return true
 	})
+	pg.tools = append(pg.tools, page...)
+	pg.pages++
+	if pg.pages > maxListPages || len(pg.tools) > maxListTools {
+		pg.active, pg.tools = false, nil
+		a.reason = fmt.Sprintf("the server's tool list runs past %d pages or %d tools; it is not admitted", maxListPages, maxListTools)
+		a.notifyLocked()
+		return true, nil, page
+	}
 	if c := res.Get("nextCursor"); c.Exists() && c.Type != gjson.Null && c.String() != "" {
-		return false, nil
+		return false, nil, page
 	}
 	pg.active = false
 	tools = pg.tools
@@ -117,7 +152,7 @@ func (a *admission) page(pg *pager, m gjson.Result) (done bool, tools []json.Raw
 		tools = []json.RawMessage{}
 	}
 	pg.tools = nil
-	return true, tools
+	return true, tools, page
 }
 
 // ownPage reads one page of the proxy's own listing and asks for the next.
@@ -127,7 +162,8 @@ func (a *admission) ownPage(id string, m gjson.Result) {
 		a.mu.Unlock()
 		return
 	}
-	done, tools := a.page(&a.own, m)
+	done, tools, _ := a.page(&a.own, m)
+	gen := a.own.gen
 	if !done {
 		cursor := m.Get("result.nextCursor").Raw
 		a.ownN++
@@ -139,12 +175,12 @@ func (a *admission) ownPage(id string, m gjson.Result) {
 		}
 		return
 	}
-	if tools == nil {
+	if tools == nil && m.Get("error").Exists() {
 		a.reason = "the server refused to list its tools: " + clip(m.Get("error.message").String(), 200)
 	}
 	a.mu.Unlock()
 	if tools != nil {
-		a.complete(tools, "")
+		a.complete(tools, gen)
 	}
 }
 
@@ -192,7 +228,7 @@ func (a *admission) await(meta gjson.Result) {
 		if !a.own.active && !asked {
 			asked = true
 			a.ownN++
-			a.own = pager{active: true, id: a.p.ownPrefix + strconv.Itoa(a.ownN) + `"`}
+			a.own = pager{active: true, id: a.p.ownPrefix + strconv.Itoa(a.ownN) + `"`, gen: a.gen}
 			m := ""
 			if meta.IsObject() {
 				m = meta.Raw
@@ -220,8 +256,10 @@ func (a *admission) await(meta gjson.Result) {
 	}
 }
 
-// complete admits a complete listing against the pin.
-func (a *admission) complete(raw []json.RawMessage, _ string) {
+// complete admits a complete listing against the pin. gen is the
+// generation the listing began in: one begun before a list_changed
+// admits what it saw but does not end the wait for a fresh listing.
+func (a *admission) complete(raw []json.RawMessage, gen int) {
 	o := a.p.opts
 	ts, err := pins.NewToolset(raw)
 	var adm pins.Admission
@@ -231,7 +269,9 @@ func (a *admission) complete(raw []json.RawMessage, _ string) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.stale = false
+	if gen == a.gen {
+		a.stale = false
+	}
 	a.notifyLocked()
 	if err != nil {
 		a.live, a.held = nil, true
@@ -291,6 +331,10 @@ func (a *admission) Check(server, tool string, args []byte, strict bool) (policy
 		a.mu.Unlock()
 		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: reason, Target: tool}, true
 	}
+	if why := a.unseenLocked(); why != "" {
+		a.mu.Unlock()
+		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:shown", Reason: "server " + quote(server) + " is held: " + why, Target: tool}, true
+	}
 	live := a.live
 	a.mu.Unlock()
 	if err := a.p.opts.Schemas.Validate(live, tool, args, strict); err != nil {
@@ -305,3 +349,29 @@ func (a *admission) Check(server, tool string, args []byte, strict bool) (policy
 }
 
 func quote(s string) string { return strconv.Quote(s) }
+
+// unseenLocked says which definition the client was shown that the
+// admitted toolset does not have exactly, or "".
+func (a *admission) unseenLocked() string {
+	if a.seenBad != "" {
+		return a.seenBad
+	}
+	for name, digest := range a.seen {
+		t, ok := a.live.Tool(name)
+		if !ok || t.Digest != digest {
+			return fmt.Sprintf("the client was shown a definition of tool %q that is not the one admitted (the server lists its tools differently to different readers)", name)
+		}
+	}
+	return ""
+}
+
+// heldDecision is the refusal for a held server's other requests
+// (resources, prompts): what they return reaches the model too.
+func (a *admission) heldDecision() (policy.Decision, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.held {
+		return policy.Decision{}, false
+	}
+	return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: "server " + quote(a.p.opts.Name) + " is held: " + a.reason}, true
+}

@@ -126,15 +126,22 @@ func Run(ctx context.Context, o Options) int {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		return ExitConfig
 	}
-	childOut, err := cmd.StdoutPipe()
+	// Our own pipe, not StdoutPipe: cmd.Wait closes StdoutPipe's read end
+	// as soon as the child exits, losing what it wrote last.
+	childOut, childOutW, err := os.Pipe()
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		return ExitConfig
 	}
+	cmd.Stdout = childOutW
+	defer childOut.Close()
 	p := newProxy(o)
 	p.toServer = newLineWriter(childIn)
 	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
-	if err := cmd.Start(); err != nil {
+	ignoreBrokenPipe()
+	err = cmd.Start()
+	childOutW.Close() // the child holds its own copy
+	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
 		p.log.close()
 		return ExitNotFound
@@ -164,16 +171,23 @@ func Run(ctx context.Context, o Options) int {
 
 	waitErr := cmd.Wait()
 	close(exited)
-	// cmd.Wait closes the stdout pipe only after the copy is done when
-	// Stdout is an *os.File; with StdoutPipe the reader sees EOF once the
-	// child and its descendants close it. Give it a moment, not forever.
+	// The server's last words are still in the pipe: read to its end,
+	// which comes once the child and any descendant holding it are gone.
+	// A descendant that keeps it open gets a moment, not forever.
 	select {
 	case <-serverDone:
 	case <-time.After(o.Grace):
+		childOut.Close()
 	}
 	p.adm.close()
 	code := exitCode(cmd.ProcessState, waitErr)
-	p.record(audit.Record{Event: "mcp_exit", Detail: fmt.Sprintf("server %q exited with status %d", o.Name, code)})
+	detail := fmt.Sprintf("server %q exited with status %d", o.Name, code)
+	p.mu.Lock()
+	if n := p.unsolicited; n > maxUnsolicitedRecords {
+		detail += fmt.Sprintf("; %d more unsolicited responses were dropped than were recorded", n-maxUnsolicitedRecords)
+	}
+	p.mu.Unlock()
+	p.record(audit.Record{Event: "mcp_exit", Detail: detail})
 	p.log.close()
 	return code
 }

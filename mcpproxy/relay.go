@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
@@ -52,6 +53,10 @@ func (p *Proxy) fromClient(line []byte) error {
 	if len(msg) == 0 {
 		return p.toServer.write(line)
 	}
+	if prob := framingProblem(msg); prob != "" {
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "client line refused: " + prob})
+		return p.toClient.write(errorAnswer("null", "Airlock blocked this message: "+prob, "", ""))
+	}
 	if !gjson.ValidBytes(msg) {
 		// Not JSON to us: a lenient server might still read a call in it
 		// (NaN, comments), so it is never forwarded ungated.
@@ -80,6 +85,13 @@ func (p *Proxy) clientBatch(line, msg []byte) error {
 	var keep, answers []string
 	refused := false
 	gjson.ParseBytes(msg).ForEach(func(_, el gjson.Result) bool {
+		if !el.IsObject() {
+			// a batch holds requests and notifications, nothing else;
+			// a nested batch would reach the server ungated
+			answers = append(answers, string(errorAnswer("null", "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
+			refused = true
+			return true
+		}
 		fwd, answer := p.clientMessage([]byte(el.Raw))
 		if answer != nil {
 			answers = append(answers, string(answer))
@@ -112,14 +124,14 @@ func (p *Proxy) clientMessage(msg []byte) (forward bool, answer []byte) {
 	if !root.IsObject() {
 		return true, nil
 	}
-	if dup := duplicateKey(root, 0); dup != "" {
-		// Two parsers could read two different calls out of it.
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "client message repeats the key " + audit.Escape(dup) + "; refused"})
+	if bad := ambiguity(root); bad != "" {
+		// Two parsers could read two different messages out of it.
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + audit.Escape(bad)})
 		id := root.Get("id")
 		if !id.Exists() {
 			return false, nil
 		}
-		return false, errorAnswer(id.Raw, "Airlock blocked this request: the message repeats the key "+dup+", so it could be read two ways", "", "")
+		return false, errorAnswer(id.Raw, "Airlock blocked this request: "+bad+", so it could be read two ways", "", "")
 	}
 	method, id := root.Get("method"), root.Get("id")
 	if !method.Exists() {
@@ -132,6 +144,14 @@ func (p *Proxy) clientMessage(msg []byte) (forward bool, answer []byte) {
 		return true, nil
 	}
 	m := method.String()
+	switch m {
+	case "tools/call":
+		// gated with or without an id: a lenient server runs a
+		// notification-shaped call too
+		return p.gateToolCall(root, id)
+	case "resources/read", "prompts/get":
+		return p.gateRequest(root, m, id)
+	}
 	if !id.Exists() {
 		if m == "notifications/cancelled" {
 			rid := root.Get("params.requestId").Raw
@@ -145,14 +165,20 @@ func (p *Proxy) clientMessage(msg []byte) (forward bool, answer []byte) {
 		}
 		return true, nil
 	}
-	switch m {
-	case "tools/call":
-		return p.gateToolCall(root, id.Raw)
-	case "resources/read", "prompts/get":
-		return p.gateRequest(root, m, id.Raw)
-	}
 	p.track(id.Raw, m, root)
 	return true, nil
+}
+
+// ambiguity says why a message could be read differently by another JSON
+// parser, or "".
+func ambiguity(root gjson.Result) string {
+	if dup := duplicateKey(root, 0); dup != "" {
+		return "the message repeats the key " + strconv.Quote(dup)
+	}
+	if k := misspelledKey(root); k != "" {
+		return "the key " + strconv.Quote(k) + " differs only in case from a JSON-RPC field"
+	}
+	return ""
 }
 
 // track remembers a client request so the server's answer can be matched.
@@ -190,10 +216,15 @@ func (p *Proxy) markAnswered(id string) {
 }
 
 // gateToolCall decides a tools/call.
-func (p *Proxy) gateToolCall(root gjson.Result, id string) (bool, []byte) {
+func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
+	id := idv.Raw
 	params := root.Get("params")
 	name := params.Get("name")
 	if name.Type != gjson.String || name.Str == "" {
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "tools/call without a tool name; refused"})
+		if !idv.Exists() {
+			return false, nil
+		}
 		p.markAnswered(id)
 		return false, errorAnswer(id, "Airlock blocked this request: tools/call has no tool name", "", "")
 	}
@@ -205,8 +236,13 @@ func (p *Proxy) gateToolCall(root gjson.Result, id string) (bool, []byte) {
 	p.adm.await(params.Get("_meta"))
 	res := p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), ServerTool: tool, Input: args})
 	if res.Effective == policy.Allow {
-		p.track(id, "tools/call", root)
+		if idv.Exists() {
+			p.track(id, "tools/call", root)
+		}
 		return true, nil
+	}
+	if !idv.Exists() {
+		return false, nil // refused and recorded; a notification gets no answer
 	}
 	p.markAnswered(id)
 	return false, toolRefusal(id, res.Decision)
@@ -214,19 +250,36 @@ func (p *Proxy) gateToolCall(root gjson.Result, id string) (bool, []byte) {
 
 // gateRequest decides resources/read and prompts/get. Only what the policy
 // speaks to is refused: the default decision does not apply to them.
-func (p *Proxy) gateRequest(root gjson.Result, method, id string) (bool, []byte) {
+func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result) (bool, []byte) {
+	id := idv.Raw
 	params := root.Get("params")
 	args := []byte("{}")
 	if params.IsObject() {
 		args = []byte(params.Raw)
 	}
-	res := p.decide(gate.Call{Tool: "mcp__" + normName(p.opts.Name) + "__" + method, Input: args})
-	if res.Effective == policy.Allow || res.Decision.Source == policy.FromDefault {
-		p.track(id, method, root)
+	tool := gate.MCPName(p.opts.Name, method)
+	var d policy.Decision
+	refused := false
+	if hd, held := p.adm.heldDecision(); held {
+		// a held server is refused everything that reaches the model
+		d, refused = hd, true
+		p.record(audit.Record{Event: "decision", Tool: tool, Decision: "block", Effective: "block",
+			Rule: hd.Rule, Reason: hd.Reason, ArgsDigest: audit.ArgsDigest(args)})
+	} else {
+		res := p.decide(gate.Call{Tool: tool, Input: args})
+		d, refused = res.Decision, res.Effective != policy.Allow && res.Decision.Source != policy.FromDefault
+	}
+	if !refused {
+		if idv.Exists() {
+			p.track(id, method, root)
+		}
 		return true, nil
 	}
+	if !idv.Exists() {
+		return false, nil
+	}
 	p.markAnswered(id)
-	return false, errorAnswer(id, "Airlock blocked this request: "+res.Decision.Explain(), res.Decision.Rule, string(res.Decision.Source))
+	return false, errorAnswer(id, "Airlock blocked this request: "+d.Explain(), d.Rule, string(d.Source))
 }
 
 // decide runs the gate on a call from this server's client. The gate
@@ -243,11 +296,19 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 	return res
 }
 
+// maxUnsolicitedRecords bounds the records of dropped responses a server
+// can cause; the rest are counted in the mcp_exit record.
+const maxUnsolicitedRecords = 100
+
 // fromServer handles one line from the server.
 func (p *Proxy) fromServer(line []byte) error {
 	msg := bytes.TrimSpace(line)
 	if len(msg) == 0 {
 		return p.toClient.write(line)
+	}
+	if prob := framingProblem(msg); prob != "" {
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "server line dropped: " + prob})
+		return nil
 	}
 	switch msg[0] {
 	case '{':
@@ -283,6 +344,12 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 	if !m.IsObject() {
 		return true
 	}
+	if bad := ambiguity(m); bad != "" {
+		// the client's parser could see another message than the one
+		// the proxy judged (another id, another tool list)
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "server message dropped: " + audit.Escape(bad)})
+		return false
+	}
 	method, id := m.Get("method"), m.Get("id")
 	if method.Exists() {
 		if id.Exists() {
@@ -316,7 +383,7 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 		p.unsolicited++
 		n := p.unsolicited
 		p.mu.Unlock()
-		if n <= 100 {
+		if n <= maxUnsolicitedRecords {
 			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", audit.Escape(clip(id.Raw, 80)))})
 		}
 		return false
@@ -327,39 +394,6 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 	return true
 }
 
-// duplicateKey returns a key that appears twice in one object anywhere in
-// v (compared after unescaping), or "".
-func duplicateKey(v gjson.Result, depth int) string {
-	if depth > 64 {
-		return ""
-	}
-	dup := ""
-	switch {
-	case v.IsObject():
-		seen := map[string]bool{}
-		v.ForEach(func(k, val gjson.Result) bool {
-			ks := k.String()
-			if seen[ks] {
-				dup = ks
-				return false
-			}
-			seen[ks] = true
-			if val.IsObject() || val.IsArray() {
-				dup = duplicateKey(val, depth+1)
-			}
-			return dup == ""
-		})
-	case v.IsArray():
-		v.ForEach(func(_, val gjson.Result) bool {
-			if val.IsObject() || val.IsArray() {
-				dup = duplicateKey(val, depth+1)
-			}
-			return dup == ""
-		})
-	}
-	return dup
-}
-
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -367,7 +401,3 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func normName(s string) string {
-	server, _ := gate.SplitMCPName(gate.MCPName(s, "x"))
-	return server
-}

@@ -118,7 +118,7 @@ type relay struct {
 	srv    *fakeServer
 	home   string
 	store  *pins.Store
-	toProx *io.PipeWriter
+	toProx io.WriteCloser
 	from   *bufio.Reader
 	ws     string
 }
@@ -166,10 +166,12 @@ func newRelay(t testing.TB, ro relayOpts) *relay {
 		ro.tools = []string{echoTool, readTool}
 	}
 	srv := &fakeServer{tools: ro.tools, pageSize: ro.page}
-	clientR, clientW := io.Pipe()
-	outR, outW := io.Pipe()
-	srvInR, srvInW := io.Pipe()
-	srvOutR, srvOutW := io.Pipe()
+	// OS pipes, buffered like the real ones: the proxy may answer before
+	// the test reads
+	clientR, clientW := osPipe(t)
+	outR, outW := osPipe(t)
+	srvInR, srvInW := osPipe(t)
+	srvOutR, srvOutW := osPipe(t)
 	o := Options{
 		Name: "fake", Dir: ws, Stdout: outW, Stderr: io.Discard,
 		Gate: &gate.Gate{Policy: pol, Env: env}, Log: log,
@@ -589,4 +591,14 @@ func TestRelayServerThatWillNotListIsRefusedNotHammered(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("the proxy asked for the tools %d times for one call", n)
 	}
+}
+
+func osPipe(t testing.TB) (*os.File, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
 }

@@ -58,3 +58,8 @@ func signalExit(ps *os.ProcessState) int {
 	}
 	return 0
 }
+
+// ignoreBrokenPipe makes a write to a client that went away an error the
+// relay handles (drain the server, record, exit with its status) instead
+// of a SIGPIPE that kills the proxy mid-record.
+func ignoreBrokenPipe() { signal.Ignore(syscall.SIGPIPE) }
