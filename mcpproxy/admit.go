@@ -35,7 +35,7 @@ type admission struct {
 	client  pager  // the client's listing in flight
 	own     pager  // the proxy's own listing in flight
 	ownN    int
-	gen     int // bumped by list_changed: a listing begun before it cannot end the wait
+	gen     int           // bumped by list_changed: a listing begun before it cannot end the wait
 	changed chan struct{} // closed and replaced whenever the state moves
 	closed  bool
 

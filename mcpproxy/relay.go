@@ -400,4 +400,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-
