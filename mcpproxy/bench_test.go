@@ -10,14 +10,15 @@ import (
 )
 
 // BenchmarkToolCall measures one tools/call round trip from a client to
-// the in-process fake server, directly and through the relay, in the same
-// run: the difference is what the proxy adds (gate, audit queue, two more
-// pipe hops). Reported as p50/p99 per call.
+// the in-process fake server over OS pipes, directly and through the relay
+// (still in this process), in the same run: the difference is what the
+// proxy adds (gate, audit queue, two more pipe hops). Reported as p50/p99
+// per call.
 func BenchmarkToolCall(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
 		srv := &fakeServer{tools: []string{echoTool, readTool}}
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
+		inR, inW := osPipe(b)
+		outR, outW := osPipe(b)
 		srv.out = newLineWriter(outW)
 		go srv.serve(inR)
 		defer inW.Close()
