@@ -138,6 +138,9 @@ func Run(o Options) (code int) {
 			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
 		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
 	}
+	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
+		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
+	}
 	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env}, ev.Cwd)
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	if res.AuditErr != nil {

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -138,6 +139,13 @@ func Run(ctx context.Context, o Options) int {
 	p := newProxy(o)
 	p.toServer = newLineWriter(childIn)
 	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
+	if o.Log != nil && o.Gate.Policy != nil {
+		home := o.Log.Home()
+		c := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env.Getenv, gate.FileDigest("contracts", filepath.Join(home, "contracts.yaml")))
+		if err := gate.RecordConfig(o.Log, home, p.session, c); err != nil {
+			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
+		}
+	}
 	ignoreBrokenPipe()
 	err = cmd.Start()
 	childOutW.Close() // the child holds its own copy

@@ -1,0 +1,134 @@
+package gate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/policy"
+)
+
+// WeakeningVars are the AIRLOCK_* variables that change what the gate
+// enforces or how much it records. A run with any of them set differently
+// is a different gate, and the log says so.
+var WeakeningVars = []string{
+	"AIRLOCK_POLICY", "AIRLOCK_PROFILE", "AIRLOCK_MODE", "AIRLOCK_FAIL_OPEN",
+	"AIRLOCK_MAX_ARG_VALUES", "AIRLOCK_MAX_ARG_CHARS", "AIRLOCK_MAX_ARG_DEPTH",
+	"AIRLOCK_AUDIT_FSYNC", "AIRLOCK_AUDIT_MAX_MB", "AIRLOCK_SIGN", "AIRLOCK_SIGN_KEY",
+	"AIRLOCK_VERIFY_KEY", "AIRLOCK_ANCHOR_DIR",
+}
+
+// Config describes the gate in force at an enforcement point: the policy
+// files it loaded (with digests), its mode, and the weakening variables
+// that are set.
+type Config struct {
+	Source string // hook | mcp
+	Lines  []string
+}
+
+// ConfigOf describes the gate a policy and environment make. extra lists
+// further files the enforcement point read (contracts.yaml for the proxy).
+func ConfigOf(source string, p *policy.Policy, getenv func(string) string, extra ...string) Config {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Config{Source: source}
+	for _, f := range p.Files {
+		c.Lines = append(c.Lines, fmt.Sprintf("%s %s %s", f.Role, f.Path, f.Digest))
+	}
+	if len(p.Files) == 0 {
+		c.Lines = append(c.Lines, "profile "+p.Source)
+	}
+	c.Lines = append(c.Lines, "mode "+p.Mode.String())
+	for _, v := range WeakeningVars {
+		if val := getenv(v); val != "" {
+			c.Lines = append(c.Lines, v+"="+val)
+		}
+	}
+	c.Lines = append(c.Lines, extra...)
+	return c
+}
+
+// Fingerprint is a digest of the description.
+func (c Config) Fingerprint() string {
+	h := sha256.New()
+	for _, l := range c.Lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// FileDigest describes a further file an enforcement point read, for
+// ConfigOf's extra: "contracts PATH sha256:…", or "contracts PATH absent".
+func FileDigest(role, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return role + " " + path + " absent"
+	}
+	sum := sha256.Sum256(b)
+	return role + " " + path + " sha256:" + hex.EncodeToString(sum[:])
+}
+
+// RecordConfig writes one gate_config record when the gate in force at
+// this enforcement point differs from the last one recorded there, so a
+// run under a substituted policy or a weakening variable shows in the log
+// as a change. The last fingerprint per source is kept in
+// $AIRLOCK_HOME/gate.<source>.fingerprint; losing that file costs one
+// more (truthful) record, never a missed change.
+func RecordConfig(log Recorder, home, session string, c Config) error {
+	if log == nil {
+		return nil
+	}
+	fp := c.Fingerprint()
+	mark := filepath.Join(home, "gate."+c.Source+".fingerprint")
+	same := func() bool {
+		b, err := os.ReadFile(mark)
+		return err == nil && strings.TrimSpace(string(b)) == fp
+	}
+	if same() {
+		return nil // the common case: no lock, one small read
+	}
+	// Many hook processes may see the change at once: one records it.
+	lf, err := os.OpenFile(filepath.Join(home, "gate.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("record the gate configuration: %w", err)
+	}
+	defer lf.Close()
+	if err := flock.Lock(lf); err != nil {
+		return fmt.Errorf("record the gate configuration: %w", err)
+	}
+	defer flock.Unlock(lf) //nolint:errcheck // closing releases it too
+	if same() {
+		return nil
+	}
+	lines := append([]string(nil), c.Lines...)
+	sort.Strings(lines)
+	if _, err := log.Append(audit.Record{
+		Event: "gate_config", Source: c.Source, Session: session, Target: fp,
+		Decision: "change", Detail: audit.Escape(strings.Join(lines, "; ")),
+	}); err != nil {
+		return fmt.Errorf("record the gate configuration: %w", err)
+	}
+	tmp, err := os.CreateTemp(home, ".gate-fp-*")
+	if err != nil {
+		return fmt.Errorf("remember the gate configuration: %w", err)
+	}
+	_, werr := tmp.WriteString(fp + "\n")
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("remember the gate configuration: %v %v", werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), mark); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("remember the gate configuration: %w", err)
+	}
+	return nil
+}
