@@ -197,7 +197,7 @@ func (g *Gate) record(c Call, res Result) error {
 		Rule:       d.Rule,
 		Reason:     d.Reason,
 		Target:     d.Target,
-		Detail:     joinNote(detail(d), res.Note),
+		Detail:     joinNote(joinNote(detail(d), res.Note), payloadNote(res.Facts, c.Input)),
 		Mode:       res.Mode.String(),
 		ArgsDigest: audit.ArgsDigest(c.Input),
 	})

@@ -130,7 +130,7 @@ func Run(o Options) (code int) {
 		return fail(o, failOpen || post, fmt.Errorf("AIRLOCK_HOME %s is unusable: %w", env.AirlockHome, err))
 	}
 	if post {
-		return recordOutcome(o, log, ev)
+		return recordOutcome(o, log, env, ev)
 	}
 	p, err := gate.Load(env, ev.Cwd)
 	if err != nil {
@@ -170,14 +170,25 @@ func answer(o Options, tool string, res gate.Result) int {
 	return ExitAllow
 }
 
-func recordOutcome(o Options, log *audit.Log, ev *Event) int {
-	effective := "ran"
-	reason := ""
+func recordOutcome(o Options, log *audit.Log, env gate.Env, ev *Event) int {
+	r := audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
+		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input)}
 	if ev.Response.Get("is_error").Bool() || ev.Response.Get("isError").Bool() {
-		reason = "the tool reported an error"
+		r.Reason = "the tool reported an error"
 	}
-	if _, err := log.Append(audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
-		Effective: effective, Reason: reason, ArgsDigest: audit.ArgsDigest(ev.Input)}); err != nil {
+	// A secret-class read that ran: record digests of what it returned
+	// (never the content), so a later outbound call carrying it can be
+	// matched (airlock breach).
+	if p, err := gate.Load(env, ev.Cwd); err == nil {
+		f := policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
+		if rule := gate.SecretRule(p, f); rule != "" {
+			r.Rule = rule
+			if ds := gate.ContentDigests(ev.Response); len(ds) > 0 {
+				r.Detail = "secret_digest=" + strings.Join(ds, ",")
+			}
+		}
+	}
+	if _, err := log.Append(r); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
 	return ExitAllow

@@ -1,7 +1,11 @@
 package hook
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
 )
 
 func TestParseEvent(t *testing.T) {
@@ -52,4 +56,32 @@ func FuzzParseEvent(f *testing.F) {
 			t.Fatalf("accepted a malformed event: %q", data)
 		}
 	})
+}
+
+// PostToolUse of a secret-class read records digests of what it returned,
+// never the content.
+func TestOutcomeOfASecretReadRecordsDigests(t *testing.T) {
+	root := t.TempDir()
+	home := root + "/home/dev"
+	env := gate.Env{Home: home, User: "dev", Tmp: root + "/tmp", AirlockHome: root + "/airlock", Getenv: func(string) string { return "" }}
+	ev := `{"session_id":"s","cwd":"` + home + `","hook_event_name":"PostToolUse","tool_name":"Read",` +
+		`"tool_input":{"file_path":"~/.aws/credentials"},` +
+		`"tool_response":{"type":"text","file":{"filePath":"` + home + `/.aws/credentials","content":"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}}}`
+	var out, errb strings.Builder
+	code := Run(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb, Post: true,
+		Getenv: env.Getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+	if code != ExitAllow {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	recs, err := audit.Tail(env.AirlockHome, 1)
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	r := recs[0]
+	if r.Event != "outcome" || r.Rule != "secrets.aws" || !strings.HasPrefix(r.Detail, "secret_digest=sha256:") {
+		t.Fatalf("outcome record: %+v", r)
+	}
+	if strings.Contains(r.Detail, "wJalr") {
+		t.Fatal("the secret itself was recorded")
+	}
 }
