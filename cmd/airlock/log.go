@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -13,16 +15,33 @@ func logCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "log",
 		Usage: "show recent decisions",
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "n", Value: 20, Usage: "how many records"},
+		Flags: append([]cli.Flag{
+			&cli.IntFlag{Name: "n", Value: 20, Usage: "how many records (0: all that match)"},
+			&cli.StringFlag{Name: "session", Usage: "only this agent session"},
+			&cli.StringFlag{Name: "tool", Usage: "only tools matching this glob (e.g. 'mcp__*')"},
+			&cli.StringFlag{Name: "decision", Usage: "only records whose policy decision or result is this (allow|ask|block|ran)"},
 			&cli.BoolFlag{Name: "json", Usage: "one JSON record per line"},
-		},
+		}, sinceFlag("")),
 		Action: func(c *cli.Context) error {
 			env, err := gate.EnvFromOS()
 			if err != nil {
 				return exitWith(1, "airlock log: %v", err)
 			}
-			recs, err := audit.Tail(env.AirlockHome, c.Int("n"))
+			f, err := filterFrom(c)
+			if err != nil {
+				return exitWith(1, "airlock log: %v", err)
+			}
+			var recs []audit.Record
+			if f.Empty() {
+				// only the end of the file is read
+				recs, err = audit.Tail(env.AirlockHome, c.Int("n"))
+			} else {
+				var entries []report.Entry
+				entries, err = report.Last(report.LogSource(env.AirlockHome), f, c.Int("n"))
+				for _, e := range entries {
+					recs = append(recs, report.AsRecord(e))
+				}
+			}
 			if err != nil {
 				return exitWith(1, "airlock log: %v", err)
 			}
@@ -36,28 +55,31 @@ func logCommand() *cli.Command {
 					fmt.Fprintf(w, "%s\n", b)
 					continue
 				}
-				fmt.Fprintln(w, formatRecord(r))
+				fmt.Fprintln(w, report.LogLine(r))
 			}
 			return nil
 		},
 	}
 }
 
-// formatRecord renders one record on one line; every field that came from
-// an agent is escaped so a record cannot forge a line or hide text.
-func formatRecord(r audit.Record) string {
-	s := fmt.Sprintf("%s %-8s %-6s %-9s %s", r.Time, audit.Escape(r.Event), audit.Escape(r.Source), audit.Escape(r.Effective), audit.Escape(r.Tool))
-	if r.Effective != r.Decision && r.Decision != "" {
-		s += fmt.Sprintf(" (policy: %s)", audit.Escape(r.Decision))
+// sinceFlag is --since, shared by the commands that read a window of the log.
+func sinceFlag(def string) cli.Flag {
+	return &cli.StringFlag{Name: "since", Value: def, Usage: "only records from this long ago (2d, 36h), since this time (RFC 3339), or all"}
+}
+
+// filterFrom reads the filter flags a command defines.
+func filterFrom(c *cli.Context) (report.Filter, error) {
+	var f report.Filter
+	since, err := report.ParseSince(c.String("since"), time.Now())
+	if err != nil {
+		return f, err
 	}
-	if r.Rule != "" {
-		s += " [" + audit.Escape(r.Rule) + "]"
+	f.Since = since
+	if c.IsSet("until") || c.String("until") != "" {
+		if f.Until, err = time.Parse(time.RFC3339Nano, c.String("until")); err != nil {
+			return f, fmt.Errorf("bad --until %q: want an RFC 3339 time", c.String("until"))
+		}
 	}
-	if r.Target != "" {
-		s += " " + audit.Escape(r.Target)
-	}
-	if r.Reason != "" {
-		s += " — " + audit.Escape(r.Reason)
-	}
-	return s
+	f.Session, f.Tool, f.Decision = c.String("session"), c.String("tool"), c.String("decision")
+	return f, f.Validate()
 }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/report"
+	"github.com/urfave/cli/v2"
+)
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "report",
+		Usage: "summarise a window of the audit log, integrity first (text, --markdown or --html FILE)",
+		Flags: []cli.Flag{
+			sinceFlag("7d"),
+			&cli.StringFlag{Name: "until", Usage: "end of the window (RFC 3339), to reproduce a signed-off report"},
+			&cli.BoolFlag{Name: "markdown", Usage: "write Markdown"},
+			&cli.StringFlag{Name: "html", Usage: "write one self-contained HTML page to `FILE`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("markdown") && c.String("html") != "" {
+				return exitWith(1, "airlock report: choose one of --markdown and --html")
+			}
+			env, err := gate.EnvFromOS()
+			if err != nil {
+				return exitWith(1, "airlock report: %v", err)
+			}
+			f, err := filterFrom(c)
+			if err != nil {
+				return exitWith(1, "airlock report: %v", err)
+			}
+			s, err := summarize(env.AirlockHome, f)
+			if err != nil {
+				return exitWith(1, "airlock report: %v", err)
+			}
+			switch {
+			case c.Bool("markdown"):
+				err = s.Markdown(c.App.Writer)
+			case c.String("html") != "":
+				var page bytes.Buffer
+				if err = s.HTML(&page); err == nil {
+					err = writeFileAtomic(c.String("html"), page.Bytes())
+				}
+			default:
+				err = s.Text(c.App.Writer)
+			}
+			if err != nil {
+				return exitWith(1, "airlock report: %v", err)
+			}
+			return nil
+		},
+	}
+}
+
+// summarize verifies the log in home and summarises the window f.
+func summarize(home string, f report.Filter) (report.Summary, error) {
+	integ, err := report.CheckIntegrity(home, os.Getenv)
+	if err != nil {
+		return report.Summary{}, err
+	}
+	entries, err := report.Collect(report.LogSource(home), f)
+	if err != nil {
+		return report.Summary{}, err
+	}
+	return report.Summarize(entries, integ, f), nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory, so a reader never sees half a page.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".airlock-report-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

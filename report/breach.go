@@ -1,0 +1,322 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentairlock/airlock/audit"
+)
+
+// Grade is how strong the evidence of a burn is.
+type Grade int
+
+const (
+	// Possible: a secret was read (or a read was attempted) and nothing in
+	// the log ties it to egress.
+	Possible Grade = iota + 1
+	// Probable: after a secret read in the same session, a call went to a
+	// known collector or hit an exfiltration rule; or the secret's digest
+	// reappeared in a call the gate blocked.
+	Probable
+	// Confirmed: the secret's own digest reappeared in an outbound payload
+	// the gate let through.
+	Confirmed
+)
+
+func (g Grade) String() string {
+	switch g {
+	case Confirmed:
+		return "CONFIRMED"
+	case Probable:
+		return "PROBABLE"
+	case Possible:
+		return "POSSIBLE"
+	}
+	return fmt.Sprintf("Grade(%d)", int(g))
+}
+
+// Step is one record of a kill chain.
+type Step struct {
+	Phase  string // PhaseSecret, PhaseStaging or PhaseEgress
+	Line   int
+	Record audit.Record
+}
+
+// Kill-chain phases.
+const (
+	PhaseSecret  = "secret access"
+	PhaseStaging = "staging"
+	PhaseEgress  = "egress"
+)
+
+// Finding is one secret access and what followed it.
+type Finding struct {
+	Grade      Grade
+	Session    string
+	Credential string   // what to rotate (raw text: escape to display)
+	Read       bool     // false when the gate blocked the read
+	Digests    []string // the secret's digests, when an outcome recorded them
+	Why        string   // the evidence for the grade
+	Timeline   []Step
+}
+
+// Breach is the result of Analyze.
+type Breach struct {
+	Integrity Integrity
+	Window    Filter
+	Records   int
+	Findings  []Finding // worst first
+	// Attempts are secret reads the gate blocked with nothing after them
+	// tied to egress: the gate did its job, nothing was read, nothing
+	// needs rotating. They are listed, not counted as burns.
+	Attempts []Finding
+}
+
+// Burned reports whether any finding was made.
+func (b Breach) Burned() bool { return len(b.Findings) > 0 }
+
+// Worst is the highest grade found, 0 when clean.
+func (b Breach) Worst() Grade {
+	g := Grade(0)
+	for _, f := range b.Findings {
+		g = max(g, f.Grade)
+	}
+	return g
+}
+
+type indexed struct {
+	line int
+	r    audit.Record
+}
+
+// Analyze grades every secret access in entries (already filtered to the
+// window) by the egress that followed it.
+func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
+	b := Breach{Integrity: integ, Window: f}
+	var recs []indexed
+	for _, e := range entries {
+		b.Records++
+		if e.Err == nil {
+			recs = append(recs, indexed{e.Line, e.Record})
+		}
+	}
+	// an outcome joins its decision by session, tool and args digest
+	used := map[int]bool{}
+	for i, x := range recs {
+		r := x.r
+		secretDecision := r.Event == "decision" && isSecretRule(r.Rule)
+		lone := r.Event == "outcome" && !used[i] && (isSecretRule(r.Rule) || len(SecretDigests(r)) > 0)
+		if !secretDecision && !lone {
+			continue
+		}
+		fd := Finding{Session: r.Session, Credential: credentialLabel(r), Read: r.Effective != "block",
+			Timeline: []Step{{PhaseSecret, x.line, r}}}
+		if lone {
+			fd.Digests = SecretDigests(r)
+		} else if fd.Read {
+			for j := i + 1; j < len(recs); j++ {
+				o := recs[j].r
+				if o.Event == "outcome" && !used[j] && outcomeKey(o) == outcomeKey(r) {
+					used[j] = true
+					fd.Digests = SecretDigests(o)
+					fd.Timeline = append(fd.Timeline, Step{PhaseSecret, recs[j].line, o})
+					break
+				}
+			}
+		}
+		grade(&fd, recs[i+1:])
+		if !fd.Read && fd.Grade == Possible {
+			b.Attempts = append(b.Attempts, fd)
+			continue
+		}
+		b.Findings = append(b.Findings, fd)
+	}
+	sort.SliceStable(b.Findings, func(i, j int) bool { return b.Findings[i].Grade > b.Findings[j].Grade })
+	return b
+}
+
+// grade follows one secret access through the records after it.
+func grade(fd *Finding, after []indexed) {
+	fd.Grade = Possible
+	if fd.Read {
+		fd.Why = "a secret was read; nothing in the log ties it to egress"
+	} else {
+		fd.Why = "a secret read was attempted and blocked; nothing in the log ties it to egress"
+	}
+	for _, x := range after {
+		r := x.r
+		if r.Event != "decision" {
+			continue
+		}
+		sameSession := r.Session == fd.Session
+		hit := shared(fd.Digests, PayloadDigests(r))
+		digestHit := hit != ""
+		host := collectorHost(r.Target)
+		exfil := sameSession && (isExfilRule(r.Rule) || host != "")
+		switch {
+		case digestHit:
+			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
+			if r.Effective != "block" {
+				fd.Grade = Confirmed
+				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound payload the gate let through"
+				return
+			}
+			if fd.Grade < Probable {
+				fd.Grade = Probable
+				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound call; the gate blocked that call"
+			}
+		case exfil:
+			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
+			if fd.Read && fd.Grade < Probable {
+				fd.Grade = Probable
+				switch {
+				case host != "":
+					fd.Why = "after the secret was read, the same session called a known collector (" + host + ")"
+				default:
+					fd.Why = "after the secret was read, the same session hit exfiltration rule " + r.Rule
+				}
+				if r.Effective == "block" {
+					fd.Why += "; the gate blocked that call"
+				}
+			} else if !fd.Read && fd.Grade == Possible {
+				fd.Why = "a secret read was attempted and blocked; the same session then tried egress (see timeline)"
+			}
+		case sameSession && isStaging(r):
+			fd.Timeline = append(fd.Timeline, Step{PhaseStaging, x.line, r})
+		}
+	}
+}
+
+// shared returns a digest in both lists, or "".
+func shared(a, b []string) string {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return x
+			}
+		}
+	}
+	return ""
+}
+
+// Rotation is one credential to rotate, at the worst grade seen for it.
+type Rotation struct {
+	Credential string
+	Grade      Grade
+}
+
+// Rotations lists the credentials whose secret was read, worst first. A
+// read the gate blocked leaked nothing through that call and is not listed.
+func (b Breach) Rotations() []Rotation {
+	worst := map[string]Grade{}
+	for _, f := range b.Findings {
+		if f.Read || f.Grade > Possible {
+			worst[f.Credential] = max(worst[f.Credential], f.Grade)
+		}
+	}
+	out := make([]Rotation, 0, len(worst))
+	for c, g := range worst {
+		out = append(out, Rotation{c, g})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Grade != out[j].Grade {
+			return out[i].Grade > out[j].Grade
+		}
+		return out[i].Credential < out[j].Credential
+	})
+	return out
+}
+
+// Checklist is what to do next, given the findings.
+func (b Breach) Checklist() []string {
+	var out []string
+	if !b.Integrity.Trusted() {
+		out = append(out, "The log is broken: preserve a copy of $AIRLOCK_HOME as it is, and treat every credential this machine holds as exposed.")
+	}
+	if rot := b.Rotations(); len(rot) > 0 {
+		out = append(out, "Rotate the credentials listed above, CONFIRMED first; then look for their use (cloud audit trails, git host security logs).")
+	}
+	if b.Worst() >= Probable {
+		out = append(out, "Find what made the agent do it: the skill, MCP server, repository file or web page it read just before the secret access (see the timeline's session in airlock log --session).")
+		out = append(out, "Block the egress host for good (policy block rule) and check other machines for the same pattern.")
+	}
+	out = append(out,
+		"Preserve the evidence: copy $AIRLOCK_HOME (audit.jsonl and its checkpoint) somewhere the agent cannot write.",
+		"Run airlock verify, and airlock report for the same window, to see everything else the agent did.",
+		"Remember what this cannot see: a process the gate allowed may have read or sent more than any record shows.")
+	return out
+}
+
+// Text writes the breach analysis for a terminal.
+func (b Breach) Text(w io.Writer) error { return b.render(w, textStyle{}) }
+
+// Markdown writes the breach analysis as Markdown.
+func (b Breach) Markdown(w io.Writer) error { return b.render(w, mdStyle{}) }
+
+func (b Breach) render(w io.Writer, st style) error {
+	var sb strings.Builder
+	st.title(&sb, "Airlock breach analysis")
+	st.para(&sb, b.Integrity.Headline())
+	if c := b.Integrity.Caveat(); c != "" {
+		st.para(&sb, c)
+	}
+	st.para(&sb, Coverage)
+	scope := fmt.Sprintf("Window: %d record(s)", b.Records)
+	if !b.Window.Since.IsZero() {
+		scope += " since " + b.Window.Since.UTC().Format(audit.TimeFormat)
+	}
+	if b.Window.Session != "" {
+		scope += ", session " + st.esc(b.Window.Session)
+	}
+	st.para(&sb, scope+".")
+	if !b.Burned() {
+		if n := len(b.Attempts); n > 0 {
+			st.para(&sb, fmt.Sprintf("No burns: no secret was read in this window; the gate blocked %d attempt(s) to read one, with no egress tied to them.", n))
+		} else {
+			st.para(&sb, "No burns: no secret was read or attempted in this window.")
+		}
+		_, err := io.WriteString(w, sb.String())
+		return err
+	}
+	counts := map[Grade]int{}
+	for _, f := range b.Findings {
+		counts[f.Grade]++
+	}
+	st.para(&sb, fmt.Sprintf("Burns found: %d CONFIRMED, %d PROBABLE, %d POSSIBLE (and %d blocked attempt(s) with nothing read).", counts[Confirmed], counts[Probable], counts[Possible], len(b.Attempts)))
+
+	st.heading(&sb, "Kill chain")
+	for _, f := range b.Findings {
+		read := "read"
+		if !f.Read {
+			read = "read blocked"
+		}
+		st.para(&sb, fmt.Sprintf("%s: session %s, %s (%s): %s", f.Grade, st.esc(orNone(f.Session)), st.esc(f.Credential), read, st.esc(f.Why)))
+		var items []string
+		for _, s := range f.Timeline {
+			items = append(items, fmt.Sprintf("%-13s line %d  %s %s", s.Phase, s.Line, st.esc(s.Record.Effective+" "+s.Record.Event), recordLine(st, s.Record)))
+		}
+		st.list(&sb, items)
+	}
+
+	st.heading(&sb, "Credentials to rotate")
+	if rot := b.Rotations(); len(rot) == 0 {
+		st.para(&sb, "None: every secret access was blocked before the read.")
+	} else {
+		var items []string
+		for _, r := range rot {
+			items = append(items, r.Grade.String()+"  "+st.esc(r.Credential))
+		}
+		st.list(&sb, items)
+	}
+
+	st.heading(&sb, "Checklist")
+	var items []string
+	for _, c := range b.Checklist() {
+		items = append(items, "[ ] "+c)
+	}
+	st.list(&sb, items)
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

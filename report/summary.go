@@ -1,0 +1,164 @@
+package report
+
+import (
+	"sort"
+	"time"
+
+	"github.com/agentairlock/airlock/audit"
+)
+
+// Summary is what a report says about a window of the log. Strings in it
+// are raw record text: each renderer escapes them for its medium.
+type Summary struct {
+	Integrity Integrity
+	Since     time.Time // zero: from the start of the log
+	Until     time.Time // zero: to the end of the log
+	Records   int       // entries in the window
+	Malformed int       // lines that are not records
+	First     string    // ts of the first record in the window
+	Last      string    // ts of the last record in the window
+	LastH     string    // h of the last record in the window
+
+	PolicyChanges []audit.Record // gate_config: the policy in force was replaced
+	Decisions     []Count        // decision records by effective result
+	Observed      int            // policy said block, mode let it through
+	TopBlocked    []Count        // blocked targets (decision and hook_error)
+	Asks          []Count        // asks by how they were answered
+	Holds         []audit.Record // mcp_admit blocks: a server's toolset held
+	TopTools      []Count        // decision records by tool
+	Trouble       []Count        // hook_error, audit_recover, mcp_malformed, ... by event
+	Series        Series         // decisions over time
+}
+
+// Count is one row of a ranked table.
+type Count struct {
+	Key string
+	N   int
+}
+
+// topN is how many rows a ranked table shows.
+const topN = 10
+
+// Answers to an ask.
+const (
+	AskApproved  = "asked a person: approved (the tool ran)"
+	AskNoOutcome = "asked a person: no outcome recorded (declined, interrupted or failed)"
+	AskAllowed   = "not asked: allowed by the mode"
+	AskBlocked   = "not asked: blocked (no person could answer)"
+)
+
+// Summarize builds the summary of entries (already filtered to the window).
+func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
+	s := Summary{Integrity: integ, Since: f.Since, Until: f.Until}
+	decisions := map[string]int{}
+	blocked := map[string]int{}
+	tools := map[string]int{}
+	trouble := map[string]int{}
+	asks := map[string]int{}
+	// outcomes by session|tool|args_digest, to tell an approved ask
+	ran := map[string]int{}
+	for _, e := range entries {
+		if e.Err == nil && e.Record.Event == "outcome" {
+			ran[outcomeKey(e.Record)]++
+		}
+	}
+	var times []time.Time
+	var labels []string
+	for _, e := range entries {
+		s.Records++
+		if e.Err != nil {
+			s.Malformed++
+			trouble[audit.EventMalformed]++
+			continue
+		}
+		r := e.Record
+		if r.Event == audit.EventMalformed { // audit.Each's placeholder for a bad line
+			s.Malformed++
+		}
+		if s.First == "" {
+			s.First = r.Time
+		}
+		s.Last, s.LastH = r.Time, r.H
+		switch r.Event {
+		case "decision":
+			decisions[orNone(r.Effective)]++
+			tools[orNone(r.Tool)]++
+			if r.Decision == "block" && r.Effective != "block" {
+				s.Observed++
+			}
+			if r.Effective == "block" {
+				blocked[orNone(r.Target)]++
+			}
+			if r.Decision == "ask" {
+				asks[askAnswer(r, ran)]++
+			}
+			if t, ok := RecordTime(r); ok {
+				times = append(times, t)
+				labels = append(labels, orNone(r.Effective))
+			}
+		case "gate_config":
+			s.PolicyChanges = append(s.PolicyChanges, r)
+		case "mcp_admit":
+			if r.Decision == "block" {
+				s.Holds = append(s.Holds, r)
+			}
+		case "hook_error", audit.EventRecover, "mcp_malformed", "mcp_unsolicited", audit.EventMalformed:
+			trouble[r.Event]++
+			if r.Event == "hook_error" && r.Effective == "block" {
+				blocked[orNone(r.Target)]++
+			}
+		}
+	}
+	s.Decisions = ranked(decisions, 0)
+	s.TopBlocked = ranked(blocked, topN)
+	s.TopTools = ranked(tools, topN)
+	s.Trouble = ranked(trouble, 0)
+	s.Asks = ranked(asks, 0)
+	s.Series = buildSeries(times, labels)
+	return s
+}
+
+// askAnswer says what became of an ask. Only an outcome record for the
+// same call (session, tool, args digest) shows that a person approved it.
+func askAnswer(r audit.Record, ran map[string]int) string {
+	switch r.Effective {
+	case "allow":
+		return AskAllowed
+	case "block":
+		return AskBlocked
+	}
+	if k := outcomeKey(r); ran[k] > 0 {
+		ran[k]--
+		return AskApproved
+	}
+	return AskNoOutcome
+}
+
+func outcomeKey(r audit.Record) string {
+	return r.Session + "\x00" + r.Tool + "\x00" + r.ArgsDigest
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// ranked sorts counts by size, then key; n > 0 keeps the first n.
+func ranked(m map[string]int, n int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, v := range m {
+		out = append(out, Count{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].N != out[j].N {
+			return out[i].N > out[j].N
+		}
+		return out[i].Key < out[j].Key
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
