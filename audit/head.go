@@ -9,12 +9,18 @@ import (
 	"path/filepath"
 )
 
-// Head is the checkpoint kept in audit.head: the number of lines in
-// audit.jsonl and the h of the last one, as of the last append.
+// Head is the checkpoint kept in audit.head: the number of lines in the
+// live audit.jsonl and the h of the last one, as of the last append, and
+// how many rotations the ledger had then with the h of its last line (both
+// omitted before the first rotation). A checkpoint names a position in the
+// whole chain: line Count of the file that was live after Segments
+// rotations.
 type Head struct {
-	Count int    `json:"count"`
-	Last  string `json:"last"`
-	At    string `json:"at"`
+	Count    int    `json:"count"`
+	Last     string `json:"last"`
+	At       string `json:"at"`
+	Segments int    `json:"segments,omitempty"` // ledger lines when written
+	Ledger   string `json:"ledger,omitempty"`   // h of the last ledger line then
 }
 
 // errHeadMalformed wraps parse problems with audit.head; its presence is a
@@ -41,6 +47,9 @@ func readHead(home string) (*Head, error) {
 	}
 	if !isHexDigest(h.Last) {
 		return nil, fmt.Errorf("%w: last %q is not a sha256 hex digest", errHeadMalformed, h.Last)
+	}
+	if h.Segments < 0 || (h.Segments > 0) != (h.Ledger != "") || (h.Ledger != "" && !isHexDigest(h.Ledger)) {
+		return nil, fmt.Errorf("%w: segments %d with ledger %q", errHeadMalformed, h.Segments, h.Ledger)
 	}
 	return &h, nil
 }

@@ -22,9 +22,13 @@ import (
 // checkpoint and records that it had to.
 var ErrCheckpoint = errors.New("audit: record written but checkpoint not updated")
 
-// FsyncEnv names the environment variable that overrides when Append
-// fsyncs: "always", "never", or anything else for the default (only
-// records whose Decision or Effective is block or ask).
+// FsyncEnv names the environment variable that says when Append fsyncs:
+// "critical" (the default, also for any unknown value) fsyncs appends that
+// hold a record worth surviving a power cut: a decision or effect of block,
+// ask, hold, change or flag, a configuration or hold change (gate_config,
+// mcp_admit/mcp_release), and the package's own audit_start, segment_start
+// and audit_recover records and rotations; "always" fsyncs every append;
+// "never" none (rotations included).
 const FsyncEnv = "AIRLOCK_AUDIT_FSYNC"
 
 // Log appends to the audit log in one home directory. A Log is safe for
@@ -86,11 +90,14 @@ func (l *Log) Close() error {
 // The first Append to a new log writes an audit_start record first. If the
 // log and its checkpoint disagree, Append writes audit_recover records
 // describing the disagreement before r (see the package documentation).
+// When the live file would grow past AIRLOCK_AUDIT_MAX_MB, Append first
+// rotates it to a segment (see rotate.go) and starts the new live file with
+// a segment_start record.
 //
 // The line is written with a single write to a file opened O_APPEND while
 // holding an exclusive lock on audit.lock, then audit.head is replaced. The
-// log is fsynced when r's Decision or Effective is "block" or "ask", or
-// always/never as AIRLOCK_AUDIT_FSYNC says.
+// log is fsynced as AIRLOCK_AUDIT_FSYNC says (see FsyncEnv). An error means
+// the records were not written, except for ErrCheckpoint.
 func (l *Log) Append(r Record) (Record, error) {
 	out, err := l.AppendAll([]Record{r})
 	if len(out) == 0 {
@@ -146,33 +153,98 @@ func needSync(r Record, setting string) bool {
 	case "never":
 		return false
 	}
-	return isStop(r.Decision) || isStop(r.Effective)
+	return isStop(r.Decision) || isStop(r.Effective) || criticalEvent(r.Event)
 }
 
-func isStop(s string) bool { return s == "block" || s == "ask" }
+// isStop reports decisions and effects that stop or hold a call or change
+// what is trusted: losing one of these to a power cut would hide it.
+func isStop(s string) bool {
+	switch s {
+	case "block", "ask", "hold", "change", "flag":
+		return true
+	}
+	return false
+}
+
+// criticalEvent reports events that record a change of configuration or
+// trust, or the log's own structure.
+func criticalEvent(ev string) bool {
+	switch ev {
+	case "gate_config", "mcp_release", EventStart, EventSegmentStart, EventRecover:
+		return true
+	}
+	return false
+}
 
 // plan is what an append has to write before the caller's record.
 type plan struct {
 	prev     string   // h the first new line chains to
 	count    int      // lines in the log before the new lines (after newline repair)
 	newline  bool     // the log ends in a partial line that must be terminated first
-	prefix   []Record // audit_start / audit_recover records to write first
-	recovery bool
+	prefix   []Record // audit_start / segment_start / audit_recover records to write first
+	recovery bool     // not the fast path: fsync, and do not rotate this time
+	segs     int      // rotations in the ledger (for the checkpoint)
+	ledgerH  string   // h of the last ledger line, "" if none
+}
+
+func openLive(home string, flag int) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(filepath.Join(home, LogFile), flag, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log: %w", err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		err = restrictMode(f, st)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("stat log: %w", err)
+	}
+	return f, st, nil
+}
+
+// encodePlan encodes p's prefix and rs chained from p.prev. It returns the
+// bytes to write, the caller's records as written and whether to fsync.
+func encodePlan(p plan, rs []Record, setting string) ([]byte, []Record, bool, error) {
+	var buf []byte
+	if p.newline {
+		buf = append(buf, '\n')
+	}
+	prev := p.prev
+	sync := p.recovery
+	for _, pr := range p.prefix {
+		pr.Source, pr.Time = rs[0].Source, rs[0].Time
+		line, _, err := encodeRecord(pr, prev)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		buf = append(append(buf, line...), '\n')
+		prev = lastH(line)
+		sync = sync || needSync(pr, setting)
+	}
+	out := make([]Record, 0, len(rs))
+	for _, r := range rs {
+		line, o, err := encodeRecord(r, prev)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		buf = append(append(buf, line...), '\n')
+		prev = o.H
+		out = append(out, o)
+		sync = sync || needSync(r, setting)
+	}
+	if setting == "never" {
+		sync = false
+	}
+	return buf, out, sync, nil
 }
 
 func (l *Log) appendLocked(rs []Record) ([]Record, error) {
-	f, err := os.OpenFile(filepath.Join(l.home, LogFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, st, err := openLive(l.home, os.O_RDWR|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return nil, fmt.Errorf("audit: append: open log: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("audit: append: stat log: %w", err)
-	}
-	if err := restrictMode(f, st); err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
+	defer func() { _ = f.Close() }()
 	head, err := readHead(l.home)
 	var headBad error
 	if errors.Is(err, errHeadMalformed) {
@@ -184,36 +256,33 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
-
-	var buf []byte
-	if p.newline {
-		buf = append(buf, '\n')
-	}
-	prev := p.prev
-	for _, pr := range p.prefix {
-		pr.Source, pr.Time = rs[0].Source, rs[0].Time
-		line, _, err := encodeRecord(pr, prev)
-		if err != nil {
-			return nil, fmt.Errorf("audit: append: %w", err)
-		}
-		buf = append(append(buf, line...), '\n')
-		prev = lastH(line)
-	}
-	out := make([]Record, 0, len(rs))
-	sync := p.recovery
 	setting := os.Getenv(FsyncEnv)
-	for _, r := range rs {
-		line, o, err := encodeRecord(r, prev)
+	buf, out, sync, err := encodePlan(p, rs, setting)
+	if err != nil {
+		return nil, fmt.Errorf("audit: append: %w", err)
+	}
+	// Rotation is decided here, under the lock and before writing, and
+	// only on the fast path: a log that needs recovery is repaired first
+	// (in the live file) and rotated by a later append.
+	if !p.recovery && st.Size() > 0 && st.Size()+int64(len(buf)) > maxLiveBytes() {
+		_ = f.Close() // Windows cannot rename an open file
+		e, rotated, err := rotateLive(l.home, head, setting != "never")
 		if err != nil {
 			return nil, fmt.Errorf("audit: append: %w", err)
 		}
-		buf = append(append(buf, line...), '\n')
-		prev = o.H
-		out = append(out, o)
-		sync = sync || needSync(r, setting)
-	}
-	if setting == "never" {
-		sync = false
+		flag := os.O_RDWR | os.O_APPEND | os.O_CREATE
+		if rotated {
+			flag |= os.O_EXCL
+			p = plan{prev: e.Last, prefix: []Record{segmentStartRecord(e)}, segs: e.Seq, ledgerH: e.H}
+			if buf, out, sync, err = encodePlan(p, rs, setting); err != nil {
+				return nil, fmt.Errorf("audit: append: %w", err)
+			}
+		}
+		// Not rotated (the rename was refused): append to the live file as
+		// it is; the next append past the limit tries again.
+		if f, _, err = openLive(l.home, flag); err != nil {
+			return nil, fmt.Errorf("audit: append: %w", err)
+		}
 	}
 
 	n, err := f.Write(buf)
@@ -229,7 +298,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 		}
 	}
 	last := out[len(out)-1]
-	h := Head{Count: p.count + len(p.prefix) + len(out), Last: last.H, At: last.Time}
+	h := Head{Count: p.count + len(p.prefix) + len(out), Last: last.H, At: last.Time, Segments: p.segs, Ledger: p.ledgerH}
 	if err := writeHead(l.home, h, sync); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
@@ -247,21 +316,12 @@ func lastH(line []byte) string {
 }
 
 // planAppend decides what the next record chains to. The common case reads
-// only audit.head and the last line of the log.
+// only audit.head and the last line of the log. f is the live file, opened
+// by its path in the audit home.
 func planAppend(f *os.File, size int64, head *Head, headBad error) (plan, error) {
+	home := filepath.Dir(f.Name())
 	if size == 0 {
-		p := plan{prev: Genesis, prefix: []Record{{Event: EventStart, Detail: StartDetail}}}
-		switch {
-		case head != nil:
-			p.prefix = append(p.prefix, recoverRecord(RecoverTruncated,
-				fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); starting a new chain", head.Count, head.Last)))
-			p.recovery = true
-		case headBad != nil:
-			p.prefix = append(p.prefix, recoverRecord(RecoverCheckpointBad,
-				fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v); starting a new chain", headBad)))
-			p.recovery = true
-		}
-		return p, nil
+		return planEmpty(home, head, headBad)
 	}
 	if head != nil {
 		last, complete, err := readLastLine(f, size)
@@ -272,11 +332,11 @@ func planAppend(f *os.File, size int64, head *Head, headBad error) (plan, error)
 			var cp canonParser
 			var lf lineFields
 			if cp.parseCanonical(last, &lf) == nil && string(lf.h) == head.Last {
-				return plan{prev: head.Last, count: head.Count}, nil
+				return plan{prev: head.Last, count: head.Count, segs: head.Segments, ledgerH: head.Ledger}, nil
 			}
 		}
 	}
-	return planRecover(f, head, headBad)
+	return planRecover(home, f, head, headBad)
 }
 
 // readLastLine returns the last line of the log (without '\n') and whether
@@ -311,11 +371,12 @@ func recoverRecord(reason, detail string) Record {
 
 // logFacts is what a full scan of the log tells the rare append path.
 type logFacts struct {
-	lines   int    // newline-terminated lines
-	lastH   string // h of the last complete line that is a record
-	hAt     string // h of line `want` if it is a record
-	mark    bool   // some record is an audit_start "checkpointed" record
-	partial []byte // trailing bytes after the last newline
+	lines     int    // newline-terminated lines
+	firstPrev string // prev of the first complete line that is a record
+	lastH     string // h of the last complete line that is a record
+	hAt       string // h of line `want` if it is a record
+	mark      bool   // some record is an audit_start "checkpointed" or a segment_start
+	partial   []byte // trailing bytes after the last newline
 }
 
 // recordHashes returns the h and prev strings of a line, canonical or not.
@@ -355,26 +416,106 @@ func scanFacts(r io.Reader, want int) (logFacts, error) {
 			return fa, nil
 		}
 		fa.lines++
-		h, _, ev, detail, ok := recordHashes(&cp, line)
+		h, prev, ev, detail, ok := recordHashes(&cp, line)
 		if !ok {
 			continue
+		}
+		if fa.lastH == "" {
+			fa.firstPrev = prev
 		}
 		fa.lastH = h
 		if fa.lines == want {
 			fa.hAt = h
 		}
-		if ev == EventStart && detail == StartDetail {
+		if (ev == EventStart && detail == StartDetail) || ev == EventSegmentStart {
 			fa.mark = true
 		}
 	}
 }
 
+// planEmpty plans the first append to an empty (or missing) live file: a
+// new log, a rotation a killed appender left half done, or a live file
+// that was emptied.
+func planEmpty(home string, head *Head, headBad error) (plan, error) {
+	li, err := readLedger(home)
+	if err != nil {
+		return plan{}, err
+	}
+	var notes []Record
+	if head != nil {
+		e, ok, err := resumeRotation(home, li, head)
+		if err != nil {
+			return plan{}, err
+		}
+		if ok {
+			li.entries, li.partial = append(li.entries, e), false
+			notes = append(notes, recoverRecord(RecoverRotation, fmt.Sprintf("an appender was killed after renaming audit.jsonl to %s and before listing it in %s; listed it as entry %d", e.Segment, LedgerFile, e.Seq)))
+		}
+	}
+	last := li.last()
+	if last == nil {
+		p := plan{prev: Genesis, prefix: []Record{{Event: EventStart, Detail: StartDetail}}}
+		switch {
+		case head != nil:
+			p.prefix = append(p.prefix, recoverRecord(RecoverTruncated,
+				fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); starting a new chain", head.Count, head.Last)))
+			p.recovery = true
+		case headBad != nil:
+			p.prefix = append(p.prefix, recoverRecord(RecoverCheckpointBad,
+				fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v); starting a new chain", headBad)))
+			p.recovery = true
+		}
+		return p, nil
+	}
+	// The chain continues from the last rotated segment.
+	p := plan{prev: last.Last, segs: last.Seq, ledgerH: last.H, recovery: true,
+		prefix: append([]Record{segmentStartRecord(*last)}, notes...)}
+	var rec *Record
+	switch {
+	case headBad != nil:
+		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v)", headBad))
+		rec = &r
+	case head == nil:
+		r := recoverRecord(RecoverCheckpointMissing, fmt.Sprintf("audit.jsonl was empty and audit.head was missing although the log was rotated %d times", last.Seq))
+		rec = &r
+	case head.Segments < last.Seq && head.Count == last.Count && head.Last == last.Last:
+		// The checkpoint describes the segment just rotated out: a rotation
+		// was interrupted before the new live file was written.
+		if len(notes) == 0 {
+			r := recoverRecord(RecoverRotation, fmt.Sprintf("an appender was killed after rotating audit.jsonl to %s and before starting the new audit.jsonl", last.Segment))
+			rec = &r
+		}
+	case head.Segments != last.Seq:
+		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations but %s lists %d, and audit.jsonl was empty", head.Segments, LedgerFile, last.Seq))
+		rec = &r
+	default:
+		r := recoverRecord(RecoverTruncated, fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); continuing from %s", head.Count, head.Last, last.Segment))
+		rec = &r
+	}
+	if rec != nil {
+		p.prefix = append(p.prefix, *rec)
+	}
+	return p, nil
+}
+
 // planRecover is the rare path: the checkpoint is missing or disagrees with
 // the last line. It reads the whole log once, chains to the last record in
 // the file, and describes what it found in audit_recover records.
-func planRecover(f *os.File, head *Head, headBad error) (plan, error) {
+func planRecover(home string, f *os.File, head *Head, headBad error) (plan, error) {
+	li, err := readLedger(home)
+	if err != nil {
+		return plan{}, err
+	}
+	last := li.last()
+	rotations := 0
+	if last != nil {
+		rotations = last.Seq
+	}
+	// A checkpoint written before the last rotation names a line of a
+	// segment, not of this file.
+	headHere := head != nil && head.Segments == rotations
 	want := 0
-	if head != nil {
+	if headHere {
 		want = head.Count
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -385,6 +526,13 @@ func planRecover(f *os.File, head *Head, headBad error) (plan, error) {
 		return plan{}, err
 	}
 	p := plan{count: fa.lines, prev: fa.lastH, recovery: true}
+	if last != nil {
+		p.segs, p.ledgerH = last.Seq, last.H
+	}
+	start := Genesis
+	if last != nil {
+		start = last.Last
+	}
 	// A partial last line is either a whole record that only lacks its
 	// newline (adopted) or torn; either way it is terminated first.
 	if fa.partial != nil {
@@ -392,7 +540,7 @@ func planRecover(f *os.File, head *Head, headBad error) (plan, error) {
 		p.count++
 		var cp canonParser
 		h, prev, _, _, ok := recordHashes(&cp, fa.partial)
-		if ok && prev == orGenesis(fa.lastH) {
+		if ok && prev == orStart(fa.lastH, start) {
 			// A whole record that only lacks its newline: adopt it.
 			p.prev, fa.lastH = h, h
 			fa.lines++
@@ -405,23 +553,34 @@ func planRecover(f *os.File, head *Head, headBad error) (plan, error) {
 		}
 	}
 	if p.prev == "" {
-		// No record survives: this is a new chain, so it gets the
-		// audit_start mark first.
-		p.prev = Genesis
-		p.prefix = append([]Record{{Event: EventStart, Detail: StartDetail}}, p.prefix...)
+		// No record survives in this file: it starts over, as a new chain
+		// (audit_start) or as the continuation of the last segment.
+		first := Record{Event: EventStart, Detail: StartDetail}
+		if last != nil {
+			first = segmentStartRecord(*last)
+		}
+		p.prev = start
+		p.prefix = append([]Record{first}, p.prefix...)
 	}
+	mark := fa.mark || last != nil
 	var rec *Record
 	switch {
 	case headBad != nil:
 		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint was unreadable (%v); the log had %d lines", headBad, fa.lines))
 		rec = &r
-	case head == nil && fa.lastH == "":
+	case head == nil && fa.lastH == "" && last == nil:
 		// Nothing was checkpointed and nothing is lost.
-	case head == nil && fa.mark:
+	case head == nil && mark:
 		r := recoverRecord(RecoverCheckpointMissing, fmt.Sprintf("audit.head was missing although the log is checkpointed; the log had %d lines", fa.lines))
 		rec = &r
 	case head == nil:
 		r := recoverRecord(RecoverUncheckpointed, fmt.Sprintf("audit.head was missing and the log was never checkpointed; the log had %d lines", fa.lines))
+		rec = &r
+	case !headHere && last != nil && head.Segments == last.Seq-1 && head.Count == last.Count && head.Last == last.Last:
+		r := recoverRecord(RecoverCheckpointStale, fmt.Sprintf("the checkpoint predates the rotation to %s (a writer was killed before updating it); audit.jsonl had %d lines", last.Segment, fa.lines))
+		rec = &r
+	case !headHere:
+		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations (last h %s) but %s lists %d", head.Segments, head.Last, LedgerFile, rotations))
 		rec = &r
 	case head.Count > fa.lines:
 		r := recoverRecord(RecoverTruncated, fmt.Sprintf("the checkpoint recorded %d records (last h %s) but the log had %d lines: %d missing", head.Count, head.Last, fa.lines, head.Count-fa.lines))
@@ -439,9 +598,9 @@ func planRecover(f *os.File, head *Head, headBad error) (plan, error) {
 	return p, nil
 }
 
-func orGenesis(h string) string {
+func orStart(h, start string) string {
 	if h == "" {
-		return Genesis
+		return start
 	}
 	return h
 }

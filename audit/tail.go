@@ -3,12 +3,9 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"slices"
 )
 
 // EventMalformed is the Event of the placeholder Tail returns for a line
@@ -16,33 +13,45 @@ import (
 // display). Tail does not check hashes: use Verify for integrity.
 const EventMalformed = "malformed"
 
-// Tail returns the last n records of the log in home, oldest first; n <= 0
-// returns all of them. A missing log yields no records. A trailing partial
-// line (an append in progress, or a torn one) is skipped. Only the end of
-// the file is read.
+// Tail returns the last n records of the chain in home, oldest first; n <= 0
+// returns all of them. The last n may span rotated segments. A missing log
+// yields no records. A trailing partial line (an append in progress, or a
+// torn one) is skipped. Only the ends of the files are read.
 func Tail(home string, n int) ([]Record, error) {
-	f, err := os.Open(filepath.Join(home, LogFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("audit: tail: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("audit: tail: stat log: %w", err)
-	}
 	if n <= 0 {
-		return tailAll(io.NewSectionReader(f, 0, st.Size()))
+		var out []Record
+		for e, err := range Records(home) {
+			if err != nil {
+				return nil, fmt.Errorf("audit: tail: %w", err)
+			}
+			out = append(out, e.Record)
+		}
+		return out, nil
 	}
-	data, err := readLastLines(f, st.Size(), n)
+	snap, err := takeSnapshot(home)
 	if err != nil {
 		return nil, fmt.Errorf("audit: tail: %w", err)
 	}
-	lines := bytes.Split(data, []byte{'\n'})
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
+	defer snap.close()
+	items := walkOrder(parseLedger(snap.ledger).entries, snap.segFiles)
+	var lines [][]byte // newest file's lines last
+	for i := len(items) - 1; i >= 0 && len(lines) < n; i-- {
+		it := items[i]
+		if (it.live && snap.live == nil) || (!it.live && !it.exists) {
+			continue
+		}
+		f, size, err := snap.openItem(home, it)
+		if err != nil {
+			return nil, fmt.Errorf("audit: tail: %w", err)
+		}
+		got, err := readLastLines(f, size, n-len(lines))
+		if !it.live {
+			f.Close()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("audit: tail: %s: %w", it.name, err)
+		}
+		lines = append(got, lines...)
 	}
 	out := make([]Record, 0, len(lines))
 	for _, l := range lines {
@@ -51,9 +60,10 @@ func Tail(home string, n int) ([]Record, error) {
 	return out, nil
 }
 
-// readLastLines returns the last n complete lines of f (joined by '\n',
-// without the final newline), reading backwards in chunks.
-func readLastLines(f *os.File, size int64, n int) ([]byte, error) {
+// readLastLines returns the last n complete lines of f (without their
+// newlines), oldest first, reading backwards in chunks. A trailing partial
+// line is not among them.
+func readLastLines(f *os.File, size int64, n int) ([][]byte, error) {
 	const chunk = 64 << 10
 	var buf []byte
 	pos := size
@@ -75,22 +85,11 @@ func readLastLines(f *os.File, size int64, n int) ([]byte, error) {
 	if last < 0 {
 		return nil, nil
 	}
-	return buf[:last], nil
-}
-
-func tailAll(r io.Reader) ([]Record, error) {
-	var out []Record
-	lr := newLineReader(r)
-	for {
-		line, complete, err := lr.next()
-		if errors.Is(err, io.EOF) || (err == nil && !complete) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("audit: tail: %w", err)
-		}
-		out = append(out, parseForDisplay(line))
+	lines := bytes.Split(buf[:last], []byte{'\n'})
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
+	return slices.Clip(lines), nil
 }
 
 func parseForDisplay(line []byte) Record {

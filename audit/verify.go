@@ -7,13 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
-
-	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // Status is the overall verdict of Verify. The CLI exits with int(Status).
@@ -21,10 +15,11 @@ type Status int
 
 const (
 	// Intact: every line is a canonical record whose hash matches, the chain
-	// is unbroken from genesis, and the checkpoint matches the end.
+	// is unbroken from genesis through every segment, and the ledger and
+	// checkpoint match.
 	Intact Status = 0
-	// Broken: the log or its checkpoint was altered (or a writer was killed
-	// mid-append); see Report.Problems.
+	// Broken: the log, a segment, the ledger or the checkpoint was altered
+	// (or a writer was killed mid-append); see Report.Problems.
 	Broken Status = 1
 	// TailUnprovable: what is there is intact, but nothing proves that no
 	// records were removed from the end (no usable checkpoint).
@@ -51,80 +46,87 @@ const (
 	KindDeleted             = "deleted"              // a record is missing before this line
 	KindInserted            = "inserted"             // this line does not belong in the chain
 	KindReordered           = "reordered"            // lines are out of order
-	KindTruncated           = "truncated"            // records are missing from the end
-	KindMalformed           = "malformed"            // not a JSON audit record
+	KindTruncated           = "truncated"            // records are missing from the end (of the log or a segment)
+	KindMalformed           = "malformed"            // not a JSON audit record (or ledger line)
 	KindTorn                = "torn"                 // partial line left by a killed writer
 	KindCheckpointMissing   = "checkpoint-missing"   // audit.head is (or was) missing
 	KindCheckpointMismatch  = "checkpoint-mismatch"  // audit.head names a different record
 	KindCheckpointMalformed = "checkpoint-malformed" // audit.head cannot be parsed
 	KindCheckpointStale     = "checkpoint-stale"     // lines after the checkpoint are unproven
+
+	KindSegmentMissing      = "segment-missing"      // a segment the ledger lists is gone
+	KindSegmentUnlisted     = "segment-unlisted"     // a segment file the ledger does not list
+	KindLedgerEdited        = "ledger-edited"        // a ledger line was changed, or rewritten and rehashed
+	KindLedgerPruned        = "ledger-pruned"        // ledger lines are missing
+	KindLedgerReordered     = "ledger-reordered"     // ledger lines are out of order or repeated
+	KindLedgerMismatch      = "ledger-mismatch"      // a segment is not what its ledger line says
+	KindBoundary            = "segment-boundary"     // the chain breaks where one file ends and the next begins
+	KindRotationInterrupted = "rotation-interrupted" // a writer was killed mid-rotation; the next append finishes it
 )
 
 // Problem is one finding of Verify.
 type Problem struct {
-	Line     int    // 1-based line of audit.jsonl; 0 if not about one line
+	Line     int    // 1-based line of File; 0 if not about one line
 	Kind     string // one of the Kind* constants
 	Message  string // human-readable, names the line; file text in it is Escape'd
 	Severity Status // Broken or TailUnprovable
+	File     string // LogFile, a segment's name, LedgerFile or HeadFile
 }
 
 // Report is the result of Verify.
 type Report struct {
-	Records  int       // lines examined (a trailing partial line counts)
+	Records  int       // lines examined in every file (a trailing partial line counts)
+	Segments int       // rotated segment files walked before the live file
 	Status   Status    // worst Severity of Problems, Intact if none
-	Problems []Problem // in line order
+	Problems []Problem // in chain order: ledger, segments, live file, checkpoint
 	Head     *Head     // the checkpoint as read, nil if missing or unreadable
 }
 
-func (rep *Report) add(line int, kind string, sev Status, format string, args ...any) {
-	rep.Problems = append(rep.Problems, Problem{Line: line, Kind: kind, Message: fmt.Sprintf(format, args...), Severity: sev})
-}
-
-// Verify checks the audit log in home: every line's hash, the chain from
-// genesis, and the checkpoint. It returns an error only for I/O problems
-// that stop verification entirely; everything wrong with the log itself is
-// reported in the Report.
+// Verify checks the audit chain in home: the ledger of rotated segments,
+// every segment in ledger order and then the live audit.jsonl (every line's
+// hash, the chain from genesis across every segment boundary, each segment
+// against its ledger line), and the checkpoint. It returns an error only
+// for I/O problems that stop verification entirely; everything wrong with
+// the log itself is reported in the Report.
 //
-// Verify takes the append lock only long enough to read the checkpoint and
-// the log's size, then verifies that snapshot while appenders carry on. If
-// the lock file cannot be opened (for example a read-only copy of the
-// directory), it verifies without it.
+// Verify reads one line at a time (memory does not grow with the log), and
+// re-reads a file to explain a broken link only within that file. It takes
+// the append lock only long enough to snapshot the checkpoint, the ledger,
+// the segment names and the live file's size, then verifies that snapshot
+// while appenders carry on. If the lock file cannot be opened (for example
+// a read-only copy of the directory), it verifies without it.
 func Verify(home string) (*Report, error) {
-	f, size, head, headBad, err := snapshot(home)
+	snap, err := takeSnapshot(home)
 	if err != nil {
 		return nil, fmt.Errorf("audit: verify: %w", err)
 	}
-	if f != nil {
-		defer f.Close()
-	}
-	rep := &Report{Head: head}
-	v := &verifier{rep: rep, want: 0}
-	if head != nil {
-		v.want = head.Count
-	}
-	if f != nil {
-		if err := v.pass1(io.NewSectionReader(f, 0, size)); err != nil {
+	defer snap.close()
+	rep := &Report{Head: snap.head}
+	v := &verifier{rep: rep}
+	v.file = LedgerFile
+	led := v.checkLedger(snap.ledger)
+	v.bySeq = led.bySeq
+	items := walkOrder(led.entries, snap.segFiles)
+	target := headTarget(snap, led, items)
+	v.target = target
+	v.lastH = append(v.lastH[:0], genesisBytes...)
+	var targetState, liveState *fileState
+	for idx := range items {
+		want := 0
+		if idx == target {
+			want = snap.head.Count
+		}
+		st, err := v.walkFile(home, snap, items, idx, want)
+		if err != nil {
 			return nil, fmt.Errorf("audit: verify: %w", err)
 		}
-		if v.linkBroken {
-			entries, err := collectLinks(io.NewSectionReader(f, 0, size))
-			if err != nil {
-				return nil, fmt.Errorf("audit: verify: %w", err)
-			}
-			classifyLinks(rep, entries)
+		if idx == target {
+			targetState = st
 		}
+		liveState = st
 	}
-	v.checkpoint(head, headBad)
-	sort.SliceStable(rep.Problems, func(i, j int) bool {
-		li, lj := rep.Problems[i].Line, rep.Problems[j].Line
-		if li == 0 {
-			li = int(^uint(0) >> 1)
-		}
-		if lj == 0 {
-			lj = int(^uint(0) >> 1)
-		}
-		return li < lj
-	})
+	v.checkpoint(snap, led, items, target, targetState, liveState)
+	sortProblems(rep, items)
 	for _, p := range rep.Problems {
 		switch {
 		case p.Severity == Broken:
@@ -136,57 +138,187 @@ func Verify(home string) (*Report, error) {
 	return rep, nil
 }
 
-// snapshot reads the checkpoint and the log size consistently: under the
-// append lock when it can be taken, so no append is half done.
-func snapshot(home string) (f *os.File, size int64, head *Head, headBad error, err error) {
-	if lf, lerr := os.Open(filepath.Join(home, LockFile)); lerr == nil {
-		if flock.Lock(lf) == nil {
-			defer func() { _ = flock.Unlock(lf) }()
+// headTarget returns the index of the walk item the checkpoint's line
+// belongs to, or -1 if there is none.
+func headTarget(snap *snapshot, led *ledgerCheck, items []walkItem) int {
+	h := snap.head
+	live := len(items) - 1
+	switch {
+	case h == nil:
+		return -1
+	case h.Segments >= led.maxSeq:
+		// A rotation that was killed after moving the live file aside and
+		// before listing it: the checkpoint still names the moved file.
+		if snap.liveSize == 0 && live > 0 && items[live-1].entry == nil && h.Segments == led.maxSeq {
+			return live - 1
 		}
-		defer lf.Close()
+		return live
 	}
-	head, err = readHead(home)
-	if errors.Is(err, errHeadMalformed) {
-		headBad, head, err = err, nil, nil
+	for i, it := range items {
+		if it.entry != nil && it.entry.Seq == h.Segments+1 {
+			return i
+		}
 	}
-	if err != nil {
-		return nil, 0, nil, nil, err
+	return -1
+}
+
+// sortProblems orders findings by file in chain order (ledger, segments,
+// live file, checkpoint) and by line within a file, line 0 last.
+func sortProblems(rep *Report, items []walkItem) {
+	rank := map[string]int{LedgerFile: 0}
+	for i, it := range items {
+		rank[it.name] = i + 1
 	}
-	f, err = os.Open(filepath.Join(home, LogFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, head, headBad, nil
+	rank[HeadFile] = len(items) + 1
+	const last = int(^uint(0) >> 1)
+	key := func(p Problem) (int, int) {
+		r, ok := rank[p.File]
+		if !ok {
+			r = len(items) + 1
+		}
+		if p.Line == 0 {
+			return r, last
+		}
+		return r, p.Line
 	}
-	if err != nil {
-		return nil, 0, nil, nil, fmt.Errorf("open %s: %w", LogFile, err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, 0, nil, nil, fmt.Errorf("stat %s: %w", LogFile, err)
-	}
-	return f, st.Size(), head, headBad, nil
+	sort.SliceStable(rep.Problems, func(i, j int) bool {
+		ri, li := key(rep.Problems[i])
+		rj, lj := key(rep.Problems[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return li < lj
+	})
+}
+
+// fileState is what the walk learned about one file.
+type fileState struct {
+	name       string
+	lines      int    // newline-terminated lines
+	records    int    // lines examined, a trailing partial line included
+	lastFull   []byte // claimed h of the last newline-terminated record
+	firstPrev  []byte // prev of the first record
+	hasRecord  bool
+	partial    bool // the file ends without a newline
+	hAt        string
+	hAtOK      bool
+	linkBroken bool
 }
 
 type verifier struct {
-	rep        *Report
-	cp         canonParser
-	want       int    // head.Count: the line whose h the checkpoint names
-	lines      int    // newline-terminated lines
-	lastH      []byte // claimed h of the last record (decoded)
-	lastFull   []byte // claimed h of the last newline-terminated record
-	partial    bool   // the log ends without a newline
-	hAt        string // claimed h of line want
-	hAtOK      bool
-	markLine   int  // first audit_start "checkpointed" line
-	linkBroken bool // some record's prev is not the previous record's h
-	malformed  int  // line of the most recent malformed-line problem (for torn recovery)
-	malIdx     int
+	rep   *Report
+	cp    canonParser
+	bySeq map[int]LedgerEntry
+
+	// across files
+	lastH    []byte // claimed h of the last record (the chain so far)
+	markFile string // where the first checkpointed mark is
+	markLine int
+	markWhat string
+	prevItem *walkItem
+	target   int // walk index of the file the checkpoint names a line of
+
+	// the file being walked
+	file      string
+	live      bool
+	fs        *fileState
+	want      int // the line whose h the checkpoint names, 0 if not in this file
+	malformed int // line of the most recent malformed-line problem (for torn recovery)
+	malIdx    int
 }
 
 var genesisBytes = []byte(Genesis)
 
+// add records a finding about line n of the file being walked.
+func (v *verifier) add(n int, kind string, sev Status, format string, args ...any) {
+	v.addIn(v.file, n, kind, sev, format, args...)
+}
+
+func (v *verifier) addIn(file string, n int, kind string, sev Status, format string, args ...any) {
+	v.rep.Problems = append(v.rep.Problems, Problem{File: file, Line: n, Kind: kind, Message: fmt.Sprintf(format, args...), Severity: sev})
+}
+
+// loc names line n of the file being walked: "line n" in the live file,
+// "line n of <segment>" elsewhere.
+func (v *verifier) loc(n int) string {
+	return fmt.Sprintf("line %d%s", n, v.ofFile())
+}
+
+func (v *verifier) ofFile() string {
+	if v.live {
+		return ""
+	}
+	return " of " + v.file
+}
+
+// walkFile verifies one file of the walk and, for a segment, compares it
+// with its ledger line.
+func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, want int) (*fileState, error) {
+	it := items[idx]
+	st := &fileState{name: it.name}
+	v.file, v.live, v.fs, v.want, v.malformed = it.name, it.live, st, want, 0
+	defer func() { v.prevItem = &items[idx] }()
+	if !it.live && !it.exists {
+		e := it.entry
+		v.add(0, KindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, Escape(e.Segment), e.Seq, e.Count)
+		v.lastH = append(v.lastH[:0], e.Last...)
+		return st, nil
+	}
+	if it.live && snap.live == nil {
+		return st, nil
+	}
+	f, size, err := snap.openItem(home, it)
+	if err != nil {
+		return nil, err
+	}
+	if !it.live {
+		defer f.Close()
+		v.rep.Segments++
+	}
+	start := chainStart{h: digestOf(v.lastH), first: idx == 0}
+	if v.prevItem != nil {
+		start.prevFile = v.prevItem.name
+	}
+	if err := v.pass1(io.NewSectionReader(f, 0, size)); err != nil {
+		return nil, fmt.Errorf("%s: %w", it.name, err)
+	}
+	if st.linkBroken {
+		entries, err := collectLinks(io.NewSectionReader(f, 0, size))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", it.name, err)
+		}
+		v.classifyLinks(entries, start)
+	}
+	if e := it.entry; e != nil {
+		v.compareLedger(e, st)
+	} else if !it.live && idx != v.target {
+		// (The checkpoint's target is judged in checkpoint: it may be a
+		// rotation a killed writer left half done.)
+		v.add(0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", Escape(it.name), LedgerFile)
+	}
+	return st, nil
+}
+
+// compareLedger checks a segment against its ledger line. When the
+// segment's end differs, the walk continues from the end the ledger
+// records, so the next file is judged against the ledger, not the damage.
+func (v *verifier) compareLedger(e *LedgerEntry, st *fileState) {
+	last := string(st.lastFull)
+	switch {
+	case last != e.Last && st.lines < e.Count:
+		v.add(st.lines+1, KindTruncated, Broken, "%s ends after line %d but its ledger line (entry %d) records %d lines: %d record(s) missing from its end (truncated)", v.file, st.lines, e.Seq, e.Count, e.Count-st.lines)
+	case last != e.Last:
+		v.add(0, KindLedgerMismatch, Broken, "%s ends with h %s after %d lines but its ledger line (entry %d) records h %s after %d lines: the segment was changed after rotation", v.file, shortHash(st.lastFull), st.lines, e.Seq, shortHash([]byte(e.Last)), e.Count)
+	case st.lines != e.Count && !st.linkBroken:
+		v.add(0, KindLedgerMismatch, Broken, "%s has %d lines but its ledger line (entry %d) records %d", v.file, st.lines, e.Seq, e.Count)
+	case st.hasRecord && !st.linkBroken && string(st.firstPrev) != e.FirstPrev:
+		v.add(0, KindLedgerMismatch, Broken, "%s starts from h %s but its ledger line (entry %d) says %s", v.file, shortHash(st.firstPrev), e.Seq, shortHash([]byte(e.FirstPrev)))
+	}
+	v.lastH = append(v.lastH[:0], e.Last...)
+}
+
 func (v *verifier) pass1(r io.Reader) error {
-	v.lastH = append(v.lastH[:0], genesisBytes...)
+	st := v.fs
 	lr := newLineReader(r)
 	var f lineFields
 	var sumHex [2 * sha256.Size]byte
@@ -200,11 +332,12 @@ func (v *verifier) pass1(r io.Reader) error {
 			return err
 		}
 		n++
+		st.records++
 		v.rep.Records++
 		if complete {
-			v.lines++
+			st.lines++
 		} else {
-			v.partial = true
+			st.partial = true
 		}
 		var h, prev, event, reason, detail []byte
 		// Fast path: a canonical line is byte-for-byte the encoding of its
@@ -222,7 +355,7 @@ func (v *verifier) pass1(r io.Reader) error {
 				h = []byte(stringValue(h))
 			}
 			if !bytes.Equal(sumHex[:], h) {
-				v.rep.add(n, KindEdited, Broken, "line %d was edited: its content hashes to %s but its h is %s", n, sumHex[:12], shortHash(h))
+				v.add(n, KindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sumHex[:12], shortHash(h))
 			}
 			prev = f.prev
 			if bytes.IndexByte(prev, '\\') >= 0 {
@@ -244,11 +377,11 @@ func (v *verifier) pass1(r io.Reader) error {
 			sum, herr := hashObject(m)
 			switch {
 			case herr != nil:
-				v.rep.add(n, KindMalformed, Broken, "line %d cannot be hashed: %v", n, herr)
+				v.add(n, KindMalformed, Broken, "%s cannot be hashed: %v", v.loc(n), herr)
 			case sum == hs:
-				v.rep.add(n, KindNonCanonical, Broken, "line %d was re-encoded: its content still matches its h but its bytes are not the canonical encoding that was written", n)
+				v.add(n, KindNonCanonical, Broken, "%s was re-encoded: its content still matches its h but its bytes are not the canonical encoding that was written", v.loc(n))
 			default:
-				v.rep.add(n, KindEdited, Broken, "line %d was edited: its content hashes to %s but its h is %s", n, sum[:12], shortHash([]byte(hs)))
+				v.add(n, KindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sum[:12], shortHash([]byte(hs)))
 			}
 			h, prev = []byte(hs), []byte(ps)
 			ev, _ := m["event"].(string)
@@ -257,36 +390,69 @@ func (v *verifier) pass1(r io.Reader) error {
 			event, reason, detail = []byte(ev), []byte(rs), []byte(dt)
 		}
 		if !complete {
-			v.rep.add(n, KindTorn, Broken, "line %d has no trailing newline: torn last line (a writer was killed mid-append)", n)
+			v.add(n, KindTorn, Broken, "%s has no trailing newline: torn last line (a writer was killed mid-append)", v.loc(n))
 		}
 		if !bytes.Equal(prev, v.lastH) {
-			v.linkBroken = true
+			st.linkBroken = true
+		}
+		if !st.hasRecord {
+			st.hasRecord = true
+			st.firstPrev = append(st.firstPrev[:0], prev...)
 		}
 		v.lastH = append(v.lastH[:0], h...)
 		if complete {
-			v.lastFull = append(v.lastFull[:0], h...)
+			st.lastFull = append(st.lastFull[:0], h...)
 		}
 		if n == v.want && complete {
-			v.hAt, v.hAtOK = string(h), true
+			st.hAt, st.hAtOK = string(h), true
 		}
 		switch string(event) {
 		case EventStart:
-			if v.markLine == 0 && string(detail) == StartDetail {
-				v.markLine = n
+			if string(detail) == StartDetail {
+				v.mark(n, EventStart)
 			}
+		case EventSegmentStart:
+			v.mark(n, EventSegmentStart)
+			v.segmentStart(n, string(detail))
 		case EventRecover:
 			v.recovered(n, string(reason), string(detail))
 		}
 	}
 }
 
+// mark remembers the first record saying the log is checkpointed.
+func (v *verifier) mark(n int, what string) {
+	if v.markLine == 0 {
+		v.markFile, v.markLine, v.markWhat = v.file, n, what
+	}
+}
+
+// segmentStart checks that a segment_start names the ledger line of the
+// segment before it, as the ledger has it.
+func (v *verifier) segmentStart(n int, detail string) {
+	seg, seq, lh, ok := parseSegmentStart(detail)
+	if !ok {
+		v.add(n, KindLedgerMismatch, Broken, "%s is a segment_start that names no ledger line", v.loc(n))
+		return
+	}
+	e, found := v.bySeq[seq]
+	switch {
+	case !found:
+		v.add(n, KindLedgerPruned, Broken, "%s is the segment_start after %s, ledger entry %d, which %s no longer has: ledger lines were removed", v.loc(n), Escape(seg), seq, LedgerFile)
+	case e.H != lh || e.Segment != seg:
+		v.add(n, KindLedgerEdited, Broken, "%s is the segment_start after %s, ledger entry %d with h %s, but %s has %s with h %s there: the ledger was rewritten", v.loc(n), Escape(seg), seq, shortHash([]byte(lh)), LedgerFile, Escape(e.Segment), shortHash([]byte(e.H)))
+	case v.prevItem != nil && v.prevItem.entry != nil && v.prevItem.exists && v.prevItem.entry.Seq != seq:
+		v.add(n, KindLedgerMismatch, Broken, "%s is the segment_start after %s (entry %d) but follows %s (entry %d)", v.loc(n), Escape(seg), seq, Escape(v.prevItem.name), v.prevItem.entry.Seq)
+	}
+}
+
 // badLine reports a line that is not a record.
 func (v *verifier) badLine(n int, complete bool, why string) {
 	if !complete {
-		v.rep.add(n, KindTorn, Broken, "line %d: torn last line (a writer was killed mid-append)", n)
+		v.add(n, KindTorn, Broken, "%s: torn last line (a writer was killed mid-append)", v.loc(n))
 		return
 	}
-	v.rep.add(n, KindMalformed, Broken, "line %d is malformed: %s", n, Escape(why))
+	v.add(n, KindMalformed, Broken, "%s is malformed: %s", v.loc(n), Escape(why))
 	v.malformed, v.malIdx = n, len(v.rep.Problems)-1
 }
 
@@ -300,203 +466,16 @@ func (v *verifier) recovered(n int, reason, detail string) {
 		if v.malformed > 0 {
 			p := &v.rep.Problems[v.malIdx]
 			p.Kind = KindTorn
-			p.Message = fmt.Sprintf("line %d: torn line (a writer was killed mid-append); the log continues at line %d", v.malformed, v.malformed+1)
+			p.Message = fmt.Sprintf("%s: torn line (a writer was killed mid-append); the log continues at line %d", v.loc(v.malformed), v.malformed+1)
 			v.malformed = 0
 		}
 	case RecoverTruncated:
-		v.rep.add(n, KindTruncated, Broken, "line %d: an appender found the log truncated: %s", n, d)
+		v.add(n, KindTruncated, Broken, "%s: an appender found the log truncated: %s", v.loc(n), d)
 	case RecoverCheckpointMissing:
-		v.rep.add(n, KindCheckpointMissing, Broken, "line %d: an appender found the checkpoint deleted: %s", n, d)
+		v.add(n, KindCheckpointMissing, Broken, "%s: an appender found the checkpoint deleted: %s", v.loc(n), d)
 	case RecoverUncheckpointed:
-		v.rep.add(n, KindCheckpointMissing, TailUnprovable, "line %d: an appender found no checkpoint, so records before line %d may have been removed from the end: %s", n, n, d)
+		v.add(n, KindCheckpointMissing, TailUnprovable, "%s: an appender found no checkpoint, so records before line %d may have been removed from the end: %s", v.loc(n), n, d)
 	case RecoverCheckpointBad:
-		v.rep.add(n, KindCheckpointMismatch, Broken, "line %d: an appender found the checkpoint did not match the log: %s", n, d)
+		v.add(n, KindCheckpointMismatch, Broken, "%s: an appender found the checkpoint did not match the log: %s", v.loc(n), d)
 	}
-}
-
-func (v *verifier) checkpoint(head *Head, headBad error) {
-	rep, L := v.rep, v.lines
-	switch {
-	case headBad != nil:
-		rep.add(0, KindCheckpointMalformed, Broken, "%s is unreadable: %s", HeadFile, Escape(headBad.Error()))
-	case head == nil:
-		if rep.Records == 0 {
-			return
-		}
-		if v.markLine > 0 {
-			rep.add(0, KindCheckpointMissing, Broken, "%s is missing but the log is checkpointed (audit_start at line %d): the checkpoint was deleted, so records may have been removed from the end", HeadFile, v.markLine)
-		} else {
-			rep.add(0, KindCheckpointMissing, TailUnprovable, "%s is missing and the log was never checkpointed: records after line %d may have been removed without trace", HeadFile, L)
-		}
-	case v.partial && head.Count == L+1 && string(v.lastH) == head.Last:
-		// The checkpointed record lost its newline: reported as torn.
-	case head.Count != L && string(v.lastFull) == head.Last:
-		// The log still ends with the checkpointed record, so lines were
-		// removed or added inside it: the chain findings explain that.
-		if !v.linkBroken {
-			rep.add(0, KindCheckpointMismatch, Broken, "the checkpoint counts %d lines but the log has %d although it ends with the checkpointed record: %s was edited", head.Count, L, HeadFile)
-		}
-	case head.Count > L:
-		missing := head.Count - L
-		if L == 0 {
-			rep.add(1, KindTruncated, Broken, "%s is empty or missing but the checkpoint records %d records: all %d missing (truncated)", LogFile, head.Count, missing)
-		} else {
-			rep.add(L+1, KindTruncated, Broken, "the log ends after line %d but the checkpoint records %d lines: %d record(s) missing from the end (truncated)", L, head.Count, missing)
-		}
-	case !v.hAtOK || v.hAt != head.Last:
-		got := "no record"
-		if v.hAtOK {
-			got = "h " + shortHash([]byte(v.hAt))
-		}
-		rep.add(head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d has h %s but line %d has %s: the log was rewritten, or truncated and appended to", head.Count, shortHash([]byte(head.Last)), head.Count, got)
-	case head.Count < L:
-		rep.add(head.Count+1, KindCheckpointStale, TailUnprovable, "lines %d-%d come after the checkpoint (line %d; a writer was killed before updating it?): records after line %d may have been removed without trace", head.Count+1, L, head.Count, L)
-	}
-}
-
-// shortHash renders a claimed hash for messages: first 12 characters, escaped.
-func shortHash(h []byte) string {
-	s := string(h)
-	if len(s) > 12 {
-		s = s[:12] + "…"
-	}
-	if s == "" {
-		return `""`
-	}
-	return Escape(s)
-}
-
-// digest is a fixed-size key for a claimed hash string: the decoded SHA-256
-// for well-formed values, a hash of the text otherwise, so equal strings
-// give equal digests either way.
-type digest [sha256.Size]byte
-
-func digestOf(s []byte) digest {
-	var d digest
-	if len(s) == 2*sha256.Size && strings.Trim(string(s), hexDigits) == "" {
-		if _, err := hex.Decode(d[:], s); err == nil {
-			return d
-		}
-	}
-	return sha256.Sum256(append([]byte("\x00not-hex\x00"), s...))
-}
-
-type linkEntry struct {
-	h, prev digest
-	ok      bool // the line is a record
-}
-
-// collectLinks re-reads the log keeping only each record's h and prev.
-func collectLinks(r io.Reader) ([]linkEntry, error) {
-	var out []linkEntry
-	var cp canonParser
-	lr := newLineReader(r)
-	for {
-		line, _, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		h, prev, _, _, ok := recordHashes(&cp, line)
-		e := linkEntry{ok: ok}
-		if ok {
-			e.h, e.prev = digestOf([]byte(h)), digestOf([]byte(prev))
-		}
-		out = append(out, e)
-	}
-}
-
-// classifyLinks explains every place where a record's prev is not the h of
-// the record before it, as a deletion, insertion or reordering.
-func classifyLinks(rep *Report, es []linkEntry) {
-	first := make(map[digest]int, len(es)) // h -> first line with it
-	var dups map[digest][]int              // h -> all lines, only for repeated h
-	for i, e := range es {
-		if !e.ok {
-			continue
-		}
-		if j, seen := first[e.h]; seen {
-			if dups == nil {
-				dups = map[digest][]int{}
-			}
-			if len(dups[e.h]) == 0 {
-				dups[e.h] = []int{j}
-			}
-			dups[e.h] = append(dups[e.h], i+1)
-			continue
-		}
-		first[e.h] = i + 1
-	}
-	genesis := digestOf(genesisBytes)
-	lookup := func(d digest) (int, bool) {
-		if d == genesis {
-			return 0, true
-		}
-		j, ok := first[d]
-		return j, ok
-	}
-	nextOK := func(i int) int { // line after i that is a record, 0 if none
-		for k := i; k < len(es); k++ {
-			if es[k].ok {
-				return k + 1
-			}
-		}
-		return 0
-	}
-	involved := map[int]bool{}
-	p, hp := 0, genesis
-	for idx, e := range es {
-		i := idx + 1
-		if !e.ok {
-			continue
-		}
-		if e.prev == hp {
-			p, hp = i, e.h
-			continue
-		}
-		j, found := lookup(e.prev)
-		n := nextOK(i)
-		switch {
-		case involved[i] || (p > 0 && involved[p]) || (found && j > 0 && involved[j]):
-			// Already explained by an earlier finding.
-		case len(dups[e.h]) > 1:
-			other := dups[e.h][0]
-			if other == i {
-				other = dups[e.h][1]
-			}
-			rep.add(i, KindInserted, Broken, "line %d was inserted: it is a copy of line %d", i, other)
-			involved[i] = true
-			continue // not part of the chain: the next record should chain to line p
-		case found && j > i:
-			rep.add(i, KindReordered, Broken, "line %d is out of order: it chains to line %d, which comes after it", i, j)
-			involved[i], involved[j] = true, true
-		case n > 0 && es[n-1].prev == hp:
-			rep.add(i, KindInserted, Broken, "line %d was inserted: line %d chains to %s, skipping it", i, n, lineName(p))
-			involved[i] = true
-			continue
-		case found && j < p && n > 0 && es[n-1].prev == e.h:
-			rep.add(j+1, KindInserted, Broken, "lines %d-%d were inserted: line %d chains to %s, skipping them", j+1, p, i, lineName(j))
-			for k := j + 1; k <= p; k++ {
-				involved[k] = true
-			}
-		case found && j < p:
-			rep.add(i, KindInserted, Broken, "line %d was inserted: it chains to %s instead of line %d", i, lineName(j), p)
-			involved[i] = true
-			continue
-		case p == 0:
-			rep.add(i, KindDeleted, Broken, "line %d does not start the chain: the record(s) before it were deleted from the start of the log", i)
-		default:
-			rep.add(i, KindDeleted, Broken, "line %d does not chain to line %d: record(s) between them were deleted (or line %d was rewritten)", i, p, p)
-		}
-		p, hp = i, e.h
-	}
-}
-
-func lineName(n int) string {
-	if n == 0 {
-		return "genesis"
-	}
-	return fmt.Sprintf("line %d", n)
 }
