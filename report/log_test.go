@@ -113,3 +113,34 @@ func TestReviewChain(t *testing.T) {
 		t.Errorf("appended to an altered review chain")
 	}
 }
+
+// The log source reads every rotated segment, then the live file.
+func TestLogSourceReadsAcrossRotation(t *testing.T) {
+	t.Setenv(audit.MaxMBEnv, "0.002") // ~2 KB: many rotations
+	home := t.TempDir()
+	l, err := audit.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	const n = 60
+	for i := 0; i < n; i++ {
+		if _, err := l.Append(audit.Record{Event: "decision", Source: "hook", Session: "s", Tool: "Read", Decision: "allow", Effective: "allow", Target: strings.Repeat("x", 40)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := Collect(LogSource(home), Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, decisions := map[string]bool{}, 0
+	for _, e := range entries {
+		files[e.File] = true
+		if e.Record.Event == "decision" {
+			decisions++
+		}
+	}
+	if decisions != n || len(files) < 3 {
+		t.Fatalf("read %d decisions from %d files, want %d from several", decisions, len(files), n)
+	}
+}

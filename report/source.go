@@ -30,11 +30,23 @@ type Source interface {
 	Each(fn func(Entry) error) error
 }
 
-// LogSource is the audit log in home. It is the one place that knows how
-// the log is stored: when audit gains Each (rotated segments in chain
-// order), only this function changes.
+// LogSource is the audit log in home: every rotated segment, then the
+// live file, in chain order (audit.Each), streamed.
 func LogSource(home string) Source {
-	return fileSource{path: filepath.Join(home, audit.LogFile)}
+	return chainSource{home: home}
+}
+
+type chainSource struct{ home string }
+
+func (s chainSource) Each(fn func(Entry) error) error {
+	return audit.Each(s.home, func(ae audit.Entry) error {
+		e := Entry{File: ae.File, Line: ae.Line, Record: ae.Record}
+		if ae.Record.Event == audit.EventMalformed {
+			e.Err, e.Raw = errors.New("not a JSON record, or torn"), []byte(ae.Record.Detail)
+			e.Record = audit.Record{}
+		}
+		return fn(e)
+	})
 }
 
 // fileSource streams one JSONL file. Lines have no length limit.
