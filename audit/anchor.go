@@ -83,14 +83,10 @@ func AnchorDue(count, lastAnchored int64) bool {
 // creates (0600, exclusively) on first use. The path tells apart copies of
 // one home; the install id tells apart homes re-created at one path.
 func HomeID(home string) (string, error) {
-	abs, err := filepath.Abs(home)
+	abs, path, err := homePaths(home)
 	if err != nil {
-		return "", fmt.Errorf("home id: %w", err)
+		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	path := filepath.Join(abs, InstallIDFile)
 	id, err := readInstallID(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		fresh := make([]byte, 32)
@@ -105,8 +101,38 @@ func HomeID(home string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return homeIDOf(abs, id), nil
+}
+
+// ExistingHomeID is HomeID for readers (Verify): it never creates
+// install.id. A home without one has never been anchored (or its install.id
+// was deleted); the error then wraps fs.ErrNotExist.
+func ExistingHomeID(home string) (string, error) {
+	abs, path, err := homePaths(home)
+	if err != nil {
+		return "", err
+	}
+	id, err := readInstallID(path)
+	if err != nil {
+		return "", err
+	}
+	return homeIDOf(abs, id), nil
+}
+
+func homePaths(home string) (abs, idPath string, err error) {
+	abs, err = filepath.Abs(home)
+	if err != nil {
+		return "", "", fmt.Errorf("home id: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, filepath.Join(abs, InstallIDFile), nil
+}
+
+func homeIDOf(abs, id string) string {
 	sum := sha256.Sum256([]byte("airlock-home-v1\n" + abs + "\n" + id))
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(sum[:])
 }
 
 func readInstallID(path string) (string, error) {
@@ -323,4 +349,41 @@ func anchorShort(h string) string {
 		return `""`
 	}
 	return Escape(h)
+}
+
+// AnchorNow appends an anchor for the current checkpoint of home to dir
+// (what `airlock verify --anchor` does after a clean verify). Under the
+// append lock it reads audit.head and the ledger, so the count is the
+// whole chain's, as an appender's anchors count it. It creates install.id
+// if the home has none. It returns the anchored count and h.
+func AnchorNow(home, dir string) (int64, string, error) {
+	id, err := HomeID(home)
+	if err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	lf, err := os.OpenFile(filepath.Join(home, LockFile), os.O_RDWR, 0)
+	if err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	defer lf.Close()
+	if err := flock.Lock(lf); err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	defer func() { _ = flock.Unlock(lf) }()
+	head, err := readHead(home)
+	if err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	if head == nil {
+		return 0, "", fmt.Errorf("audit: anchor: %s is missing: nothing to anchor", HeadFile)
+	}
+	li, err := readLedger(home)
+	if err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	total := ledgerTotal(li.entries, head.Segments) + int64(head.Count)
+	if err := AppendAnchor(dir, id, total, head.Last, time.Now()); err != nil {
+		return 0, "", fmt.Errorf("audit: %w", err)
+	}
+	return total, head.Last, nil
 }

@@ -66,7 +66,7 @@ func buildSegmentedLog(tb testing.TB, home string, n, perSeg int) int {
 			}
 			e := LedgerEntry{Seq: seq, Segment: name, Count: inFile, FirstPrev: firstPrev, Last: prev, Time: "2026-11-29T10:43:49.123Z", Prev: ledgerPrev}
 			var err error
-			if ledger, err = appendLedger(home, e, false, false); err != nil {
+			if ledger, err = appendLedger(home, e, false, false, nil); err != nil {
 				tb.Fatal(err)
 			}
 			ledgerPrev = ledger.H

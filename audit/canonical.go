@@ -206,7 +206,7 @@ func hashObject(m map[string]any) (string, error) {
 // as it will read back from the line.
 func encodeRecord(r Record, prev string) ([]byte, Record, error) {
 	r.Prev = prev
-	r.H = ""
+	r.H, r.Alg, r.Sig = "", "", ""
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return nil, Record{}, fmt.Errorf("marshal record: %w", err)
@@ -236,6 +236,7 @@ func encodeRecord(r Record, prev string) ([]byte, Record, error) {
 type lineFields struct {
 	h, prev               []byte // raw (canonical) string contents; nil if absent or not a string
 	event, detail, reason []byte // likewise
+	alg, sig              []byte // likewise
 	hashed                [sha256.Size]byte
 }
 
@@ -305,6 +306,10 @@ func (p *canonParser) parseCanonical(line []byte, f *lineFields) error {
 				f.detail = str
 			case "reason":
 				f.reason = str
+			case "alg":
+				f.alg = str
+			case "sig":
+				f.sig = str
 			}
 			if isExcluded(key) {
 				excl[nexcl] = [2]int{mstart, i}

@@ -40,4 +40,13 @@
 // line is torn), it does not silently repair the checkpoint: it first
 // appends an audit_recover record describing what it found, so the evidence
 // survives in the chain and Verify keeps reporting it.
+//
+// # Signatures and anchors
+//
+// With AIRLOCK_SIGN (sign.go) every record, ledger line and checkpoint also
+// carries alg and sig members (outside h); a signing appender first writes a
+// sign_start record, and from it on Verify requires every record to be
+// signed. With AIRLOCK_ANCHOR_DIR (anchor.go) appenders copy (count, last h)
+// outside the home every AnchorEvery records and at every rotation. What
+// each detects, with and without the key, is spelt out in verify_sign.go.
 package audit

@@ -21,6 +21,8 @@ type Head struct {
 	At       string `json:"at"`
 	Segments int    `json:"segments,omitempty"` // ledger lines when written
 	Ledger   string `json:"ledger,omitempty"`   // h of the last ledger line then
+	Alg      string `json:"alg,omitempty"`      // signature algorithm, when signing
+	Sig      string `json:"sig,omitempty"`      // signature of HeadSigningInput (covers every other member)
 }
 
 // errHeadMalformed wraps parse problems with audit.head; its presence is a

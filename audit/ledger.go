@@ -32,14 +32,16 @@ const RecoverRotation = "rotation-resumed"
 
 // LedgerEntry is one line of audit.chain: the segment a rotation produced.
 type LedgerEntry struct {
-	Seq       int    `json:"seq"`        // 1 for the first rotation, then +1
-	Segment   string `json:"segment"`    // file name of the segment, in the audit home
-	Count     int    `json:"count"`      // lines in the segment
-	FirstPrev string `json:"first_prev"` // prev of the segment's first record
-	Last      string `json:"last"`       // h of the segment's last record
-	Time      string `json:"ts"`         // when the segment was rotated out
-	Prev      string `json:"prev"`       // h of the previous ledger line, Genesis for the first
-	H         string `json:"h"`          // SHA-256 of the canonical line without h (and sig/alg)
+	Seq       int    `json:"seq"`           // 1 for the first rotation, then +1
+	Segment   string `json:"segment"`       // file name of the segment, in the audit home
+	Count     int    `json:"count"`         // lines in the segment
+	FirstPrev string `json:"first_prev"`    // prev of the segment's first record
+	Last      string `json:"last"`          // h of the segment's last record
+	Time      string `json:"ts"`            // when the segment was rotated out
+	Prev      string `json:"prev"`          // h of the previous ledger line, Genesis for the first
+	H         string `json:"h"`             // SHA-256 of the canonical line without h (and sig/alg)
+	Alg       string `json:"alg,omitempty"` // signature algorithm, when the rotating appender signed
+	Sig       string `json:"sig,omitempty"` // signature of LedgerSigningInput(H)
 }
 
 // SegmentStartDetail is the Detail of the segment_start record that opens
@@ -74,8 +76,8 @@ func segmentStartRecord(e LedgerEntry) Record {
 
 // encodeLedger returns the canonical line of e (without newline) with its h,
 // and e with H set.
-func encodeLedger(e LedgerEntry) ([]byte, LedgerEntry, error) {
-	e.H = ""
+func encodeLedger(e LedgerEntry, signer Signer) ([]byte, LedgerEntry, error) {
+	e.H, e.Alg, e.Sig = "", "", ""
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return nil, e, fmt.Errorf("marshal ledger entry: %w", err)
@@ -89,6 +91,15 @@ func encodeLedger(e LedgerEntry) ([]byte, LedgerEntry, error) {
 		return nil, e, fmt.Errorf("hash ledger entry: %w", err)
 	}
 	m["h"] = h
+	if signer != nil {
+		// The ledger is a chain of its own: its lines are signed like
+		// records (with their own domain tag), so a ledger rewritten and
+		// rehashed without the key is detected line by line.
+		if e.Alg, e.Sig, err = SignLedger(signer, h); err != nil {
+			return nil, e, err
+		}
+		m["alg"], m["sig"] = e.Alg, e.Sig
+	}
 	line, err := appendCanonical(nil, m, 0)
 	if err != nil {
 		return nil, e, fmt.Errorf("encode ledger entry: %w", err)
@@ -170,8 +181,8 @@ func parseLedger(b []byte) ledgerInfo {
 
 // appendLedger appends e (Seq, Prev and Time already set) to audit.chain
 // with one write, terminating a torn last line first, and returns e with H.
-func appendLedger(home string, e LedgerEntry, partial, sync bool) (LedgerEntry, error) {
-	line, e, err := encodeLedger(e)
+func appendLedger(home string, e LedgerEntry, partial, sync bool, signer Signer) (LedgerEntry, error) {
+	line, e, err := encodeLedger(e, signer)
 	if err != nil {
 		return e, err
 	}

@@ -22,6 +22,13 @@ import (
 // checkpoint and records that it had to.
 var ErrCheckpoint = errors.New("audit: record written but checkpoint not updated")
 
+// ErrAnchor is wrapped by the error Append returns when the records and the
+// checkpoint were written but the external anchor that was due could not be
+// appended (AIRLOCK_ANCHOR_DIR unwritable, install.id unreadable). As with
+// ErrCheckpoint the records are in the log: do not append them again. The
+// next due anchor (or `airlock verify --anchor`) covers them.
+var ErrAnchor = errors.New("audit: record written but not anchored")
+
 // FsyncEnv names the environment variable that says when Append fsyncs:
 // "critical" (the default, also for any unknown value) fsyncs appends that
 // hold a record worth surviving a power cut: a decision or effect of block,
@@ -38,12 +45,53 @@ type Log struct {
 	home string
 	mu   sync.Mutex
 	lock *os.File // nil once closed
+
+	sign    SignConfig // loaded once by Open; Signer nil when signing is off
+	signErr error      // why the signing configuration could not be loaded: every Append fails with it
+
+	anchorDir string // AIRLOCK_ANCHOR_DIR or Options.AnchorDir, "" for no anchors
+	homeID    string // HomeID(home), when anchoring
+	homeErr   error  // why HomeID failed: every due anchor fails with it
+
+	// The rotated part of the chain, summed from the ledger, for anchor
+	// counts; cached by the checkpoint's (Segments, Ledger).
+	segCache struct {
+		segs  int
+		h     string
+		total int64
+		ok    bool
+	}
+}
+
+// Options configure OpenWith.
+type Options struct {
+	// Getenv reads AIRLOCK_SIGN, AIRLOCK_SIGN_KEY, AIRLOCK_VERIFY_KEY and
+	// AIRLOCK_ANCHOR_DIR; nil means os.Getenv.
+	Getenv func(string) string
+	// AnchorDir overrides AIRLOCK_ANCHOR_DIR when not empty.
+	AnchorDir string
 }
 
 // Open prepares home for appending: it creates the directory (0700) if it
 // is missing (an existing directory's permissions are left alone) and opens
-// the lock file. It does not read the log.
+// the lock file. It does not read the log. It is OpenWith with the
+// configuration taken from the environment.
 func Open(home string) (*Log, error) {
+	return OpenWith(home, Options{})
+}
+
+// OpenWith is Open with explicit options. It loads the signing
+// configuration once (LoadSignConfig, which creates audit.key on the first
+// use of AIRLOCK_SIGN=hmac; that is done here, outside the append lock). A
+// configuration that cannot be loaded does not fail OpenWith: every Append
+// fails with it instead, so callers meet the error where they already
+// handle audit failures. With an anchor directory it also reads (or
+// creates) install.id for HomeID.
+func OpenWith(home string, o Options) (*Log, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	if home == "" {
 		return nil, errors.New("audit: open: empty home directory")
 	}
@@ -62,7 +110,17 @@ func Open(home string) (*Log, error) {
 		_ = lf.Close()
 		return nil, fmt.Errorf("audit: open lock: %w", err)
 	}
-	return &Log{home: home, lock: lf}, nil
+	l := &Log{home: home, lock: lf, anchorDir: o.AnchorDir}
+	if l.anchorDir == "" {
+		l.anchorDir = getenv(AnchorDirEnv)
+	}
+	if l.sign, l.signErr = LoadSignConfig(home, getenv); l.signErr != nil {
+		l.signErr = fmt.Errorf("audit: append: signing: %w", l.signErr)
+	}
+	if l.anchorDir != "" {
+		l.homeID, l.homeErr = HomeID(home)
+	}
+	return l, nil
 }
 
 // Home returns the directory the log lives in.
@@ -127,6 +185,11 @@ func (l *Log) AppendAll(rs []Record) ([]Record, error) {
 	if l.lock == nil {
 		return nil, errors.New("audit: append: log is closed")
 	}
+	if l.signErr != nil {
+		// Writing unsigned records while signing is configured would be
+		// a silent downgrade; the caller still enforces its decision.
+		return nil, l.signErr
+	}
 	if err := flock.Lock(l.lock); err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
@@ -170,7 +233,7 @@ func isStop(s string) bool {
 // trust, or the log's own structure.
 func criticalEvent(ev string) bool {
 	switch ev {
-	case "gate_config", "mcp_release", EventStart, EventSegmentStart, EventRecover:
+	case "gate_config", "mcp_release", EventStart, EventSegmentStart, EventRecover, EventSignStart:
 		return true
 	}
 	return false
@@ -185,6 +248,7 @@ type plan struct {
 	recovery bool     // not the fast path: fsync, and do not rotate this time
 	segs     int      // rotations in the ledger (for the checkpoint)
 	ledgerH  string   // h of the last ledger line, "" if none
+	lastAlg  string   // alg of the record prev names ("" if unsigned, or none)
 }
 
 func openLive(home string, flag int) (*os.File, os.FileInfo, error) {
@@ -203,40 +267,72 @@ func openLive(home string, flag int) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
-// encodePlan encodes p's prefix and rs chained from p.prev. It returns the
-// bytes to write, the caller's records as written and whether to fsync.
-func encodePlan(p plan, rs []Record, setting string) ([]byte, []Record, bool, error) {
-	var buf []byte
+// encoded is an append ready to write.
+type encoded struct {
+	buf   []byte   // the bytes to write
+	out   []Record // the caller's records as written
+	sync  bool     // fsync the log
+	lines int      // records the buffer adds (prefix included)
+}
+
+// encodePlan encodes p's prefix and rs chained from p.prev, every line
+// signed when signer is set. A signing appender whose chain does not end
+// in a record signed with its alg (a new log, a log written before signing
+// was turned on, or with another alg) first writes a sign_start record:
+// from there on Verify requires every record to be signed.
+func encodePlan(p plan, rs []Record, setting string, signer Signer, mode string) (encoded, error) {
+	var e encoded
 	if p.newline {
-		buf = append(buf, '\n')
+		e.buf = append(e.buf, '\n')
+	}
+	prefix := p.prefix
+	if signer != nil && p.lastAlg != signer.Alg() {
+		prefix = append(prefix[:len(prefix):len(prefix)], Record{Event: EventSignStart, Detail: SignStartDetail(mode)})
 	}
 	prev := p.prev
-	sync := p.recovery
-	for _, pr := range p.prefix {
+	e.sync = p.recovery
+	for _, pr := range prefix {
 		pr.Source, pr.Time = rs[0].Source, rs[0].Time
-		line, _, err := encodeRecord(pr, prev)
+		line, o, err := encodeSigned(pr, prev, signer)
 		if err != nil {
-			return nil, nil, false, err
+			return encoded{}, err
 		}
-		buf = append(append(buf, line...), '\n')
-		prev = lastH(line)
-		sync = sync || needSync(pr, setting)
-	}
-	out := make([]Record, 0, len(rs))
-	for _, r := range rs {
-		line, o, err := encodeRecord(r, prev)
-		if err != nil {
-			return nil, nil, false, err
-		}
-		buf = append(append(buf, line...), '\n')
+		e.buf = append(append(e.buf, line...), '\n')
 		prev = o.H
-		out = append(out, o)
-		sync = sync || needSync(r, setting)
+		e.sync = e.sync || needSync(pr, setting)
+	}
+	e.out = make([]Record, 0, len(rs))
+	for _, r := range rs {
+		line, o, err := encodeSigned(r, prev, signer)
+		if err != nil {
+			return encoded{}, err
+		}
+		e.buf = append(append(e.buf, line...), '\n')
+		prev = o.H
+		e.out = append(e.out, o)
+		e.sync = e.sync || needSync(r, setting)
 	}
 	if setting == "never" {
-		sync = false
+		e.sync = false
 	}
-	return buf, out, sync, nil
+	e.lines = len(prefix) + len(rs)
+	return e, nil
+}
+
+// encodeSigned is encodeRecord followed, when signer is set, by signing the
+// line (alg and sig are outside h, so h does not change).
+func encodeSigned(r Record, prev string, signer Signer) ([]byte, Record, error) {
+	line, o, err := encodeRecord(r, prev)
+	if err != nil || signer == nil {
+		return line, o, err
+	}
+	if line, err = signLine(signer, line); err != nil {
+		return nil, Record{}, err
+	}
+	if o.Alg, o.Sig, err = lineSig(line); err != nil {
+		return nil, Record{}, fmt.Errorf("sign record: %w", err)
+	}
+	return line, o, nil
 }
 
 func (l *Log) appendLocked(rs []Record) ([]Record, error) {
@@ -252,29 +348,32 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
-	p, err := planAppend(f, st.Size(), head, headBad)
+	signer := l.sign.Signer
+	p, err := planAppend(f, st.Size(), head, headBad, signer)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	setting := os.Getenv(FsyncEnv)
-	buf, out, sync, err := encodePlan(p, rs, setting)
+	enc, err := encodePlan(p, rs, setting, signer, l.sign.Mode)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
+	rotated := false
 	// Rotation is decided here, under the lock and before writing, and
 	// only on the fast path: a log that needs recovery is repaired first
 	// (in the live file) and rotated by a later append.
-	if !p.recovery && st.Size() > 0 && st.Size()+int64(len(buf)) > maxLiveBytes() {
+	if !p.recovery && st.Size() > 0 && st.Size()+int64(len(enc.buf)) > maxLiveBytes() {
 		_ = f.Close() // Windows cannot rename an open file
-		e, rotated, err := rotateLive(l.home, head, setting != "never")
+		var e LedgerEntry
+		e, rotated, err = rotateLive(l.home, head, setting != "never", signer)
 		if err != nil {
 			return nil, fmt.Errorf("audit: append: %w", err)
 		}
 		flag := os.O_RDWR | os.O_APPEND | os.O_CREATE
 		if rotated {
 			flag |= os.O_EXCL
-			p = plan{prev: e.Last, prefix: []Record{segmentStartRecord(e)}, segs: e.Seq, ledgerH: e.H}
-			if buf, out, sync, err = encodePlan(p, rs, setting); err != nil {
+			p = plan{prev: e.Last, prefix: []Record{segmentStartRecord(e)}, segs: e.Seq, ledgerH: e.H, lastAlg: p.lastAlg}
+			if enc, err = encodePlan(p, rs, setting, signer, l.sign.Mode); err != nil {
 				return nil, fmt.Errorf("audit: append: %w", err)
 			}
 		}
@@ -285,43 +384,96 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 		}
 	}
 
-	n, err := f.Write(buf)
+	out := enc.out
+	last := out[len(out)-1]
+	h := Head{Count: p.count + enc.lines, Last: last.H, At: last.Time, Segments: p.segs, Ledger: p.ledgerH}
+	if signer != nil {
+		// Signed before anything is written, so a signing failure leaves
+		// the log untouched.
+		if h.Alg, h.Sig, err = SignHead(signer, h); err != nil {
+			return nil, fmt.Errorf("audit: append: %w", err)
+		}
+	}
+	n, err := f.Write(enc.buf)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: write log: %w", err)
 	}
-	if n != len(buf) {
+	if n != len(enc.buf) {
 		return nil, fmt.Errorf("audit: append: write log: %w", io.ErrShortWrite)
 	}
-	if sync {
+	if enc.sync {
 		if err := f.Sync(); err != nil {
 			return nil, fmt.Errorf("audit: append: sync log: %w", err)
 		}
 	}
-	last := out[len(out)-1]
-	h := Head{Count: p.count + len(p.prefix) + len(out), Last: last.H, At: last.Time, Segments: p.segs, Ledger: p.ledgerH}
-	if err := writeHead(l.home, h, sync); err != nil {
+	if err := writeHead(l.home, h, enc.sync); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	if l.anchorDir != "" {
+		if err := l.maybeAnchor(h, enc.lines, rotated); err != nil {
+			return out, fmt.Errorf("%w: %w", ErrAnchor, err)
+		}
 	}
 	return out, nil
 }
 
-// lastH extracts h from a line produced by encodeRecord.
-func lastH(line []byte) string {
-	var p canonParser
-	var f lineFields
-	if p.parseCanonical(line, &f) != nil {
-		return ""
+// maybeAnchor appends an external anchor for the checkpoint h when the
+// whole chain (rotated segments and the live file) crossed a multiple of
+// AnchorEvery with the added records, or the append rotated.
+func (l *Log) maybeAnchor(h Head, added int, rotated bool) error {
+	segs, err := l.segmentTotal(h.Segments, h.Ledger)
+	if err != nil {
+		return err
 	}
-	return string(f.h)
+	total := segs + int64(h.Count)
+	if !rotated && !AnchorDue(total, total-int64(added)) {
+		return nil
+	}
+	if l.homeErr != nil {
+		return l.homeErr
+	}
+	return AppendAnchor(l.anchorDir, l.homeID, total, h.Last, time.Now())
+}
+
+// segmentTotal returns the records in the first segs rotated segments, as
+// the ledger counts them.
+func (l *Log) segmentTotal(segs int, ledgerH string) (int64, error) {
+	c := &l.segCache
+	if segs == 0 {
+		return 0, nil
+	}
+	if c.ok && c.segs == segs && c.h == ledgerH {
+		return c.total, nil
+	}
+	li, err := readLedger(l.home)
+	if err != nil {
+		return 0, err
+	}
+	total := ledgerTotal(li.entries, segs)
+	c.segs, c.h, c.total, c.ok = segs, ledgerH, total, true
+	return total, nil
+}
+
+// ledgerTotal sums the counts of ledger entries 1..segs (each seq once).
+func ledgerTotal(entries []LedgerEntry, segs int) int64 {
+	seen := map[int]bool{}
+	var total int64
+	for _, e := range entries {
+		if e.Seq <= segs && !seen[e.Seq] {
+			seen[e.Seq] = true
+			total += int64(e.Count)
+		}
+	}
+	return total
 }
 
 // planAppend decides what the next record chains to. The common case reads
 // only audit.head and the last line of the log. f is the live file, opened
 // by its path in the audit home.
-func planAppend(f *os.File, size int64, head *Head, headBad error) (plan, error) {
+func planAppend(f *os.File, size int64, head *Head, headBad error, signer Signer) (plan, error) {
 	home := filepath.Dir(f.Name())
 	if size == 0 {
-		return planEmpty(home, head, headBad)
+		return planEmpty(home, head, headBad, signer)
 	}
 	if head != nil {
 		last, complete, err := readLastLine(f, size)
@@ -332,7 +484,7 @@ func planAppend(f *os.File, size int64, head *Head, headBad error) (plan, error)
 			var cp canonParser
 			var lf lineFields
 			if cp.parseCanonical(last, &lf) == nil && string(lf.h) == head.Last {
-				return plan{prev: head.Last, count: head.Count, segs: head.Segments, ledgerH: head.Ledger}, nil
+				return plan{prev: head.Last, count: head.Count, segs: head.Segments, ledgerH: head.Ledger, lastAlg: string(lf.alg)}, nil
 			}
 		}
 	}
@@ -375,6 +527,7 @@ type logFacts struct {
 	firstPrev string // prev of the first complete line that is a record
 	lastH     string // h of the last complete line that is a record
 	hAt       string // h of line `want` if it is a record
+	lastAlg   string // alg of the last complete record, "" if unsigned
 	mark      bool   // some record is an audit_start "checkpointed" or a segment_start
 	partial   []byte // trailing bytes after the last newline
 }
@@ -424,6 +577,7 @@ func scanFacts(r io.Reader, want int) (logFacts, error) {
 			fa.firstPrev = prev
 		}
 		fa.lastH = h
+		fa.lastAlg, _, _ = lineSig(line)
 		if fa.lines == want {
 			fa.hAt = h
 		}
@@ -436,14 +590,14 @@ func scanFacts(r io.Reader, want int) (logFacts, error) {
 // planEmpty plans the first append to an empty (or missing) live file: a
 // new log, a rotation a killed appender left half done, or a live file
 // that was emptied.
-func planEmpty(home string, head *Head, headBad error) (plan, error) {
+func planEmpty(home string, head *Head, headBad error, signer Signer) (plan, error) {
 	li, err := readLedger(home)
 	if err != nil {
 		return plan{}, err
 	}
 	var notes []Record
 	if head != nil {
-		e, ok, err := resumeRotation(home, li, head)
+		e, ok, err := resumeRotation(home, li, head, signer)
 		if err != nil {
 			return plan{}, err
 		}
@@ -469,7 +623,7 @@ func planEmpty(home string, head *Head, headBad error) (plan, error) {
 	}
 	// The chain continues from the last rotated segment.
 	p := plan{prev: last.Last, segs: last.Seq, ledgerH: last.H, recovery: true,
-		prefix: append([]Record{segmentStartRecord(*last)}, notes...)}
+		prefix: append([]Record{segmentStartRecord(*last)}, notes...), lastAlg: lastAlgOf(filepath.Join(home, last.Segment))}
 	var rec *Record
 	switch {
 	case headBad != nil:
@@ -525,7 +679,7 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 	if err != nil {
 		return plan{}, err
 	}
-	p := plan{count: fa.lines, prev: fa.lastH, recovery: true}
+	p := plan{count: fa.lines, prev: fa.lastH, recovery: true, lastAlg: fa.lastAlg}
 	if last != nil {
 		p.segs, p.ledgerH = last.Seq, last.H
 	}
@@ -543,6 +697,7 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 		if ok && prev == orStart(fa.lastH, start) {
 			// A whole record that only lacks its newline: adopt it.
 			p.prev, fa.lastH = h, h
+			p.lastAlg, _, _ = lineSig(fa.partial)
 			fa.lines++
 			if fa.lines == want {
 				fa.hAt = h
@@ -596,6 +751,27 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 		p.prefix = append(p.prefix, *rec)
 	}
 	return p, nil
+}
+
+// lastAlgOf returns the alg of the last line of the file at path ("" if
+// unsigned or unreadable: then the appender writes one sign_start too many,
+// which is harmless).
+func lastAlgOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return ""
+	}
+	line, complete, err := readLastLine(f, st.Size())
+	if err != nil || !complete {
+		return ""
+	}
+	alg, _, _ := lineSig(line)
+	return alg
 }
 
 func orStart(h, start string) string {

@@ -23,6 +23,10 @@ const (
 	// EventRecover is written by an appender that found the log and its
 	// checkpoint inconsistent; its Reason is one of the Recover* values.
 	EventRecover = "audit_recover"
+	// EventSignStart is written by the first signing appender of a log (or
+	// after unsigned records): every record from the first sign_start on
+	// must be signed. Its Detail is SignStartDetail(mode).
+	EventSignStart = "sign_start"
 
 	// StartDetail marks a log that has had a checkpoint from its first record.
 	StartDetail = "checkpointed"
@@ -59,6 +63,8 @@ type Record struct {
 	ArgsDigest string `json:"args_digest,omitempty"` // sha256 hex of the canonical args (see ArgsDigest), never raw args
 	Prev       string `json:"prev"`                  // h of the previous record, Genesis for the first
 	H          string `json:"h"`                     // SHA-256 of the canonical record without h (and sig/alg)
+	Alg        string `json:"alg,omitempty"`         // signature algorithm (AlgHMAC, AlgEd25519); set by Append when signing
+	Sig        string `json:"sig,omitempty"`         // base64 signature of RecordSigningInput(H); set by Append when signing
 }
 
 // ArgsDigest returns the full SHA-256 hex digest of canonicalJSON. Callers

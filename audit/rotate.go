@@ -95,7 +95,7 @@ func segmentName(home string, now time.Time, prevName string, seq int) (string, 
 // with a nil error, when nothing was changed; an error means the live file
 // was moved and could not be put back (the next append resumes the
 // rotation).
-func rotateLive(home string, head *Head, sync bool) (e LedgerEntry, rotated bool, err error) {
+func rotateLive(home string, head *Head, sync bool, signer Signer) (e LedgerEntry, rotated bool, err error) {
 	live := filepath.Join(home, LogFile)
 	// The fast path found the last line to be the checkpointed record, so
 	// the checkpoint gives the count and last h; only the first prev is read.
@@ -125,7 +125,7 @@ func rotateLive(home string, head *Head, sync bool) (e LedgerEntry, rotated bool
 	if sync {
 		syncDir(home)
 	}
-	e, err = appendLedger(home, e, li.partial, sync)
+	e, err = appendLedger(home, e, li.partial, sync, signer)
 	if err != nil {
 		if rerr := os.Rename(seg, live); rerr != nil {
 			return e, false, fmt.Errorf("rotate: %w; moving %s back to %s failed: %w", err, e.Segment, LogFile, rerr)
@@ -139,7 +139,7 @@ func rotateLive(home string, head *Head, sync bool) (e LedgerEntry, rotated bool
 // after step 1: the newest segment file, not in the ledger, whose end is
 // exactly what the checkpoint names and whose first record continues the
 // ledger's last segment.
-func resumeRotation(home string, li ledgerInfo, head *Head) (LedgerEntry, bool, error) {
+func resumeRotation(home string, li ledgerInfo, head *Head, signer Signer) (LedgerEntry, bool, error) {
 	names, err := listSegments(home)
 	if err != nil {
 		return LedgerEntry{}, false, err
@@ -170,7 +170,7 @@ func resumeRotation(home string, li ledgerInfo, head *Head) (LedgerEntry, bool, 
 		return e, false, nil // not the file the checkpoint describes: Verify reports it as unlisted
 	}
 	e.Segment, e.Count, e.FirstPrev, e.Last, e.Time = cand, facts.lines, facts.firstPrev, facts.lastH, FormatTime(time.Now())
-	e, err = appendLedger(home, e, li.partial, true)
+	e, err = appendLedger(home, e, li.partial, true, signer)
 	if err != nil {
 		return e, false, fmt.Errorf("resume rotation: %w", err)
 	}

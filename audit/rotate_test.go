@@ -294,7 +294,7 @@ func TestRotationCrashPoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, ok, err := rotateLive(home, head, true)
+		e, ok, err := rotateLive(home, head, true, nil)
 		if err != nil || !ok {
 			t.Fatalf("rotateLive: %v %v", ok, err)
 		}

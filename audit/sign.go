@@ -51,6 +51,7 @@ const (
 const (
 	recordSigDomain = "airlock-audit-record-v1\n"
 	headSigDomain   = "airlock-audit-head-v1\n"
+	ledgerSigDomain = "airlock-audit-ledger-v1\n"
 )
 
 // Signer produces the sig member for a signing input. Sig is standard
@@ -257,6 +258,36 @@ func SignRecord(s Signer, h string) (alg, sig string, err error) {
 		return "", "", fmt.Errorf("sign record: %w", err)
 	}
 	return s.Alg(), sig, nil
+}
+
+// LedgerSigningInput is the message signed for a line of the ledger
+// (audit.chain): the domain tag "airlock-audit-ledger-v1\n" followed by
+// the line's h. Like a record's, h covers every other member.
+func LedgerSigningInput(h string) []byte {
+	return []byte(ledgerSigDomain + h)
+}
+
+// SignLedger returns the alg and sig members for a ledger line whose h is h.
+func SignLedger(s Signer, h string) (alg, sig string, err error) {
+	if !isHexDigest(h) {
+		return "", "", fmt.Errorf("sign ledger line: h %q is not a sha256 hex digest", h)
+	}
+	sig, err = s.Sign(LedgerSigningInput(h))
+	if err != nil {
+		return "", "", fmt.Errorf("sign ledger line: %w", err)
+	}
+	return s.Alg(), sig, nil
+}
+
+// CheckLedgerSig is CheckRecordSig for a line of the ledger.
+func CheckLedgerSig(cfg SignConfig, h, alg, sig string) (kind, problem string) {
+	return checkSig(cfg, "ledger line", LedgerSigningInput(h), alg, sig)
+}
+
+// SignStartDetail is the Detail of the sign_start record a signing
+// appender writes: "sign=hmac" or "sign=ed25519".
+func SignStartDetail(mode string) string {
+	return "sign=" + mode
 }
 
 // SignHead returns the alg and sig members for a checkpoint (head's own

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 )
 
@@ -62,24 +63,49 @@ const (
 	KindLedgerMismatch      = "ledger-mismatch"      // a segment is not what its ledger line says
 	KindBoundary            = "segment-boundary"     // the chain breaks where one file ends and the next begins
 	KindRotationInterrupted = "rotation-interrupted" // a writer was killed mid-rotation; the next append finishes it
+
+	// Signatures (see SignConfig and verify_sign.go).
+	KindUnsigned     = SigUnsigned  // a record, ledger line or checkpoint that must be signed is not
+	KindBadSignature = SigBad       // a signature does not verify with the configured key
+	KindWrongAlg     = SigWrongAlg  // signed with another algorithm than AIRLOCK_SIGN says
+	KindKeyAbsent    = SigKeyAbsent // AIRLOCK_SIGN is set but the key to verify with is not there
+
+	// External anchors (see anchor.go).
+	KindAnchorMismatch = "anchor-mismatch"   // the log has another h at an anchored count: rewritten
+	KindAnchorBeyond   = "anchor-beyond-log" // an anchor counts more records than the log has: truncated or rolled back
+	KindAnchorFile     = "anchor-file"       // the anchor file itself was edited, reordered or torn
 )
 
 // Problem is one finding of Verify.
 type Problem struct {
-	Line     int    // 1-based line of File; 0 if not about one line
-	Kind     string // one of the Kind* constants
-	Message  string // human-readable, names the line; file text in it is Escape'd
-	Severity Status // Broken or TailUnprovable
-	File     string // LogFile, a segment's name, LedgerFile or HeadFile
+	Line     int    `json:"line,omitempty"` // 1-based line of File; 0 if not about one line
+	Kind     string `json:"kind"`           // one of the Kind* constants
+	Message  string `json:"message"`        // human-readable, names the line; file text in it is Escape'd
+	Severity Status `json:"severity"`       // Broken or TailUnprovable
+	File     string `json:"file"`           // LogFile, a segment's name, LedgerFile, HeadFile or AnchorFile
 }
 
 // Report is the result of Verify.
 type Report struct {
-	Records  int       // lines examined in every file (a trailing partial line counts)
-	Segments int       // rotated segment files walked before the live file
-	Status   Status    // worst Severity of Problems, Intact if none
-	Problems []Problem // in chain order: ledger, segments, live file, checkpoint
-	Head     *Head     // the checkpoint as read, nil if missing or unreadable
+	Records  int       `json:"records"`  // lines examined in every file (a trailing partial line counts)
+	Segments int       `json:"segments"` // rotated segment files walked before the live file
+	Status   Status    `json:"status"`   // worst Severity of Problems, Intact if none
+	Verdict  string    `json:"verdict"`  // Status.String()
+	Problems []Problem `json:"problems"` // in chain order: ledger, segments, live file, checkpoint, anchors
+	Head     *Head     `json:"head"`     // the checkpoint as read, nil if missing or unreadable
+
+	Signing   string `json:"signing,omitempty"`    // the alg signatures were checked with, "" if not checked
+	SignKey   string `json:"sign_key,omitempty"`   // the key file they were checked with
+	Unsigned  int    `json:"unsigned,omitempty"`   // records before the first sign_start (allowed unsigned)
+	AnchorDir string `json:"anchor_dir,omitempty"` // where anchors were read, "" if none configured
+	Anchors   int    `json:"anchors"`              // anchors of this home checked
+	Total     int64  `json:"total"`                // newline-terminated lines of the whole chain, as anchors count them
+	Last      string `json:"last,omitempty"`       // claimed h of the chain's last record
+
+	// Strength says in one sentence what this verdict protects against
+	// and what it does not, given the signing and anchors configured.
+	Strength string   `json:"strength"`
+	Notes    []string `json:"notes,omitempty"` // information that is not a problem
 }
 
 // Verify checks the audit chain in home: the ledger of rotated segments,
@@ -95,17 +121,47 @@ type Report struct {
 // the segment names and the live file's size, then verifies that snapshot
 // while appenders carry on. If the lock file cannot be opened (for example
 // a read-only copy of the directory), it verifies without it.
+//
+// Verify reads the signing and anchor configuration from the environment
+// (AIRLOCK_SIGN and its keys, AIRLOCK_ANCHOR_DIR): it is VerifyWith with
+// zero options.
 func Verify(home string) (*Report, error) {
+	return VerifyWith(home, VerifyOptions{})
+}
+
+// VerifyWith is Verify with explicit options; see verify_sign.go for what
+// signatures and anchors add.
+func VerifyWith(home string, o VerifyOptions) (*Report, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	// A signing configuration that cannot be loaded (an unknown mode, an
+	// unreadable or malformed key) is a finding, not an I/O failure: the
+	// signatures cannot be checked, which must not read as intact.
+	cfg, cfgErr := LoadVerifyConfig(home, getenv)
+	anchorDir := o.AnchorDir
+	if anchorDir == "" {
+		anchorDir = getenv(AnchorDirEnv)
+	}
 	snap, err := takeSnapshot(home)
 	if err != nil {
 		return nil, fmt.Errorf("audit: verify: %w", err)
 	}
 	defer snap.close()
-	rep := &Report{Head: snap.head}
+	rep := &Report{Head: snap.head, AnchorDir: anchorDir}
 	v := &verifier{rep: rep}
+	v.initSig(cfg)
+	if cfgErr != nil {
+		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "signatures cannot be checked: %s", Escape(cfgErr.Error()))
+	}
+	an, err := v.loadAnchors(home, anchorDir)
+	if err != nil {
+		return nil, fmt.Errorf("audit: verify: %w", err)
+	}
 	v.file = LedgerFile
 	led := v.checkLedger(snap.ledger)
-	v.bySeq = led.bySeq
+	v.bySeq, v.ledgerLine = led.bySeq, led.lineOf
 	items := walkOrder(led.entries, snap.segFiles)
 	target := headTarget(snap, led, items)
 	v.target = target
@@ -126,6 +182,10 @@ func Verify(home string) (*Report, error) {
 		liveState = st
 	}
 	v.checkpoint(snap, led, items, target, targetState, liveState)
+	v.checkHeadSig(snap.head)
+	v.checkAnchors(an)
+	rep.Total, rep.Last = v.pos, string(v.lastH)
+	v.finishNotes()
 	sortProblems(rep, items)
 	for _, p := range rep.Problems {
 		switch {
@@ -135,6 +195,8 @@ func Verify(home string) (*Report, error) {
 			rep.Status = TailUnprovable
 		}
 	}
+	rep.Verdict = rep.Status.String()
+	rep.Strength = strength(rep, v.sig.cfg, an)
 	return rep, nil
 }
 
@@ -170,6 +232,7 @@ func sortProblems(rep *Report, items []walkItem) {
 		rank[it.name] = i + 1
 	}
 	rank[HeadFile] = len(items) + 1
+	rank[AnchorFile] = len(items) + 2
 	const last = int(^uint(0) >> 1)
 	key := func(p Problem) (int, int) {
 		r, ok := rank[p.File]
@@ -218,6 +281,12 @@ type verifier struct {
 	prevItem *walkItem
 	target   int // walk index of the file the checkpoint names a line of
 
+	ledgerLine map[int]int // ledger seq -> line of audit.chain
+	sig        sigCheck
+	pos        int64            // newline-terminated lines so far in the whole chain
+	wantH      map[int64]bool   // positions anchors name
+	gotH       map[int64]string // claimed h at those positions
+
 	// the file being walked
 	file      string
 	live      bool
@@ -262,6 +331,8 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 		e := it.entry
 		v.add(0, KindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, Escape(e.Segment), e.Seq, e.Count)
 		v.lastH = append(v.lastH[:0], e.Last...)
+		v.pos += int64(e.Count)
+		v.checkLedgerSig(e)
 		return st, nil
 	}
 	if it.live && snap.live == nil {
@@ -291,6 +362,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	}
 	if e := it.entry; e != nil {
 		v.compareLedger(e, st)
+		v.checkLedgerSig(e)
 	} else if !it.live && idx != v.target {
 		// (The checkpoint's target is judged in checkpoint: it may be a
 		// rotation a killed writer left half done.)
@@ -336,10 +408,11 @@ func (v *verifier) pass1(r io.Reader) error {
 		v.rep.Records++
 		if complete {
 			st.lines++
+			v.pos++
 		} else {
 			st.partial = true
 		}
-		var h, prev, event, reason, detail []byte
+		var h, prev, event, reason, detail, alg, sig []byte
 		// Fast path: a canonical line is byte-for-byte the encoding of its
 		// decoded map, so hashing the line minus h/sig/alg equals hashing
 		// the re-marshalled map (FuzzCanonical checks this). Anything else
@@ -361,7 +434,7 @@ func (v *verifier) pass1(r io.Reader) error {
 			if bytes.IndexByte(prev, '\\') >= 0 {
 				prev = []byte(stringValue(prev))
 			}
-			event, reason, detail = f.event, f.reason, f.detail
+			event, reason, detail, alg, sig = f.event, f.reason, f.detail, f.alg, f.sig
 		} else {
 			m, derr := decodeObject(line)
 			if derr != nil {
@@ -387,8 +460,14 @@ func (v *verifier) pass1(r io.Reader) error {
 			ev, _ := m["event"].(string)
 			rs, _ := m["reason"].(string)
 			dt, _ := m["detail"].(string)
-			event, reason, detail = []byte(ev), []byte(rs), []byte(dt)
+			as, _ := m["alg"].(string)
+			ss, _ := m["sig"].(string)
+			event, reason, detail, alg, sig = []byte(ev), []byte(rs), []byte(dt), []byte(as), []byte(ss)
 		}
+		if complete && v.wantH[v.pos] {
+			v.gotH[v.pos] = string(h)
+		}
+		v.recordSig(n, h, event, alg, sig)
 		if !complete {
 			v.add(n, KindTorn, Broken, "%s has no trailing newline: torn last line (a writer was killed mid-append)", v.loc(n))
 		}

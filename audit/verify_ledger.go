@@ -14,6 +14,7 @@ type ledgerCheck struct {
 	entries []LedgerEntry       // lines that parse as entries, in file order
 	bySeq   map[int]LedgerEntry // first line for each seq
 	maxSeq  int                 // highest seq listed, 0 if none
+	lineOf  map[int]int         // seq -> line of its first entry
 }
 
 // checkLedger verifies audit.chain: every line's hash, that seqs run 1, 2,
@@ -102,5 +103,6 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 		prevSeq, prevH = s, e.H
 	}
 	lc.maxSeq = prevSeq
+	lc.lineOf = lineOf
 	return lc
 }

@@ -63,7 +63,7 @@ func TestReportGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Summarize(entries, Integrity{Status: audit.Intact, Records: len(entries)}, Filter{})
+	s := Summarize(entries, Integrity{Status: audit.Intact, Records: len(entries), Strength: "only as strong as the directory's permissions: anyone who can write it can recompute the chain"}, Filter{})
 	for name, render := range map[string]func(*bytes.Buffer) error{
 		"report.txt.golden":  func(w *bytes.Buffer) error { return s.Text(w) },
 		"report.md.golden":   func(w *bytes.Buffer) error { return s.Markdown(w) },

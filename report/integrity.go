@@ -6,13 +6,6 @@ import (
 	"github.com/agentairlock/airlock/audit"
 )
 
-// Environment variables that, once audit supports them, make the chain
-// stronger than the directory's permissions.
-const (
-	EnvSign      = "AIRLOCK_SIGN"
-	EnvAnchorDir = "AIRLOCK_ANCHOR_DIR"
-)
-
 // Integrity is what every report and breach analysis opens with: can the
 // log it is built on be trusted?
 type Integrity struct {
@@ -20,13 +13,13 @@ type Integrity struct {
 	Status    audit.Status // audit.Verify's verdict over the whole log
 	Records   int          // lines Verify examined
 	Problems  int
-	Anchored  bool // signing or external anchors are configured
+	Strength  string // audit's one sentence on what the verdict protects against
 }
 
-// CheckIntegrity verifies the log in home. getenv reports whether signing
-// or anchoring is configured.
+// CheckIntegrity verifies the log in home as airlock verify does, with
+// the signing key and anchor directory getenv names.
 func CheckIntegrity(home string, getenv func(string) string) (Integrity, error) {
-	rep, err := audit.Verify(home)
+	rep, err := audit.VerifyWith(home, audit.VerifyOptions{Getenv: getenv, AnchorDir: getenv(audit.AnchorDirEnv)})
 	if err != nil {
 		return Integrity{}, err
 	}
@@ -34,7 +27,7 @@ func CheckIntegrity(home string, getenv func(string) string) (Integrity, error) 
 		Status:   rep.Status,
 		Records:  rep.Records,
 		Problems: len(rep.Problems),
-		Anchored: getenv(EnvSign) != "" || getenv(EnvAnchorDir) != "",
+		Strength: rep.Strength,
 	}, nil
 }
 
@@ -56,10 +49,10 @@ func (i Integrity) Headline() string {
 	return fmt.Sprintf("INTEGRITY: BROKEN, the audit log was altered (%d problem(s)); run airlock verify. Nothing below can be trusted as evidence", i.Problems)
 }
 
-// Caveat is the standing limit of an unanchored chain, or "".
+// Caveat is what the verdict does and does not protect against, or "".
 func (i Integrity) Caveat() string {
-	if i.Simulated || i.Anchored {
+	if i.Simulated || i.Strength == "" {
 		return ""
 	}
-	return "The chain is only as strong as the directory's permissions: anyone who can write $AIRLOCK_HOME can rewrite the whole log consistently (no signing key or external anchor is configured)."
+	return "Strength: " + i.Strength + "."
 }

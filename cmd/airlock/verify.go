@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -12,31 +15,90 @@ func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
 		Usage: "verify the audit chain (exit 0 intact, 1 broken, 2 tail unprovable)",
-		Action: func(c *cli.Context) error {
-			env, err := gate.EnvFromOS()
-			if err != nil {
-				return exitWith(1, "airlock verify: %v", err)
-			}
-			rep, err := audit.Verify(env.AirlockHome)
-			if err != nil {
-				return exitWith(1, "airlock verify: %v", err)
-			}
-			w := c.App.Writer
-			for _, p := range rep.Problems {
-				if p.Line > 0 {
-					fmt.Fprintf(w, "line %d: %s: %s\n", p.Line, p.Kind, audit.Escape(p.Message))
-				} else {
-					fmt.Fprintf(w, "%s: %s\n", p.Kind, audit.Escape(p.Message))
-				}
-			}
-			switch rep.Status {
-			case audit.Intact:
-				fmt.Fprintf(w, "intact: %d records, chain and checkpoint verified\n", rep.Records)
-				return nil
-			case audit.TailUnprovable:
-				return exitWith(int(rep.Status), "tail unprovable: %d records chain correctly, but no checkpoint proves nothing was cut from the end", rep.Records)
-			}
-			return exitWith(int(rep.Status), "BROKEN: the audit log was altered (%d problem(s))", len(rep.Problems))
+		Description: "Checks every record, segment, the ledger and the checkpoint; with AIRLOCK_SIGN their\n" +
+			"signatures; with AIRLOCK_ANCHOR_DIR (or --anchor-dir) the external anchors.\n" +
+			"--anchor appends an anchor for the verified head after a clean verify.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "anchor", Usage: "after a clean verify, append an anchor for the head to the anchor directory"},
+			&cli.StringFlag{Name: "anchor-dir", Usage: "check (and with --anchor, write) anchors in `DIR` (default $" + audit.AnchorDirEnv + ")"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 		},
+		Action: runVerify,
 	}
+}
+
+func runVerify(c *cli.Context) error {
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return exitWith(1, "airlock verify: %v", err)
+	}
+	dir := c.String("anchor-dir")
+	if dir == "" {
+		dir = os.Getenv(audit.AnchorDirEnv)
+	}
+	if c.Bool("anchor") && dir == "" {
+		return exitWith(1, "airlock verify --anchor: no anchor directory: pass --anchor-dir DIR or set %s (a directory the agent cannot rewrite)", audit.AnchorDirEnv)
+	}
+	rep, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir})
+	if err != nil {
+		return exitWith(1, "airlock verify: %v", err)
+	}
+	w := c.App.Writer
+	anchored := ""
+	if c.Bool("anchor") && rep.Status == audit.Intact {
+		count, last, err := audit.AnchorNow(env.AirlockHome, dir)
+		if err != nil {
+			return exitWith(1, "airlock verify --anchor: %v", err)
+		}
+		anchored = fmt.Sprintf("anchored: %d records (last h %.12s…) in %s", count, last, audit.Escape(dir))
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return exitWith(1, "airlock verify: %v", err)
+		}
+	} else {
+		printReport(w, rep, anchored)
+	}
+	switch {
+	case rep.Status == audit.Intact:
+		return nil
+	case c.Bool("anchor"):
+		fmt.Fprintln(c.App.ErrWriter, "not anchored: only an intact log is anchored")
+	}
+	if rep.Status == audit.TailUnprovable {
+		return exitWith(int(rep.Status), "tail unprovable: %d records chain correctly, but nothing proves that no records were cut from the end", rep.Records)
+	}
+	return exitWith(int(rep.Status), "BROKEN: the audit log was altered (%d problem(s))", len(rep.Problems))
+}
+
+// printReport writes one line per problem ("FILE line N: kind: message"),
+// the notes, the verdict for an intact log and, last, the strength.
+func printReport(w io.Writer, rep *audit.Report, anchored string) {
+	for _, p := range rep.Problems {
+		file := audit.Escape(p.File)
+		if p.Line > 0 {
+			fmt.Fprintf(w, "%s line %d: %s: %s\n", file, p.Line, p.Kind, audit.Escape(p.Message))
+		} else {
+			fmt.Fprintf(w, "%s: %s: %s\n", file, p.Kind, audit.Escape(p.Message))
+		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", audit.Escape(n))
+	}
+	if rep.Status == audit.Intact {
+		what := "chain and checkpoint verified"
+		if rep.Signing != "" {
+			what = "chain, checkpoint and signatures verified"
+		}
+		if rep.Anchors > 0 {
+			what += fmt.Sprintf(", %d anchor(s) hold", rep.Anchors)
+		}
+		fmt.Fprintf(w, "intact: %d records, %s\n", rep.Records, what)
+	}
+	if anchored != "" {
+		fmt.Fprintln(w, anchored)
+	}
+	fmt.Fprintf(w, "strength: %s\n", audit.Escape(rep.Strength))
 }
