@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -114,7 +115,11 @@ func BenchmarkVerifySegments(b *testing.B) {
 func BenchmarkVerifyLargeLogMemory(b *testing.B) {
 	home := b.TempDir()
 	const perSeg = 64 << 20 / 420 // about 64 MB of typical records
-	lines := buildSegmentedLog(b, home, 500_000, perSeg)
+	records := 500_000
+	if n, err := strconv.Atoi(os.Getenv("AIRLOCK_BENCH_RECORDS")); err == nil && n > 0 {
+		records = n // e.g. 2500000 for a ~1 GB log
+	}
+	lines := buildSegmentedLog(b, home, records, perSeg)
 	var size int64
 	names, _ := listSegments(home)
 	for _, n := range append(names, LogFile) {

@@ -51,7 +51,7 @@ func (s Summary) render(w io.Writer, st style) error {
 		for _, r := range s.PolicyChanges {
 			items = append(items, recordLine(st, r))
 		}
-		st.para(&b, fmt.Sprintf("The policy in force changed %d time(s); every decision after a change was made by a different policy:", len(s.PolicyChanges)))
+		st.para(&b, fmt.Sprintf("%d gate configuration record(s): each names the policy files, mode and weakening variables in force from then on at that enforcement point (the first one there is its starting configuration; every later one is a change, and the decisions after it were made by a different gate):", len(s.PolicyChanges)))
 		st.list(&b, items)
 	}
 
