@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
 	"github.com/agentairlock/airlock/policy"
 )
@@ -116,18 +117,7 @@ func RecordConfig(log Recorder, home, session string, c Config) error {
 	}); err != nil {
 		return fmt.Errorf("record the gate configuration: %w", err)
 	}
-	tmp, err := os.CreateTemp(home, ".gate-fp-*")
-	if err != nil {
-		return fmt.Errorf("remember the gate configuration: %w", err)
-	}
-	_, werr := tmp.WriteString(fp + "\n")
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("remember the gate configuration: %v %v", werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), mark); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(mark, []byte(fp+"\n"), 0o600); err != nil {
 		return fmt.Errorf("remember the gate configuration: %w", err)
 	}
 	return nil

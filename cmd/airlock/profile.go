@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -104,31 +105,8 @@ func bundledName(data []byte) string {
 	return ""
 }
 
-// writeAtomic writes a file by temp file and rename, so a reader never
-// sees half a policy (a truncated policy can parse as a weaker one).
+// writeAtomic writes a file so that a reader never sees half a policy (a
+// truncated policy can parse as a weaker one).
 func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, data, mode)
 }
