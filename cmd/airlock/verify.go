@@ -51,6 +51,10 @@ func runVerify(c *cli.Context) error {
 			return exitWith(1, "airlock verify --anchor: %v", err)
 		}
 		anchored = fmt.Sprintf("anchored: %d records (last h %.12s…) in %s", count, last, audit.Escape(dir))
+		// report what the log is worth now that the anchor is there
+		if again, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir}); err == nil && again.Status == audit.Intact {
+			rep = again
+		}
 	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(w)
