@@ -57,6 +57,7 @@ type Anchor struct {
 	H     string `json:"h"`
 	Home  string `json:"home"`
 	Last  string `json:"last"`
+	Path  string `json:"path,omitempty"` // the home's resolved path, so a replaced install.id cannot hide its anchors
 	Prev  string `json:"prev"`
 
 	Line int `json:"-"` // 1-based line in AnchorFile
@@ -136,7 +137,7 @@ func homeIDOf(abs, id string) string {
 }
 
 func readInstallID(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path, 4096)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
 	}
@@ -150,6 +151,11 @@ func readInstallID(path string) (string, error) {
 // AppendAnchor appends an anchor for (homeID, count, last) to AnchorFile
 // in dir, under an exclusive lock on AnchorLockFile, and fsyncs it.
 func AppendAnchor(dir, homeID string, count int64, last string, now time.Time) error {
+	return appendAnchorAt(dir, homeID, "", count, last, now)
+}
+
+// appendAnchorAt is AppendAnchor recording the home's resolved path too.
+func appendAnchorAt(dir, homeID, homePath string, count int64, last string, now time.Time) error {
 	switch {
 	case homeID == "":
 		return errors.New("append anchor: empty home id")
@@ -178,7 +184,7 @@ func AppendAnchor(dir, homeID string, count int64, last string, now time.Time) e
 		return fmt.Errorf("append anchor: read %s: %w", AnchorFile, err)
 	}
 	prev, torn := anchorTail(data)
-	line, err := encodeAnchor(Anchor{At: FormatTime(now), Count: count, Home: homeID, Last: last, Prev: prev})
+	line, err := encodeAnchor(Anchor{At: FormatTime(now), Count: count, Home: homeID, Last: last, Path: homePath, Prev: prev})
 	if err != nil {
 		return fmt.Errorf("append anchor: %w", err)
 	}
@@ -239,18 +245,22 @@ func encodeAnchor(a Anchor) ([]byte, error) {
 // file gives no anchors and no error. Anchors on lines that fail their own
 // hash are not returned; their problem is.
 func ReadAnchors(dir, homeID string) ([]Anchor, []AnchorProblem, error) {
-	data, err := os.ReadFile(filepath.Join(dir, AnchorFile))
+	mine, _, problems, err := readAnchorsAt(dir, homeID, "")
+	return mine, problems, err
+}
+
+// readAnchorsAt is ReadAnchors that also returns the anchors taken for
+// homePath under another home id: install.id was deleted or replaced,
+// which must not hide a home's anchors.
+func readAnchorsAt(dir, homeID, homePath string) (mine, foreign []Anchor, problems []AnchorProblem, err error) {
+	data, err := readRegular(filepath.Join(dir, AnchorFile), maxAnchorBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("read anchors: %w", err)
+		return nil, nil, nil, fmt.Errorf("read anchors: %w", err)
 	}
-	var (
-		anchors  []Anchor
-		problems []AnchorProblem
-		prevH    = Genesis
-	)
+	prevH := Genesis
 	add := func(n int, format string, args ...any) {
 		problems = append(problems, AnchorProblem{Line: n, Message: fmt.Sprintf("%s line %d: ", AnchorFile, n) + fmt.Sprintf(format, args...)})
 	}
@@ -296,12 +306,15 @@ func ReadAnchors(dir, homeID string) ([]Anchor, []AnchorProblem, error) {
 			add(n, "malformed anchor (home, count or last missing or invalid)")
 			continue
 		}
-		if a.Home == homeID {
-			a.Line = n
-			anchors = append(anchors, a)
+		a.Line = n
+		switch {
+		case a.Home == homeID:
+			mine = append(mine, a)
+		case homePath != "" && a.Path == homePath:
+			foreign = append(foreign, a)
 		}
 	}
-	return anchors, problems, nil
+	return mine, foreign, problems, nil
 }
 
 // AnchoredCounts returns the set of record counts the anchors name: the
@@ -357,6 +370,16 @@ func anchorShort(h string) string {
 // whole chain's, as an appender's anchors count it. It creates install.id
 // if the home has none. It returns the anchored count and h.
 func AnchorNow(home, dir string) (int64, string, error) {
+	abs, _, err := homePaths(home)
+	if err != nil {
+		return 0, "", fmt.Errorf("audit: anchor: %w", err)
+	}
+	if _, err := ExistingHomeID(home); errors.Is(err, fs.ErrNotExist) {
+		// A new install.id would hide the anchors this path already has.
+		if _, foreign, _, rerr := readAnchorsAt(dir, "", abs); rerr == nil && len(foreign) > 0 {
+			return 0, "", fmt.Errorf("audit: anchor: %s is missing but %s holds %d anchors for %s: restore %s (to start afresh on purpose, move the anchor file aside)", InstallIDFile, Escape(dir), len(foreign), Escape(abs), InstallIDFile)
+		}
+	}
 	id, err := HomeID(home)
 	if err != nil {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
@@ -382,7 +405,7 @@ func AnchorNow(home, dir string) (int64, string, error) {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
 	}
 	total := ledgerTotal(li.entries, head.Segments) + int64(head.Count)
-	if err := AppendAnchor(dir, id, total, head.Last, time.Now()); err != nil {
+	if err := appendAnchorAt(dir, id, abs, total, head.Last, time.Now()); err != nil {
 		return 0, "", fmt.Errorf("audit: %w", err)
 	}
 	return total, head.Last, nil

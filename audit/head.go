@@ -33,7 +33,7 @@ var errHeadMalformed = errors.New("checkpoint malformed")
 // exist, an error wrapping errHeadMalformed if it cannot be parsed, and other
 // errors for I/O failures.
 func readHead(home string) (*Head, error) {
-	b, err := os.ReadFile(filepath.Join(home, HeadFile))
+	b, err := readRegular(filepath.Join(home, HeadFile), maxHeadBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

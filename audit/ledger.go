@@ -153,7 +153,7 @@ func (li *ledgerInfo) last() *LedgerEntry {
 // readLedger reads audit.chain; a missing file is an empty ledger. The
 // ledger has one short line per rotation, so it is read whole.
 func readLedger(home string) (ledgerInfo, error) {
-	b, err := os.ReadFile(filepath.Join(home, LedgerFile))
+	b, err := readRegular(filepath.Join(home, LedgerFile), maxLedgerBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ledgerInfo{}, nil
 	}

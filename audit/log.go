@@ -252,7 +252,7 @@ type plan struct {
 }
 
 func openLive(home string, flag int) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(filepath.Join(home, LogFile), flag, 0o600)
+	f, err := openRegular(filepath.Join(home, LogFile), flag, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log: %w", err)
 	}
@@ -432,7 +432,8 @@ func (l *Log) maybeAnchor(h Head, added int, rotated bool) error {
 	if l.homeErr != nil {
 		return l.homeErr
 	}
-	return AppendAnchor(l.anchorDir, l.homeID, total, h.Last, time.Now())
+	abs, _, _ := homePaths(l.home)
+	return appendAnchorAt(l.anchorDir, l.homeID, abs, total, h.Last, time.Now())
 }
 
 // segmentTotal returns the records in the first segs rotated segments, as
@@ -757,7 +758,7 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 // unsigned or unreadable: then the appender writes one sign_start too many,
 // which is harmless).
 func lastAlgOf(path string) string {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return ""
 	}

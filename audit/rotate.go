@@ -180,7 +180,7 @@ func resumeRotation(home string, li ledgerInfo, head *Head, signer Signer) (Ledg
 // readFirstPrev returns the prev of the first record of the file at path,
 // "" if it has none.
 func readFirstPrev(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return "", err
 	}
@@ -202,7 +202,7 @@ func readFirstPrev(path string) (string, error) {
 }
 
 func scanFile(path string, want int) (logFacts, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return logFacts{}, err
 	}

@@ -51,14 +51,14 @@ func takeSnapshot(home string) (*snapshot, error) {
 		return nil, err
 	}
 	s.head = head
-	s.ledger, err = os.ReadFile(filepath.Join(home, LedgerFile))
+	s.ledger, err = readRegular(filepath.Join(home, LedgerFile), maxLedgerBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read %s: %w", LedgerFile, err)
 	}
 	if s.segFiles, err = listSegments(home); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(home, LogFile))
+	f, err := openRegular(filepath.Join(home, LogFile), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -145,7 +145,7 @@ func (s *snapshot) openItem(home string, it walkItem) (*os.File, int64, error) {
 	if it.live {
 		return s.live, s.liveSize, nil
 	}
-	f, err := os.Open(filepath.Join(home, it.name))
+	f, err := openRegular(filepath.Join(home, it.name), os.O_RDONLY, 0)
 	if err != nil {
 		return nil, 0, fmt.Errorf("open %s: %w", it.name, err)
 	}

@@ -73,6 +73,8 @@ const (
 	// External anchors (see anchor.go).
 	KindAnchorMismatch = "anchor-mismatch"   // the log has another h at an anchored count: rewritten
 	KindAnchorBeyond   = "anchor-beyond-log" // an anchor counts more records than the log has: truncated or rolled back
+	KindAnchorForeign  = "anchor-foreign"    // anchors for this home's path under another install id: install.id replaced
+	KindNotRegular     = "not-a-file"        // a file of the log is a FIFO, device or directory
 	KindAnchorFile     = "anchor-file"       // the anchor file itself was edited, reordered or torn
 )
 
@@ -339,6 +341,15 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 		return st, nil
 	}
 	f, size, err := snap.openItem(home, it)
+	if errors.Is(err, ErrNotRegular) && !it.live {
+		// planted: a FIFO, device or directory where a segment should be
+		v.add(0, KindNotRegular, Broken, "%s is not a regular file (a FIFO, device or directory was put in its place): %s", Escape(it.name), Escape(err.Error()))
+		if it.entry != nil {
+			v.lastH = append(v.lastH[:0], it.entry.Last...)
+			v.pos += int64(it.entry.Count)
+		}
+		return st, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 			}
 		} else {
 			m, derr := decodeObject(line)
-			if derr != nil && bytes.HasPrefix(line, []byte(`{"count":`)) && errors.Is(derr, io.ErrUnexpectedEOF) {
+			if derr != nil && (bytes.HasPrefix(line, []byte(`{"count":`)) || bytes.HasPrefix(line, []byte(`{"alg":`))) && errors.Is(derr, io.ErrUnexpectedEOF) {
 				// The start of a ledger line cut short, then terminated by
 				// the next rotation: a writer was killed mid-write.
 				v.add(n, KindTorn, Broken, "line %d of %s: torn line (a writer was killed while rotating); the ledger continues at line %d", n, LedgerFile, n+1)

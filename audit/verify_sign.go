@@ -73,6 +73,9 @@ type sigCheck struct {
 	before    int    // unsigned records before the first sign_start
 	seen      bool   // some record carries a signature
 	absent    string // signing is configured but no key to check with: why
+	stripped  int    // records after sign_start that carry no signature (checked even without a key)
+	firstBare int    // the first of them
+	bareFile  string
 }
 
 func (v *verifier) initSig(cfg SignConfig) {
@@ -118,6 +121,15 @@ func (v *verifier) recordSig(n int, h, event, alg, sig []byte) {
 	signed := len(alg) > 0 || len(sig) > 0
 	v.sig.seen = v.sig.seen || signed
 	if !v.sig.on {
+		// Without a key nothing can be checked, but the chain itself
+		// says signing began: a record after that without a signature
+		// had it stripped.
+		if v.sig.started && !signed {
+			if v.sig.stripped == 0 {
+				v.sig.firstBare, v.sig.bareFile = n, v.file
+			}
+			v.sig.stripped++
+		}
 		return
 	}
 	if !v.sig.started && !signed {
@@ -180,12 +192,19 @@ func (v *verifier) loadAnchors(home, dir string) (*anchorSet, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	if id != "" {
-		if as.anchors, as.problems, err = ReadAnchors(dir, id); err != nil {
-			return nil, err
-		}
-	} else if _, as.problems, err = ReadAnchors(dir, "\x00none"); err != nil {
+	abs, _, err := homePaths(home)
+	if err != nil {
 		return nil, err
+	}
+	if id == "" {
+		id = "\x00none"
+	}
+	var foreign []Anchor
+	if as.anchors, foreign, as.problems, err = readAnchorsAt(dir, id, abs); err != nil {
+		return nil, err
+	}
+	if len(foreign) > 0 {
+		v.addIn(InstallIDFile, 0, KindAnchorForeign, Broken, "%s holds %d anchors for this home (%s) taken under another install id: %s was deleted or replaced, which would hide them (restore it; to start afresh on purpose, move the anchor file aside)", Escape(dir), len(foreign), Escape(abs), InstallIDFile)
 	}
 	v.wantH, v.gotH = AnchoredCounts(as.anchors), map[int64]string{}
 	return as, nil
@@ -234,6 +253,9 @@ func (v *verifier) note(format string, args ...any) {
 func (v *verifier) finishNotes() {
 	v.finishKeyAbsent()
 	s := &v.sig
+	if !s.on && s.stripped > 0 {
+		v.addIn(s.bareFile, s.firstBare, KindUnsigned, Broken, "%d records after sign_start (line %d of %s) carry no signature: signatures were stripped (set %s and the key to check the rest)", s.stripped, s.startLine, Escape(s.startFile), SignEnv)
+	}
 	switch {
 	case s.on && s.started && s.before > 0:
 		v.rep.Unsigned = s.before

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package audit
+
+const nonBlock = 0
