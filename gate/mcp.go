@@ -3,6 +3,7 @@ package gate
 import (
 	"strings"
 
+	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -57,17 +58,7 @@ func SplitMCPName(name string) (server, tool string) {
 // MCPName is the name Claude Code gives an MCP server's tool, so the proxy
 // and the hook decide, record and match rules under one name.
 func MCPName(server, tool string) string {
-	return "mcp__" + normMCP(server) + "__" + normMCP(tool)
-}
-
-func normMCP(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
+	return "mcp__" + pins.NormName(server) + "__" + pins.NormName(tool)
 }
 
 // strictSchemas says whether undeclared arguments are refused even where a

@@ -13,15 +13,6 @@ import (
 	"github.com/agentairlock/airlock/scan"
 )
 
-// vars are the policy variables for calls made in cwd, which contracts
-// expand like the policy does.
-func vars(env Env, cwd string) policy.Vars {
-	return policy.Vars{
-		Workspace: policy.FindWorkspace(cwd, env.Home), Home: env.Home, Tmp: env.Tmp,
-		User: env.User, AirlockHome: env.AirlockHome,
-	}
-}
-
 // LoadMCP loads the gate an MCP proxy runs: the policy and the contracts.
 // The proxy supplies the toolset stage from what it sees live.
 func LoadMCP(env Env, cwd string) (*Gate, error) {
@@ -29,19 +20,19 @@ func LoadMCP(env Env, cwd string) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := contracts.Load(env.AirlockHome, vars(env, cwd))
+	set, err := contracts.Load(env.AirlockHome, p.Vars)
 	if err != nil {
 		return nil, err
 	}
 	return &Gate{Policy: p, Env: env, Contracts: contracts.GateView{Set: set}}, nil
 }
 
-// ForHook completes a hook's gate with the same holds, schemas and
+// ForHook completes a hook's gate with the same holds, pinned tool lists and
 // contracts the proxy applies, read from pins.json and contracts.yaml
 // only when an mcp__ call needs them (a Bash call pays nothing).
-func ForHook(g *Gate, cwd string) *Gate {
+func ForHook(g *Gate) *Gate {
 	g.Toolsets = &pinsFile{store: pins.Open(g.Env.AirlockHome)}
-	g.Contracts = &lazyContracts{home: g.Env.AirlockHome, vars: vars(g.Env, cwd)}
+	g.Contracts = &lazyContracts{home: g.Env.AirlockHome, vars: g.Policy.Vars}
 	return g
 }
 

@@ -141,7 +141,7 @@ func Run(o Options) (code int) {
 	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env}, ev.Cwd)
+	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	if res.AuditErr != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %v\n", res.AuditErr)
