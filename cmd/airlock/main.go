@@ -44,6 +44,8 @@ func newApp() *cli.App {
 			reportCommand(),
 			breachCommand(),
 			auditCommand(),
+			scanCommand(),
+			updateCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
