@@ -1,0 +1,24 @@
+// Package setup owns the agents' config stores: where each agent keeps its
+// MCP servers and hooks (Locate, Recognize), what a store defines (Parse),
+// and — in later work — wrapping servers in airlock-mcp, unwrapping them,
+// backing files up and the doctor's checks.
+//
+// Twenty-odd agents write the same idea (a named server: a command, its
+// arguments and environment, or a URL) in their own dialect: JSON
+// mcpServers, VS Code's servers, Zed's context_servers, opencode's mcp, the
+// TOML [mcp_servers.NAME] of Codex and Grok, Continue's and Goose's YAML.
+// Parse turns each into the same Server, with the line it sits on, so the
+// scanner and the doctor can point at it, and says which servers are
+// already wrapped (WrappedCommand) and which are remote: a stdio proxy
+// cannot wrap a URL, and Airlock says so rather than count it as covered.
+//
+// Every file here is untrusted input: a project can ship .mcp.json or
+// .vscode/mcp.json. Parsing never panics, refuses files over MaxFileSize,
+// bounds nesting, reads YAML aliases without expanding them, and reports a
+// field of the wrong type with the file, line, server and field rather
+// than guessing. A broken entry costs that entry only.
+//
+// setup never decides whether a server is safe (scan and gate do) and,
+// on the read side, never writes: Locate and Recognize read no files, and
+// Parse reads only the bytes it is given.
+package setup

@@ -1,0 +1,103 @@
+package setup
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// hooks reads a Claude Code settings file's command hooks:
+//
+//	"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…", "timeout": 30}]}]}
+//
+// Hook types other than "command" (prompt, agent, http, mcp_tool) run no
+// local command and are skipped. A group or hook of the wrong shape is
+// reported and skipped; the others are kept.
+func (p *parser) hooks(root value) {
+	if m, ok := field(root, "disableAllHooks"); ok {
+		if b, ok := scalarBool(m.val); ok {
+			p.cfg.HooksDisabled = b
+		} else {
+			p.fail(m.line, &FieldError{Field: "disableAllHooks", Want: "a boolean"})
+		}
+	}
+	h, ok := field(root, "hooks")
+	if !ok {
+		return
+	}
+	if h.val.kind() != kObj {
+		p.fail(h.line, &FieldError{Field: "hooks", Want: "an object"})
+		return
+	}
+	for _, ev := range h.val.members() {
+		where := "hooks." + ev.key
+		if ev.val.kind() == kNull {
+			continue
+		}
+		if ev.val.kind() != kArr {
+			p.fail(ev.line, &FieldError{Field: where, Want: "an array"})
+			continue
+		}
+		for gi, g := range ev.val.elems() {
+			gwhere := fmt.Sprintf("%s[%d]", where, gi)
+			if g.kind() != kObj {
+				p.fail(g.line(), &FieldError{Field: gwhere, Want: "an object"})
+				continue
+			}
+			matcher := ""
+			if m, ok := field(g, "matcher"); ok {
+				if m.val.kind() != kStr {
+					p.fail(m.line, &FieldError{Field: gwhere + ".matcher", Want: "a string"})
+					continue
+				}
+				matcher = m.val.text()
+			}
+			list, ok := field(g, "hooks")
+			if !ok {
+				continue
+			}
+			if list.val.kind() != kArr {
+				p.fail(list.line, &FieldError{Field: gwhere + ".hooks", Want: "an array"})
+				continue
+			}
+			for hi, hv := range list.val.elems() {
+				hwhere := fmt.Sprintf("%s.hooks[%d]", gwhere, hi)
+				if hk, ok := p.hook(hv, hwhere); ok {
+					hk.Event, hk.Matcher = ev.key, matcher
+					p.cfg.Hooks = append(p.cfg.Hooks, hk)
+				}
+			}
+		}
+	}
+}
+
+func (p *parser) hook(v value, where string) (Hook, bool) {
+	if v.kind() != kObj {
+		p.fail(v.line(), &FieldError{Field: where, Want: "an object"})
+		return Hook{}, false
+	}
+	t, ok := field(v, "type")
+	if !ok || t.val.kind() != kStr || t.val.text() != "command" {
+		return Hook{}, false
+	}
+	var h Hook
+	c, ok := field(v, "command")
+	if !ok || c.val.kind() != kStr {
+		line := c.line
+		if !ok {
+			line = t.line
+		}
+		p.fail(line, &FieldError{Field: where + ".command", Want: "a string"})
+		return Hook{}, false
+	}
+	h.Command, h.Line = c.val.text(), c.val.line()
+	if m, ok := field(v, "timeout"); ok {
+		n, err := strconv.ParseFloat(m.val.text(), 64)
+		if m.val.kind() != kNum || err != nil || n < 0 {
+			p.fail(m.line, &FieldError{Field: where + ".timeout", Want: "a number of seconds"})
+			return Hook{}, false
+		}
+		h.Timeout = int(math.Min(n, math.MaxInt32))
+	}
+	return h, true
+}
