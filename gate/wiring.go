@@ -1,8 +1,11 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -13,8 +16,9 @@ import (
 	"github.com/agentairlock/airlock/scan"
 )
 
-// LoadMCP loads the gate an MCP proxy runs: the policy and the contracts.
-// The proxy supplies the toolset stage from what it sees live.
+// LoadMCP loads the gate an MCP proxy runs: the policy and the contracts,
+// and it activates the indicator feed for the toolset checks. The proxy
+// supplies the toolset stage from what it sees live.
 func LoadMCP(env Env, cwd string) (*Gate, error) {
 	p, err := Load(env, cwd)
 	if err != nil {
@@ -24,7 +28,27 @@ func LoadMCP(env Env, cwd string) (*Gate, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ActivateFeed(env.AirlockHome); err != nil {
+		return nil, err
+	}
 	return &Gate{Policy: p, Env: env, Contracts: contracts.GateView{Set: set}}, nil
+}
+
+// ActivateFeed puts the indicator feed installed in home, if there is one,
+// under every later scan in this process (none: the bundled indicators
+// alone). A feed.json that does not load is an error, for the proxy as
+// for a policy that does not: the feed was installed to catch something.
+func ActivateFeed(home string) error {
+	f, err := scan.LoadFeed(filepath.Join(home, scan.FeedFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		scan.ActivateFeed(nil)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	scan.ActivateFeed(f)
+	return nil
 }
 
 // ForHook completes a hook's gate with the same holds, pinned tool lists and

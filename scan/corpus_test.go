@@ -173,15 +173,6 @@ func TestTextCorpusRisk(t *testing.T) {
 	}
 }
 
-func hasID(fs []Finding, id string) bool {
-	for _, f := range fs {
-		if f.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 func dump(fs []Finding) string {
 	var b strings.Builder
 	for _, f := range fs {

@@ -85,7 +85,30 @@ const (
 	Prose
 	// Code is source code and tests: weighted down like Prose.
 	Code
+	// Config is an agent's configuration: MCP server launch commands and
+	// hook commands run without a person reading them, so execution,
+	// exfiltration and stealth weigh in full; credential names (a
+	// server's ${GITHUB_TOKEN}) and imperatives are weighted down.
+	Config
+	// Script is code that ships inside a skill or runs as a hook: what it
+	// executes, reads and sends weighs in full; imperatives in it are
+	// not addressed to the model and are weighted down.
+	Script
 )
+
+// weighsDown reports whether a finding of category cat is weighted down
+// in this context.
+func (c Context) weighsDown(cat Category) bool {
+	switch c {
+	case Instructions:
+		return false
+	case Config:
+		return cat == Injection || cat == Secret
+	case Script:
+		return cat == Injection
+	}
+	return true
+}
 
 func (c Context) String() string {
 	switch c {
@@ -95,6 +118,10 @@ func (c Context) String() string {
 		return "prose"
 	case Code:
 		return "code"
+	case Config:
+		return "config"
+	case Script:
+		return "script"
 	}
 	return fmt.Sprintf("context(%d)", int(c))
 }

@@ -86,7 +86,7 @@ var rules = []rule{
 	{
 		id: "inject.important-block", cat: Injection, sev: Med,
 		words: []string{"important", "system", "sys", "instructions", "instruction", "admin", "override", "secret", "hidden", "critical", "inst", "im"},
-		pattern: `<\s*(?:important|system|sys|instructions?|admin|override|secret|hidden|critical)\b[^<>\n]{0,40}>` +
+		pattern: `<\s*(?:important|system|sys|instructions?|admin|override|secret|hidden|critical)(?:[-_](?:reminder|prompt|message|note|notes|instructions?|override|context))?(?:\s[^<>\n]{0,40})?\s*/?>` +
 			`|\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*system|<\|system\|>|\[system\s*(?:message|prompt|note)?\]`,
 		explain: "a tag block addressed to the model, the usual wrapper of a poisoned tool description",
 		label:   `%s block instructing the model`,
@@ -214,7 +214,7 @@ var rules = []rule{
 	{
 		id: "exfil.payload", cat: Exfiltration, sev: Med,
 		words:   []string{"http", "https"},
-		pattern: `https?://[^\s"'<>\x60]+[?&][a-z0-9_.-]+=(?:\{[^}\s]*\}|\$\{?[a-z_][a-z0-9_]*\}?|<[a-z0-9_ -]+>|\[[a-z0-9_ -]+\]|%s|base64|b64)`,
+		pattern: `https?://[^\s"'<>\x60]+[?&][a-z0-9_.-]+=(?:\{[^}\s]*\}|\$\{?[a-z_][a-z0-9_]*\}?|\$\(|` + "`" + `|<[a-z0-9_ -]+>|\[[a-z0-9_ -]+\]|%s|base64|b64)`,
 		explain: "a URL with a placeholder for data to be filled in",
 		label:   `URL with a data placeholder ("%s")`,
 	},

@@ -51,12 +51,19 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 	f := fold(s)
 	e := compiled()
 	hits := e.match(s, f)
+	feed := activeFeed.Load()
+	if feed != nil {
+		hits = feed.match(s, f, hits)
+	}
 	if !f.plain {
 		hits = append(hits, hiddenChars(s)...)
 	}
 	hits = append(hits, hiddenBlocks(s, f, hits)...)
 	if depth == 0 {
 		hits = append(hits, base64Blobs(s)...)
+	}
+	if feed != nil {
+		feed.raiseHits(hits) // the stealth detectors' hits too
 	}
 	if len(hits) == 0 && extra == nil {
 		return nil
@@ -65,7 +72,19 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 	out := make([]Finding, 0, len(hits)+len(extra))
 	count := map[string]int{}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.oa - b.oa })
+	type span struct {
+		id     string
+		oa, ob int
+	}
+	same := map[span]bool{}
 	for _, h := range hits {
+		// Two parts of one pattern can grow to the same text
+		// (".ssh" and "id_rsa" both to "~/.ssh/id_rsa"): one finding.
+		k := span{h.ID, h.oa, h.ob}
+		if same[k] {
+			continue
+		}
+		same[k] = true
 		if count[h.ID]++; count[h.ID] > maxPerID {
 			continue
 		}
@@ -74,9 +93,9 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 		if fd.Match == "" {
 			fd.Match = clip(shown[h.oa:h.ob], maxMatch)
 		}
-		if ctx != Instructions || h.quoted {
+		if down := ctx.weighsDown(fd.Category); down || h.quoted {
 			fd.Severity = weighDown(fd.Severity)
-			if h.quoted && ctx == Instructions {
+			if h.quoted && !down {
 				fd.Explain += " (quoted as an example)"
 			}
 		}
@@ -309,4 +328,16 @@ func (l lineIndex) pos(off int) (line, col int) {
 	// starts[n-1] <= off < starts[n]
 	start := l.starts[n-1]
 	return n, utf8.RuneCountInString(l.s[start:off]) + 1
+}
+
+// offset is the byte offset where 1-based line starts (the end of the
+// text past the last line).
+func (l lineIndex) offset(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(l.starts) {
+		return len(l.s)
+	}
+	return l.starts[line-1]
 }

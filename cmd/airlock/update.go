@@ -1,8 +1,311 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/scan"
+	"github.com/urfave/cli/v2"
+)
 
 // updateCommand is `airlock update`: refresh the indicators from a signed feed.
 func updateCommand() *cli.Command {
-	return &cli.Command{Name: "update", Usage: "refresh the indicators from a signed feed (not built yet)"}
+	return &cli.Command{
+		Name:      "update",
+		Usage:     "refresh the indicators from a signed feed, or show the active one",
+		ArgsUsage: "[FILE|URL] [--status] [--allow-unsigned]",
+		Description: "Installs a feed that adds indicators and raises severities on top of the bundled ones;\n" +
+			"it can never remove or lower one. The feed must be signed by a key in " + scan.FeedKeyEnv + "\n" +
+			"(base64 ed25519 public keys, comma-separated, or a file of them); --allow-unsigned accepts an\n" +
+			"unsigned feed you host yourself. A URL is fetched over https (http only on loopback).\n" +
+			"See docs/feed.md for writing, signing and hosting a feed.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "status", Usage: "show the active feed: version, signer, source and what it sits on"},
+			&cli.BoolFlag{Name: "allow-unsigned", Usage: "accept an unsigned feed (one you host yourself); a bad signature is still refused"},
+		},
+		Action:       runUpdate,
+		OnUsageError: feedUsageError,
+		Subcommands: []*cli.Command{
+			{Name: "keygen", Usage: "write a feed signing key pair and print the public key for " + scan.FeedKeyEnv,
+				ArgsUsage: "[--out DIR]", Action: runUpdateKeygen, OnUsageError: feedUsageError,
+				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Value: ".", Usage: "write the keys in `DIR`"}}},
+			{Name: "sign", Usage: "check a feed and write it signed", ArgsUsage: "FEED --key PRIVKEY [-o OUT]",
+				Action: runUpdateSign, OnUsageError: feedUsageError,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "key", Usage: "the private key `FILE` (as keygen writes it)"},
+					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout)"},
+				}},
+		},
+	}
 }
+
+func feedUsageError(c *cli.Context, err error, _ bool) error {
+	return exitWith(64, "airlock %s: %v", c.Command.Name, err)
+}
+
+// feedArgs reads the flags urfave/cli left among the arguments (it stops
+// at the first one, and people type flags after it).
+func feedArgs(c *cli.Context, verb string, bools []string, strs []string) (pos []string, set map[string]string, err error) {
+	set = map[string]string{}
+	for _, n := range bools {
+		if c.Bool(n) {
+			set[n] = "true"
+		}
+	}
+	for _, n := range strs {
+		if v := c.String(n); v != "" && c.IsSet(n) {
+			set[n] = v
+		}
+	}
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-") || a == "-":
+			pos = append(pos, a)
+		case slices.Contains(bools, name) && !hasValue:
+			set[name] = "true"
+		case slices.Contains(strs, name) && hasValue:
+			set[name] = value
+		case slices.Contains(strs, name) && i+1 < len(args):
+			set[name] = args[i+1]
+			i++
+		default:
+			return nil, nil, exitWith(64, "airlock %s: unknown or incomplete flag %s", verb, a)
+		}
+	}
+	return pos, set, nil
+}
+
+func runUpdate(c *cli.Context) error {
+	pos, set, err := feedArgs(c, "update", []string{"status", "allow-unsigned"}, nil)
+	if err != nil {
+		return err
+	}
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return exitWith(1, "airlock update: %v", err)
+	}
+	path := filepath.Join(env.AirlockHome, scan.FeedFile)
+	switch {
+	case set["status"] != "" && len(pos) == 0:
+		return feedStatus(c.App.Writer, path)
+	case len(pos) != 1 || set["status"] != "":
+		return exitWith(64, "airlock update: usage: airlock update FILE|URL [--allow-unsigned], or airlock update --status")
+	}
+	src := pos[0]
+	keys, err := trustedFeedKeys()
+	if err != nil {
+		return exitWith(1, "airlock update: %v", err)
+	}
+	raw, source, err := readFeedSource(src)
+	if err != nil {
+		return exitWith(1, "airlock update: %v", err)
+	}
+	f, err := scan.ParseFeed(raw, keys, set["allow-unsigned"] != "")
+	if err != nil {
+		return exitWith(1, "airlock update: %s: %v", audit.Escape(source), err)
+	}
+	f.Source, f.Installed = source, time.Now().UTC()
+	already, err := scan.InstallFeed(path, f)
+	if err != nil {
+		return exitWith(1, "airlock update: %s: %v", audit.Escape(source), err)
+	}
+	w := c.App.Writer
+	if already {
+		fmt.Fprintf(w, "feed version %d is already active (%s)\n", f.Version, path)
+		return nil
+	}
+	fmt.Fprintf(w, "installed feed version %d from %s, %s: %s\n", f.Version, audit.Escape(source), signerText(f.Signer), feedCounts(f))
+	fmt.Fprintf(w, "airlock-mcp proxies use it from their next start (%s)\n", path)
+	if f.Signer == scan.Unsigned {
+		fmt.Fprintln(c.App.ErrWriter, "warning: this feed is not signed; anyone who can change it where it is hosted can change what Airlock flags")
+	}
+	return nil
+}
+
+// trustedFeedKeys reads AIRLOCK_FEED_KEY: the keys themselves, or the path
+// of a file holding them.
+func trustedFeedKeys() ([]ed25519.PublicKey, error) {
+	v := strings.TrimSpace(os.Getenv(scan.FeedKeyEnv))
+	if v == "" {
+		return nil, nil
+	}
+	keys, err := scan.ParseFeedKeys(v)
+	if err == nil {
+		return keys, nil
+	}
+	b, ferr := readFeedInput(v, 64<<10)
+	if ferr != nil {
+		return nil, fmt.Errorf("%s is neither ed25519 public keys (%v) nor a readable file of them (%v)", scan.FeedKeyEnv, err, ferr)
+	}
+	if keys, err = scan.ParseFeedKeys(string(b)); err != nil {
+		return nil, fmt.Errorf("%s file %s: %v", scan.FeedKeyEnv, v, err)
+	}
+	return keys, nil
+}
+
+// readFeedSource reads a feed from a file or fetches it from a URL, and
+// returns how to name where it came from.
+func readFeedSource(src string) ([]byte, string, error) {
+	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
+		u, err := url.Parse(src)
+		if err != nil {
+			return nil, "", fmt.Errorf("feed URL: %w", err)
+		}
+		b, err := fetchFeed(u)
+		return b, u.Redacted(), err
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := readFeedInput(abs, scan.MaxFeedBytes)
+	return b, abs, err
+}
+
+func readFeedInput(path string, limit int64) ([]byte, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is over the %d-byte cap", path, limit)
+	}
+	return b, nil
+}
+
+// fetchFeed gets a feed over https (http only from this machine), within
+// 10 seconds and the size cap, following redirects only to such URLs.
+func fetchFeed(u *url.URL) ([]byte, error) {
+	if err := feedURLAllowed(u); err != nil {
+		return nil, err
+	}
+	client := &http.Client{
+		Timeout: 10 * time.Second,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("more than 5 redirects")
+			}
+			return feedURLAllowed(req.URL)
+		},
+	}
+	resp, err := client.Get(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("fetch feed: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetch feed %s: %s", u.Redacted(), resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, scan.MaxFeedBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("fetch feed %s: %w", u.Redacted(), err)
+	}
+	if len(b) > scan.MaxFeedBytes {
+		return nil, fmt.Errorf("fetch feed %s: over the %d-byte cap", u.Redacted(), scan.MaxFeedBytes)
+	}
+	return b, nil
+}
+
+func feedURLAllowed(u *url.URL) error {
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	switch {
+	case host == "":
+		return fmt.Errorf("feed URL %s has no host", u.Redacted())
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && (host == "localhost" || ip != nil && ip.IsLoopback()):
+		return nil
+	}
+	return fmt.Errorf("feed URL %s: only https, or http to this machine (localhost), is allowed", u.Redacted())
+}
+
+func feedStatus(w io.Writer, path string) error {
+	f, err := scan.LoadFeed(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(w, "no feed is active: the %d bundled indicators are in use (%s does not exist)\n", scan.BundledIndicators(), path)
+		return nil
+	}
+	if err != nil {
+		return exitWith(1, "airlock update --status: %v", err)
+	}
+	trust := ""
+	if f.Signer != scan.Unsigned {
+		trust = " (not among the keys in " + scan.FeedKeyEnv + " here)"
+		if keys, err := trustedFeedKeys(); err == nil && len(keys) == 0 {
+			trust = " (" + scan.FeedKeyEnv + " is not set here)"
+		} else if err == nil {
+			for _, k := range keys {
+				if scan.FeedKeyID(k) == f.Signer {
+					trust = " (trusted by " + scan.FeedKeyEnv + ")"
+				}
+			}
+		}
+	}
+	fmt.Fprintf(w, "feed:       version %d, created %s\n", f.Version, f.Created.Format(time.RFC3339))
+	fmt.Fprintf(w, "signer:     %s%s\n", signerText(f.Signer), trust)
+	fmt.Fprintf(w, "source:     %s\n", audit.Escape(f.Source))
+	fmt.Fprintf(w, "installed:  %s\n", f.Installed.Format(time.RFC3339))
+	fmt.Fprintf(w, "indicators: %s\n", feedCounts(f))
+	fmt.Fprintf(w, "sits on:    %d bundled indicators, which it can raise but never remove or lower\n", scan.BundledIndicators())
+	fmt.Fprintf(w, "used by:    airlock-mcp's toolset checks, from each proxy's next start (not the hook)\n")
+	fmt.Fprintf(w, "file:       %s\n", path)
+	return nil
+}
+
+func signerText(signer string) string {
+	if signer == scan.Unsigned {
+		return "UNSIGNED (installed with --allow-unsigned)"
+	}
+	return "signed by key " + signer
+}
+
+func feedCounts(f *scan.Feed) string {
+	s := f.Stats()
+	out := fmt.Sprintf("%s: %s, %s, %s", feedPlural(len(f.Indicators), "entry", "entries"),
+		feedPlural(s.New, "new indicator", "new indicators"), feedPlural(s.Raised, "raised severity", "raised severities"),
+		feedPlural(s.Extra, "extra pattern under a bundled id", "extra patterns under bundled ids"))
+	if s.Moot > 0 {
+		out += fmt.Sprintf(", %d with no effect", s.Moot)
+	}
+	return out
+}
+
+func feedPlural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Key files keygen writes.
+const (
+	feedPrivFile = "airlock-feed.key"
+	feedPubFile  = "airlock-feed.pub"
+)
