@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // storedFeed is feed.json: the payload as it was verified, byte for byte,
@@ -46,26 +46,14 @@ func LoadFeed(path string) (*Feed, error) {
 
 func readFeedFile(path string) ([]byte, error) {
 	// A FIFO or device planted as feed.json would hang or never end.
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("feed %s is not a regular file (%s); remove it to fall back to the bundled indicators", path, st.Mode().Type())
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	if st, err := fh.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("feed %s is not a regular file; remove it to fall back to the bundled indicators", path)
-	}
 	// The payload is a JSON string in the file: escaping at most doubles it.
 	const limit = 2*MaxFeedBytes + 64<<10
-	raw, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	raw, err := regular.ReadPrefix(path, limit+1)
+	if errors.Is(err, regular.ErrNotRegular) {
+		return nil, fmt.Errorf("feed %w; remove it to fall back to the bundled indicators", err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read feed %s: %w", path, err)
+		return nil, err
 	}
 	if len(raw) > limit {
 		return nil, fmt.Errorf("feed %s is over %d bytes: not a file Airlock writes; remove it to fall back to the bundled indicators", path, limit)

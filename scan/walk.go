@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/setup"
 )
 
@@ -91,6 +91,10 @@ func Walk(paths []string, opt Options) (*Report, error) {
 			return nil, fmt.Errorf("scan %s: %w", root, err)
 		}
 		if !info.IsDir() {
+			if !info.Mode().IsRegular() {
+				skipped = append(skipped, Skipped{Path: root, Reason: "not a regular file"})
+				continue
+			}
 			add(job{path: root, inSkill: hasSkillFile(filepath.Dir(root))})
 			continue
 		}
@@ -177,7 +181,7 @@ type result struct {
 
 func scanJob(j job, opt Options) result {
 	p := filepath.ToSlash(j.path)
-	data, err := readCapped(j.path, MaxText+1)
+	data, err := regular.ReadPrefix(j.path, MaxText+1)
 	if err != nil {
 		return result{file: File{Path: p}, skip: unwrapPathError(err)}
 	}
@@ -269,22 +273,6 @@ func underSkill(p, root string, skills map[string]bool) bool {
 			return false
 		}
 	}
-}
-
-// readCapped reads at most n bytes of a file.
-func readCapped(p string, n int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	size := int64(512)
-	if info, err := f.Stat(); err == nil && info.Size() > 0 {
-		size = min(info.Size()+1, n) // +1 sees a file that grew
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	_, err = buf.ReadFrom(io.LimitReader(f, n))
-	return buf.Bytes(), err
 }
 
 func unwrapPathError(err error) string {

@@ -1,5 +1,5 @@
 //go:build !unix
 
-package audit
+package regular
 
 const nonBlock = 0
