@@ -46,6 +46,8 @@ func newApp() *cli.App {
 			auditCommand(),
 			scanCommand(),
 			updateCommand(),
+			demoCommand(),
+			demoServerCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
