@@ -43,6 +43,10 @@ type Hook struct {
 	Event, Matcher, Command string
 	Timeout                 int // seconds; 0 when not set
 	Line                    int // 1-based line of the "command" value
+	// Helper: not a hook but a command the agent runs by itself all the
+	// same (Claude Code's statusLine and credential helpers, Codex's
+	// notify); Event names the setting.
+	Helper bool
 }
 
 // Config is what one config file defines.

@@ -1,7 +1,10 @@
 // Package setup owns the agents' config stores: where each agent keeps its
 // MCP servers and hooks (Locate, Recognize), what a store defines (Parse),
-// and — in later work — wrapping servers in airlock-mcp, unwrapping them,
-// backing files up and the doctor's checks.
+// and putting agents behind Airlock and back: Init wraps every stdio
+// server in airlock-mcp and wires airlock-hook into Claude Code, backing
+// each file up first and recording it in a manifest; Uninstall restores
+// each file byte for byte, or removes only Airlock's own entries from a
+// file edited since; Status tells the doctor what is covered.
 //
 // Twenty-odd agents write the same idea (a named server: a command, its
 // arguments and environment, or a URL) in their own dialect: JSON
@@ -18,7 +21,10 @@
 // field of the wrong type with the file, line, server and field rather
 // than guessing. A broken entry costs that entry only.
 //
-// setup never decides whether a server is safe (scan and gate do) and,
-// on the read side, never writes: Locate and Recognize read no files, and
-// Parse reads only the bytes it is given.
+// setup never decides whether a server is safe (scan and gate do). On the
+// read side it never writes: Locate and Recognize read no files, and
+// Parse reads only the bytes it is given. On the write side every edit is
+// a splice of the command and args values only (comments, key order and
+// unknown keys untouched), checked by parsing the result before an atomic
+// write through any symlink, keeping the file's mode.
 package setup

@@ -1,5 +1,7 @@
 package setup
 
+import "strings"
+
 // dialect is how a family of config files spells a server entry.
 type dialect int
 
@@ -216,7 +218,22 @@ func readServer(st Store, name string, line int, v value, d dialect) (Server, er
 	if len(s.Env) == 0 {
 		s.Env = nil
 	}
-	s.Remote = s.Command == "" && s.URL != ""
-	s.WrapName, s.Inner, s.Wrapped = WrappedCommand(s.Command, s.Args)
+	// An agent picks the transport from "type": with http, sse or
+	// streamable HTTP and a URL it connects to the URL, and a command
+	// beside them (a decoy airlock-mcp) is never run.
+	s.Remote = s.URL != "" && (s.Command == "" || remoteTransport(s.Transport))
+	if !s.Remote {
+		s.WrapName, s.Inner, s.Wrapped = WrappedCommand(s.Command, s.Args)
+	}
 	return s, nil
+}
+
+// remoteTransport reports whether a transport name, as agents spell it,
+// is reached over the network.
+func remoteTransport(t string) bool {
+	switch strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(t)) {
+	case "http", "sse", "streamablehttp", "remote", "websocket", "ws":
+		return true
+	}
+	return false
 }

@@ -21,6 +21,7 @@ func (p *parser) hooks(root value) {
 			p.fail(m.line, &FieldError{Field: "disableAllHooks", Want: "a boolean"})
 		}
 	}
+	p.helpers(root)
 	h, ok := field(root, "hooks")
 	if !ok {
 		return
@@ -100,4 +101,24 @@ func (p *parser) hook(v value, where string) (Hook, bool) {
 		h.Timeout = int(math.Min(n, math.MaxInt32))
 	}
 	return h, true
+}
+
+// helperKeys are settings whose value is a command Claude Code runs by
+// itself, outside any hook: the status line on every prompt, the helpers
+// that fetch credentials and headers.
+var helperKeys = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
+
+// helpers reads those commands as hooks whose Event is the setting's name
+// and Helper is set.
+func (p *parser) helpers(root value) {
+	if m, ok := field(root, "statusLine"); ok && m.val.kind() == kObj {
+		if c, ok := field(m.val, "command"); ok && c.val.kind() == kStr {
+			p.cfg.Hooks = append(p.cfg.Hooks, Hook{Event: "statusLine", Command: c.val.text(), Line: c.val.line(), Helper: true})
+		}
+	}
+	for _, k := range helperKeys {
+		if m, ok := field(root, k); ok && m.val.kind() == kStr {
+			p.cfg.Hooks = append(p.cfg.Hooks, Hook{Event: k, Command: m.val.text(), Line: m.val.line(), Helper: true})
+		}
+	}
 }

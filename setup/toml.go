@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -30,6 +31,25 @@ func (p *parser) toml(data []byte) (err error) {
 		return &ParseError{Path: p.st.Path, Line: line, Err: &causeError{"invalid TOML: " + msg, err}}
 	}
 	lines, anyLine := tomlServerLines(data)
+	if n, ok := doc["notify"].([]any); ok && p.st.Agent == "Codex CLI" {
+		// Codex runs notify's argv after every turn, by itself.
+		var argv []string
+		for _, a := range n {
+			if s, ok := a.(string); ok {
+				argv = append(argv, s)
+			}
+		}
+		line := 0
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "notify") {
+				line = i + 1
+				break
+			}
+		}
+		if len(argv) > 0 {
+			p.cfg.Hooks = append(p.cfg.Hooks, Hook{Event: "notify", Command: strings.Join(argv, " "), Line: line, Helper: true})
+		}
+	}
 	raw, ok := doc["mcp_servers"]
 	if !ok {
 		return nil

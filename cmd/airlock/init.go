@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/profiles"
+	"github.com/agentairlock/airlock/setup"
+	"github.com/urfave/cli/v2"
+)
+
+func initCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "init",
+		Usage: "put your agents behind airlock: the Claude Code hook, every stdio MCP server, a policy",
+		Description: "Writes $AIRLOCK_HOME/policy.yaml from a bundled profile (never over an edited one), wires\n" +
+			"airlock-hook into ~/.claude/settings.json, and makes every agent launch its stdio MCP servers\n" +
+			"through airlock-mcp. Each file it edits is backed up first; airlock uninstall puts it back.\n" +
+			"It never prompts, and prints one line per file and server it looked at.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "profile", Value: "default", Usage: "bundled profile for a new policy.yaml: yolo, default or paranoid"},
+			&cli.GenericFlag{Name: "mcp-config", Value: &pathList{}, Usage: "also wrap the servers of this mcpServers `FILE` (repeatable; see also AIRLOCK_MCP_CONFIGS)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change, write nothing"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+		},
+		Action: runInit,
+	}
+}
+
+// pathList is a repeatable flag whose values are kept whole: a path may
+// hold a comma, which urfave's slice flags would split on.
+type pathList []string
+
+func (p *pathList) Set(v string) error { *p = append(*p, v); return nil }
+func (p *pathList) String() string     { return strings.Join(*p, ", ") }
+
+func runInit(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return exitWith(64, "airlock init: no arguments expected (got %q); flags go before them", c.Args().First())
+	}
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	name := c.String("profile")
+	policy, err := profiles.Get(name)
+	if err != nil {
+		return exitWith(64, "airlock init: %v", err)
+	}
+	home, err := filepath.Abs(env.AirlockHome)
+	if err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	hook, mcp, err := findBinaries()
+	if err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	r, err := setup.Init(setup.Options{
+		Home: env.Home, Workspace: wd, Env: os.Getenv, AirlockHome: home,
+		HookPath: hook, MCPPath: mcp, ExtraConfigs: *c.Generic("mcp-config").(*pathList),
+		DryRun: c.Bool("dry-run"), Profile: name, Policy: policy, ProfileOf: bundledName,
+	})
+	if err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	if err := printSetupReport(c.App.Writer, r, c.Bool("json")); err != nil {
+		return exitWith(1, "airlock init: %v", err)
+	}
+	if r.Refused > 0 {
+		return exitWith(1, "airlock init: %d %s left alone; fix what is named above and run airlock init again", r.Refused, oneOrMany(r.Refused, "file or server", "files or servers"))
+	}
+	return nil
+}
+
+func printSetupReport(w io.Writer, r *setup.Report, asJSON bool) error {
+	if !asJSON {
+		return r.WriteText(w)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func oneOrMany(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// findBinaries finds airlock-hook and airlock-mcp next to this airlock
+// (install.sh puts the three side by side), else on PATH. The paths go
+// into the agents' configs, so they are made absolute.
+func findBinaries() (hook, mcp string, err error) {
+	dir := ""
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		dir = filepath.Dir(exe)
+	}
+	find := func(name string) string {
+		file := name
+		if runtime.GOOS == "windows" {
+			file += ".exe"
+		}
+		if dir != "" {
+			p := filepath.Join(dir, file)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p
+			}
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+		}
+		return ""
+	}
+	hook, mcp = find("airlock-hook"), find("airlock-mcp")
+	var missing []string
+	for _, b := range []struct{ name, path string }{{"airlock-hook", hook}, {"airlock-mcp", mcp}} {
+		if b.path == "" {
+			missing = append(missing, b.name)
+		}
+	}
+	if len(missing) > 0 {
+		return "", "", fmt.Errorf("%s not found next to airlock or on PATH: install Airlock with install.sh, which puts airlock, airlock-hook and airlock-mcp side by side; nothing was changed", strings.Join(missing, " and "))
+	}
+	return hook, mcp, nil
+}

@@ -1,0 +1,355 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// HookTimeout is the timeout, in seconds, written with Airlock's hooks:
+// Claude Code's own default for a tool hook is ten minutes.
+const HookTimeout = 30
+
+// The events Airlock's hook answers, and the argument each is run with.
+var hookEvents = []struct{ event, arg string }{
+	{"PreToolUse", ""},
+	{"PostToolUse", " --post"},
+}
+
+// HookRecord is one hook init added to a Claude Code settings file.
+type HookRecord struct {
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	// Created is "event" when init also added the event's list, "hooks"
+	// when it added the "hooks" object too; semantic uninstall removes
+	// them again once they are empty.
+	Created string `json:"created,omitempty"`
+}
+
+// hookGroup and hookCmd are the matcher group init adds, with exactly the
+// fields every Claude Code release reads (protocols.md §1.1): no args, no
+// onFailure, which older clients would refuse.
+type hookGroup struct {
+	Matcher string    `json:"matcher"`
+	Hooks   []hookCmd `json:"hooks"`
+}
+
+type hookCmd struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+// orderedObj renders as a JSON object with its members in order.
+type orderedObj []kv
+
+func (o orderedObj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(jsonQuote(m.key) + ":")
+		v, err := json.Marshal(m.val)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+
+// shellQuote quotes s for the shell Claude Code runs hook commands with.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// HookCommands are the commands init writes for airlock-hook at path.
+func HookCommands(path string) (pre, post string) {
+	q := shellQuote(path)
+	return q + hookEvents[0].arg, q + hookEvents[1].arg
+}
+
+// firstWord is the program a shell command line runs: its first word,
+// quotes removed.
+func firstWord(cmd string) string {
+	cmd = strings.TrimLeft(cmd, " \t")
+	var b strings.Builder
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; c {
+		case ' ', '\t', '\n', ';', '&', '|':
+			return b.String()
+		case '\'':
+			j := strings.IndexByte(cmd[i+1:], '\'')
+			if j < 0 {
+				return b.String() + cmd[i+1:]
+			}
+			b.WriteString(cmd[i+1 : i+1+j])
+			i += j + 1
+		case '"':
+			for i++; i < len(cmd) && cmd[i] != '"'; i++ {
+				if cmd[i] == '\\' && i+1 < len(cmd) {
+					i++
+				}
+				b.WriteByte(cmd[i])
+			}
+		case '\\':
+			if i+1 < len(cmd) {
+				i++
+				b.WriteByte(cmd[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// IsAirlockHook says a hook command runs airlock-hook (by its base name,
+// wherever it is installed).
+func IsAirlockHook(command string) bool {
+	b := base(firstWord(command))
+	return b == "airlock-hook" || strings.EqualFold(b, "airlock-hook.exe")
+}
+
+// wireHooks adds airlock-hook at hookPath to a Claude Code settings
+// file's PreToolUse and PostToolUse, for every tool, where no airlock-hook
+// runs yet. data is nil when the file does not exist; otherwise Parse read
+// it without error. It returns the new bytes and what it added (nothing:
+// the file needs no change).
+func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, error) {
+	var before *Config
+	if data != nil {
+		var err error
+		if before, err = Parse(st, data); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		before = &Config{Store: st}
+	}
+	pre, post := HookCommands(hookPath)
+	cmds := map[string]string{"PreToolUse": pre, "PostToolUse": post}
+	var recs []HookRecord
+	for _, ev := range hookEvents {
+		wired := false
+		for _, h := range before.Hooks {
+			wired = wired || h.Event == ev.event && IsAirlockHook(h.Command)
+		}
+		if !wired {
+			recs = append(recs, HookRecord{Event: ev.event, Command: cmds[ev.event]})
+		}
+	}
+	if len(recs) == 0 {
+		return data, nil, nil
+	}
+	group := func(ev string) []hookGroup {
+		return []hookGroup{{Matcher: "*", Hooks: []hookCmd{{Type: "command", Command: cmds[ev], Timeout: HookTimeout}}}}
+	}
+	events := func(rs []HookRecord) orderedObj {
+		var o orderedObj
+		for _, r := range rs {
+			o = append(o, kv{r.Event, group(r.Event)})
+		}
+		return o
+	}
+	nl := newline(data)
+	d := &jdoc{src: blankJSONC(data)}
+	root, ok := d.root()
+	var sp []splice
+	switch {
+	case !ok:
+		// No file, or nothing but white space and comments: write the
+		// object after what is there.
+		for i := range recs {
+			recs[i].Created = "hooks"
+		}
+		doc := jsonRender(orderedObj{{"hooks", events(recs)}}, true, "", "  ") + "\n"
+		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+			doc = nl + doc
+		}
+		sp = append(sp, splice{len(data), len(data), doc})
+	case root.kind() != kObj:
+		return nil, nil, refuse("the file is not a JSON object")
+	default:
+		hm, ok := jlast(root, "hooks")
+		switch {
+		case !ok || hm.val.kind() == kNull:
+			for i := range recs {
+				recs[i].Created = "hooks"
+			}
+			if ok {
+				ind := indentOf(d.src, hm.keyOff)
+				sp = append(sp, splice{hm.val.off, hm.val.end, jsonRender(events(recs), spansLines(root), ind, jsonIndentUnit(d.src))})
+			} else {
+				sp = append(sp, insertMembers(root, []kv{{"hooks", events(recs)}}, nl))
+			}
+		case hm.val.kind() != kObj:
+			return nil, nil, refuse(`"hooks" is not an object`)
+		default:
+			var add []HookRecord
+			for i, r := range recs {
+				em, ok := jlast(hm.val, r.Event)
+				switch {
+				case !ok:
+					recs[i].Created = "event"
+					add = append(add, r)
+				case em.val.kind() == kNull:
+					recs[i].Created = "event"
+					ind := indentOf(d.src, em.keyOff)
+					sp = append(sp, splice{em.val.off, em.val.end, jsonRender(group(r.Event), spansLines(hm.val), ind, jsonIndentUnit(d.src))})
+				case em.val.kind() == kArr:
+					sp = append(sp, appendElem(em.val, group(r.Event)[0], nl))
+				default:
+					return nil, nil, refuse("hooks.%s is not a list", r.Event)
+				}
+			}
+			if len(add) > 0 {
+				sp = append(sp, insertMembers(hm.val, events(add), nl))
+			}
+		}
+	}
+	out, err := applySplices(data, sp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkHooks(st, before, out, recs); err != nil {
+		return nil, nil, err
+	}
+	return out, recs, nil
+}
+
+// checkHooks holds an edited settings file to what wireHooks meant: the
+// hooks it had, plus exactly the ones added.
+func checkHooks(st Store, before *Config, after []byte, added []HookRecord) error {
+	cfg, err := Parse(st, after)
+	if err != nil {
+		return refuse("internal error: the edited file no longer reads: %v", err)
+	}
+	want := map[string]int{}
+	key := func(h Hook) string {
+		return fmt.Sprintf("%s\x00%s\x00%s\x00%d", h.Event, h.Matcher, h.Command, h.Timeout)
+	}
+	for _, h := range before.Hooks {
+		want[key(h)]++
+	}
+	for _, r := range added {
+		want[key(Hook{Event: r.Event, Matcher: "*", Command: r.Command, Timeout: HookTimeout})]++
+	}
+	for _, h := range cfg.Hooks {
+		want[key(h)]--
+	}
+	for k, n := range want {
+		if n != 0 {
+			return refuse("internal error: hooks after the edit differ from what was meant (%q)", strings.ReplaceAll(k, "\x00", " "))
+		}
+	}
+	if cfg.HooksDisabled != before.HooksDisabled {
+		return refuse("internal error: the edit changed disableAllHooks")
+	}
+	return nil
+}
+
+// unwireHooks removes, from the events init wired, every hook that runs
+// airlock-hook (a group left with no hook goes too), then the event lists
+// and "hooks" object init created, once empty. The user's other hooks,
+// and anything else in the file, are kept.
+func unwireHooks(st Store, data []byte, recs []HookRecord) ([]byte, int, error) {
+	events := map[string]bool{}
+	createdEvent := map[string]bool{}
+	createdHooks := false
+	for _, r := range recs {
+		events[r.Event] = true
+		if r.Created != "" {
+			createdEvent[r.Event] = true
+		}
+		createdHooks = createdHooks || r.Created == "hooks"
+	}
+	removed := 0
+	for step := 0; ; step++ {
+		if step > 10000 {
+			return nil, 0, refuse("internal error: unwiring hooks does not converge")
+		}
+		d := &jdoc{src: blankJSONC(data)}
+		root, ok := d.root()
+		if !ok || root.kind() != kObj {
+			return data, removed, nil
+		}
+		hm, ok := jlast(root, "hooks")
+		if !ok || hm.val.kind() != kObj {
+			return data, removed, nil
+		}
+		sp, ok := nextAirlockHook(hm.val, events)
+		if !ok {
+			sp, ok = emptyCreated(root, hm, createdEvent, createdHooks)
+			if !ok {
+				if _, err := Parse(st, data); err != nil {
+					return nil, 0, refuse("internal error: the edited file no longer reads: %v", err)
+				}
+				return data, removed, nil
+			}
+		} else {
+			removed++
+		}
+		out, err := applySplices(data, []splice{sp})
+		if err != nil {
+			return nil, 0, err
+		}
+		data = out
+	}
+}
+
+// nextAirlockHook finds the first airlock-hook hook under the given
+// events and the splice that removes it.
+func nextAirlockHook(hooks jval, events map[string]bool) (splice, bool) {
+	for _, em := range jmembers(hooks) {
+		if !events[em.key] || em.val.kind() != kArr {
+			continue
+		}
+		for gi, g := range jelems(em.val) {
+			hl, ok := jlast(g, "hooks")
+			if !ok || hl.val.kind() != kArr {
+				continue
+			}
+			hs := jelems(hl.val)
+			for hi, h := range hs {
+				c, ok := jlast(h, "command")
+				if !ok || c.val.kind() != kStr || !IsAirlockHook(c.val.text()) {
+					continue
+				}
+				if len(hs) == 1 {
+					return removeElem(em.val, gi), true
+				}
+				return removeElem(hl.val, hi), true
+			}
+		}
+	}
+	return splice{}, false
+}
+
+// emptyCreated finds an event list, or the hooks object, that init
+// created and that is now empty.
+func emptyCreated(root jval, hm jmem, createdEvent map[string]bool, createdHooks bool) (splice, bool) {
+	mems := jmembers(hm.val)
+	for i, em := range mems {
+		if createdEvent[em.key] && em.val.kind() == kArr && len(jelems(em.val)) == 0 {
+			return removeMember(hm.val, i), true
+		}
+	}
+	if createdHooks && len(mems) == 0 {
+		for i, m := range jmembers(root) {
+			if m.keyOff == hm.keyOff {
+				return removeMember(root, i), true
+			}
+		}
+	}
+	return splice{}, false
+}

@@ -1,0 +1,313 @@
+package setup
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Init puts every stdio MCP server the agents' config files define behind
+// airlock-mcp, wires airlock-hook into Claude Code, and writes policy.yaml
+// when there is none. It never prompts and never guesses: a file it cannot
+// read cleanly, or edit exactly, is left as it is and reported (Refused).
+//
+// Each file it changes is backed up first (a new name per run, never
+// overwritten), recorded in the manifest with its hash after the edit,
+// and replaced atomically through any symlink, with its mode (and owner,
+// where allowed) kept. Edits are byte splices: comments, key order,
+// unknown keys and everything else in the file stay as they were. A second
+// Init finds every server wrapped and the hook wired, and writes nothing.
+//
+// The error is for what stops Init before it touches anything (missing
+// binaries, an unreadable manifest); everything else is in the Report.
+func Init(opt Options) (*Report, error) {
+	opt.defaults()
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
+	man, err := ReadManifest(opt.AirlockHome)
+	if err != nil {
+		return nil, err
+	}
+	run := &initRun{opt: opt, r: &Report{DryRun: opt.DryRun}, man: man,
+		bk: newBackups(opt.AirlockHome, opt.Now()), seen: map[string]bool{}}
+	run.policy()
+	for _, st := range opt.stores() {
+		switch {
+		case st.ID == "claude-code.user-settings":
+			run.hooks(st)
+		case st.Kind == KindMCP:
+			run.store(st)
+		}
+	}
+	return run.r, nil
+}
+
+type initRun struct {
+	opt  Options
+	r    *Report
+	man  *Manifest
+	bk   *backups
+	seen map[string]bool // real paths done: a file two stores name is edited once
+}
+
+func (run *initRun) policy() {
+	o := run.opt
+	if o.Policy == nil {
+		return
+	}
+	p := filepath.Join(o.AirlockHome, "policy.yaml")
+	cur, err := os.ReadFile(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if !o.DryRun {
+			if err := writeAtomic(p, o.Policy); err != nil {
+				run.r.file(p, "", ActRefused, err.Error())
+				return
+			}
+		}
+		run.r.file(p, "", ActWrote, "profile "+o.Profile)
+		run.r.Changed++
+	case err != nil:
+		run.r.file(p, "", ActRefused, err.Error())
+	case bytes.Equal(cur, o.Policy):
+		run.r.file(p, "", ActUnchanged, "profile "+o.Profile)
+	default:
+		name := ""
+		if o.ProfileOf != nil {
+			name = o.ProfileOf(cur)
+		}
+		if name == "" {
+			run.r.file(p, "", ActKeptEdited, "")
+		} else {
+			run.r.file(p, "", ActKept, fmt.Sprintf("profile %s; airlock profile %s switches", name, o.Profile))
+		}
+	}
+}
+
+// open reads a store's file; nil when there is nothing to do with it.
+func (run *initRun) open(st Store) *fileState {
+	f, err := readState(st.Path)
+	if err != nil {
+		run.r.file(st.Path, st.Agent, ActRefused, err.Error())
+		return nil
+	}
+	if f.exists {
+		if run.seen[f.real] {
+			return nil
+		}
+		run.seen[f.real] = true
+	}
+	return f
+}
+
+func refusedParse(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ") + "; fix the file and run airlock init again"
+}
+
+func (run *initRun) store(st Store) {
+	f := run.open(st)
+	if f == nil || !f.exists {
+		return
+	}
+	cfg, err := Parse(st, f.data)
+	if err != nil {
+		run.r.file(st.Path, st.Agent, ActRefused, refusedParse(err))
+		return
+	}
+	r := run.r
+	switch {
+	case st.ID == "claude-code.user-mcp":
+		r.file(st.Path, st.Agent, ActLeftAlone, "Claude Code's own servers are gated by airlock-hook")
+		for _, s := range cfg.Servers {
+			name := s.Name
+			if s.Project != "" {
+				name = s.Project + " " + s.Name
+			}
+			r.server(st.Path, st.Agent, name, ActLeftAlone, "")
+		}
+		return
+	case st.Scope == ScopeSystem:
+		r.file(st.Path, st.Agent, ActLeftAlone, "managed by an administrator: airlock init does not edit system files")
+		for _, s := range cfg.Servers {
+			r.add(serverState(st, s, ActNotWrapped))
+		}
+		return
+	}
+	var lines []Line
+	var todo []string
+	for _, s := range cfg.Servers {
+		if s.Command != "" && !s.Wrapped {
+			todo = append(todo, s.Name)
+		}
+	}
+	data, cur := f.data, cfg
+	var recs []WrapRecord
+	argv := map[string][]string{}
+	failed := map[string]string{}
+	for _, name := range todo {
+		out, rec, err := wrapServer(st, data, cur, name, run.opt.MCPPath)
+		if err != nil {
+			failed[name] = err.Error()
+			continue
+		}
+		data, recs = out, append(recs, rec)
+		argv[name] = argvOf(serverByName(cur, name))
+		if cur, err = Parse(st, data); err != nil {
+			run.r.file(st.Path, st.Agent, ActRefused, "internal error: "+err.Error())
+			return
+		}
+	}
+	for _, s := range cfg.Servers {
+		switch msg, bad := failed[s.Name]; {
+		case bad:
+			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActRefused, Detail: msg})
+		case argv[s.Name] != nil:
+			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActWrapped})
+		default:
+			lines = append(lines, serverState(st, s, ""))
+		}
+	}
+	if len(recs) > 0 {
+		if err := checkEdit(st, cfg, data, argv, nil); err != nil {
+			r.file(st.Path, st.Agent, ActRefused, err.Error())
+			return
+		}
+		if !run.commit(st, f, data, f.mode, recs, nil) {
+			return
+		}
+	}
+	for _, l := range lines {
+		r.add(l)
+	}
+}
+
+// serverState is the line for a server init does not change. straggler is
+// the action for a stdio server left unwrapped ("" when it cannot be).
+func serverState(st Store, s Server, straggler string) Line {
+	l := Line{Path: st.Path, Agent: st.Agent, Server: s.Name}
+	switch {
+	case s.Wrapped:
+		l.Action = ActAlreadyWrapped
+		if s.WrapName != s.Name {
+			l.Detail = "behind airlock-mcp as " + s.WrapName
+		}
+	case s.Remote:
+		l.Action, l.Detail = ActRemote, s.URL
+	case s.Command == "" && s.Transport == "builtin":
+		l.Action, l.Detail = ActSkipped, "built into "+st.Agent+": no process to wrap"
+	case s.Command == "":
+		l.Action, l.Detail = ActSkipped, "no command in the file: nothing to wrap"
+	default:
+		l.Action = straggler
+	}
+	return l
+}
+
+func (run *initRun) hooks(st Store) {
+	f := run.open(st)
+	if f == nil {
+		return
+	}
+	var data []byte
+	var cfg *Config
+	if f.exists {
+		var err error
+		if cfg, err = Parse(st, f.data); err != nil {
+			run.r.file(st.Path, st.Agent, ActRefused, refusedParse(err))
+			return
+		}
+		data = f.data
+	}
+	out, recs, err := wireHooks(st, data, run.opt.HookPath)
+	if err != nil {
+		run.r.file(st.Path, st.Agent, ActRefused, err.Error())
+		return
+	}
+	if cfg != nil && cfg.HooksDisabled {
+		defer run.r.file(st.Path, st.Agent, ActHooksDisabled, "Claude Code runs no hook, Airlock's included")
+	}
+	if len(recs) == 0 && cfg != nil {
+		for _, h := range cfg.Hooks {
+			if h.Event == "PreToolUse" && IsAirlockHook(h.Command) {
+				run.r.file(st.Path, st.Agent, ActHookPresent, h.Command)
+				return
+			}
+		}
+		return
+	}
+	mode := f.mode
+	if !f.exists {
+		mode = 0o600
+	}
+	if !run.commit(st, f, out, mode, nil, recs) {
+		return
+	}
+	var evs []string
+	for _, h := range recs {
+		evs = append(evs, h.Event)
+	}
+	run.r.file(st.Path, st.Agent, ActHookWired, strings.Join(evs, ", ")+": "+recs[0].Command)
+}
+
+// commit backs f up, records the change in the manifest, then replaces
+// the file. A file init cannot record is not changed; a change that fails
+// is taken out of the manifest again.
+func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode, servers []WrapRecord, hooks []HookRecord) bool {
+	r, o := run.r, run.opt
+	if o.DryRun {
+		if f.exists {
+			r.file(st.Path, st.Agent, ActBackedUp, run.bk.dir+string(filepath.Separator)+"…")
+		} else {
+			r.file(st.Path, st.Agent, ActCreated, "")
+		}
+		r.Changed++
+		return true
+	}
+	ch := Change{Time: o.Now().UTC(), Existed: f.exists, After: sum(data), AfterMode: modeString(mode), Servers: servers, Hooks: hooks}
+	if f.exists {
+		b, err := run.bk.save(f.path, f.data)
+		if err != nil {
+			r.file(st.Path, st.Agent, ActRefused, err.Error())
+			return false
+		}
+		ch.Backup, ch.Before, ch.Mode = b, sum(f.data), modeString(f.mode)
+	}
+	rec := run.man.record(f, st)
+	rec.Changes = append(rec.Changes, ch)
+	undo := func() {
+		for i := range run.man.Files {
+			if fr := &run.man.Files[i]; fr.Real == f.real {
+				fr.Changes = fr.Changes[:len(fr.Changes)-1]
+				if len(fr.Changes) == 0 {
+					run.man.drop(fr.Path)
+				}
+				break
+			}
+		}
+	}
+	if err := run.man.write(o.AirlockHome); err != nil {
+		undo()
+		r.file(st.Path, st.Agent, ActRefused, "cannot record the change in the manifest: "+err.Error())
+		return false
+	}
+	if err := commit(f, data, mode, o.beforeCommit); err != nil {
+		undo()
+		if werr := run.man.write(o.AirlockHome); werr != nil {
+			err = fmt.Errorf("%v (and the manifest could not be put back: %v)", err, werr)
+		}
+		r.file(st.Path, st.Agent, ActRefused, err.Error())
+		return false
+	}
+	r.Changed++
+	if f.exists {
+		r.file(st.Path, st.Agent, ActBackedUp, ch.Backup)
+	} else {
+		r.file(st.Path, st.Agent, ActCreated, "")
+	}
+	return true
+}

@@ -1,0 +1,187 @@
+package setup
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Report is what init or uninstall did (or, under DryRun, would do): one
+// line per file and per server.
+type Report struct {
+	DryRun bool   `json:"dry_run,omitempty"`
+	Lines  []Line `json:"lines"`
+	// Changed counts the files written, created or removed (that would
+	// be, under DryRun); Refused, the files and servers left alone because
+	// editing them was not safe.
+	Changed int `json:"changed"`
+	Refused int `json:"refused"`
+}
+
+// Line is one thing done to (or found in) one file or one server.
+type Line struct {
+	Path   string `json:"path"`
+	Agent  string `json:"agent,omitempty"`
+	Server string `json:"server,omitempty"`
+	Action string `json:"action"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Actions. A change is written in the past tense, or, under DryRun, as
+// "would" and the verb.
+const (
+	ActWrapped        = "wrapped"
+	ActAlreadyWrapped = "already wrapped"
+	ActRemote         = "remote: not gateable by a stdio proxy"
+	ActLeftAlone      = "left alone"
+	ActSkipped        = "skipped"
+	ActRefused        = "refused"
+	ActBackedUp       = "backed up to"
+	ActCreated        = "created"
+	ActHookWired      = "hook wired"
+	ActHookPresent    = "hook already wired"
+	ActHooksDisabled  = "warning: disableAllHooks is set"
+	ActWrote          = "wrote"
+	ActUnchanged      = "unchanged"
+	ActKept           = "kept"
+	ActKeptEdited     = "kept your edited policy.yaml"
+	ActRestored       = "restored byte for byte"
+	ActUnwrapped      = "unwrapped (edited since init)"
+	ActNoBackup       = "unwrapped (its backup is missing)"
+	ActServerUnwrap   = "unwrapped"
+	ActNotWrapped     = "not wrapped"
+	ActRemovedHook    = "removed airlock-hook"
+	ActRemoved        = "removed (airlock init created it)"
+	ActGone           = "gone since init: nothing to restore"
+	ActNothingLeft    = "nothing of airlock's left in it"
+	ActPurged         = "purged"
+	ActNotPurged      = "not purged"
+)
+
+// would is each change's form under DryRun (init's: uninstall has none).
+var would = map[string]string{
+	ActWrapped:   "would wrap",
+	ActBackedUp:  "would back up to",
+	ActCreated:   "would create",
+	ActHookWired: "would wire hook",
+	ActWrote:     "would write",
+}
+
+func (r *Report) add(l Line) {
+	if w, ok := would[l.Action]; ok && r.DryRun {
+		l.Action = w
+	}
+	if l.Action == ActRefused {
+		r.Refused++
+	}
+	r.Lines = append(r.Lines, l)
+}
+
+func (r *Report) file(path, agent, action, detail string) {
+	r.add(Line{Path: path, Agent: agent, Action: action, Detail: detail})
+}
+
+func (r *Report) server(path, agent, name, action, detail string) {
+	r.add(Line{Path: path, Agent: agent, Server: name, Action: action, Detail: detail})
+}
+
+// String is the line as the commands print it:
+//
+//	/home/dev/.cursor/mcp.json: backed up to /home/dev/.airlock/backups/…
+//	/home/dev/.cursor/mcp.json: github: wrapped
+//	/home/dev/.cursor/mcp.json: figma: remote: not gateable by a stdio proxy (http://127.0.0.1:3845/mcp)
+//
+// Names, URLs and paths come from files a repository may ship: control
+// characters in them are escaped, so a server name cannot clear the
+// screen or rewrite the lines above it.
+func (l Line) String() string {
+	var b strings.Builder
+	b.WriteString(printable(l.Path))
+	b.WriteString(": ")
+	if l.Server != "" {
+		b.WriteString(printable(l.Server))
+		b.WriteString(": ")
+	}
+	b.WriteString(l.Action)
+	switch {
+	case l.Detail == "":
+	case strings.HasSuffix(l.Action, " to"):
+		b.WriteString(" " + printable(l.Detail))
+	default:
+		b.WriteString(" (" + printable(l.Detail) + ")")
+	}
+	return b.String()
+}
+
+// printable escapes what a terminal would act on rather than show:
+// control characters (C0, DEL, C1), bidirectional overrides, and bytes
+// that are not UTF-8.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			if r < 0x80 {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+		i += w
+	}
+	return b.String()
+}
+
+// Summary is the report's last line.
+func (r *Report) Summary() string {
+	var s string
+	switch {
+	case r.Changed == 0 && r.DryRun:
+		s = "nothing would change"
+	case r.Changed == 0:
+		s = "nothing changed"
+	case r.DryRun:
+		s = fmt.Sprintf("would change %d %s (dry run: nothing written)", r.Changed, plural(r.Changed, "file"))
+	default:
+		s = fmt.Sprintf("%d %s changed", r.Changed, plural(r.Changed, "file"))
+	}
+	if r.Refused > 0 {
+		s += fmt.Sprintf("; %d refused (see above)", r.Refused)
+	}
+	return s
+}
+
+// WriteText prints every line, then the summary.
+func (r *Report) WriteText(w io.Writer) error {
+	for _, l := range r.Lines {
+		if _, err := fmt.Fprintln(w, l.String()); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.Summary())
+	return err
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
+}

@@ -1,0 +1,207 @@
+package setup
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// UninstallOptions say whose init to undo.
+type UninstallOptions struct {
+	AirlockHome string
+	// Home is the user's home directory: Purge never removes it, or a
+	// directory above it, whatever AIRLOCK_HOME says.
+	Home string
+	// Purge also deletes AirlockHome, once every file is restored.
+	Purge bool
+
+	beforeCommit func(path string)
+}
+
+// Uninstall undoes what the manifest says init did. A file that still
+// hashes to what init left is restored from its backup byte for byte,
+// with its mode. A file edited since keeps the edits: only Airlock's own
+// entries come out (servers still behind airlock-mcp under the name init
+// gave them get their command line back; airlock-hook leaves the events
+// init wired). A file that cannot be restored safely is left as it is,
+// reported, and kept in the manifest with its backups.
+func Uninstall(opt UninstallOptions) (*Report, error) {
+	man, err := ReadManifest(opt.AirlockHome)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{}
+	if len(man.Files) == 0 {
+		r.file(ManifestPath(opt.AirlockHome), "", "nothing to restore", "no airlock init is recorded")
+	}
+	failed := 0
+	for _, rec := range append([]FileRecord(nil), man.Files...) {
+		if restoreFile(r, rec, opt.beforeCommit) {
+			man.drop(rec.Path)
+		} else {
+			failed++
+		}
+	}
+	if err := man.write(opt.AirlockHome); err != nil {
+		return r, fmt.Errorf("update %s: %w", ManifestPath(opt.AirlockHome), err)
+	}
+	if opt.Purge {
+		switch err := purgeable(opt.AirlockHome, opt.Home); {
+		case failed > 0:
+			r.file(opt.AirlockHome, "", ActNotPurged, fmt.Sprintf("%d %s not restored; the backups stay in %s", failed, plural(failed, "file"), filepath.Join(opt.AirlockHome, "backups")))
+		case err != nil:
+			r.file(opt.AirlockHome, "", ActNotPurged, err.Error())
+			r.Refused++
+		default:
+			if err := os.RemoveAll(opt.AirlockHome); err != nil {
+				return r, fmt.Errorf("purge %s: %w", opt.AirlockHome, err)
+			}
+			r.file(opt.AirlockHome, "", ActPurged, "")
+		}
+	}
+	return r, nil
+}
+
+// purgeable refuses to delete a directory that is not plainly an Airlock
+// home: the root, the user's home or a directory above it, or one that
+// holds none of Airlock's files (an AIRLOCK_HOME set by mistake).
+func purgeable(dir, home string) error {
+	d := filepath.Clean(dir)
+	if !filepath.IsAbs(d) || filepath.Dir(d) == d {
+		return fmt.Errorf("%s is not a directory airlock will delete", dir)
+	}
+	if home != "" {
+		if rel, err := filepath.Rel(d, filepath.Clean(home)); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return fmt.Errorf("%s holds your home directory: delete what you want of it by hand", dir)
+		}
+	}
+	for _, n := range []string{"policy.yaml", "setup", "backups", "audit.jsonl", "pins.json"} {
+		if _, err := os.Lstat(filepath.Join(d, n)); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s does not look like an Airlock home (no policy.yaml, audit.jsonl or backups): not deleted", dir)
+}
+
+// restoreFile undoes init's changes to one file; false when it could not.
+func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
+	st := rec.Store
+	st.Path = rec.Path
+	f, err := readState(rec.Path)
+	if err != nil {
+		r.file(rec.Path, st.Agent, ActRefused, err.Error())
+		return false
+	}
+	if !f.exists {
+		r.file(rec.Path, st.Agent, ActGone, "")
+		return true
+	}
+	// Walk back through init's changes, newest first, while the file is
+	// exactly what the change left.
+	cur, mode, exists := f.data, f.mode, true
+	g := len(rec.Changes) - 1
+	from, how := "", ActUnwrapped
+	for ; g >= 0; g-- {
+		ch := rec.Changes[g]
+		if sum(cur) != ch.After {
+			break
+		}
+		if !ch.Existed {
+			cur, exists, g = nil, false, -1
+			break
+		}
+		b, err := os.ReadFile(ch.Backup)
+		if err != nil || sum(b) != ch.Before {
+			how = ActNoBackup // what is left is undone entry by entry
+			break
+		}
+		m, ok := parseMode(ch.Mode)
+		if !ok {
+			m = mode
+		}
+		cur, mode, from = b, m, ch.Backup
+	}
+	if g < 0 {
+		if !exists {
+			if err := remove(f); err != nil {
+				r.file(rec.Path, st.Agent, ActRefused, err.Error())
+				return false
+			}
+			r.file(rec.Path, st.Agent, ActRemoved, "")
+			return true
+		}
+		if err := commit(f, cur, mode, hook); err != nil {
+			r.file(rec.Path, st.Agent, ActRefused, err.Error())
+			return false
+		}
+		r.Changed++
+		r.file(rec.Path, st.Agent, ActRestored, "from "+from)
+		return true
+	}
+	// Edited since init: take out Airlock's entries, keep the rest.
+	var servers []WrapRecord
+	var hooks []HookRecord
+	for _, ch := range rec.Changes[:g+1] {
+		servers = append(servers, ch.Servers...)
+		hooks = append(hooks, ch.Hooks...)
+	}
+	out, names, nhooks, err := unwrapAll(st, cur, servers, hooks)
+	if err != nil {
+		r.file(rec.Path, st.Agent, ActRefused, err.Error()+"; its backups stay in the manifest")
+		return false
+	}
+	if bytes.Equal(out, f.data) && mode == f.mode {
+		r.file(rec.Path, st.Agent, ActNothingLeft, "edited since init")
+		return true
+	}
+	if err := commit(f, out, mode, hook); err != nil {
+		r.file(rec.Path, st.Agent, ActRefused, err.Error())
+		return false
+	}
+	r.Changed++
+	r.file(rec.Path, st.Agent, how, "")
+	for _, n := range names {
+		r.server(rec.Path, st.Agent, n, ActServerUnwrap, "")
+	}
+	if nhooks > 0 {
+		r.file(rec.Path, st.Agent, ActRemovedHook, fmt.Sprintf("%d %s", nhooks, plural(nhooks, "hook")))
+	}
+	return true
+}
+
+// unwrapAll undoes, in data, each recorded wrap still in place and the
+// recorded hooks.
+func unwrapAll(st Store, data []byte, servers []WrapRecord, hooks []HookRecord) ([]byte, []string, int, error) {
+	var names []string
+	done := map[string]bool{}
+	for _, w := range servers {
+		if done[w.Name] {
+			continue
+		}
+		done[w.Name] = true
+		cfg, err := Parse(st, data)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("the file no longer reads cleanly (%v): fix it and run airlock uninstall again", strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+		out, ok, err := unwrapServer(st, data, cfg, w)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if ok {
+			data, names = out, append(names, w.Name)
+		}
+	}
+	n := 0
+	if len(hooks) > 0 {
+		if _, err := Parse(st, data); err != nil {
+			return nil, nil, 0, fmt.Errorf("the file no longer reads cleanly (%v): fix it and run airlock uninstall again", strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+		var err error
+		if data, n, err = unwireHooks(st, data, hooks); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return data, names, n, nil
+}
