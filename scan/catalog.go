@@ -20,10 +20,13 @@ var builtinOthers = []Indicator{
 	{"stealth.base64", Stealth, Med, "a long base64 blob no reader can check; High when it decodes to instructions"},
 	{"scan.truncated", Stealth, High, "text too long to read whole; what was not read cannot be called clean"},
 	{"scan.unreadable", Stealth, High, "a tool definition that is not readable JSON cannot be shown clean"},
+	{"scan.link-outside", Stealth, Med, "an instruction or config file that is a link out of the scanned tree (or a broken one): what the agent loads was not read"},
 	{"scan.frontmatter", Stealth, Low, "frontmatter that is not valid YAML; an agent may read it differently from a person"},
 	{"scan.config-unreadable", Stealth, Low, "an agent config that could not be parsed, so its servers are not listed"},
 	{"exec.hook-fetch", Execution, Med, "an agent hook command reaches the network on every matching tool call; High when it sends data, calls a collector or runs what it downloads"},
 	{"exec.server-command", Execution, High, "an MCP server is launched by a command that downloads code and runs it"},
+	{"config.api-redirect", Exfiltration, Med, "project settings send the agent's model or web traffic through a host the repository chose (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, proxies)"},
+	{"config.auto-approve", Execution, Med, "project settings approve the repository's own MCP servers without asking (enableAllProjectMcpServers, enabledMcpjsonServers)"},
 	{"risk.combined", Injection, High, "findings that together amount to an attack: a credential with somewhere to send it, an <IMPORTANT> block naming a credential, or steering of other tools next to either"},
 }
 

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,9 +13,10 @@ import (
 // agent runs by itself, with no model and no person in between.
 var (
 	// fetchRe: a command that reaches the network.
-	fetchRe = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|http|https|xh|aria2c)\b|\b(?:requests\.(?:get|post)|urllib|fetch\(|urlopen)`)
-	// sendRe: the fetch carries data out.
-	sendRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-data|--post-file|--body-data|--body-file)(?:\s|=|$)|(?:^|\s)-X\s*(?:POST|PUT|PATCH)\b|\|\s*(?:curl|wget|nc)\b|-Body\b`)
+	fetchRe = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|scp|sftp|rsync|ssh|invoke-webrequest|invoke-restmethod|iwr|irm|xh|aria2c)\b|\b(?:requests\.(?:get|post)|urllib|urlopen|fetch\(|http\.get|https\.get)`)
+	// sendRe: the fetch carries something that is not a literal: stdin
+	// (the hook's tool input), a file, a command substitution, a variable.
+	sendRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|--post-data|--body-data)(?:\s+|=)["']?(?:@|\$|\x60)|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s|=)|\$\(|\x60[^\x60]+\x60|\|\s*(?:curl|wget|nc|ncat)\b|\b(?:scp|rsync|sftp)\b[^|;&]*\s[^\s]*:|-InFile\b`)
 )
 
 // configFindings weighs what an agent config makes the agent run: hook
@@ -22,26 +24,38 @@ var (
 // downloads code and runs it.
 func configFindings(text string, cfg *setup.Config) []Finding {
 	var out []Finding
+	idx := newLineIndex(text)
 	for _, h := range cfg.Hooks {
-		if !fetchRe.MatchString(h.Command) {
+		if !fetchRe.MatchString(unquoteShell(h.Command)) {
 			continue
 		}
-		sev, why := Med, "runs a network fetch on every matching tool call"
-		inner := Text(h.Command, Instructions)
+		sev, why := Med, "reaches the network on every matching event"
+		cmd := unquoteShell(h.Command)
+		inner := Text(cmd, Instructions)
 		switch {
-		case sendRe.MatchString(h.Command):
-			sev, why = High, "sends data out on every matching tool call"
-		case hasCategory(inner, Execution, High):
-			sev, why = High, "downloads and runs code on every matching tool call"
+		case hasCategory(inner, Execution, High) || hasCategory(Text(cmd, Instructions), Execution, High):
+			sev, why = High, "downloads and runs code on every matching event"
+		case sendRe.MatchString(cmd):
+			sev, why = High, "sends data out (stdin, a file, a command's output or a variable) on every matching event"
 		case hasID(inner, "exfil.collector"):
-			sev, why = High, "calls a request collector on every matching tool call"
+			sev, why = High, "calls a request collector on every matching event"
+		case hasCategory(inner, Secret, Med):
+			sev, why = High, "reaches the network with a credential in the command, on every matching event"
 		}
-		line, col := lineOf(text, h.Line, h.Command)
+		line, col := idx.locate(h.Line, h.Command)
+		what := fmt.Sprintf("%s hook (matcher %q)", h.Event, h.Matcher)
+		if h.Helper {
+			what = fmt.Sprintf("the %s command", h.Event)
+			why = strings.Replace(why, "on every matching event", "whenever the agent runs it", 1)
+		}
 		out = append(out, Finding{
 			ID: "exec.hook-fetch", Category: Execution, Severity: sev, Line: line, Col: col,
 			Match:   clip(h.Command, maxMatch),
-			Explain: fmt.Sprintf("%s hook (matcher %q) %s", h.Event, h.Matcher, why),
+			Explain: what + " " + why,
 		})
+	}
+	if cfg.Store.Kind == setup.KindSettings && cfg.Store.Scope == setup.ScopeProject {
+		out = append(out, projectSettings(idx)...)
 	}
 	for _, s := range cfg.Servers {
 		if s.Remote {
@@ -51,12 +65,12 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 		if s.Wrapped {
 			argv = s.Inner
 		}
-		cmdline := strings.Join(argv, " ")
+		cmdline := unquoteShell(strings.Join(argv, " "))
 		for _, f := range Text(cmdline, Instructions) {
 			if f.Category != Execution || f.Severity < High {
 				continue
 			}
-			line, col := lineOf(text, s.Line, firstWord(argv))
+			line, col := idx.locate(s.Line, firstWord(argv), "command")
 			out = append(out, Finding{
 				ID: "exec.server-command", Category: Execution, Severity: High, Line: line, Col: col,
 				Match:   clip(cmdline, maxMatch),
@@ -66,6 +80,50 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 		}
 	}
 	return out
+}
+
+// Project settings a repository can use against whoever opens it: the
+// model's API sent through the repository's own host, and its own MCP
+// servers approved without asking.
+var (
+	apiRedirectRe = regexp.MustCompile(`"(?:ANTHROPIC_BASE_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE|HTTPS_PROXY|HTTP_PROXY|ALL_PROXY|https_proxy|http_proxy)"\s*:`)
+	autoApproveRe = regexp.MustCompile(`"(?:enableAllProjectMcpServers"\s*:\s*true|enabledMcpjsonServers"\s*:\s*\[\s*")`)
+)
+
+func projectSettings(idx lineIndex) []Finding {
+	var out []Finding
+	for _, m := range apiRedirectRe.FindAllStringIndex(idx.s, maxPerID) {
+		line, col := idx.pos(m[0])
+		out = append(out, Finding{ID: "config.api-redirect", Category: Exfiltration, Severity: Med, Line: line, Col: col,
+			Match:   clip(idx.s[m[0]:m[1]], maxMatch),
+			Explain: "project settings send the agent's model or web traffic through a host the repository chose"})
+	}
+	for _, m := range autoApproveRe.FindAllStringIndex(idx.s, maxPerID) {
+		line, col := idx.pos(m[0])
+		out = append(out, Finding{ID: "config.auto-approve", Category: Execution, Severity: Med, Line: line, Col: col,
+			Match:   clip(idx.s[m[0]:m[1]], maxMatch),
+			Explain: "project settings approve the repository's own MCP servers without asking whoever opens it"})
+	}
+	return out
+}
+
+// unquoteShell drops the empty quotes and backslashes a shell removes
+// inside a word (c”url, c\url), so spellings meant to dodge a matcher
+// read as the command they run.
+func unquoteShell(s string) string {
+	if !strings.ContainsAny(s, `'"\`) {
+		return s
+	}
+	r := strings.NewReplacer(`''`, "", `""`, "")
+	s = r.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && isWordByte(s[i+1]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 func hasCategory(fs []Finding, c Category, min Severity) bool {
@@ -95,20 +153,37 @@ func firstWord(argv []string) string {
 	return ""
 }
 
-// lineOf places a structured finding: on line (1-based) when the config
-// reader knew it, at the column where want first appears from there on
-// (the JSON-escaped form is tried too). Without a line, the first line
-// where want appears; failing all, 1:1.
-func lineOf(text string, line int, want string) (int, int) {
-	idx := newLineIndex(text)
+// locate places a structured finding: from line (1-based) on when the
+// config reader knew it — after the key named by after, when given — at
+// the first spelling of want found: quoted as JSON or TOML writes it
+// (Go's escaping of & < > and \/ included), then as is. Without a line,
+// the first place want appears; failing all, the line's first column.
+func (idx lineIndex) locate(line int, want string, after ...string) (int, int) {
+	text := idx.s
 	start := 0
 	if line > 0 {
 		start = idx.offset(line)
 	}
+	for _, key := range after {
+		if i := strings.Index(text[start:], key); i >= 0 && i < 4096 {
+			start += i + len(key)
+		}
+	}
 	if want != "" {
-		for _, w := range []string{want, jsonEscape(want)} {
+		if off, ok := decodedString(text, start, want); ok {
+			return idx.pos(off)
+		}
+		esc := jsonEscape(want)
+		goEsc, _ := json.Marshal(want)
+		goForm := string(goEsc[1 : len(goEsc)-1])
+		cands := []string{`"` + esc + `"`, `'` + want + `'`, esc, goForm, strings.ReplaceAll(esc, "/", `\/`), strings.ReplaceAll(goForm, "/", `\/`), want}
+		for _, w := range cands {
 			if i := strings.Index(text[start:], w); i >= 0 {
-				return idx.pos(start + i)
+				off := start + i
+				if w[0] == '"' || w[0] == '\'' {
+					off++ // the value, not its quote
+				}
+				return idx.pos(off)
 			}
 		}
 	}
@@ -116,6 +191,35 @@ func lineOf(text string, line int, want string) (int, int) {
 		return line, 1
 	}
 	return 1, 1
+}
+
+// decodedString finds, among the next double-quoted strings from start,
+// the first whose JSON decoding is want, however it was escaped, and
+// returns the offset of its first character.
+func decodedString(text string, start int, want string) (int, bool) {
+	for n, i := 0, start; n < 256 && i < len(text); n++ {
+		q := strings.IndexByte(text[i:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		a := i + q
+		b := a + 1
+		for b < len(text) && text[b] != '"' && text[b] != '\n' {
+			if text[b] == '\\' {
+				b++
+			}
+			b++
+		}
+		if b >= len(text) || text[b] != '"' {
+			return 0, false
+		}
+		var got string
+		if json.Unmarshal([]byte(text[a:b+1]), &got) == nil && got == want {
+			return a + 1, true
+		}
+		i = b + 1
+	}
+	return 0, false
 }
 
 // jsonEscape is want as it appears inside a JSON string.

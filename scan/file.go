@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentairlock/airlock/setup"
 )
@@ -50,8 +52,8 @@ func ScanFile(p string, data []byte, kind Kind, cfg *setup.Config) File {
 	if kind == KindConfig && cfg != nil {
 		f.Findings = append(f.Findings, configFindings(string(data), cfg)...)
 	}
-	if kind == KindSkill || kind == KindCommand {
-		f.Findings = append(f.Findings, skillFindings(data)...)
+	if kind.Context() == Instructions && kind != KindTools {
+		f.Findings = append(f.Findings, frontmatterFindings(data)...)
 	}
 	f.Findings = append(f.Findings, combined(f.Findings)...)
 	slices.SortStableFunc(f.Findings, func(a, b Finding) int {
@@ -64,9 +66,12 @@ func ScanFile(p string, data []byte, kind Kind, cfg *setup.Config) File {
 	return f
 }
 
-// skillFindings weighs a skill's frontmatter: allowed-tools that grant a
-// bare shell are worth a person's look.
-func skillFindings(data []byte) []Finding {
+// frontmatterFindings scans the decoded values of an instruction file's
+// frontmatter where decoding changed them: an agent loads a skill's (or a
+// rule's) description into every request as YAML decodes it, so
+// "\u0049gnore" or a line continuation must read as the phrase it is.
+// Findings sit on the key's line, with the field named.
+func frontmatterFindings(data []byte) []Finding {
 	fm, ok := Frontmatter(data)
 	if !ok {
 		return nil
@@ -75,6 +80,26 @@ func skillFindings(data []byte) []Finding {
 	if fm.Err != nil {
 		out = append(out, Finding{ID: "scan.frontmatter", Category: Stealth, Severity: Low, Line: 1, Col: 1,
 			Explain: fmt.Sprintf("frontmatter is not valid YAML (%v); an agent may read it differently from a person", fm.Err)})
+	}
+	keys := make([]string, 0, len(fm.Fields))
+	for k := range fm.Fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	block := string(data[:min(len(data), maxFrontmatter)])
+	for _, k := range keys {
+		v := fm.Fields[k]
+		if v == "" || strings.Contains(block, v) {
+			continue // as written: the text scan has seen it
+		}
+		line := 1
+		if i := strings.Index(block, "\n"+k+":"); i >= 0 {
+			line = strings.Count(block[:i+1], "\n") + 1
+		}
+		for _, f := range Text(v, Instructions) {
+			f.Line, f.Col, f.Field, f.para = line, 1, "frontmatter "+k+" (decoded)", 0
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -144,7 +169,9 @@ func toolsFile(data []byte) []Finding {
 		}
 		for _, fd := range Tool(raw) {
 			off := start
-			if fd.Match != "" {
+			if i, ok := fieldOffset(raw, fd); ok {
+				off = start + i
+			} else if fd.Match != "" {
 				if i := bytes.Index(raw, []byte(fd.Match)); i >= 0 {
 					off = start + i
 				}
@@ -154,4 +181,67 @@ func toolsFile(data []byte) []Finding {
 		}
 	}
 	return out
+}
+
+// fieldOffset finds where in a tool's raw JSON a finding sits: the
+// field's keys are looked up in order ("inputSchema", "properties",
+// "path", "description"), then its string value is decoded escape by
+// escape until the finding's line and column, so \u003c or \n in the
+// JSON do not move it.
+func fieldOffset(raw []byte, fd Finding) (int, bool) {
+	if fd.Field == "" || strings.Contains(fd.Field, "(name)") || strings.Contains(fd.Field, "[") {
+		return 0, false
+	}
+	at := 0
+	for _, key := range strings.Split(fd.Field, ".") {
+		i := bytes.Index(raw[at:], []byte(`"`+key+`"`))
+		if i < 0 {
+			return 0, false
+		}
+		at += i + len(key) + 2
+	}
+	// the value: past the colon, at the opening quote
+	for at < len(raw) && (raw[at] == ' ' || raw[at] == ':' || raw[at] == '\t' || raw[at] == '\n' || raw[at] == '\r') {
+		at++
+	}
+	if at >= len(raw) || raw[at] != '"' {
+		return 0, false
+	}
+	at++
+	line, col := 1, 1
+	for at < len(raw) && raw[at] != '"' {
+		if line == fd.Line && col == fd.Col {
+			return at, true
+		}
+		r, n := rune(raw[at]), 1
+		if raw[at] == '\\' && at+1 < len(raw) {
+			n = 2
+			switch raw[at+1] {
+			case 'n':
+				r = '\n'
+			case 'u':
+				n = 6
+				if at+6 <= len(raw) {
+					if v, err := strconv.ParseUint(string(raw[at+2:at+6]), 16, 32); err == nil {
+						r = rune(v)
+						// a surrogate pair is one character
+						if v >= 0xD800 && v < 0xDC00 && at+12 <= len(raw) && raw[at+6] == '\\' && raw[at+7] == 'u' {
+							n = 12
+						}
+					}
+				}
+			default:
+				r = rune(raw[at+1])
+			}
+		} else if raw[at] >= 0x80 {
+			r, n = utf8.DecodeRune(raw[at:])
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		at += n
+	}
+	return 0, false
 }

@@ -57,6 +57,8 @@ type Finding struct {
 	Explain  string   // one line for a person
 	Field    string   // where in a structured input ("description", "inputSchema.properties.path.description"); "" for plain text
 	Tool     string   // the tool's name when the finding came from Tool (Escape'd); "" otherwise
+
+	para int // 1-based paragraph (text between blank lines) of plain text; 0 when unknown
 }
 
 func (f Finding) String() string {

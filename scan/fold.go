@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,7 +31,7 @@ func fold(s string) folded {
 			break
 		}
 	}
-	if plain {
+	if plain && !markdownish(s) {
 		b := []byte(s)
 		for i, c := range b {
 			if 'A' <= c && c <= 'Z' {
@@ -64,6 +66,18 @@ func fold(s string) folded {
 			inTags = isTag
 		}
 		switch {
+		case r == '*' || (r == '_' && emphasisEdge(s, i)):
+			// markdown emphasis: "**ignore** all _previous_ instructions"
+			// reads, to a model, as the plain phrase
+		case r == '>' && lineStart(s, i):
+			emit(' ', i) // a blockquote marker
+		case r == '&':
+			if c, n := entity(s[i:]); n > 0 {
+				emit(c, i)
+				i += n
+				continue
+			}
+			emit(r, i)
 		case r < utf8.RuneSelf:
 			if 'A' <= r && r <= 'Z' {
 				r += 'a' - 'A'
@@ -92,7 +106,87 @@ func fold(s string) folded {
 		}
 		i += size
 	}
-	return folded{s: string(out), offs: offs}
+	return folded{s: string(out), offs: offs, plain: plain}
+}
+
+// markdownish reports whether s holds markdown or HTML that folding
+// reads through: emphasis markers, blockquotes, character entities.
+func markdownish(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '&':
+			return true
+		case '_':
+			if emphasisEdge(s, i) {
+				return true
+			}
+		case '>':
+			if lineStart(s, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// emphasisEdge: an underscore at the edge of a word ("_previous_"), not
+// inside one (AWS_SECRET_ACCESS_KEY).
+func emphasisEdge(s string, i int) bool {
+	before := i > 0 && isWordByte(s[i-1])
+	after := i+1 < len(s) && isWordByte(s[i+1])
+	return before != after
+}
+
+// lineStart: only spaces between the start of the line and i.
+func lineStart(s string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch s[j] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// entity decodes the HTML character reference s starts with
+// (&lt; &#60; &#x3c; …), returning the character and the bytes it takes.
+func entity(s string) (rune, int) {
+	end := strings.IndexByte(s[:min(len(s), 10)], ';')
+	if end < 2 {
+		return 0, 0
+	}
+	name := strings.ToLower(s[1:end])
+	switch name {
+	case "lt":
+		return '<', end + 1
+	case "gt":
+		return '>', end + 1
+	case "amp":
+		return '&', end + 1
+	case "quot":
+		return '"', end + 1
+	case "apos":
+		return '\'', end + 1
+	case "nbsp":
+		return ' ', end + 1
+	}
+	if name[0] == '#' {
+		base, digits := 10, name[1:]
+		if strings.HasPrefix(digits, "x") {
+			base, digits = 16, digits[1:]
+		}
+		if v, err := strconv.ParseUint(digits, base, 32); err == nil && v > 0 && v < 0x80 {
+			r := rune(v)
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			return r, end + 1
+		}
+	}
+	return 0, 0
 }
 
 // orig maps a half-open byte range of the folded text back to the original.

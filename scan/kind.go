@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"bytes"
+	"encoding/json"
 	"path"
 	"strings"
 )
@@ -41,20 +43,21 @@ func (k Kind) Context() Context {
 var rulesNames = map[string]bool{
 	"agents.md": true, "agent.md": true, "claude.md": true, "claude.local.md": true, "gemini.md": true,
 	".cursorrules": true, ".windsurfrules": true, ".clinerules": true, ".roorules": true,
-	"copilot-instructions.md": true, ".goosehints": true,
+	"copilot-instructions.md": true, ".goosehints": true, "agents.override.md": true,
 }
 
 // rulesDirs hold rule files: every file below one is KindRules.
 var rulesDirs = [][]string{
 	{".cursor", "rules"}, {".windsurf", "rules"}, {".clinerules"}, {".roo", "rules"},
 	{".github", "instructions"}, {".github", "prompts"}, {".kiro", "steering"}, {".continue", "rules"},
-	{".amazonq", "rules"}, {".trae", "rules"},
+	{".amazonq", "rules"}, {".trae", "rules"}, {".claude", "output-styles"},
 }
 
 // commandDirs hold slash commands, subagents and skills' own commands.
 var commandDirs = [][]string{
 	{".claude", "commands"}, {".claude", "agents"}, {".gemini", "commands"}, {".codex", "prompts"},
 	{".opencode", "command"}, {".opencode", "agent"}, {".cursor", "commands"},
+	{".github", "agents"}, {".github", "chatmodes"},
 }
 
 // codeExt are extensions read as code (weighted down) unless the file
@@ -96,10 +99,12 @@ func Classify(p string, head []byte, inSkill bool, isConfig func(string) bool) K
 		return KindRules
 	case markdown && underAny(dirs, commandDirs):
 		return KindCommand
+	case ext == ".toml" && underAny(dirs, [][]string{{".gemini", "commands"}}):
+		return KindCommand // Gemini CLI's commands are TOML prompts
 	case markdown && underAny(dirs, rulesDirs):
 		return KindRules
-	case markdown && underAny(dirs, [][]string{{".claude", "skills"}}) && ext != ".txt" && ext != "":
-		return KindSkill
+	case markdown && (inSkill || underAny(dirs, [][]string{{".claude", "skills"}})) && ext != ".txt" && ext != "":
+		return KindSkill // a skill's own reference files are read with its authority
 	}
 	if ext == ".md" || ext == ".mdc" || ext == ".markdown" {
 		if fm, ok := Frontmatter(head); ok && fm.IsSkill() {
@@ -147,16 +152,24 @@ func isTest(base string) bool {
 }
 
 // looksLikeTools reports whether JSON text is a tools/list result or a
-// JSON-RPC response carrying one: an object whose "tools" is an array.
+// JSON-RPC response carrying one: an object whose "tools" (or
+// "result"."tools") is an array.
 func looksLikeTools(head []byte) bool {
-	s := string(head)
-	i := strings.Index(s, `"tools"`)
-	if i < 0 {
+	if !bytes.Contains(head, []byte(`"tools"`)) {
 		return false
 	}
-	rest := strings.TrimLeft(s[i+len(`"tools"`):], " \t\r\n")
-	if !strings.HasPrefix(rest, ":") {
+	var top struct {
+		Tools  json.RawMessage `json:"tools"`
+		Result struct {
+			Tools json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(head, &top) != nil {
 		return false
 	}
-	return strings.HasPrefix(strings.TrimLeft(rest[1:], " \t\r\n"), "[")
+	isArray := func(r json.RawMessage) bool {
+		t := bytes.TrimLeft(r, " \t\r\n")
+		return len(t) > 0 && t[0] == '['
+	}
+	return isArray(top.Tools) || isArray(top.Result.Tools)
 }

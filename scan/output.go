@@ -283,7 +283,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			lowOnly++
 			continue
 		}
-		fmt.Fprintf(w, "\n%s  risk %d/100 %s  (read as %s)\n", f.Path, f.Risk, f.Severity, f.Kind)
+		fmt.Fprintf(w, "\n%s  risk %d/100 %s  (read as %s)\n", Escape(f.Path), f.Risk, f.Severity, f.Kind)
 		fs := slices.Clone(f.Findings)
 		slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
 		hidden := 0
@@ -294,9 +294,9 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			}
 			where := ""
 			if fd.Tool != "" {
-				where = fmt.Sprintf(" [tool %q %s]", fd.Tool, fd.Field)
+				where = fmt.Sprintf(" [tool %q %s]", fd.Tool, Escape(fd.Field))
 			}
-			fmt.Fprintf(w, "  %d:%d  %-4s %-22s %s%s\n", fd.Line, fd.Col, fd.Severity, fd.ID, fd.Explain, where)
+			fmt.Fprintf(w, "  %d:%d  %-4s %-22s %s%s\n", fd.Line, fd.Col, fd.Severity, fd.ID, Escape(fd.Explain), where)
 			if fd.Match != "" {
 				fmt.Fprintf(w, "        \"%s\"\n", fd.Match)
 			}
@@ -318,14 +318,14 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			if s.Gated {
 				gated = "yes"
 			}
-			what := s.URL
+			what := Escape(s.URL)
 			if len(s.Command) > 0 {
 				what = Escape(strings.Join(s.Command, " "))
 			}
 			if len([]rune(what)) > 60 {
 				what = string([]rune(what)[:59]) + "…"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s:%d\n", Escape(s.Name), s.Agent, gated, s.Admission, what, s.File, s.Line)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s:%d\n", Escape(s.Name), s.Agent, gated, Escape(s.Admission), what, Escape(s.File), s.Line)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -334,7 +334,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 		for _, s := range r.Servers {
 			if s.Note != "" && !notes[s.Note] {
 				notes[s.Note] = true
-				fmt.Fprintf(w, "  %s: %s\n", s.Admission, s.Note)
+				fmt.Fprintf(w, "  %s: %s\n", Escape(s.Admission), Escape(s.Note))
 			}
 		}
 	}
@@ -350,7 +350,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 		if shown++; shown > 20 {
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s\n", s.Path, s.Reason)
+		fmt.Fprintf(w, "  %s: %s\n", Escape(s.Path), Escape(s.Reason))
 	}
 	if shown > 20 {
 		fmt.Fprintf(w, "  and %d more (--json lists them all)\n", shown-20)

@@ -77,7 +77,7 @@ func judge(fs []Finding) []*verdict {
 }
 
 func (v *verdict) assess(fs []Finding) {
-	var block, secret, secretAny, exfil, collector, steer *Finding
+	var blocks, secrets, secretsAny, exfils, collectors, steers []*Finding
 	var high []Finding
 	for i := range fs {
 		f := &fs[i]
@@ -85,36 +85,39 @@ func (v *verdict) assess(fs []Finding) {
 		if f.Severity == High {
 			high = append(high, *f)
 		}
-		if f.Category == Secret && secretAny == nil {
-			secretAny = f
+		if f.Category == Secret {
+			secretsAny = append(secretsAny, f)
 		}
 		if f.Severity < Med {
 			continue
 		}
 		switch {
 		case f.ID == "inject.important-block":
-			block = first(block, f)
+			blocks = append(blocks, f)
 		case f.ID == "inject.shadow" || f.ID == "inject.precall":
-			steer = first(steer, f)
+			steers = append(steers, f)
 		case f.Category == Secret:
-			secret = first(secret, f)
+			secrets = append(secrets, f)
 		case f.ID == "exfil.collector":
-			collector = first(collector, f)
-			exfil = first(exfil, f)
+			collectors = append(collectors, f)
+			exfils = append(exfils, f)
 		case f.Category == Exfiltration:
-			exfil = first(exfil, f)
+			exfils = append(exfils, f)
 		}
 	}
 	var combo []*Finding
-	switch {
-	case secret != nil && exfil != nil:
-		combo = []*Finding{secret, exfil}
-	case secretAny != nil && collector != nil:
-		combo = []*Finding{collector, secretAny}
-	case block != nil && secret != nil:
-		combo = []*Finding{block, secret}
-	case steer != nil && (secret != nil || exfil != nil):
-		combo = []*Finding{steer, first(secret, exfil)}
+	if a, b := pair(secrets, exfils); a != nil {
+		combo = []*Finding{a, b}
+	} else if a, b := pair(collectors, secretsAny); a != nil {
+		combo = []*Finding{a, b}
+	} else if a, b := pair(blocks, secrets); a != nil {
+		combo = []*Finding{a, b}
+	} else if a, b := pair(steers, append(slices.Clone(secrets), exfils...)); a != nil {
+		combo = []*Finding{a, b}
+	}
+	block, secret := firstOf(blocks), firstOf(secrets)
+	if len(combo) == 2 && combo[0].ID == "inject.important-block" {
+		block = combo[0]
 	}
 	if combo != nil {
 		v.sev = High
@@ -139,6 +142,50 @@ func (v *verdict) assess(fs []Finding) {
 	}
 }
 
+// comboLines is how close, in lines, two findings of plain text must sit
+// to combine when their paragraphs are not known. A credential and a
+// destination in one paragraph are one instruction; "never commit .env"
+// in one section and "send the changelog to releases@…" in another are
+// two. Findings of a tool definition combine wherever they sit in the
+// tool.
+const comboLines = 6
+
+// pair returns the first a in as and b in bs that sit near each other.
+func pair(as, bs []*Finding) (*Finding, *Finding) {
+	for _, a := range as {
+		for _, b := range bs {
+			if near(a, b) {
+				return a, b
+			}
+		}
+	}
+	return nil, nil
+}
+
+func near(a, b *Finding) bool {
+	switch {
+	case a.Tool != "" || a.Field != "" || b.Tool != "" || b.Field != "":
+		return true
+	case a.para > 0 && b.para > 0:
+		return a.para == b.para || (abs(a.Line-b.Line) <= 2 && abs(a.para-b.para) <= 1)
+	}
+	return abs(a.Line-b.Line) <= comboLines
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func firstOf(fs []*Finding) *Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	return fs[0]
+}
+
 func hidingFirst(f Finding) int {
 	if f.Category == Stealth {
 		return 0
@@ -146,12 +193,6 @@ func hidingFirst(f Finding) int {
 	return 1
 }
 
-func first(have, f *Finding) *Finding {
-	if have != nil {
-		return have
-	}
-	return f
-}
 
 // reason renders a verdict as one line: the tool, then up to four
 // distinct pieces of evidence.

@@ -32,6 +32,10 @@ type rule struct {
 	// text ("detects phrases like 'ignore previous instructions'"), is
 	// mention, not use, and is weighted down.
 	quotable bool
+	// negatable: a "without …" match under a negation earlier in the
+	// same sentence ("never push without telling the user") forbids
+	// the hiding rather than asks for it, and is dropped.
+	negatable bool
 	// adjust may reject a match (false) or change its severity; orig is
 	// the matched text as written.
 	adjust func(match, orig string, sev Severity) (Severity, bool)
@@ -55,20 +59,21 @@ var rules = []rule{
 		words: []string{"ignore", "disregard", "forget", "override", "bypass", "neglect", "instructions", "instruction"},
 		pattern: `\b(?:ignore|disregard|forget|override|bypass|neglect)\s+(?:(?:all|any|the|your|my|of|every|these|those)\s+)*(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|developer)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|constraints|policies)\b` +
 			`|\b(?:forget|ignore|disregard)\s+(?:everything|all)\s+(?:above|before|else|(?:you\s+)?(?:were|have\s+been)\s+told)\b` +
+			`|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+|your\s+|any\s+)?(?:instructions?|rules|guidelines|directions)\s+(?:above|before\s+this|you\s+(?:were|have\s+been)\s+given)\b` +
 			`|\bnew\s+(?:system\s+)?instructions?\s*:` +
 			`|\bsystem\s+prompt\s+override\b|\boverride\s+(?:the\s+|your\s+)?system\s+prompt\b`,
 		explain: "tries to override the model's instructions",
 		label:   `overrides prior instructions ("%s")`,
 	},
 	{
-		id: "inject.conceal", cat: Injection, sev: High, quotable: true,
+		id: "inject.conceal", cat: Injection, sev: High, negatable: true,
 		words: []string{"user", "users", "mention", "reveal", "disclose", "hide", "secret", "hidden", "confidential"},
 		pattern: `\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|without|avoid)\s+(?:ever\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing)\s+(?:(?:this|it|that|anything|them)\s+)?(?:to\s+)?(?:the\s+)?users?\b` +
 			`|\b(?:do\s+not|don'?t|never)\s+(?:let|make)\s+(?:the\s+)?users?\s+(?:know|see|notice|aware)` +
 			`|\busers?\s+(?:must|should|may|need|needs|can)\s*(?:not|n'?t|never)\s+(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))` +
 			`|\bhide\s+(?:this|it|that|these|them|the\s+\w+)\s+from\s+(?:the\s+)?users?\b` +
 			`|\bkeep\s+(?:this|it|that|these)\s+(?:a\s+)?(?:secret|hidden|confidential)\s+from\b|\bthis\s+is\s+a\s+secret\s+instruction` +
-			`|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|explain|acknowledge)\s+(?:that\s+you|this\s+(?:step|instruction|note|requirement|tool|behaviou?r)|these\s+(?:instructions|steps)|the\s+(?:above|following|instructions))` +
+			`|\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|explain|acknowledge)\s+(?:that\s+you\s+(?:[a-z]+\s+){0,2}?(?:read|reading|ran|run|running|sent|send|sending|accessed|access|used|use|called|call|opened|open|copied|copy|uploaded|upload|uploading|collected|collect|collecting|modified|changed|did|need|needed|must|will|have\s+to)\b|this\s+(?:step|instruction|note|requirement|tool|behaviou?r)|these\s+(?:instructions|steps)|the\s+(?:above|following|instructions))` +
 			`|\bwithout\s+(?:the\s+)?users?(?:'s)?\s+(?:knowledge|knowing|noticing)`,
 		explain: "asks the model to hide what it does from the user",
 		label:   `tells the model to hide it from the user ("%s")`,
@@ -107,9 +112,9 @@ var rules = []rule{
 	{
 		id: "inject.redirect", cat: Injection, sev: High, quotable: true,
 		words: []string{"always", "change", "replace", "redirect", "set", "switch", "send", "forward"},
-		pattern: `\balways\s+(?:[a-z]+\s+){0,3}?b?cc\b` +
+		pattern: `\balways\s+(?:[a-z]+\s+){0,3}?b?cc\s*(?::|to|=)?\s*[<"'\x60]?(?:[a-z0-9._%+-]+@|\{|\$)` +
 			`|\b(?:change|replace|redirect|set|switch)\s+(?:the\s+|all\s+)?(?:recipients?|to\s+address(?:es)?|destination|receiver|payee|iban|account\s+number|wallet\s+address)\s+(?:to|with)\b` +
-			`|\b(?:send|forward|redirect)\s+(?:all|every|any)\s+(?:[a-z]+\s+){0,2}?(?:emails?|messages?|mails?|payments?|funds|transfers?)\s+to\b`,
+			`|\b(?:send|forward|redirect)\s+(?:all|every|any)\s+(?:[a-z]+\s+){0,2}?(?:emails?|messages?|mails?|payments?|funds|transfers?)\s+to\s+[<"'\x60]?(?:[a-z0-9._%+-]+@|https?://|(?:[a-z0-9-]+\.)+[a-z]{2,}\b|(?:the\s+|this\s+|my\s+)?(?:address|account|iban|wallet)\b|\{|\$)`,
 		explain: "redirects messages or payments to another recipient",
 		label:   `redirects messages ("%s")`,
 	},
@@ -219,6 +224,17 @@ var rules = []rule{
 		label:   `URL with a data placeholder ("%s")`,
 	},
 	{
+		id: "exfil.upload", cat: Exfiltration, sev: Med,
+		words: []string{"curl", "wget", "post", "put", "scp", "rsync", "fetch", "urlopen", "request"},
+		pattern: `\b(?:curl|wget)\b[^\n|;]*?\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-f|--form|-t|--upload-file|--post-file|--post-data)[\s=]+["']?[@$\-]` +
+			`|\brequests\.(?:post|put|patch)\s*\(` +
+			`|\bfetch\s*\([^\n]{0,200}?method\s*:\s*["'](?:post|put|patch)` +
+			`|\burllib\.request\.request\s*\([^\n]{0,200}?data\s*=` +
+			`|\b(?:scp|rsync)\b[^\n|;]*\s[a-z0-9._-]+@[a-z0-9.-]+:`,
+		explain: "uploads data (a file, stdin or a variable) to a server",
+		label:   `uploads data ("%s")`,
+	},
+	{
 		id: "exfil.email", cat: Exfiltration, sev: Med,
 		words:   []string{"bcc", "cc"},
 		pattern: `\bbcc\s*(?::|to|=)?\s*[<\x60'"]?` + email + `|\bcc\s*(?::|to|=)?\s*[<\x60'"]?` + email,
@@ -241,7 +257,9 @@ var rules = []rule{
 			`|\b(?:curl|wget)\b[^\n|;&]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\b` +
 			`|sh\s+(?:-c\s+)?["']?(?:<\s*)?[$<]\(\s*(?:curl|wget)\b` +
 			`|\b(?:iex|invoke-expression)\b[^\n]{0,80}?\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient)\b` +
-			`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b`,
+			`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b` +
+			`|\b(?:curl|wget)\b[^\n|;&]*\s(?:-o|-O|--output|--output-document)[\s=]*\S+\s*(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python[0-9.]*|perl|ruby|node|chmod\s+\+x)\s` +
+			`|\bsource\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b`,
 		explain: "downloads code and runs it",
 		label:   `download-and-execute ("%s")`,
 	},
@@ -257,7 +275,9 @@ var rules = []rule{
 		words: []string{"eval", "exec", "function"},
 		pattern: `\beval\s*\(?\s*["'\x60]?\$\(\s*(?:curl|wget)\b` +
 			`|\beval\s*\(\s*(?:\(?\s*await\s+)*(?:fetch|requests\.get|urlopen|urllib|http\.get|axios\.get)\b` +
-			`|\bexec\s*\(\s*(?:requests\.get|urlopen|urllib\.request)` +
+			`|\bexec\s*\(\s*(?:requests\.get|urlopen|urllib\.request|[a-z_][a-z0-9_]*\.(?:urlopen|get)\s*\()` +
+			`|\beval\s*\(\s*(?:[a-z_][a-z0-9_]*\.)?(?:urlopen|get)\s*\(` +
+			`|\bfetch\s*\([^\n]{0,200}?\.then\s*\(\s*eval\s*\)` +
 			`|\bnew\s+function\s*\(\s*(?:\(?\s*await\s+)*fetch\b`,
 		explain: "evaluates code fetched from the network",
 		label:   `evaluates fetched code ("%s")`,

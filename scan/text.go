@@ -69,6 +69,7 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 		return nil
 	}
 	lines := newLineIndex(shown)
+	paras := newParaIndex(shown)
 	out := make([]Finding, 0, len(hits)+len(extra))
 	count := map[string]int{}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.oa - b.oa })
@@ -90,6 +91,7 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 		}
 		fd := h.Finding
 		fd.Line, fd.Col = lines.pos(h.oa)
+		fd.para = paras.of(h.oa)
 		if fd.Match == "" {
 			fd.Match = clip(shown[h.oa:h.ob], maxMatch)
 		}
@@ -147,6 +149,9 @@ func (e *engine) match(src string, f folded) []hit {
 			for r.extend != "" && a > 0 && strings.IndexByte(r.extend, f.s[a-1]) >= 0 {
 				a--
 			}
+			if r.negatable && strings.HasPrefix(f.s[a:b], "without") && negatedBefore(f.s, a) {
+				continue
+			}
 			oa, ob := f.orig(src, a, b)
 			sev := r.sev
 			if r.adjust != nil {
@@ -163,6 +168,22 @@ func (e *engine) match(src string, f folded) []hit {
 		}
 	}
 	return dropSuperseded(hits)
+}
+
+// negatedBefore reports whether the sentence before position a (in
+// folded text) holds a negation: "never", "do not", "don't", "must not".
+func negatedBefore(s string, a int) bool {
+	start := max(0, a-160)
+	if i := strings.LastIndexAny(s[start:a], ".!?\n;"); i >= 0 {
+		start += i + 1
+	}
+	seg := " " + s[start:a]
+	for _, neg := range []string{" never ", " do not ", " don't ", " dont ", " must not ", " mustn't ", " should not ", " shouldn't ", " no "} {
+		if strings.Contains(seg, neg) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchWindow bounds how far one match may run from where it starts.
@@ -328,6 +349,35 @@ func (l lineIndex) pos(off int) (line, col int) {
 	// starts[n-1] <= off < starts[n]
 	start := l.starts[n-1]
 	return n, utf8.RuneCountInString(l.s[start:off]) + 1
+}
+
+// paraIndex numbers paragraphs: runs of text between blank lines.
+type paraIndex []int // offsets where a paragraph after the first starts
+
+func newParaIndex(s string) paraIndex {
+	var p paraIndex
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
+		}
+		k := i + j + 1
+		// a line holding only white space ends the paragraph
+		e := k
+		for e < len(s) && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r') {
+			e++
+		}
+		if e < len(s) && s[e] == '\n' {
+			p = append(p, e+1)
+		}
+		i = k
+	}
+	return p
+}
+
+func (p paraIndex) of(off int) int {
+	n, _ := slices.BinarySearch(p, off+1)
+	return n + 1
 }
 
 // offset is the byte offset where 1-based line starts (the end of the

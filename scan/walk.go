@@ -64,12 +64,23 @@ type job struct {
 	path    string
 	inSkill bool
 	store   *setup.Store
+	root    string // the walk's root, resolved ("" for a file named by itself)
+	outside string // a link with an instruction name whose target is outside the root: not read
+}
+
+// agentDirs hold what agents load; dependency-tree names below them
+// (a skill called "vendor") are still read.
+var agentDirs = map[string]bool{
+	".claude": true, ".cursor": true, ".github": true, ".gemini": true, ".codex": true, ".windsurf": true,
+	".roo": true, ".kiro": true, ".opencode": true, ".continue": true, ".amazonq": true, ".clinerules": true,
+	"skills": true,
 }
 
 // Walk scans every path: a folder is walked (skipping version control,
-// dependency and vendored trees, and never following a symlink), a file
-// is scanned as itself. Errors reading one file are reported in Skipped;
-// Walk fails only when a path given cannot be read at all.
+// dependency and vendored trees outside agents' own folders, and never
+// following a symlink out of the tree), a file is scanned as itself.
+// Errors reading one file are reported in Skipped; Walk fails only when a
+// path given cannot be read at all.
 func Walk(paths []string, opt Options) (*Report, error) {
 	var jobs []job
 	var skipped []Skipped
@@ -98,8 +109,21 @@ func Walk(paths []string, opt Options) (*Report, error) {
 			add(job{path: root, inSkill: hasSkillFile(filepath.Dir(root))})
 			continue
 		}
+		walkRoot := root
+		if li, err := os.Lstat(root); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			// a folder the user named through a link is walked; links
+			// met inside are not
+			walkRoot = root + string(filepath.Separator)
+		}
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return nil, fmt.Errorf("scan %s: %w", root, err)
+		}
+		if realRoot, err = filepath.Abs(realRoot); err != nil {
+			return nil, fmt.Errorf("scan %s: %w", root, err)
+		}
 		skills := map[string]bool{}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				skipped = append(skipped, Skipped{Path: p, Reason: unwrapPathError(err)})
 				if d != nil && d.IsDir() {
@@ -109,19 +133,25 @@ func Walk(paths []string, opt Options) (*Report, error) {
 			}
 			switch {
 			case d.IsDir():
-				if p != root && skipDirs[d.Name()] {
+				isSkill := hasSkillFile(p)
+				if p != walkRoot && skipDirs[d.Name()] && !isSkill && !underAgentDir(p, walkRoot) {
 					return fs.SkipDir
 				}
-				if hasSkillFile(p) {
-					skills[p] = true
+				if isSkill {
+					skills[filepath.Clean(p)] = true
 				}
 			case d.Type()&fs.ModeSymlink != 0:
-				skipped = append(skipped, Skipped{Path: p, Reason: "symlink, not followed"})
+				if j, ok := linkJob(p, realRoot, underSkill(p, skills)); ok {
+					j.root = realRoot
+					add(j)
+				} else {
+					skipped = append(skipped, Skipped{Path: p, Reason: "symlink, not followed"})
+				}
 			case !d.Type().IsRegular():
 				skipped = append(skipped, Skipped{Path: p, Reason: "not a regular file"})
 			case skipFiles[d.Name()]:
 			default:
-				add(job{path: p, inSkill: underSkill(p, root, skills)})
+				add(job{path: p, inSkill: underSkill(p, skills), root: realRoot})
 			}
 			return nil
 		})
@@ -181,14 +211,6 @@ type result struct {
 
 func scanJob(j job, opt Options) result {
 	p := filepath.ToSlash(j.path)
-	data, err := regular.ReadPrefix(j.path, MaxText+1)
-	if err != nil {
-		return result{file: File{Path: p}, skip: unwrapPathError(err)}
-	}
-	head := data[:min(len(data), sniff)]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return result{file: File{Path: p}, skip: "binary"}
-	}
 	var st setup.Store
 	isConfig := false
 	if j.store != nil {
@@ -196,7 +218,25 @@ func scanJob(j job, opt Options) result {
 	} else {
 		st, isConfig = setup.Recognize(j.path)
 	}
+	if j.outside != "" {
+		kind := Classify(p, nil, j.inSkill, func(string) bool { return isConfig })
+		f := File{Path: p, Kind: kind, Findings: []Finding{{
+			ID: "scan.link-outside", Category: Stealth, Severity: Med, Line: 1, Col: 1,
+			Explain: "an agent loads this " + string(kind) + " file, but it is " + j.outside + ", so what it loads was not read",
+		}}}
+		f.Risk, f.Severity = Score(f.Findings)
+		return result{file: f}
+	}
+	data, err := regular.ReadPrefix(j.path, MaxText+1)
+	if err != nil {
+		return result{file: File{Path: p}, skip: unwrapPathError(err)}
+	}
 	kind := Classify(p, data, j.inSkill, func(string) bool { return isConfig })
+	head := data[:min(len(data), sniff)]
+	if bytes.IndexByte(head, 0) >= 0 && (kind == KindCode || kind == KindProse) {
+		// an agent reads its own files as text whatever bytes they hold
+		return result{file: File{Path: p}, skip: "binary"}
+	}
 	var cfg *setup.Config
 	var cfgErr error
 	if kind == KindConfig {
@@ -212,14 +252,14 @@ func scanJob(j job, opt Options) result {
 		f.Risk, f.Severity = Score(f.Findings)
 	}
 	if cfg != nil {
-		f.Servers = servers(p, st, cfg, opt.Admission)
+		f.Servers = servers(p, st, cfg, opt.Admission, j.root)
 	}
 	return result{file: f, bytes: int64(len(data))}
 }
 
 // servers lists a config's server definitions with whether each sits
 // behind airlock-mcp and what the pins say of it.
-func servers(p string, st setup.Store, cfg *setup.Config, admission func(string) string) []Server {
+func servers(p string, st setup.Store, cfg *setup.Config, admission func(string) string, root string) []Server {
 	var out []Server
 	for _, s := range cfg.Servers {
 		v := Server{
@@ -232,6 +272,15 @@ func servers(p string, st setup.Store, cfg *setup.Config, admission func(string)
 		name := s.Name
 		if s.Wrapped && s.WrapName != "" {
 			name = s.WrapName
+		}
+		if s.Wrapped {
+			if why := notTheProxy(s.Command, root); why != "" {
+				v.Gated = false
+				v.Admission = "not gated"
+				v.Note = why
+				out = append(out, v)
+				continue
+			}
 		}
 		switch {
 		case s.Remote:
@@ -254,6 +303,24 @@ func servers(p string, st setup.Store, cfg *setup.Config, admission func(string)
 	return out
 }
 
+// notTheProxy says why a command named airlock-mcp is not the installed
+// proxy: a relative path, or one inside the tree being scanned, is a copy
+// the project ships and can make say anything.
+func notTheProxy(command, root string) string {
+	if !strings.ContainsAny(command, `/\`) {
+		return "" // found on PATH, as install.sh puts it
+	}
+	if !filepath.IsAbs(command) {
+		return "launched through " + command + ", a relative path: not the installed airlock-mcp"
+	}
+	if root != "" {
+		if rel, err := filepath.Rel(root, command); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "launched through " + command + ", inside the scanned tree: a copy the project ships, not the installed airlock-mcp"
+		}
+	}
+	return ""
+}
+
 func hasSkillFile(dir string) bool {
 	for _, n := range []string{"SKILL.md", "skill.md"} {
 		if info, err := os.Lstat(filepath.Join(dir, n)); err == nil && info.Mode().IsRegular() {
@@ -264,15 +331,58 @@ func hasSkillFile(dir string) bool {
 }
 
 // underSkill reports whether p sits in a skill folder met on the way down.
-func underSkill(p, root string, skills map[string]bool) bool {
-	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+func underSkill(p string, skills map[string]bool) bool {
+	for d := filepath.Dir(filepath.Clean(p)); ; d = filepath.Dir(d) {
 		if skills[d] {
 			return true
 		}
-		if d == root || d == filepath.Dir(d) || !strings.HasPrefix(d, root) {
+		if d == "." || d == filepath.Dir(d) {
 			return false
 		}
 	}
+}
+
+// underAgentDir reports whether p sits below one of an agent's own
+// folders, within the walk.
+func underAgentDir(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if agentDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// linkJob decides about a symlink met while walking. A link whose name an
+// agent loads (SKILL.md, CLAUDE.md, a rules or command file, an agent
+// config) is followed when its target is a regular file inside the
+// scanned tree, and scanned under the link's name and kind; pointing out
+// of the tree, it is reported unread (a link to ~/.ssh/id_rsa must not end
+// up in a CI log). Other links are not followed.
+func linkJob(p, realRoot string, inSkill bool) (job, bool) {
+	_, isConfig := setup.Recognize(p)
+	k := Classify(filepath.ToSlash(p), nil, inSkill, func(string) bool { return isConfig })
+	if k.Context() == Prose || k.Context() == Code {
+		return job{}, false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		target, err = filepath.Abs(target)
+	}
+	if err != nil {
+		return job{path: p, outside: "a link whose target cannot be resolved (" + unwrapPathError(err) + ")"}, true
+	}
+	if rel, err := filepath.Rel(realRoot, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return job{path: p, outside: "a link to a file outside the scanned tree"}, true
+	}
+	if info, err := os.Stat(target); err != nil || !info.Mode().IsRegular() {
+		return job{path: p, outside: "a link to something that is not a regular file"}, true
+	}
+	return job{path: p, inSkill: inSkill}, true
 }
 
 func unwrapPathError(err error) string {
