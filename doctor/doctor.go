@@ -1,0 +1,247 @@
+// Package doctor runs the checks of `airlock doctor`: whether what Airlock
+// is meant to enforce on this machine is enforcing, and what it does not
+// cover. Every check says what it found, and a failing one says how to fix
+// it. Nothing here changes a file; Fix (in fix.go) is the one exception
+// and says so.
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/pins"
+	"github.com/agentairlock/airlock/policy"
+)
+
+// Status is a check's outcome.
+type Status string
+
+// Outcomes, from best to worst. Only Fail makes doctor exit 1: a gap
+// (Warn) is something Airlock cannot enforce by its nature and says so.
+const (
+	OK   Status = "ok"
+	Info Status = "info"
+	Warn Status = "warn"
+	Fail Status = "fail"
+)
+
+// Check is one line of the doctor's report, with details below it.
+type Check struct {
+	Name   string   `json:"name"`
+	Status Status   `json:"status"`
+	Detail string   `json:"detail"`
+	Items  []string `json:"items,omitempty"`
+	Fix    string   `json:"fix,omitempty"`
+}
+
+// Report is every check, in the order run.
+type Report struct {
+	Checks []Check `json:"checks"`
+}
+
+// Enforcing reports whether no check failed.
+func (r *Report) Enforcing() bool {
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
+
+// Options say where to look.
+type Options struct {
+	Env       gate.Env
+	Workspace string // the project whose stores are checked (cwd)
+	GOOS      string
+	Getenv    func(string) string
+	// HookPath and MCPPath are the binaries init wires; "" when not found.
+	HookPath, MCPPath string
+	ExtraConfigs      []string
+}
+
+// Run runs every check.
+func Run(o Options) *Report {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	r := &Report{}
+	r.add(checkPolicy(o))
+	r.add(checkAudit(o.Env.AirlockHome))
+	for _, c := range checkSetup(o) {
+		r.add(c)
+	}
+	r.add(checkPins(o.Env.AirlockHome))
+	r.add(checkFeed(o.Env.AirlockHome))
+	r.add(checkEnv(o.Getenv))
+	r.add(checkKernel())
+	return r
+}
+
+func checkPolicy(o Options) Check {
+	p, err := gate.Load(o.Env, o.Workspace)
+	if err != nil {
+		return Check{Name: "policy", Status: Fail, Detail: err.Error(),
+			Fix: "fix the file and line named above (airlock policy check), or move it aside to fall back to the bundled profile"}
+	}
+	c := Check{Name: "policy", Status: OK}
+	src := "bundled profile " + p.Profile
+	var files []string
+	for _, f := range p.Files {
+		if f.Role == "profile" {
+			files = append(files, "the bundled profile "+strings.TrimPrefix(f.Path, "profile:"))
+			continue
+		}
+		files = append(files, fmt.Sprintf("%s: %s", f.Role, f.Path))
+	}
+	if len(files) > 0 {
+		src = strings.Join(files, "; ")
+	}
+	c.Detail = fmt.Sprintf("%s mode, profile %s, %d rules, %d grants, %d built-in forbids (%d overridden)",
+		p.Mode, p.Profile, len(p.Rules), len(p.Grants), len(p.Forbids), len(p.Overrides))
+	c.Items = append(c.Items, "loaded from "+src)
+	if p.Overlay != nil {
+		c.Items = append(c.Items, fmt.Sprintf("repository overlay in force: %s (%d rules, tighten-only)", p.Overlay.File, len(p.Overlay.Rules)))
+	}
+	if p.ModeFromEnv != "" {
+		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)
+	}
+	if p.Mode == policy.Observe {
+		c.Status = Warn
+		c.Items = append(c.Items, "observe mode refuses nothing: calls are only recorded")
+		c.Fix = "airlock profile default"
+	}
+	for _, w := range p.Warnings {
+		c.Items = append(c.Items, "warning: "+w)
+	}
+	return c
+}
+
+func checkAudit(home string) Check {
+	c := Check{Name: "audit log"}
+	if home == "" {
+		return Check{Name: "audit log", Status: Fail, Detail: "no Airlock home", Fix: "set AIRLOCK_HOME or HOME"}
+	}
+	if _, err := os.Stat(filepath.Join(home, audit.LogFile)); errors.Is(err, fs.ErrNotExist) {
+		c.Status, c.Detail = OK, "no decisions recorded yet ("+filepath.Join(home, audit.LogFile)+" is created on the first call)"
+	} else {
+		rep, err := audit.Verify(home)
+		switch {
+		case err != nil:
+			c.Status, c.Detail = Fail, "cannot verify: "+err.Error()
+			c.Fix = "airlock verify shows where; check the permissions of " + home
+		case rep.Status != audit.Intact:
+			c.Status = Fail
+			c.Detail = fmt.Sprintf("chain %s: %d problems in %d records", rep.Verdict, len(rep.Problems), rep.Records)
+			for i, p := range rep.Problems {
+				if i == 5 {
+					c.Items = append(c.Items, fmt.Sprintf("and %d more (airlock verify)", len(rep.Problems)-5))
+					break
+				}
+				c.Items = append(c.Items, p.Message)
+			}
+			c.Fix = "airlock verify; airlock breach to see what the gap may hide"
+		default:
+			c.Status = OK
+			c.Detail = fmt.Sprintf("chain intact, %d records in %d segment(s); %s", rep.Records, rep.Segments+1, rep.Strength)
+		}
+	}
+	if err := writable(home); err != nil {
+		c.Status = Fail
+		c.Items = append(c.Items, "not writable: "+err.Error())
+		c.Fix = "make " + home + " writable by you (mode 0700): the hook refuses every call when it cannot record"
+	}
+	return c
+}
+
+// writable checks that a file can be created in home and the log opened
+// for appending, without writing a record.
+func writable(home string) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(home, ".doctor-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return err
+	}
+	log := filepath.Join(home, audit.LogFile)
+	if _, err := os.Stat(log); err == nil {
+		lf, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		lf.Close()
+	}
+	return nil
+}
+
+func checkPins(home string) Check {
+	c := Check{Name: "pins"}
+	entries, err := pins.Open(home).Load()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.Status, c.Detail = OK, "no MCP toolset pinned yet (each is pinned on first use)"
+		return c
+	case err != nil:
+		c.Status, c.Detail = Fail, err.Error()
+		c.Fix = "the proxy refuses every call while pins.json is unreadable; move it aside to re-pin every server on next start"
+		return c
+	}
+	var held []string
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if e := entries[n]; e.State == pins.Held {
+			held = append(held, fmt.Sprintf("%s: %s", n, e.Reason))
+		}
+	}
+	c.Status = OK
+	c.Detail = fmt.Sprintf("%d server(s) pinned, %d held", len(entries)-len(held), len(held))
+	if len(entries) == 0 {
+		c.Detail = "no MCP toolset pinned yet (each is pinned on first use)"
+	}
+	if len(held) > 0 {
+		c.Status = Warn
+		c.Items = held
+		c.Fix = "review with airlock pins diff NAME, then airlock pins approve or reject"
+	}
+	return c
+}
+
+func checkEnv(getenv func(string) string) Check {
+	c := Check{Name: "environment", Status: OK, Detail: "no AIRLOCK_* variable weakens the gate"}
+	var set []string
+	for _, v := range gate.WeakeningVars {
+		if val := getenv(v); val != "" {
+			set = append(set, v+"="+val)
+		}
+	}
+	if len(set) == 0 {
+		return c
+	}
+	c.Items = set
+	c.Detail = fmt.Sprintf("%d variable(s) change what the gate enforces or records; every decision records them", len(set))
+	c.Status = Warn
+	if getenv("AIRLOCK_FAIL_OPEN") == "1" || getenv("AIRLOCK_MODE") == "observe" || getenv("AIRLOCK_PROFILE") == "yolo" {
+		c.Status = Fail
+		c.Fix = "unset AIRLOCK_FAIL_OPEN, AIRLOCK_MODE=observe and AIRLOCK_PROFILE=yolo where you start your agents"
+	}
+	return c
+}
