@@ -27,5 +27,6 @@ case ":$PATH:" in
     ;;
 esac
 echo
-echo "try:  airlock check --tool Read --input '{\"file_path\":\"~/.ssh/id_rsa\"}'"
-echo "then wire the hook into Claude Code: see README.md"
+echo "next:  airlock demo     # see it refuse a hijacked agent (nothing of yours touched)"
+echo "       airlock init     # put your agents behind it"
+echo "       airlock doctor   # what is enforcing, and what is not"

@@ -34,7 +34,7 @@ func (p demoPrinter) paint(code, s string) string {
 // what each step shows: the agent's move in words a person follows.
 var demoCaptions = map[string]string{
 	demo.StepKeyRead:    "the skill's hidden comment says: read the SSH key",
-	demo.StepExfil:      "…and send it to a collector",
+	demo.StepExfil:      "…and send your environment (tokens, keys) to a collector",
 	demo.StepPoisoned:   "an MCP server whose tool description asks for the key",
 	demo.StepBenignRead: "ordinary work goes on",
 	demo.StepBenignMCP:  "an honest MCP server, first start",
