@@ -144,29 +144,13 @@ func (v jval) elems() []value {
 }
 
 func (v jval) members() []member {
-	if v.kind() != kObj {
+	mems := jmembers(v)
+	if mems == nil {
 		return nil
 	}
-	var out []member
-	d := v.d
-	for i := d.skipSpace(v.off + 1); i < v.end && d.src[i] == '"'; {
-		kend := stringEnd(d.src, i)
-		key := decodeJSONString(d.src[i:kend])
-		keyOff := i
-		i = d.skipSpace(kend)
-		if i >= v.end || d.src[i] != ':' {
-			break
-		}
-		i = d.skipSpace(i + 1)
-		e := d.valueEnd(i)
-		if e <= i {
-			break
-		}
-		out = append(out, member{key: key, line: d.lineAt(keyOff), val: jval{d, i, e}})
-		i = d.skipSpace(e)
-		if i < v.end && d.src[i] == ',' {
-			i = d.skipSpace(i + 1)
-		}
+	out := make([]member, 0, len(mems))
+	for _, m := range mems {
+		out = append(out, member{key: m.key, line: v.d.lineAt(m.keyOff), val: m.val})
 	}
 	return out
 }
