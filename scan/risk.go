@@ -193,7 +193,6 @@ func hidingFirst(f Finding) int {
 	return 1
 }
 
-
 // reason renders a verdict as one line: the tool, then up to four
 // distinct pieces of evidence.
 func (v *verdict) reason() string {
