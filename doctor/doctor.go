@@ -116,9 +116,12 @@ func checkPolicy(o Options) Check {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)
 	}
 	if p.Mode == policy.Observe {
-		c.Status = Warn
+		c.Status = Fail
 		c.Items = append(c.Items, "observe mode refuses nothing: calls are only recorded")
 		c.Fix = "airlock profile default"
+		if p.ModeFromEnv != "" {
+			c.Fix = "unset AIRLOCK_MODE where you start your agents"
+		}
 	}
 	for _, w := range p.Warnings {
 		c.Items = append(c.Items, "warning: "+w)

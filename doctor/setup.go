@@ -28,7 +28,7 @@ func checkSetup(o Options) []Check {
 	}
 	var out []Check
 	out = append(out, hookCheck(o, st.Hook))
-	out = append(out, serversCheck(st))
+	out = append(out, serversCheck(o, st))
 	out = append(out, coverageCheck(st))
 	if err != nil {
 		out = append(out, Check{Name: "init manifest", Status: Warn, Detail: err.Error(),
@@ -39,19 +39,30 @@ func checkSetup(o Options) []Check {
 
 func hookCheck(o Options, h setup.HookStatus) Check {
 	c := Check{Name: "Claude Code hook"}
+	c.Items = append(c.Items, h.Issues...)
+	if o.HookPath == "" {
+		c.Items = append(c.Items, "the installed airlock-hook was not found (next to airlock or on PATH): the hook's program could not be compared with it")
+	}
 	switch {
 	case h.Error != "":
 		c.Status, c.Detail = Fail, h.Error
-		c.Fix = "fix " + h.Settings + " (it must be JSON), then airlock doctor --fix"
+		c.Fix = "fix " + h.Settings + " (Claude Code reads it as strict JSON and skips it whole on a schema error), then airlock doctor --fix"
 	case h.Disabled:
-		c.Status, c.Detail = Fail, h.Settings+" sets disableAllHooks: Claude Code runs no hook, airlock-hook included"
-		c.Fix = "remove disableAllHooks from " + h.Settings
-	case h.Pre && h.Post && h.Executable:
+		by := h.DisabledBy
+		if by == "" {
+			by = h.Settings
+		}
+		c.Status, c.Detail = Fail, by+" sets disableAllHooks: Claude Code runs no hook, airlock-hook included"
+		c.Fix = "remove disableAllHooks from " + by
+	case h.Pre && h.Post && h.Executable && o.HookPath != "":
 		c.Status, c.Detail = OK, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s)", h.Command, h.Settings)
-	case h.Pre || h.Post:
+	case h.Pre && h.Post && h.Executable:
+		c.Status, c.Detail = Fail, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but no installed airlock-hook was found to check it is Airlock's", h.Command, h.Settings)
+		c.Fix = "install Airlock with install.sh (airlock, airlock-hook and airlock-mcp side by side), then airlock doctor --fix"
+	case h.Pre || h.Post || len(h.Issues) > 0:
 		c.Status = Fail
-		c.Detail = fmt.Sprintf("wired in %s but not whole: PreToolUse %v, PostToolUse %v, runnable %v (%s)", h.Settings, h.Pre, h.Post, h.Executable, h.Command)
-		c.Fix = "airlock doctor --fix (or airlock init) wires both to an existing airlock-hook"
+		c.Detail = fmt.Sprintf("wired in %s but not in force for every call: PreToolUse %v, PostToolUse %v, runnable %v (%s)", h.Settings, h.Pre, h.Post, h.Executable, h.Command)
+		c.Fix = "airlock doctor --fix (or airlock init) adds a match-all, synchronous hook running the installed airlock-hook; remove the narrower ones listed"
 	default:
 		if _, err := os.Stat(filepath.Dir(h.Settings)); err != nil {
 			c.Status, c.Detail = Info, "Claude Code is not set up for this user ("+filepath.Dir(h.Settings)+" does not exist)"
@@ -64,7 +75,7 @@ func hookCheck(o Options, h setup.HookStatus) Check {
 	return c
 }
 
-func serversCheck(st *setup.StatusReport) Check {
+func serversCheck(o Options, st *setup.StatusReport) Check {
 	c := Check{Name: "MCP servers"}
 	wrapped, hook := 0, 0
 	for _, s := range st.Stores {
@@ -76,11 +87,17 @@ func serversCheck(st *setup.StatusReport) Check {
 		for _, n := range s.Stragglers {
 			c.Items = append(c.Items, fmt.Sprintf("%s (%s): %q is not behind airlock-mcp", s.Store.Path, s.Store.Agent, n))
 		}
+		for _, m := range s.Misrouted {
+			c.Items = append(c.Items, fmt.Sprintf("%s (%s): %s", s.Store.Path, s.Store.Agent, m))
+		}
 	}
 	c.Detail = fmt.Sprintf("%d behind airlock-mcp, %d Claude Code servers gated by the hook, %d not gated", wrapped, hook, len(c.Items))
+	if o.MCPPath == "" {
+		c.Items = append(c.Items, "the installed airlock-mcp was not found (next to airlock or on PATH): wrapped servers' programs could not be compared with it")
+	}
 	if len(c.Items) > 0 {
 		c.Status = Fail
-		c.Fix = "airlock doctor --fix (or airlock init) wraps them"
+		c.Fix = "airlock doctor --fix (or airlock init) wraps stragglers and repoints wrappers to the installed airlock-mcp; a server gated under another name needs its --name set to its own"
 	} else {
 		c.Status = OK
 	}

@@ -41,8 +41,13 @@ type Server struct {
 // Hook is one command hook in a Claude Code settings file.
 type Hook struct {
 	Event, Matcher, Command string
-	Timeout                 int // seconds; 0 when not set
+	Timeout                 int // seconds, a fraction rounded up; 0 when not set
 	Line                    int // 1-based line of the "command" value
+	// If is the hook's "if" filter (the hook runs only for calls it
+	// matches); Async: "async" or "asyncRewake" is true (the hook runs in
+	// the background and cannot block).
+	If    string
+	Async bool
 	// Helper: not a hook but a command the agent runs by itself all the
 	// same (Claude Code's statusLine and credential helpers, Codex's
 	// notify); Event names the setting.

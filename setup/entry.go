@@ -202,12 +202,14 @@ func readServer(st Store, name string, line int, v value, d dialect) (Server, er
 	}
 	if s.Transport == "" {
 		switch {
-		case s.Command != "":
-			s.Transport = "stdio"
 		case st.Agent == "Gemini CLI" && urlKey == "httpUrl":
+			// Gemini CLI connects to a URL whenever there is one, and
+			// runs command only without (mcp-client.ts createTransport).
 			s.Transport = "http"
 		case st.Agent == "Gemini CLI" && urlKey == "url":
 			s.Transport = "sse"
+		case s.Command != "":
+			s.Transport = "stdio"
 		case st.Agent == "Codex CLI" && s.URL != "":
 			s.Transport = "http"
 		}
@@ -221,7 +223,7 @@ func readServer(st Store, name string, line int, v value, d dialect) (Server, er
 	// An agent picks the transport from "type": with http, sse or
 	// streamable HTTP and a URL it connects to the URL, and a command
 	// beside them (a decoy airlock-mcp) is never run.
-	s.Remote = s.URL != "" && (s.Command == "" || remoteTransport(s.Transport))
+	s.Remote = s.URL != "" && (s.Command == "" || remoteTransport(s.Transport) || st.Agent == "Gemini CLI")
 	if !s.Remote {
 		s.WrapName, s.Inner, s.Wrapped = WrappedCommand(s.Command, s.Args)
 	}

@@ -89,10 +89,16 @@ func newFixtureHome(t *testing.T) *fixtureHome {
 	}
 	root := t.TempDir()
 	h := &fixtureHome{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj")}
+	bin := filepath.Join(root, "opt", "airlock", "bin")
 	for _, f := range homeFiles {
 		data, err := os.ReadFile(filepath.Join(fixtureRoot, f.fixture))
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The fixtures' servers already behind airlock-mcp are behind
+		// this install's: one that is not (Airlock moved) is repointed.
+		for _, old := range []string{"/usr/local/bin/airlock-mcp", "/home/dev/.local/bin/airlock-mcp", `C:\\Program Files\\Airlock\\airlock-mcp.exe`} {
+			data = bytes.ReplaceAll(data, []byte(old), []byte(filepath.Join(bin, "airlock-mcp")))
 		}
 		writeTestFile(t, filepath.Join(root, f.dest), data, 0o644)
 	}
@@ -106,10 +112,12 @@ func newFixtureHome(t *testing.T) *fixtureHome {
 	if err := os.Symlink("../dotfiles/cursor-mcp.json", filepath.Join(h.home, ".cursor", "mcp.json")); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(root, "opt", "airlock", "bin")
 	for _, b := range []string{"airlock-hook", "airlock-mcp"} {
 		writeTestFile(t, filepath.Join(bin, b), []byte("#!/bin/sh\n"), 0o755)
 	}
+	// A bare "airlock-mcp" in the fixtures is found on PATH, as an agent
+	// finds it.
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	env := map[string]string{}
 	h.opt = Options{
 		Home: h.home, Workspace: h.proj, GOOS: "linux", Env: func(k string) string { return env[k] },

@@ -30,8 +30,14 @@ func (p *parser) hooks(root value) {
 		p.fail(h.line, &FieldError{Field: "hooks", Want: "an object"})
 		return
 	}
-	for _, ev := range h.val.members() {
+	evs := h.val.members()
+	for i, ev := range evs {
 		where := "hooks." + ev.key
+		if shadowed(evs, i) {
+			// JSON.parse keeps the last of a repeated key: Claude Code
+			// never sees this list.
+			continue
+		}
 		if ev.val.kind() == kNull {
 			continue
 		}
@@ -98,9 +104,37 @@ func (p *parser) hook(v value, where string) (Hook, bool) {
 			p.fail(m.line, &FieldError{Field: where + ".timeout", Want: "a number of seconds"})
 			return Hook{}, false
 		}
-		h.Timeout = int(math.Min(n, math.MaxInt32))
+		h.Timeout = int(math.Min(math.Ceil(n), math.MaxInt32))
+	}
+	if m, ok := field(v, "if"); ok {
+		if m.val.kind() != kStr {
+			p.fail(m.line, &FieldError{Field: where + ".if", Want: "a string"})
+			return Hook{}, false
+		}
+		h.If = m.val.text()
+	}
+	for _, k := range []string{"async", "asyncRewake"} {
+		if m, ok := field(v, k); ok {
+			b, ok := scalarBool(m.val)
+			if !ok {
+				p.fail(m.line, &FieldError{Field: where + "." + k, Want: "a boolean"})
+				return Hook{}, false
+			}
+			h.Async = h.Async || b
+		}
 	}
 	return h, true
+}
+
+// shadowed says member i is repeated later in the object, where the last
+// of a repeated key wins.
+func shadowed(ms []member, i int) bool {
+	for _, m := range ms[i+1:] {
+		if m.key == ms[i].key {
+			return true
+		}
+	}
+	return false
 }
 
 // helperKeys are settings whose value is a command Claude Code runs by

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -82,16 +85,23 @@ func HookCommands(path string) (pre, post string) {
 // firstWord is the program a shell command line runs: its first word,
 // quotes removed.
 func firstWord(cmd string) string {
+	w, _ := splitFirstWord(cmd)
+	return w
+}
+
+// splitFirstWord splits a shell command line into its first word (quotes
+// removed) and the rest of the line, as written.
+func splitFirstWord(cmd string) (string, string) {
 	cmd = strings.TrimLeft(cmd, " \t")
 	var b strings.Builder
 	for i := 0; i < len(cmd); i++ {
 		switch c := cmd[i]; c {
 		case ' ', '\t', '\n', ';', '&', '|':
-			return b.String()
+			return b.String(), cmd[i:]
 		case '\'':
 			j := strings.IndexByte(cmd[i+1:], '\'')
 			if j < 0 {
-				return b.String() + cmd[i+1:]
+				return b.String() + cmd[i+1:], ""
 			}
 			b.WriteString(cmd[i+1 : i+1+j])
 			i += j + 1
@@ -111,7 +121,94 @@ func firstWord(cmd string) string {
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), ""
+}
+
+// MinHookTimeout is the shortest hook timeout, in seconds, that counts as
+// letting airlock-hook answer: a timed-out hook lets the call through.
+const MinHookTimeout = 5
+
+// sameProgram says the program a config names is the file installed (the
+// same file, by os.SameFile). A bare name is looked up on PATH; a relative
+// path depends on the agent's directory and never counts.
+func sameProgram(prog, installed string) bool {
+	if prog == "" || installed == "" {
+		return false
+	}
+	if !strings.ContainsAny(prog, `/\`) {
+		lp, err := exec.LookPath(prog)
+		if err != nil {
+			return false
+		}
+		prog = lp
+	}
+	if !filepath.IsAbs(prog) {
+		return false
+	}
+	a, err := os.Stat(prog)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(installed)
+	return err == nil && os.SameFile(a, b)
+}
+
+// installedKnown says path names an installed binary that exists, which
+// programs named in configs can be compared with. When it does not (not
+// found, or a test's made-up path), a program counts by its base name.
+func installedKnown(path string) bool {
+	if path == "" {
+		return false
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// runnable says prog is an absolute path to an executable regular file.
+func runnable(prog string) bool {
+	fi, err := os.Stat(prog)
+	return err == nil && filepath.IsAbs(prog) && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// hookProblem says why a PreToolUse or PostToolUse hook does not put every
+// tool call of its event through the airlock-hook at hookPath in a way that
+// can block ("" when it does). When hookPath is not known (installedKnown),
+// any program named airlock-hook counts.
+func hookProblem(h Hook, hookPath string) string {
+	prog, rest := splitFirstWord(h.Command)
+	want := ""
+	if h.Event == "PostToolUse" {
+		want = "--post"
+	}
+	switch {
+	case !IsAirlockHook(h.Command):
+		return "not airlock-hook"
+	case installedKnown(hookPath) && !sameProgram(prog, hookPath):
+		if _, err := os.Stat(prog); err != nil || !filepath.IsAbs(prog) {
+			return fmt.Sprintf("%s runs %s, which does not exist (the installed airlock-hook is %s)", h.Event, prog, hookPath)
+		}
+		return fmt.Sprintf("%s runs %s, which is not the installed airlock-hook (%s)", h.Event, prog, hookPath)
+	case strings.TrimSpace(rest) != want:
+		if want == "" {
+			return fmt.Sprintf("%s runs %q: anything after the program (%q) can turn a block into an allow", h.Event, h.Command, strings.TrimSpace(rest))
+		}
+		return fmt.Sprintf("%s runs %q, not exactly the program with --post", h.Event, h.Command)
+	case h.Matcher != "" && h.Matcher != "*":
+		return fmt.Sprintf("%s runs airlock-hook for matcher %q only, not for every tool", h.Event, h.Matcher)
+	case h.If != "":
+		return fmt.Sprintf("%s runs airlock-hook only for calls matching \"if\": %q", h.Event, h.If)
+	case h.Async:
+		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
+	case h.Timeout > 0 && h.Timeout < MinHookTimeout:
+		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
+	}
+	return ""
+}
+
+// staleHook says an airlock-hook hook runs a program that is not the one
+// installed at hookPath (moved, removed or another file).
+func staleHook(command, hookPath string) bool {
+	return IsAirlockHook(command) && installedKnown(hookPath) && !sameProgram(firstWord(command), hookPath)
 }
 
 // IsAirlockHook says a hook command runs airlock-hook (by its base name,
@@ -128,10 +225,19 @@ func IsAirlockHook(command string) bool {
 // the file needs no change).
 func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, error) {
 	var before *Config
+	var repointed []HookRecord
 	if data != nil {
 		var err error
 		if before, err = Parse(st, data); err != nil {
 			return nil, nil, err
+		}
+		if data, repointed, err = repointHooks(st, data, before, hookPath); err != nil {
+			return nil, nil, err
+		}
+		if len(repointed) > 0 {
+			if before, err = Parse(st, data); err != nil {
+				return nil, nil, refuse("internal error: the edited file no longer reads: %v", err)
+			}
 		}
 	} else {
 		before = &Config{Store: st}
@@ -142,14 +248,14 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 	for _, ev := range hookEvents {
 		wired := false
 		for _, h := range before.Hooks {
-			wired = wired || h.Event == ev.event && IsAirlockHook(h.Command)
+			wired = wired || h.Event == ev.event && hookProblem(h, hookPath) == ""
 		}
 		if !wired {
 			recs = append(recs, HookRecord{Event: ev.event, Command: cmds[ev.event]})
 		}
 	}
 	if len(recs) == 0 {
-		return data, nil, nil
+		return data, repointed, nil
 	}
 	group := func(ev string) []hookGroup {
 		return []hookGroup{{Matcher: "*", Hooks: []hookCmd{{Type: "command", Command: cmds[ev], Timeout: HookTimeout}}}}
@@ -223,6 +329,79 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 	}
 	if err := checkHooks(st, before, out, recs); err != nil {
 		return nil, nil, err
+	}
+	return out, append(repointed, recs...), nil
+}
+
+// repointHooks rewrites every airlock-hook command, in the PreToolUse and
+// PostToolUse lists Claude Code reads, whose program is not the
+// airlock-hook at hookPath (Airlock was moved or reinstalled elsewhere) to
+// run hookPath instead, keeping the rest of the command line.
+func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byte, []HookRecord, error) {
+	d := &jdoc{src: blankJSONC(data)}
+	root, ok := d.root()
+	if !ok || root.kind() != kObj {
+		return data, nil, nil
+	}
+	hm, ok := jlast(root, "hooks")
+	if !ok || hm.val.kind() != kObj {
+		return data, nil, nil
+	}
+	var sp []splice
+	var recs []HookRecord
+	repoint := func(cmd string) string {
+		_, rest := splitFirstWord(cmd)
+		return shellQuote(hookPath) + rest
+	}
+	for _, ev := range hookEvents {
+		em, ok := jlast(hm.val, ev.event)
+		if !ok || em.val.kind() != kArr {
+			continue
+		}
+		for _, g := range jelems(em.val) {
+			hl, ok := jlast(g, "hooks")
+			if !ok || hl.val.kind() != kArr {
+				continue
+			}
+			for _, h := range jelems(hl.val) {
+				c, ok := jlast(h, "command")
+				if !ok || c.val.kind() != kStr || !staleHook(c.val.text(), hookPath) {
+					continue
+				}
+				nc := repoint(c.val.text())
+				sp = append(sp, splice{c.val.off, c.val.end, jsonQuote(nc)})
+				recs = append(recs, HookRecord{Event: ev.event, Command: nc})
+			}
+		}
+	}
+	if len(sp) == 0 {
+		return data, nil, nil
+	}
+	out, err := applySplices(data, sp)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := Parse(st, out)
+	if err != nil {
+		return nil, nil, refuse("internal error: the edited file no longer reads: %v", err)
+	}
+	want := map[string]int{}
+	key := func(h Hook) string {
+		return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%v", h.Event, h.Matcher, h.Command, h.Timeout, h.If, h.Async)
+	}
+	for _, h := range before.Hooks {
+		if (h.Event == "PreToolUse" || h.Event == "PostToolUse") && !h.Helper && staleHook(h.Command, hookPath) {
+			h.Command = repoint(h.Command)
+		}
+		want[key(h)]++
+	}
+	for _, h := range cfg.Hooks {
+		want[key(h)]--
+	}
+	for k, n := range want {
+		if n != 0 {
+			return nil, nil, refuse("internal error: hooks after repointing differ from what was meant (%q)", strings.ReplaceAll(k, "\x00", " "))
+		}
 	}
 	return out, recs, nil
 }

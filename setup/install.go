@@ -29,11 +29,10 @@ func Init(opt Options) (*Report, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	man, err := ReadManifest(opt.AirlockHome)
-	if err != nil {
+	if _, err := ReadManifest(opt.AirlockHome); err != nil {
 		return nil, err
 	}
-	run := &initRun{opt: opt, r: &Report{DryRun: opt.DryRun}, man: man,
+	run := &initRun{opt: opt, r: &Report{DryRun: opt.DryRun},
 		bk: newBackups(opt.AirlockHome, opt.Now()), seen: map[string]bool{}}
 	run.policy()
 	for _, st := range opt.stores() {
@@ -50,7 +49,6 @@ func Init(opt Options) (*Report, error) {
 type initRun struct {
 	opt  Options
 	r    *Report
-	man  *Manifest
 	bk   *backups
 	seen map[string]bool // real paths done: a file two stores name is edited once
 }
@@ -101,8 +99,19 @@ func (run *initRun) open(st Store) *fileState {
 			return nil
 		}
 		run.seen[f.real] = true
+		if n := linkCount(f.info); n > 1 {
+			run.r.file(st.Path, st.Agent, ActRefused, hardLinkRefusal(n))
+			return nil
+		}
 	}
 	return f
+}
+
+// hardLinkRefusal is why a file with n hard links is not edited: the
+// atomic rename that replaces it would leave the other names holding the
+// old bytes, and the two copies would silently part.
+func hardLinkRefusal(n uint64) string {
+	return fmt.Sprintf("the file has %d hard links: replacing it would split it from its other copies; edit the file the other link names, or break the link (cp FILE FILE.new && mv FILE.new FILE), then run the command again", n)
 }
 
 func refusedParse(err error) string {
@@ -140,9 +149,16 @@ func (run *initRun) store(st Store) {
 	}
 	var lines []Line
 	var todo []string
+	stale := map[string]bool{}
 	for _, s := range cfg.Servers {
-		if s.Command != "" && !s.Wrapped {
+		switch {
+		case s.Command != "" && !s.Wrapped && !s.Remote:
 			todo = append(todo, s.Name)
+		case s.Wrapped && s.Project == "" && s.WrapName == s.Name && len(s.Inner) > 0 && installedKnown(run.opt.MCPPath) && !sameProgram(s.Command, run.opt.MCPPath):
+			// Behind an airlock-mcp that is not the one installed (Airlock
+			// moved): unwrap and wrap again with the installed one.
+			todo = append(todo, s.Name)
+			stale[s.Name] = true
 		}
 	}
 	data, cur := f.data, cfg
@@ -150,6 +166,40 @@ func (run *initRun) store(st Store) {
 	argv := map[string][]string{}
 	failed := map[string]string{}
 	for _, name := range todo {
+		if stale[name] {
+			old := serverByName(cur, name)
+			if old == nil {
+				failed[name] = fmt.Sprintf("no single server named %q", name)
+				continue
+			}
+			was := old.Command
+			out, ok, err := unwrapServer(st, data, cur, WrapRecord{Name: name})
+			if err == nil && !ok {
+				err = refuse("server %q: cannot take it from behind the old airlock-mcp", name)
+			}
+			if err != nil {
+				failed[name] = err.Error()
+				continue
+			}
+			ucfg, err := Parse(st, out)
+			if err != nil {
+				failed[name] = "internal error: " + err.Error()
+				continue
+			}
+			wout, rec, err := wrapServer(st, out, ucfg, name, run.opt.MCPPath)
+			if err != nil {
+				failed[name] = err.Error()
+				continue
+			}
+			rec.Was = was
+			data, recs = wout, append(recs, rec)
+			argv[name] = argvOf(serverByName(ucfg, name))
+			if cur, err = Parse(st, data); err != nil {
+				run.r.file(st.Path, st.Agent, ActRefused, "internal error: "+err.Error())
+				return
+			}
+			continue
+		}
 		out, rec, err := wrapServer(st, data, cur, name, run.opt.MCPPath)
 		if err != nil {
 			failed[name] = err.Error()
@@ -166,6 +216,8 @@ func (run *initRun) store(st Store) {
 		switch msg, bad := failed[s.Name]; {
 		case bad:
 			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActRefused, Detail: msg})
+		case argv[s.Name] != nil && stale[s.Name]:
+			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActWrapped, Detail: "moved from " + s.Command + " to " + run.opt.MCPPath})
 		case argv[s.Name] != nil:
 			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActWrapped})
 		default:
@@ -277,27 +329,35 @@ func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode
 		}
 		ch.Backup, ch.Before, ch.Mode = b, sum(f.data), modeString(f.mode)
 	}
-	rec := run.man.record(f, st)
-	rec.Changes = append(rec.Changes, ch)
-	undo := func() {
-		for i := range run.man.Files {
-			if fr := &run.man.Files[i]; fr.Real == f.real {
-				fr.Changes = fr.Changes[:len(fr.Changes)-1]
-				if len(fr.Changes) == 0 {
-					run.man.drop(fr.Path)
-				}
-				break
-			}
-		}
-	}
-	if err := run.man.write(o.AirlockHome); err != nil {
-		undo()
+	if err := updateManifest(o.AirlockHome, func(m *Manifest) {
+		rec := m.record(f, st)
+		rec.Changes = append(rec.Changes, ch)
+	}); err != nil {
 		r.file(st.Path, st.Agent, ActRefused, "cannot record the change in the manifest: "+err.Error())
 		return false
 	}
+	undo := func() error {
+		return updateManifest(o.AirlockHome, func(m *Manifest) {
+			for i := range m.Files {
+				fr := &m.Files[i]
+				if fr.Real != f.real {
+					continue
+				}
+				for j := len(fr.Changes) - 1; j >= 0; j-- {
+					if c := fr.Changes[j]; c.After == ch.After && c.Time.Equal(ch.Time) && c.Backup == ch.Backup {
+						fr.Changes = append(fr.Changes[:j], fr.Changes[j+1:]...)
+						break
+					}
+				}
+				if len(fr.Changes) == 0 {
+					m.drop(fr.Path)
+				}
+				return
+			}
+		})
+	}
 	if err := commit(f, data, mode, o.beforeCommit); err != nil {
-		undo()
-		if werr := run.man.write(o.AirlockHome); werr != nil {
+		if werr := undo(); werr != nil {
 			err = fmt.Errorf("%v (and the manifest could not be put back: %v)", err, werr)
 		}
 		r.file(st.Path, st.Agent, ActRefused, err.Error())

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentairlock/airlock/internal/flock"
 )
 
 // Manifest is what init changed, kept in $AIRLOCK_HOME/setup/manifest.json
@@ -88,6 +90,51 @@ func (m *Manifest) write(airlockHome string) error {
 		return err
 	}
 	return writeAtomic(p, append(data, '\n'))
+}
+
+// lockSetup takes the cross-process lock that serialises every
+// read-modify-write of an Airlock home's manifest ($AIRLOCK_HOME/setup/lock).
+// create: make the setup directory when missing; otherwise, with no setup
+// directory, there is no manifest to guard and no lock is taken. The
+// returned function releases the lock. Where the platform has no file
+// lock, none is taken: each update still re-reads the manifest first.
+func lockSetup(airlockHome string, create bool) (func(), error) {
+	dir := filepath.Join(airlockHome, "setup")
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+	} else if _, err := os.Stat(dir); err != nil {
+		return func() {}, nil
+	}
+	lf, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := flock.Lock(lf); err != nil {
+		lf.Close()
+		return func() {}, nil //nolint:nilerr // no file locks here: best effort
+	}
+	return func() {
+		_ = flock.Unlock(lf)
+		lf.Close()
+	}, nil
+}
+
+// updateManifest re-reads the manifest under the lock, applies change and
+// writes it back, so records another run added meanwhile are kept.
+func updateManifest(airlockHome string, change func(*Manifest)) error {
+	unlock, err := lockSetup(airlockHome, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, err := ReadManifest(airlockHome)
+	if err != nil {
+		return err
+	}
+	change(m)
+	return m.write(airlockHome)
 }
 
 // record is the file's record, created when missing.

@@ -20,3 +20,14 @@ func keepOwner(tmp *os.File, old fs.FileInfo) {
 	}
 	_ = tmp.Chown(int(st.Uid), int(st.Gid)) // not permitted for most users: the mode still holds
 }
+
+// linkCount is how many hard links the file has (0 when unknown).
+func linkCount(fi fs.FileInfo) uint64 {
+	if fi == nil {
+		return 0
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink) //nolint:unconvert // Nlink is narrower on some systems
+	}
+	return 0
+}

@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -26,6 +27,11 @@ type StoreStatus struct {
 	Stragglers []string `json:"stragglers,omitempty"`
 	Remote     []string `json:"remote,omitempty"`
 	HookGated  []string `json:"hook_gated,omitempty"`
+	// Misrouted: servers whose command is named airlock-mcp but that are
+	// not gated as themselves: the program is not the installed
+	// airlock-mcp (missing, moved, another file), or --name gives another
+	// server's name (its grants and pins). Each item says which.
+	Misrouted []string `json:"misrouted,omitempty"`
 }
 
 // HookStatus is Airlock's hook in Claude Code's user settings.
@@ -37,8 +43,16 @@ type HookStatus struct {
 	Command  string `json:"command,omitempty"`
 	// Executable: the program Command names exists and may be run.
 	Executable bool `json:"executable"`
-	// Disabled: the settings set disableAllHooks, which silences it.
-	Disabled bool `json:"disabled,omitempty"`
+	// Disabled: a settings file that applies here (DisabledBy) sets
+	// disableAllHooks, which silences it.
+	Disabled   bool   `json:"disabled,omitempty"`
+	DisabledBy string `json:"disabled_by,omitempty"`
+	// Issues: airlock-hook hooks that do not count (a narrow matcher, an
+	// "if" filter, async, a shell tail, a short timeout, another program).
+	Issues []string `json:"issues,omitempty"`
+	// Installed is the airlock-hook the hooks were compared with ("" when
+	// it was not known).
+	Installed string `json:"installed,omitempty"`
 }
 
 // Status reads, and changes nothing. Options' HookPath, MCPPath, DryRun
@@ -47,9 +61,14 @@ func Status(opt Options) (*StatusReport, error) {
 	opt.defaults()
 	sr := &StatusReport{Stores: []StoreStatus{}}
 	seen := map[string]bool{}
+	var settings []Store
 	for _, st := range opt.stores() {
-		if st.ID == "claude-code.user-settings" {
-			sr.Hook = hookStatus(st)
+		switch st.ID {
+		case "claude-code.user-settings":
+			sr.Hook = hookStatus(st, opt.HookPath)
+			continue
+		case "claude-code.project-settings", "claude-code.local-settings", "claude-code.managed-settings":
+			settings = append(settings, st)
 			continue
 		}
 		if st.Kind != KindMCP {
@@ -79,7 +98,11 @@ func Status(opt Options) (*StatusReport, error) {
 				case st.ID == "claude-code.user-mcp":
 					ss.HookGated = append(ss.HookGated, name)
 				case s.Wrapped:
-					ss.Wrapped = append(ss.Wrapped, name)
+					if why := misrouted(s, opt.MCPPath); why != "" {
+						ss.Misrouted = append(ss.Misrouted, fmt.Sprintf("%q %s", name, why))
+					} else {
+						ss.Wrapped = append(ss.Wrapped, name)
+					}
 				case s.Remote:
 					ss.Remote = append(ss.Remote, name)
 				case s.Command != "":
@@ -88,6 +111,14 @@ func Status(opt Options) (*StatusReport, error) {
 			}
 		}
 		sr.Stores = append(sr.Stores, ss)
+	}
+	if !sr.Hook.Disabled {
+		for _, st := range settings {
+			if hooksDisabledIn(st) {
+				sr.Hook.Disabled, sr.Hook.DisabledBy = true, st.Path
+				break
+			}
+		}
 	}
 	if opt.AirlockHome != "" {
 		man, err := ReadManifest(opt.AirlockHome)
@@ -101,8 +132,38 @@ func Status(opt Options) (*StatusReport, error) {
 	return sr, nil
 }
 
-func hookStatus(st Store) HookStatus {
-	h := HookStatus{Settings: st.Path}
+// misrouted says why a wrapped server is not gated as itself ("" when it
+// is): its airlock-mcp is not the one installed at mcpPath, or it runs
+// under another server's name.
+func misrouted(s Server, mcpPath string) string {
+	switch {
+	case installedKnown(mcpPath) && !sameProgram(s.Command, mcpPath):
+		if fi, err := os.Stat(s.Command); err != nil || !filepath.IsAbs(s.Command) || !fi.Mode().IsRegular() {
+			return fmt.Sprintf("runs %s, which does not exist here (the installed airlock-mcp is %s)", s.Command, mcpPath)
+		}
+		return fmt.Sprintf("is wrapped by %s, a program that is not Airlock's airlock-mcp (%s)", s.Command, mcpPath)
+	case s.WrapName == "":
+		return "runs behind airlock-mcp without --name"
+	case s.WrapName != s.Name:
+		return fmt.Sprintf("runs behind airlock-mcp as %q: another server's grants, pins and contract apply to it", s.WrapName)
+	case len(s.Inner) == 0:
+		return "runs behind airlock-mcp with no command after --"
+	}
+	return ""
+}
+
+// hooksDisabledIn says a Claude Code settings file sets disableAllHooks.
+func hooksDisabledIn(st Store) bool {
+	f, err := readState(st.Path)
+	if err != nil || !f.exists {
+		return false
+	}
+	cfg, _ := Parse(st, f.data)
+	return cfg != nil && cfg.HooksDisabled
+}
+
+func hookStatus(st Store, hookPath string) HookStatus {
+	h := HookStatus{Settings: st.Path, Installed: hookPath}
 	f, err := readState(st.Path)
 	if err != nil {
 		h.Error = err.Error()
@@ -114,28 +175,35 @@ func hookStatus(st Store) HookStatus {
 	cfg, err := Parse(st, f.data)
 	if err != nil {
 		h.Error = err.Error()
+	} else if why := claudeSkips(f.data); why != "" {
+		h.Error = st.Path + ": " + why + ": Claude Code discards the whole file, so no hook in it runs"
 	}
 	if cfg == nil {
 		return h
 	}
 	h.Disabled = cfg.HooksDisabled
+	if h.Disabled {
+		h.DisabledBy = st.Path
+	}
 	for _, hk := range cfg.Hooks {
-		if !IsAirlockHook(hk.Command) {
+		if hk.Helper || !IsAirlockHook(hk.Command) || hk.Event != "PreToolUse" && hk.Event != "PostToolUse" {
+			continue
+		}
+		if h.Command == "" {
+			h.Command = hk.Command
+		}
+		if why := hookProblem(hk, hookPath); why != "" {
+			h.Issues = append(h.Issues, why)
 			continue
 		}
 		switch hk.Event {
 		case "PreToolUse":
 			if !h.Pre {
 				h.Pre, h.Command = true, hk.Command
+				h.Executable = runnable(firstWord(hk.Command))
 			}
 		case "PostToolUse":
 			h.Post = true
-		}
-	}
-	if h.Command != "" {
-		p := firstWord(h.Command)
-		if fi, err := os.Stat(p); err == nil && filepath.IsAbs(p) && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			h.Executable = true
 		}
 	}
 	return h

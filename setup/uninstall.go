@@ -2,6 +2,7 @@ package setup
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +29,14 @@ type UninstallOptions struct {
 // init wired). A file that cannot be restored safely is left as it is,
 // reported, and kept in the manifest with its backups.
 func Uninstall(opt UninstallOptions) (*Report, error) {
+	// Airlock's own marks, looked at before the manifest is emptied: only
+	// a directory holding them may be purged.
+	ours := airlockMade(opt.AirlockHome)
+	unlock, err := lockSetup(opt.AirlockHome, false)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := ReadManifest(opt.AirlockHome)
 	if err != nil {
 		return nil, err
@@ -48,7 +57,11 @@ func Uninstall(opt UninstallOptions) (*Report, error) {
 		return r, fmt.Errorf("update %s: %w", ManifestPath(opt.AirlockHome), err)
 	}
 	if opt.Purge {
-		switch err := purgeable(opt.AirlockHome, opt.Home); {
+		err := purgeable(opt.AirlockHome, opt.Home)
+		if err == nil && !ours {
+			err = fmt.Errorf("%s holds neither an airlock init manifest (setup/manifest.json) nor an audit log (audit.jsonl): it does not look like a directory Airlock made, so it was not deleted; check AIRLOCK_HOME, or delete it by hand", opt.AirlockHome)
+		}
+		switch {
 		case failed > 0:
 			r.file(opt.AirlockHome, "", ActNotPurged, fmt.Sprintf("%d %s not restored; the backups stay in %s", failed, plural(failed, "file"), filepath.Join(opt.AirlockHome, "backups")))
 		case err != nil:
@@ -85,6 +98,32 @@ func purgeable(dir, home string) error {
 	return fmt.Errorf("%s does not look like an Airlock home (no policy.yaml, audit.jsonl or backups): not deleted", dir)
 }
 
+// airlockMade says dir holds what only Airlock writes: the manifest of an
+// airlock init, or an audit log whose first record is Airlock's.
+func airlockMade(dir string) bool {
+	if fi, err := os.Stat(ManifestPath(dir)); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
+	fh, err := os.Open(filepath.Join(dir, "audit.jsonl"))
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 4096)
+	n, _ := fh.Read(buf)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	var rec map[string]json.RawMessage
+	if json.Unmarshal(line, &rec) != nil {
+		return false
+	}
+	for _, k := range []string{"h", "prev", "event", "source"} {
+		if _, ok := rec[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // restoreFile undoes init's changes to one file; false when it could not.
 func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 	st := rec.Store
@@ -97,6 +136,10 @@ func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 	if !f.exists {
 		r.file(rec.Path, st.Agent, ActGone, "")
 		return true
+	}
+	if n := linkCount(f.info); n > 1 {
+		r.file(rec.Path, st.Agent, ActRefused, hardLinkRefusal(n)+"; its backups stay in the manifest")
+		return false
 	}
 	// Walk back through init's changes, newest first, while the file is
 	// exactly what the change left.
@@ -117,8 +160,10 @@ func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 			how = ActNoBackup // what is left is undone entry by entry
 			break
 		}
+		// The mode init found comes back only while the file still has
+		// the mode init left: a chmod made since (say, to 0600) is kept.
 		m, ok := parseMode(ch.Mode)
-		if !ok {
+		if !ok || modeString(mode) != ch.AfterMode {
 			m = mode
 		}
 		cur, mode, from = b, m, ch.Backup
@@ -129,6 +174,7 @@ func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 				r.file(rec.Path, st.Agent, ActRefused, err.Error())
 				return false
 			}
+			r.Changed++
 			r.file(rec.Path, st.Agent, ActRemoved, "")
 			return true
 		}
@@ -188,6 +234,17 @@ func unwrapAll(st Store, data []byte, servers []WrapRecord, hooks []HookRecord) 
 		out, ok, err := unwrapServer(st, data, cfg, w)
 		if err != nil {
 			return nil, nil, 0, err
+		}
+		if ok && w.Was != "" {
+			// A repoint: the server goes back behind the airlock-mcp it
+			// ran before, as the user had it.
+			ucfg, err := Parse(st, out)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			if out, _, err = wrapServer(st, out, ucfg, w.Name, w.Was); err != nil {
+				return nil, nil, 0, err
+			}
 		}
 		if ok {
 			data, names = out, append(names, w.Name)

@@ -12,6 +12,10 @@ type WrapRecord struct {
 	// Args is "absent" when the entry had no args before, "null" when it
 	// had args: null; "" when it had a list.
 	Args string `json:"args,omitempty"`
+	// Was is the airlock-mcp the server ran before init repointed it to
+	// the installed one ("" for a fresh wrap): undoing the repoint puts
+	// that program back rather than unwrapping the server.
+	Was string `json:"was,omitempty"`
 }
 
 const (

@@ -47,8 +47,11 @@ func runDoctor(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock doctor: %v", err)
 	}
+	// The installed binaries, which the hook and the wrappers must run:
+	// found as init finds them; "" (and said so in the checks) when not.
+	hookBin, mcpBin := installedBinaries()
 	o := doctor.Options{Env: env, Workspace: wd, GOOS: runtime.GOOS, Getenv: os.Getenv,
-		ExtraConfigs: *c.Generic("mcp-config").(*pathList)}
+		ExtraConfigs: *c.Generic("mcp-config").(*pathList), HookPath: hookBin, MCPPath: mcpBin}
 	w := c.App.Writer
 	if c.Bool("fix") {
 		hook, mcp, err := findBinaries()

@@ -103,6 +103,21 @@ func oneOrMany(n int, one, many string) string {
 // (install.sh puts the three side by side), else on PATH. The paths go
 // into the agents' configs, so they are made absolute.
 func findBinaries() (hook, mcp string, err error) {
+	hook, mcp = installedBinaries()
+	var missing []string
+	for _, b := range []struct{ name, path string }{{"airlock-hook", hook}, {"airlock-mcp", mcp}} {
+		if b.path == "" {
+			missing = append(missing, b.name)
+		}
+	}
+	if len(missing) > 0 {
+		return "", "", fmt.Errorf("%s not found next to airlock or on PATH: install Airlock with install.sh, which puts airlock, airlock-hook and airlock-mcp side by side; nothing was changed", strings.Join(missing, " and "))
+	}
+	return hook, mcp, nil
+}
+
+// installedBinaries is findBinaries' search, each path "" when not found.
+func installedBinaries() (hook, mcp string) {
 	dir := ""
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
@@ -128,15 +143,5 @@ func findBinaries() (hook, mcp string, err error) {
 		}
 		return ""
 	}
-	hook, mcp = find("airlock-hook"), find("airlock-mcp")
-	var missing []string
-	for _, b := range []struct{ name, path string }{{"airlock-hook", hook}, {"airlock-mcp", mcp}} {
-		if b.path == "" {
-			missing = append(missing, b.name)
-		}
-	}
-	if len(missing) > 0 {
-		return "", "", fmt.Errorf("%s not found next to airlock or on PATH: install Airlock with install.sh, which puts airlock, airlock-hook and airlock-mcp side by side; nothing was changed", strings.Join(missing, " and "))
-	}
-	return hook, mcp, nil
+	return find("airlock-hook"), find("airlock-mcp")
 }
