@@ -81,7 +81,7 @@ func auditAckCommand() *cli.Command {
 			}
 			if !c.Bool("yes") {
 				w.Write(text.Bytes())
-				if !stdinIsTerminal() {
+				if !isTerminal(os.Stdin) {
 					return exitWith(1, "airlock audit ack: no terminal to confirm on; a person must answer, or pass --yes to record an automatic review")
 				}
 				fmt.Fprintf(w, "\nSign off this report (%d records, %s) as %q, reviewed by %s? [y/N] ", rev.Records, rev.ReportDigest, verdict, audit.Escape(os.Getenv("USER")))
@@ -100,13 +100,6 @@ func auditAckCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// stdinIsTerminal reports whether a person can answer on stdin: a pipe or
-// a file is a script, and a script does not sign off as a person.
-func stdinIsTerminal() bool {
-	st, err := os.Stdin.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func userSuffix(r report.Review) string {

@@ -82,16 +82,3 @@ func confirm(question string) bool {
 	}
 	return false
 }
-
-// isTerminal: a character device other than the null device (which is
-// where a detached process's stdin points).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
-		return false
-	}
-	return true
-}
