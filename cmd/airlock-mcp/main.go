@@ -13,8 +13,10 @@ import (
 	"os"
 
 	"github.com/agentairlock/airlock/mcpproxy"
+	"github.com/agentairlock/airlock/sandbox"
 )
 
 func main() {
+	sandbox.MaybeChild()
 	os.Exit(mcpproxy.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agentairlock/airlock/sandbox"
 	"github.com/urfave/cli/v2"
 )
 
@@ -51,6 +52,7 @@ func newApp() *cli.App {
 			demoCommand(),
 			doctorCommand(),
 			demoServerCommand(),
+			runCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
@@ -58,6 +60,7 @@ func newApp() *cli.App {
 }
 
 func main() {
+	sandbox.MaybeChild()
 	os.Exit(run(os.Args))
 }
 

@@ -1,0 +1,22 @@
+// Package sandbox is the kernel launcher behind `airlock run`: it starts a
+// command under Landlock (files, TCP ports, IPC scopes), a seccomp filter
+// (the syscalls a coding agent has no use for) and, in the parent, the
+// egress proxy; and it says plainly, in the banner and the gap list, what
+// this kernel enforces and what it does not.
+//
+// Go cannot run code between fork and exec. Landlock, no_new_privs and a
+// seccomp filter are per thread and inherited by a fork, so the launcher
+// restricts one locked OS thread, forks the command from it and lets that
+// thread die; the rest of the process stays unconfined. The alternative
+// (Options.ReExec) re-executes this binary (/proc/self/exe) with a hidden
+// first argument; that child restricts itself and execs the target, which
+// costs the binary's start-up once more. Every binary that may launch
+// calls MaybeChild first thing in main. The parent walks the allowed
+// trees, builds the Landlock ruleset, serves the egress proxy and writes
+// the audit records.
+//
+// The sandbox never decides a tool call (that is the gate's job) and never
+// widens what the policy forbids: Landlock can only allow, so the allowed
+// trees are walked and every entry a forbid names is left out; what could
+// not be walked is not granted and is reported.
+package sandbox

@@ -1,0 +1,465 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// childArg is the hidden first argument of the launcher child.
+const childArg = "__airlock-sandbox-child"
+
+// rulesetChildFD is where the child finds the ruleset (ExtraFiles[0]).
+const rulesetChildFD = 3
+
+// childSpec is what the parent tells the child, as argv[2].
+type childSpec struct {
+	Landlock bool `json:"landlock"`
+	Seccomp  bool `json:"seccomp"`
+}
+
+// Plan is a prepared launch: the ruleset is built and the report known.
+type Plan struct {
+	opt    Options
+	rs     *ruleset
+	report Report
+	spec   childSpec
+}
+
+// System trees granted read and execute without a walk: they hold the
+// programs and libraries every command needs and no user secrets. /etc is
+// walked (shadow, sudoers and SSH host keys live there).
+var systemRO = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/opt", "/nix/store"}
+
+// Read-only, no execute, not walked: the kernel's views.
+var kernelRO = []string{"/proc", "/sys"}
+
+// The harmless devices. /dev/tty is missing on purpose: it is the
+// approval channel, and a child that can open it can answer for the user.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"}
+
+// Probe reports what the kernel offers, without walking anything: for
+// doctor.
+func Probe() Report {
+	k := kernelABI()
+	r := Report{KernelABI: k, ABI: min(k, maxKnownABI)}
+	r.Seccomp, r.SeccompWhy = seccompAvailable()
+	r.Rights = rightNames(rightsFor(r.ABI).fs)
+	r.Network = networkLine(r.ABI, 0, false)
+	r.Scoped = r.ABI >= 6
+	r.Gaps = abiGaps(r.ABI, 0)
+	return r
+}
+
+// Prepare walks the allowed trees and builds the ruleset. It refuses
+// (ErrKernelTooOld) when RequireABI is more than the kernel offers.
+func Prepare(o Options) (*Plan, error) {
+	o.defaults()
+	if len(o.Argv) == 0 {
+		return nil, errors.New("sandbox: no command to run")
+	}
+	if o.Policy == nil {
+		return nil, errors.New("sandbox: no policy")
+	}
+	if o.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		o.Dir = wd
+	}
+	p := &Plan{opt: o}
+	r := &p.report
+	r.KernelABI = kernelABI()
+	abi := min(r.KernelABI, maxKnownABI)
+	if o.MaxABI > 0 {
+		abi = min(abi, o.MaxABI)
+	}
+	if o.RequireABI > 0 && abi < o.RequireABI {
+		return nil, fmt.Errorf("%w: Landlock ABI %d required, this kernel offers %d", ErrKernelTooOld, o.RequireABI, abi)
+	}
+	r.ABI = abi
+	r.Egress = o.EgressPort > 0
+	if o.NoSeccomp {
+		r.SeccompWhy = "turned off by the caller"
+	} else {
+		r.Seccomp, r.SeccompWhy = seccompAvailable()
+	}
+	p.spec.Seccomp = r.Seccomp
+	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
+	r.Gaps = abiGaps(abi, o.EgressPort)
+	if abi == 0 {
+		r.Gaps = append([]string{"Landlock is not available: the command can read, write and connect wherever its user can"}, r.Gaps...)
+		return p, nil
+	}
+	rights := rightsFor(abi)
+	if o.AllowNetwork {
+		rights.net = 0
+	}
+	rs, err := newRuleset(abi, rights)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	p.rs = rs
+	p.spec.Landlock = true
+	r.Rights = rightNames(rs.rights.fs)
+	r.Scoped = rs.rights.scoped != 0
+	if err := p.addRules(); err != nil {
+		rs.close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if rs.rights.net != 0 && o.EgressPort > 0 && !o.AllowNetwork {
+		if err := rs.allowConnect(o.EgressPort); err != nil {
+			rs.close()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// addRules walks the roots and adds one rule per grant.
+func (p *Plan) addRules() error {
+	o, rs, r := p.opt, p.rs, &p.report
+	vars := o.Policy.Vars
+	w := &walker{deny: o.Policy.KernelPaths(), budget: o.WalkBudget, roots: map[string]bool{}}
+
+	type root struct {
+		path  string
+		level level
+	}
+	var walked []root
+	addRoot := func(path string, lv level) {
+		if path == "" || path == "/" {
+			return
+		}
+		clean, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return
+		}
+		if clean == "/" || w.roots[clean] {
+			return
+		}
+		w.roots[clean] = true
+		walked = append(walked, root{clean, lv})
+	}
+	ws := vars.Workspace
+	if ws == "" && o.Dir != vars.Home && o.Dir != "/" {
+		ws = o.Dir // no repository: the directory the command runs in
+	}
+	addRoot(ws, levelRW)
+	addRoot(vars.Tmp, levelRW)
+	addRoot(vars.Home, levelRO)
+	addRoot("/etc", levelRO)
+
+	var lines []string
+	add := func(path string, access uint64, follow, dir bool) error {
+		if err := rs.addPath(path, access, follow, dir); err != nil {
+			return err
+		}
+		lines = append(lines, fmt.Sprintf("%x %s", access&rs.rights.fs, path))
+		return nil
+	}
+	roRights := uint64(llExec | llRead | llReadDir)
+	for _, d := range systemRO {
+		if _, err := os.Stat(d); err == nil {
+			if err := add(d, roRights, true, true); err != nil {
+				return err
+			}
+			r.Roots = append(r.Roots, d+" (ro)")
+		}
+	}
+	for _, d := range kernelRO {
+		if _, err := os.Stat(d); err == nil {
+			if err := add(d, llRead|llReadDir, true, true); err != nil {
+				return err
+			}
+		}
+	}
+	for _, d := range devices {
+		if _, err := os.Stat(d); err == nil {
+			if err := add(d, llRead|llWrite|llTruncate, true, false); err != nil {
+				return err
+			}
+		}
+	}
+	dirOnly := rs.rights.fs &^ (llFileRights &^ llResolveUnx) // list, make, remove, refer
+	for _, rt := range walked {
+		w.root(rt.path, rt.level)
+		r.Roots = append(r.Roots, tildePath(rt.path, vars.Home)+" ("+rt.level.String()+")")
+	}
+	for _, g := range w.grants {
+		access := roRights
+		if g.level == levelRW {
+			access = rs.rights.fs
+		}
+		if g.dirOnly {
+			access &= dirOnly
+			if g.level == levelRO {
+				access = llReadDir
+			}
+		}
+		if err := add(g.path, access, false, g.dir); err != nil {
+			// Changed under the walk: not granted, and said so.
+			r.Gaps = append(r.Gaps, fmt.Sprintf("%s was not granted: %v", g.path, err))
+		}
+	}
+	w.finish(vars.Home)
+	r.Gaps = append(r.Gaps, w.gaps...)
+	r.Rules = len(lines)
+	sort.Strings(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	r.RulesDigest = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+func networkLine(abi, egressPort int, allow bool) string {
+	switch {
+	case allow:
+		return "not restricted (asked for)"
+	case abi < 4:
+		return "NOT restricted: Landlock network rules need ABI 4 (Linux 6.7)"
+	case egressPort > 0:
+		return fmt.Sprintf("TCP connect only to port %d (the egress proxy); TCP bind refused", egressPort)
+	}
+	return "TCP connect and bind refused"
+}
+
+// abiGaps lists what Landlock at abi does not mediate.
+func abiGaps(abi, egressPort int) []string {
+	var g []string
+	if abi >= 1 && abi < 2 {
+		g = append(g, "renaming or linking files between directories is refused altogether (refer needs ABI 2)")
+	}
+	if abi >= 1 && abi < 3 {
+		g = append(g, "truncating a readable file is not mediated (ABI 3)")
+	}
+	if abi < 4 {
+		g = append(g, "no network rules: TCP connect and bind are open (ABI 4)")
+	} else if egressPort > 0 {
+		g = append(g, fmt.Sprintf("port rules carry no address: TCP port %d is open on every host, not only the proxy", egressPort))
+	}
+	if abi < 5 {
+		g = append(g, "ioctl on devices is not mediated (ABI 5)")
+	}
+	if abi < 6 {
+		g = append(g, "signals to and abstract UNIX sockets of processes outside the sandbox are not scoped (ABI 6)")
+	}
+	if abi < 9 {
+		g = append(g, "connect to pathname UNIX sockets (docker.sock, an SSH agent) is not mediated (ABI 9)")
+	}
+	g = append(g, "system trees (/usr, /bin, /lib*, /opt, /nix/store) are granted whole, not walked: a secret placed there is readable",
+		"UDP is not restricted (DNS needs it): UDP can leave the machine",
+		"mmap(PROT_EXEC) of a readable file is not mediated: execute is enforced on execve only",
+		"files opened before the sandbox started (inherited descriptors) keep their access",
+		"a hard link to a secret inside an allowed tree is readable: rules follow paths, not inodes")
+	return g
+}
+
+// Report is what the prepared sandbox enforces.
+func (p *Plan) Report() Report { return p.report }
+
+// Close releases the ruleset.
+func (p *Plan) Close() error {
+	p.rs.close()
+	return nil
+}
+
+// Run launches the command, passes SIGINT, SIGTERM and SIGHUP on, waits
+// and returns its exit status (128+signal when a signal ended it).
+//
+// By default the restrictions are applied to one locked OS thread of this
+// process, which then forks the command and dies with its goroutine: the
+// child inherits that thread's Landlock domain, no_new_privs and seccomp
+// filter, the rest of the process stays unconfined, and the launch costs
+// one fork and exec. Options.ReExec uses the launcher child instead
+// (MaybeChild): a re-executed /proc/self/exe that restricts itself and
+// execs, which pays this binary's start-up once more.
+func (p *Plan) Run() (int, error) {
+	o := p.opt
+	cmd, err := p.command()
+	if err != nil {
+		return 127, err
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP)
+	defer signal.Stop(sigs)
+	if o.ReExec {
+		err = cmd.Start()
+	} else {
+		err = p.startOnRestrictedThread(cmd)
+	}
+	for _, f := range cmd.ExtraFiles {
+		f.Close() // the child has its copy
+	}
+	if err != nil {
+		return 0, fmt.Errorf("start the sandbox: %w", err)
+	}
+	// A terminal sends SIGINT to its whole foreground group, child
+	// included: passing it on too would deliver it twice.
+	interactive := isTerminal(o.Stdin)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s == unix.SIGINT && interactive {
+					continue
+				}
+				_ = cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	if cmd.ProcessState == nil {
+		return 0, err
+	}
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), nil
+	}
+	return cmd.ProcessState.ExitCode(), nil
+}
+
+// command is the exec.Cmd for either launch.
+func (p *Plan) command() (*exec.Cmd, error) {
+	o := p.opt
+	cmd := &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
+	if !o.ReExec {
+		path, err := lookPath(o.Argv[0], o.Env)
+		if err != nil {
+			return nil, err
+		}
+		cmd.Path, cmd.Args = path, o.Argv
+		return cmd, nil
+	}
+	spec, err := json.Marshal(p.spec)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = append([]string{o.Argv[0], childArg, string(spec)}, o.Argv...)
+	if p.rs != nil {
+		fd, err := unix.FcntlInt(uintptr(p.rs.fd), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(fd), "landlock-ruleset")}
+	}
+	return cmd, nil
+}
+
+// startOnRestrictedThread restricts a fresh locked thread and forks the
+// command from it. The goroutine returns still locked, so the runtime
+// ends the thread: the restrictions never serve other goroutines.
+func (p *Plan) startOnRestrictedThread(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked, on purpose
+		if p.spec.Landlock {
+			if err := restrictSelf(p.rs.fd); err != nil {
+				errc <- err
+				return
+			}
+		}
+		if p.spec.Seccomp {
+			if err := installSeccomp(); err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- cmd.Start()
+	}()
+	return <-errc
+}
+
+// lookPath finds the command as the child would, with the child's PATH.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	pathEnv := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathEnv = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+}
+
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// MaybeChild is the launcher child: when this process was started as one,
+// it restricts itself and execs the target, and never returns. Every
+// binary that launches sandboxed commands calls it first thing in main.
+func MaybeChild() {
+	if len(os.Args) < 4 || os.Args[1] != childArg {
+		return
+	}
+	os.Exit(child(os.Args[2], os.Args[3:]))
+}
+
+func child(specJSON string, argv []string) int {
+	fail := func(code int, format string, args ...any) int {
+		fmt.Fprintf(os.Stderr, "airlock run: "+format+"\n", args...)
+		return code
+	}
+	var spec childSpec
+	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
+		return fail(126, "sandbox child: bad spec: %v", err)
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fail(127, "%s: %v", argv[0], err)
+	}
+	// Restrictions attach to the thread: the one that restricts must be
+	// the one that execs.
+	runtime.LockOSThread()
+	if spec.Landlock {
+		if err := restrictSelf(rulesetChildFD); err != nil {
+			return fail(126, "sandbox: %v: not started", err)
+		}
+		unix.Close(rulesetChildFD)
+	}
+	if spec.Seccomp {
+		if err := installSeccomp(); err != nil {
+			return fail(126, "sandbox: %v: not started", err)
+		}
+	}
+	err = unix.Exec(path, argv, os.Environ())
+	return fail(126, "%s: %v", argv[0], err)
+}

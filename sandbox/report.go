@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agentairlock/airlock/policy"
+)
+
+// ErrUnsupported is returned on systems without the kernel sandbox.
+var ErrUnsupported = errors.New("the kernel sandbox is Linux-only (Landlock and seccomp): nothing was started")
+
+// ErrKernelTooOld is wrapped by Prepare when the caller required a
+// Landlock ABI the kernel does not offer.
+var ErrKernelTooOld = errors.New("the kernel does not offer the Landlock ABI required")
+
+// DefaultWalkBudget is how many entries one allowed root may hold before
+// the rest of it is not granted.
+const DefaultWalkBudget = 20000
+
+// Options describe one sandboxed launch.
+type Options struct {
+	Argv   []string // the command and its arguments; required
+	Dir    string   // working directory; default the current one
+	Env    []string // the child's environment; nil: this process's
+	Policy *policy.Policy
+
+	// EgressPort is the loopback port of the egress proxy; with Landlock
+	// network rules (ABI 4+) it is the only TCP port the child may connect
+	// to. 0: no proxy, no TCP connect at all.
+	EgressPort int
+	// AllowNetwork leaves TCP unrestricted (no proxy and the user asked
+	// for it); the banner says so.
+	AllowNetwork bool
+	// RequireABI refuses to prepare (ErrKernelTooOld) when the kernel
+	// offers a lower Landlock ABI. 0: degrade, loudly.
+	RequireABI int
+	// MaxABI pretends the kernel offers at most this ABI (tests, and a
+	// user checking what an older kernel would leave open). 0: no cap.
+	MaxABI int
+	// NoSeccomp leaves the seccomp filter off (tests of Landlock alone).
+	NoSeccomp bool
+	// ReExec launches through a re-executed launcher child (MaybeChild)
+	// instead of a restricted thread of this process.
+	ReExec bool
+	// WalkBudget is the per-root entry budget; 0: DefaultWalkBudget.
+	WalkBudget int
+
+	Stdin  io.Reader // default os.Stdin
+	Stdout io.Writer // default os.Stdout
+	Stderr io.Writer // default os.Stderr
+}
+
+// Report is what a prepared sandbox enforces on this kernel and what it
+// does not: the banner, the audit record of the session start and doctor
+// all show it.
+type Report struct {
+	KernelABI   int      // the Landlock ABI the kernel offers (0: none)
+	ABI         int      // the ABI in force (0: Landlock off)
+	Rights      []string // the file-system rights Landlock handles
+	Network     string   // what TCP may do
+	Scoped      bool     // signals and abstract UNIX sockets scoped to the sandbox (ABI 6)
+	Seccomp     bool
+	SeccompWhy  string // why seccomp is off, when it is
+	Egress      bool
+	Rules       int    // path rules in the ruleset
+	RulesDigest string // sha256 over the rules, for the audit record
+	Roots       []string
+	Gaps        []string
+}
+
+// Banner is the report as one screen for stderr.
+func (r Report) Banner() string {
+	var b strings.Builder
+	if r.ABI == 0 {
+		b.WriteString("airlock run: WARNING — Landlock is OFF on this kernel: files and network are NOT kernel-enforced\n")
+	} else {
+		fmt.Fprintf(&b, "airlock run: sandbox on — Landlock ABI %d", r.ABI)
+		if r.KernelABI != r.ABI {
+			fmt.Fprintf(&b, " (kernel offers %d)", r.KernelABI)
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, strings.Join(r.Roots, ", "))
+		fmt.Fprintf(&b, "  rights:   %s\n", strings.Join(r.Rights, " "))
+	}
+	fmt.Fprintf(&b, "  network:  %s\n", r.Network)
+	if r.Seccomp {
+		b.WriteString("  seccomp:  on (ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused)\n")
+	} else {
+		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
+	}
+	if r.Egress {
+		b.WriteString("  egress:   proxy on: HTTP(S) goes through the policy\n")
+	} else {
+		b.WriteString("  egress:   proxy off\n")
+	}
+	if r.Scoped {
+		b.WriteString("  scoped:   signals and abstract UNIX sockets stay inside the sandbox\n")
+	}
+	if len(r.Gaps) > 0 {
+		b.WriteString("  not enforced:\n")
+		for _, g := range r.Gaps {
+			fmt.Fprintf(&b, "    - %s\n", g)
+		}
+	}
+	return b.String()
+}
+
+// AuditDetail is the report on one line for the session-start record.
+func (r Report) AuditDetail() string {
+	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t network=%q gaps=%q",
+		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Network, strings.Join(r.Gaps, "; "))
+}
+
+func (o *Options) defaults() {
+	if o.Stdin == nil {
+		o.Stdin = os.Stdin
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.WalkBudget <= 0 {
+		o.WalkBudget = DefaultWalkBudget
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+}

@@ -1,0 +1,26 @@
+//go:build !linux
+
+package sandbox
+
+// Plan is a prepared launch; on this system there is none.
+type Plan struct{}
+
+// Prepare fails: the kernel sandbox is Linux-only.
+func Prepare(o Options) (*Plan, error) { return nil, ErrUnsupported }
+
+// Report is empty.
+func (p *Plan) Report() Report { return Report{} }
+
+// Run fails: the kernel sandbox is Linux-only.
+func (p *Plan) Run() (int, error) { return 0, ErrUnsupported }
+
+// Close does nothing.
+func (p *Plan) Close() error { return nil }
+
+// Probe reports what this system enforces: nothing.
+func Probe() Report {
+	return Report{Network: "not restricted", SeccompWhy: "not Linux", Gaps: []string{ErrUnsupported.Error()}}
+}
+
+// MaybeChild does nothing: no launcher child exists here.
+func MaybeChild() {}
