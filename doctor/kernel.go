@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
+	"strings"
 
+	"github.com/agentairlock/airlock/sandbox"
 	"github.com/agentairlock/airlock/scan"
 )
 
@@ -24,36 +27,49 @@ func checkFeed(home string) Check {
 			f.Version, f.Signer, scan.BundledIndicators(), st.New, st.Raised)}
 }
 
-// kernelFacts is what this kernel offers the sandbox.
-type kernelFacts struct {
-	landlockABI int    // 0: none
-	landlockWhy string // why there is none
-	seccomp     bool
-	seccompWhy  string
-}
+// checkKernel says what `airlock run` would enforce on this machine and
+// what not, from the same probe the launcher uses (sandbox.Probe), so the
+// doctor and the banner cannot disagree.
+func checkKernel() Check { return kernelCheck(runtime.GOOS, sandbox.Probe()) }
 
-func checkKernel() Check {
-	k := probeKernel()
-	c := Check{Name: "kernel sandbox", Status: Info}
-	if k.landlockABI > 0 {
-		c.Items = append(c.Items, fmt.Sprintf("Landlock ABI %d available%s", k.landlockABI, landlockRights(k.landlockABI)))
-	} else {
-		c.Items = append(c.Items, "Landlock not available: "+k.landlockWhy)
+func kernelCheck(goos string, r sandbox.Report) Check {
+	c := Check{Name: "kernel sandbox", Status: Info,
+		Detail: "what `airlock run -- CMD` enforces here; MCP servers get it with airlock-mcp --sandbox"}
+	if goos != "linux" {
+		c.Detail = "the kernel sandbox is Linux-only: on " + goos + " `airlock run` starts nothing and commands Airlock launches run unconfined"
+		return c
 	}
-	if k.seccomp {
-		c.Items = append(c.Items, "seccomp filters available")
-	} else {
-		c.Items = append(c.Items, "seccomp filters not available: "+k.seccompWhy)
-	}
-	c.Detail = "what `airlock run` could enforce here; no process Airlock launches is sandboxed in this build"
-	return c
-}
-
-func landlockRights(abi int) string {
 	switch {
-	case abi >= 4:
-		return " (files, and TCP bind/connect rules)"
+	case r.ABI == 0:
+		c.Items = append(c.Items, "Landlock: not available on this kernel (Linux 5.13 or newer built with CONFIG_SECURITY_LANDLOCK, and landlock in the lsm= boot parameter): files and network are NOT kernel-enforced")
+	case r.KernelABI != r.ABI:
+		c.Items = append(c.Items, fmt.Sprintf("Landlock ABI %d (the kernel offers %d; Airlock knows up to %d)", r.ABI, r.KernelABI, r.ABI))
 	default:
-		return " (files only: no network rules before ABI 4)"
+		c.Items = append(c.Items, fmt.Sprintf("Landlock ABI %d", r.ABI))
 	}
+	if len(r.Rights) > 0 {
+		c.Items = append(c.Items, "files: the workspace and temp read-write, home and /etc read-only minus what the policy forbids; rights: "+strings.Join(r.Rights, " "))
+	}
+	if r.ABI >= 4 {
+		c.Items = append(c.Items, "network: TCP connect only to the egress proxy's port (with --no-egress-proxy: "+r.Network+")")
+	} else {
+		c.Items = append(c.Items, "network: "+r.Network)
+	}
+	if r.Seccomp {
+		c.Items = append(c.Items, "seccomp: on (ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused)")
+	} else {
+		c.Items = append(c.Items, "seccomp: OFF ("+r.SeccompWhy+")")
+	}
+	if r.Scoped {
+		c.Items = append(c.Items, "scoped: signals and abstract UNIX sockets stay inside the sandbox")
+	}
+	gaps := r.Gaps
+	if r.ABI >= 4 {
+		// Probe reports no proxy; `airlock run` starts one by default.
+		gaps = append([]string{"port rules carry no address: the egress proxy's TCP port is open on every host, not only the proxy"}, gaps...)
+	}
+	for _, g := range gaps {
+		c.Items = append(c.Items, "not enforced: "+g)
+	}
+	return c
 }

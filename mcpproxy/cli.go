@@ -4,14 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+
+	"github.com/agentairlock/airlock/sandbox"
 )
 
-const usage = `usage: airlock-mcp --name NAME -- COMMAND [ARGS…]
+const usage = `usage: airlock-mcp --name NAME [--sandbox] -- COMMAND [ARGS…]
 
 Starts the MCP server COMMAND and relays its stdio, gating every call.
   --name NAME   the server's name: rules, pins, contracts and the audit log
                 know it as mcp__NAME__TOOL
+  --sandbox     start the server under the kernel sandbox (Linux: Landlock,
+                seccomp): it may touch only its contract's fs and net when
+                one is enforced, otherwise the workspace read-only
   --            ends airlock-mcp's options; everything after it is the server
 `
 
@@ -27,18 +33,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\n\n%s", err, usage)
 		return ExitUsage
 	}
+	if a.sandbox && runtime.GOOS != "linux" {
+		fmt.Fprintf(stderr, "airlock-mcp: --sandbox: %v\nThe server %q was not started.\n", sandbox.ErrUnsupported, a.name)
+		return ExitConfig
+	}
 	o, code, err := Setup(a.name, a.argv, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
 		return code
 	}
 	o.Stdin, o.Stdout = stdin, stdout
+	o.Sandbox = a.sandbox
 	return Run(context.Background(), o)
 }
 
 type args struct {
-	name string
-	argv []string
+	name    string
+	sandbox bool
+	argv    []string
 }
 
 var errHelp = fmt.Errorf("help")
@@ -67,8 +79,8 @@ func parseArgs(in []string) (args, error) {
 			a.name = in[i]
 		case strings.HasPrefix(s, "--name="):
 			a.name = strings.TrimPrefix(s, "--name=")
-		case s == "--sandbox":
-			return a, fmt.Errorf("--sandbox is not available in this version: the kernel sandbox is not built yet")
+		case s == "--sandbox" || s == "-sandbox":
+			a.sandbox = true
 		default:
 			if strings.HasPrefix(s, "-") {
 				return a, fmt.Errorf("unknown option %q", s)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/sandbox"
 )
 
 // Exit codes of airlock-mcp besides the child's own.
@@ -41,6 +43,9 @@ type Options struct {
 	Name string   // the server's name (--name)
 	Argv []string // the server command and its arguments
 	Dir  string   // the working directory calls are decided in
+	// Sandbox starts the server under the kernel sandbox with its
+	// per-server profile (--sandbox).
+	Sandbox bool
 
 	Stdin  io.Reader // from the client
 	Stdout io.Writer // to the client
@@ -118,15 +123,6 @@ func Run(ctx context.Context, o Options) int {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
 		return ExitNotFound
 	}
-	cmd := exec.Command(path, o.Argv[1:]...)
-	cmd.Args[0] = o.Argv[0]
-	cmd.Dir = o.Dir
-	cmd.Stderr = o.Stderr
-	childIn, err := cmd.StdinPipe()
-	if err != nil {
-		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
-		return ExitConfig
-	}
 	// Our own pipe, not StdoutPipe: cmd.Wait closes StdoutPipe's read end
 	// as soon as the child exits, losing what it wrote last.
 	childOut, childOutW, err := os.Pipe()
@@ -134,9 +130,41 @@ func Run(ctx context.Context, o Options) int {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		return ExitConfig
 	}
-	cmd.Stdout = childOutW
 	defer childOut.Close()
 	p := newProxy(o)
+	var (
+		cmd     *exec.Cmd
+		childIn io.WriteCloser
+		sb      *sandboxed
+	)
+	if o.Sandbox {
+		sb, err = prepareSandbox(o, p, childOutW)
+		if err != nil {
+			childOutW.Close()
+			msg := err.Error()
+			if errors.Is(err, sandbox.ErrUnsupported) {
+				msg = "--sandbox: " + msg
+			}
+			fmt.Fprintf(o.Stderr, "airlock-mcp: %s\nThe server %q was not started.\n", msg, o.Name)
+			p.log.close()
+			return ExitConfig
+		}
+		defer sb.close()
+		childIn = sb.stdinW
+	} else {
+		cmd = exec.Command(path, o.Argv[1:]...)
+		cmd.Args[0] = o.Argv[0]
+		cmd.Dir = o.Dir
+		cmd.Stderr = o.Stderr
+		cmd.Stdout = childOutW
+		childIn, err = cmd.StdinPipe()
+		if err != nil {
+			childOutW.Close()
+			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
+			p.log.close()
+			return ExitConfig
+		}
+	}
 	p.toServer = newLineWriter(childIn)
 	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
 	if o.Log != nil && o.Gate.Policy != nil {
@@ -147,10 +175,18 @@ func Run(ctx context.Context, o Options) int {
 		}
 	}
 	ignoreBrokenPipe()
-	err = cmd.Start()
+	if sb != nil {
+		fmt.Fprint(o.Stderr, sandboxBanner(o.Name, sb))
+		p.record(sandboxStartRecord(o, sb))
+		cmd, err = sb.plan.Start()
+		sb.stdinR.Close() // the child holds its own copy
+	} else {
+		err = cmd.Start()
+	}
 	childOutW.Close() // the child holds its own copy
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
+		childIn.Close()
 		p.log.close()
 		return ExitNotFound
 	}
@@ -195,6 +231,10 @@ func Run(ctx context.Context, o Options) int {
 		detail += fmt.Sprintf("; %d more unsolicited responses were dropped than were recorded", n-maxUnsolicitedRecords)
 	}
 	p.mu.Unlock()
+	if sb != nil {
+		sb.close()
+		p.record(audit.Record{Event: "sandbox_end", Effective: "exit " + strconv.Itoa(code), Detail: fmt.Sprintf("exit_status=%d", code)})
+	}
 	p.record(audit.Record{Event: "mcp_exit", Detail: detail})
 	p.log.close()
 	return code

@@ -154,13 +154,23 @@ func (p *Plan) addRules() error {
 		w.roots[clean] = true
 		walked = append(walked, root{clean, lv})
 	}
-	ws := vars.Workspace
-	if ws == "" && o.Dir != vars.Home && o.Dir != "/" {
-		ws = o.Dir // no repository: the directory the command runs in
+	if o.Roots != nil {
+		for _, rt := range o.Roots {
+			lv := levelRO
+			if rt.Write {
+				lv = levelRW
+			}
+			addRoot(rt.Path, lv)
+		}
+	} else {
+		ws := vars.Workspace
+		if ws == "" && o.Dir != vars.Home && o.Dir != "/" {
+			ws = o.Dir // no repository: the directory the command runs in
+		}
+		addRoot(ws, levelRW)
+		addRoot(vars.Tmp, levelRW)
+		addRoot(vars.Home, levelRO)
 	}
-	addRoot(ws, levelRW)
-	addRoot(vars.Tmp, levelRW)
-	addRoot(vars.Home, levelRO)
 	addRoot("/etc", levelRO)
 
 	var lines []string
@@ -292,23 +302,15 @@ func (p *Plan) Close() error {
 // execs, which pays this binary's start-up once more.
 func (p *Plan) Run() (int, error) {
 	o := p.opt
-	cmd, err := p.command()
-	if err != nil {
-		return 127, err
-	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP)
 	defer signal.Stop(sigs)
-	if o.ReExec {
-		err = cmd.Start()
-	} else {
-		err = p.startOnRestrictedThread(cmd)
-	}
-	for _, f := range cmd.ExtraFiles {
-		f.Close() // the child has its copy
-	}
+	cmd, err := p.Start()
 	if err != nil {
-		return 0, fmt.Errorf("start the sandbox: %w", err)
+		if errors.Is(err, exec.ErrNotFound) {
+			return 127, err
+		}
+		return 0, err
 	}
 	// A terminal sends SIGINT to its whole foreground group, child
 	// included: passing it on too would deliver it twice.
@@ -337,6 +339,30 @@ func (p *Plan) Run() (int, error) {
 		return 128 + int(ws.Signal()), nil
 	}
 	return cmd.ProcessState.ExitCode(), nil
+}
+
+// Start launches the command as Run does, without passing signals and
+// without waiting: for a caller that owns the command's pipes and signals
+// (airlock-mcp --sandbox), which calls Wait on the returned command. Give
+// Options.Stdin and Stdout as *os.File (os.Pipe) to hand the child the
+// descriptors themselves.
+func (p *Plan) Start() (*exec.Cmd, error) {
+	cmd, err := p.command()
+	if err != nil {
+		return nil, err
+	}
+	if p.opt.ReExec {
+		err = cmd.Start()
+	} else {
+		err = p.startOnRestrictedThread(cmd)
+	}
+	for _, f := range cmd.ExtraFiles {
+		f.Close() // the child has its copy
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start the sandbox: %w", err)
+	}
+	return cmd, nil
 }
 
 // command is the exec.Cmd for either launch.

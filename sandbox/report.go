@@ -48,10 +48,23 @@ type Options struct {
 	ReExec bool
 	// WalkBudget is the per-root entry budget; 0: DefaultWalkBudget.
 	WalkBudget int
+	// Roots, when not nil, replace the default allowed trees (the
+	// workspace and the temp dir read-write, the home read-only): a
+	// per-server profile (airlock-mcp --sandbox). Each is walked with the
+	// policy's forbids carved out, as the defaults are; /etc (walked,
+	// read-only), the system trees, /proc, /sys and the harmless devices
+	// are granted either way.
+	Roots []Root
 
 	Stdin  io.Reader // default os.Stdin
 	Stdout io.Writer // default os.Stdout
 	Stderr io.Writer // default os.Stderr
+}
+
+// Root is one allowed tree of a per-server profile (Options.Roots).
+type Root struct {
+	Path  string
+	Write bool // read-write; false: read and execute
 }
 
 // Report is what a prepared sandbox enforces on this kernel and what it

@@ -2,6 +2,8 @@
 
 package sandbox
 
+import "os/exec"
+
 // Plan is a prepared launch; on this system there is none.
 type Plan struct{}
 
@@ -13,6 +15,9 @@ func (p *Plan) Report() Report { return Report{} }
 
 // Run fails: the kernel sandbox is Linux-only.
 func (p *Plan) Run() (int, error) { return 0, ErrUnsupported }
+
+// Start fails: the kernel sandbox is Linux-only.
+func (p *Plan) Start() (*exec.Cmd, error) { return nil, ErrUnsupported }
 
 // Close does nothing.
 func (p *Plan) Close() error { return nil }
