@@ -70,6 +70,9 @@ type Policy struct {
 	Default     Action
 	AskFallback Action
 	Escalate    map[Severity]Action
+	// MaxBytesOut caps, per canonical host, the bytes airlock run's egress
+	// proxy lets leave for it (egress.max_bytes_out).
+	MaxBytesOut map[string]int64
 	Rules       []*Rule
 	Grants      []*Grant
 	Overrides   map[string]string // forbid id → reason
@@ -327,6 +330,8 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 			})
 		case "escalate":
 			err = v.Decode(&out.Escalate)
+		case "egress":
+			err = v.Decode(&out.Egress)
 		case "version":
 			err = v.Decode(&out.Version)
 		default:
@@ -404,6 +409,20 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	}
 	if raw.AskFallback == "" {
 		p.AskFallback = Block
+	}
+	for host, n := range raw.Egress.MaxBytesOut {
+		h := CanonicalHost(host)
+		switch {
+		case h == "":
+			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q is not a host name or address", host)
+		case n <= 0:
+			errs.add(raw.lines["egress"], "egress.max_bytes_out.%s: %d: write a number of bytes above 0", host, n)
+		default:
+			if p.MaxBytesOut == nil {
+				p.MaxBytesOut = map[string]int64{}
+			}
+			p.MaxBytesOut[h] = n
+		}
 	}
 	for k, v := range raw.Escalate {
 		sev, ok := parseSeverity(k)
@@ -568,6 +587,14 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 	for sev, a := range o.Escalate {
 		if cur, ok := p.Escalate[sev]; !ok || a > cur {
 			p.Escalate[sev] = a
+		}
+	}
+	for h, n := range o.MaxBytesOut {
+		if cur, ok := p.MaxBytesOut[h]; !ok || n < cur {
+			if p.MaxBytesOut == nil {
+				p.MaxBytesOut = map[string]int64{}
+			}
+			p.MaxBytesOut[h] = n // a repository may lower a cap, never raise one
 		}
 	}
 	if len(o.Grants) > 0 {

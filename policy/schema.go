@@ -26,6 +26,13 @@ type rawFile struct {
 	Overrides   []rawOverride     `yaml:"overrides"`
 	Forbids     []rawRule         `yaml:"forbids"`
 	Indicators  []rawIndicator    `yaml:"indicators"`
+	Egress      rawEgress         `yaml:"egress"`
+}
+
+// rawEgress is what the egress proxy of airlock run applies beyond the
+// per-host decision: a cap on the bytes sent to a host.
+type rawEgress struct {
+	MaxBytesOut map[string]int64 `yaml:"max_bytes_out"`
 }
 
 type rawRule struct {
@@ -132,7 +139,8 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
+	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
@@ -181,6 +189,12 @@ func checkKeys(doc *yaml.Node, errs *errList) {
 			eachMap(v, k, errs, func(m *yaml.Node) { checkMap(m, overrideKeys, "an override", errs) })
 		case "indicators":
 			eachMap(v, k, errs, func(m *yaml.Node) { checkMap(m, indicatorKeys, "an indicator", errs) })
+		case "egress":
+			if v.Kind == yaml.MappingNode {
+				checkMap(v, egressKeys, "egress", errs)
+			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+				errs.add(v.Line, "egress must be a mapping like {max_bytes_out: {api.example.com: 10000000}}")
+			}
 		case "escalate":
 			if v.Kind == yaml.MappingNode {
 				checkMap(v, escalateKeys, "escalate", errs)

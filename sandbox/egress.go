@@ -56,8 +56,7 @@ type EgressOptions struct {
 	// are counted as they are relayed, but the cap is checked when a
 	// connection opens and an open connection is never cut: a
 	// connection's count is known when it closes, so the cap applies from
-	// the next connection. The policy file has no max_bytes_out field
-	// (yet); the caller fills this.
+	// the next connection. nil takes the policy's egress.max_bytes_out.
 	MaxBytesOut map[string]int64
 	// AllowCleartext lets plain HTTP (a forwarded http:// request, or a
 	// CONNECT to port 80) reach internet addresses. By default it is
@@ -145,8 +144,12 @@ func StartEgress(opt EgressOptions) (*Egress, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		}
 	}
-	e.caps = make(map[string]int64, len(opt.MaxBytesOut))
-	for h, n := range opt.MaxBytesOut {
+	caps := opt.MaxBytesOut
+	if caps == nil && opt.Policy != nil {
+		caps = opt.Policy.MaxBytesOut
+	}
+	e.caps = make(map[string]int64, len(caps))
+	for h, n := range caps {
 		c := policy.CanonicalHost(h)
 		if c == "" || n < 0 {
 			return nil, fmt.Errorf("egress proxy: max_bytes_out %q: %d: not a host and a byte count >= 0", h, n)
