@@ -53,6 +53,7 @@ func newApp() *cli.App {
 			doctorCommand(),
 			demoServerCommand(),
 			runCommand(),
+			allowCommand(),
 		},
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},

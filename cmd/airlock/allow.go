@@ -1,0 +1,281 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/profiles"
+	"github.com/urfave/cli/v2"
+)
+
+const forbidNote = "only an overrides: entry with a reason can relax a built-in forbid"
+
+func allowCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "allow",
+		Usage:     "turn what got in the way into a narrow, reviewed grant",
+		ArgsUsage: "TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N",
+		Subcommands: []*cli.Command{
+			{Name: "recent", Usage: "what was blocked or asked about, most frequent first", Action: runAllowRecent},
+			{Name: "last", Usage: "grant the call you were just stopped on, folded over every time it was gated",
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "show the grant, write nothing"},
+					&cli.StringFlag{Name: "reason"}, &cli.StringFlag{Name: "expires"}},
+				Action: runAllowLast},
+			{Name: "list", Usage: "the grants in force, numbered", Action: runAllowList},
+			{Name: "revoke", Usage: "remove grant N", ArgsUsage: "N", Action: runAllowRevoke},
+		},
+		Action: runAllowTool,
+	}
+}
+
+// allowCtx is what every subcommand needs: the environment, the policy in
+// force and the file grants are written to.
+type allowCtx struct {
+	env  gate.Env
+	cwd  string
+	file string
+	p    *policy.Policy
+}
+
+func newAllowCtx() (*allowCtx, error) {
+	env, err := gate.EnvFromOS()
+	if err != nil {
+		return nil, exitWith(1, "airlock allow: %v", err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, exitWith(1, "airlock allow: %v", err)
+	}
+	p, err := gate.Load(env, cwd)
+	if err != nil {
+		return nil, exitWith(1, "airlock allow: the policy did not load:\n%v", err)
+	}
+	file := filepath.Join(env.AirlockHome, "policy.yaml")
+	if f := env.Getenv("AIRLOCK_POLICY"); f != "" {
+		file = f
+	}
+	return &allowCtx{env: env, cwd: cwd, file: file, p: p}, nil
+}
+
+func (a *allowCtx) vars() policy.Vars {
+	return policy.Vars{Home: a.env.Home, Tmp: a.env.Tmp, User: a.env.User, AirlockHome: a.env.AirlockHome,
+		Workspace: policy.FindWorkspace(a.cwd, a.env.Home)}
+}
+
+func (a *allowCtx) callEnv() policy.CallEnv {
+	return policy.CallEnv{Cwd: a.cwd, Home: a.env.Home, User: a.env.User}
+}
+
+// current is the policy file's bytes; when there is none yet, the bundled
+// profile in force, which `airlock init` would have written.
+func (a *allowCtx) current() ([]byte, error) {
+	data, err := os.ReadFile(a.file)
+	if errors.Is(err, fs.ErrNotExist) && a.env.Getenv("AIRLOCK_POLICY") == "" {
+		name := a.env.Getenv("AIRLOCK_PROFILE")
+		if name == "" {
+			name = "default"
+		}
+		return profiles.Get(name)
+	}
+	return data, err
+}
+
+// commit validates the edited policy with the loader and only then
+// replaces the file atomically; a bad edit leaves the old file as it was.
+func (a *allowCtx) commit(data []byte) error {
+	if _, err := policy.CheckEdit(data, a.file, a.vars()); err != nil {
+		return exitWith(1, "airlock allow: the edited policy does not load, %s is unchanged:\n%v", a.file, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(a.file), 0o700); err != nil {
+		return exitWith(1, "airlock allow: %v", err)
+	}
+	if err := writeAtomic(a.file, data, 0o600); err != nil {
+		return exitWith(1, "airlock allow: write %s: %v (unchanged)", a.file, err)
+	}
+	return nil
+}
+
+func (a *allowCtx) checkForbid(tool, target string) error {
+	if id, hit := a.p.ForbidOn(tool, target, a.callEnv()); hit {
+		return exitWith(1, "airlock allow: refused: %s on %s meets the built-in forbid %s; a grant cannot lift it: %s",
+			tool, audit.Escape(target), id, forbidNote)
+	}
+	return nil
+}
+
+func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool) error {
+	if g.Added == "" {
+		g.Added = a.env.Now().Format("2006-01-02")
+	}
+	fmt.Fprintf(w, "grant:\n  tool: %s\n", g.Tool)
+	for _, kv := range [][2]string{{"match", g.Match}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
+		if kv[1] != "" {
+			fmt.Fprintf(w, "  %s: %s\n", kv[0], audit.Escape(kv[1]))
+		}
+	}
+	if g.Match == "" {
+		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", g.Tool)
+	}
+	if dry {
+		fmt.Fprintln(w, "dry run: nothing written")
+		return nil
+	}
+	cur, err := a.current()
+	if err != nil {
+		return exitWith(1, "airlock allow: %v", err)
+	}
+	next, err := policy.AppendGrant(cur, g)
+	if err != nil {
+		return exitWith(1, "airlock allow: %v", err)
+	}
+	if err := a.commit(next); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "written to %s\n", a.file)
+	return nil
+}
+
+// runAllowTool is `airlock allow TOOL [flags]`. Flags may follow TOOL, which
+// the CLI library does not parse, so they are read here.
+func runAllowTool(c *cli.Context) error {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return exitWith(64, "usage: airlock allow TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N")
+	}
+	var g policy.GrantSpec
+	dry := false
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		if !strings.HasPrefix(s, "-") {
+			if g.Tool != "" {
+				return exitWith(64, "airlock allow: one tool at a time (got %q and %q)", g.Tool, s)
+			}
+			g.Tool = s
+			continue
+		}
+		name, val, has := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		if name == "dry-run" {
+			dry = true
+			continue
+		}
+		if !has {
+			if i+1 >= len(args) {
+				return exitWith(64, "airlock allow: %s needs a value", s)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "match":
+			g.Match = val
+		case "reason":
+			g.Reason = val
+		case "expires":
+			g.Expires = val
+		default:
+			return exitWith(64, "airlock allow: unknown flag %s", s)
+		}
+	}
+	if g.Tool == "" {
+		return exitWith(64, "airlock allow: name the tool to grant")
+	}
+	if g.Expires != "" && !validDate(g.Expires) {
+		return exitWith(64, "airlock allow: --expires %q: write YYYY-MM-DD", g.Expires)
+	}
+	a, err := newAllowCtx()
+	if err != nil {
+		return err
+	}
+	if g.Match != "" {
+		prefix, err := a.vars().LiteralPrefix(g.Match)
+		if err != nil {
+			return exitWith(64, "airlock allow: --match: %v", err)
+		}
+		if prefix != "" {
+			if err := a.checkForbid(g.Tool, prefix); err != nil {
+				return err
+			}
+		}
+	}
+	return a.write(c.App.Writer, g, dry)
+}
+
+func validDate(s string) bool {
+	if len(s) != 10 {
+		return false
+	}
+	_, err := strconv.Atoi(strings.ReplaceAll(s, "-", ""))
+	return err == nil && s[4] == '-' && s[7] == '-'
+}
+
+func runAllowList(c *cli.Context) error {
+	a, err := newAllowCtx()
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if len(a.p.Grants) == 0 {
+		fmt.Fprintln(w, "no grants")
+		return nil
+	}
+	now := a.env.Now()
+	for i, g := range a.p.Grants {
+		match := g.Match
+		if match == "" {
+			match = "(any call)"
+		}
+		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, g.Tool, audit.Escape(match))
+		var meta []string
+		for _, kv := range [][2]string{{"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
+			if kv[1] != "" {
+				meta = append(meta, kv[0]+" "+audit.Escape(kv[1]))
+			}
+		}
+		if g.Expired(now) {
+			meta = append(meta, "EXPIRED (not applied)")
+		}
+		if len(meta) > 0 {
+			fmt.Fprintf(w, "     %s\n", strings.Join(meta, " · "))
+		}
+	}
+	return nil
+}
+
+func runAllowRevoke(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return exitWith(64, "usage: airlock allow revoke N (see airlock allow list)")
+	}
+	n, err := strconv.Atoi(c.Args().First())
+	if err != nil {
+		return exitWith(64, "airlock allow revoke: %q is not a grant number (see airlock allow list)", c.Args().First())
+	}
+	a, err := newAllowCtx()
+	if err != nil {
+		return err
+	}
+	cur, err := os.ReadFile(a.file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return exitWith(1, "airlock allow revoke: failed: %v", err)
+	}
+	next, err := policy.RemoveGrant(cur, n)
+	if errors.Is(err, fs.ErrNotExist) || len(cur) == 0 {
+		return exitWith(1, "airlock allow revoke: failed: no grant %d (there are 0)", n)
+	}
+	if err != nil {
+		return exitWith(1, "airlock allow revoke: failed: %v", err)
+	}
+	if err := a.commit(next); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "revoked grant %d in %s\n", n, a.file)
+	return nil
+}
