@@ -12,7 +12,7 @@ import (
 func policyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "policy",
-		Usage: "inspect the policy",
+		Usage: "inspect the policy, or propose grants from the log",
 		Subcommands: []*cli.Command{{
 			Name:      "check",
 			Usage:     "load, validate and summarise a policy file (default: the one in force here)",
@@ -21,7 +21,7 @@ func policyCommand() *cli.Command {
 				&cli.BoolFlag{Name: "forbids", Usage: "list the built-in forbid ids and reasons"},
 			},
 			Action: runPolicyCheck,
-		}},
+		}, proposeCommand()},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/urfave/cli/v2"
 )
@@ -54,21 +55,7 @@ func runProfile(c *cli.Context) error {
 		return exitWith(1, "airlock: read %s: %v", file, rerr)
 	}
 	if name == "" {
-		switch {
-		case os.Getenv("AIRLOCK_POLICY") != "":
-			fmt.Fprintf(w, "policy: %s (AIRLOCK_POLICY)\n", os.Getenv("AIRLOCK_POLICY"))
-		case rerr != nil:
-			p := os.Getenv("AIRLOCK_PROFILE")
-			if p == "" {
-				p = "default"
-			}
-			fmt.Fprintf(w, "profile: %s (bundled; no %s)\n", p, file)
-		case bundledName(current) != "":
-			fmt.Fprintf(w, "profile: %s (%s)\n", bundledName(current), file)
-		default:
-			fmt.Fprintf(w, "profile: custom (%s, edited)\n", file)
-		}
-		fmt.Fprintf(w, "available: yolo, default, paranoid\n")
+		showProfile(c, env, file, current, rerr)
 		return nil
 	}
 	data, err := profiles.Get(name)
@@ -93,6 +80,57 @@ func runProfile(c *cli.Context) error {
 	}
 	fmt.Fprintf(w, "profile: %s (%s)\n", name, file)
 	return nil
+}
+
+// showProfile says which profile is in force, why (which file or
+// variable chose it), what its mode does, and the intended path.
+func showProfile(c *cli.Context, env gate.Env, file string, current []byte, rerr error) {
+	w := c.App.Writer
+	why := ""
+	switch {
+	case os.Getenv("AIRLOCK_POLICY") != "":
+		fmt.Fprintf(w, "policy: %s (AIRLOCK_POLICY)\n", os.Getenv("AIRLOCK_POLICY"))
+		why = "AIRLOCK_POLICY names this file, so it is taken whole (no repository overlay)"
+	case rerr != nil:
+		p, set := os.Getenv("AIRLOCK_PROFILE"), true
+		if p == "" {
+			p, set = "default", false
+		}
+		fmt.Fprintf(w, "profile: %s (bundled; no %s)\n", p, file)
+		why = "there is no policy file in $AIRLOCK_HOME and AIRLOCK_PROFILE is not set"
+		if set {
+			why = "there is no policy file in $AIRLOCK_HOME and AIRLOCK_PROFILE=" + p
+		}
+	case bundledName(current) != "":
+		fmt.Fprintf(w, "profile: %s (%s)\n", bundledName(current), file)
+		why = "the policy file in $AIRLOCK_HOME is the bundled " + bundledName(current) + " profile, unedited"
+	default:
+		fmt.Fprintf(w, "profile: custom (%s, edited)\n", file)
+		why = "the policy file in $AIRLOCK_HOME differs from every bundled profile"
+	}
+	cwd, _ := os.Getwd()
+	p, err := gate.Load(env, cwd)
+	if err != nil {
+		fmt.Fprintf(w, "why: %s, and it does not load: %v\n", why, err)
+	} else {
+		if p.Profile != "" && bundledName(current) == "" && rerr == nil {
+			why += " (it is labelled profile: " + p.Profile + ")"
+		}
+		fmt.Fprintf(w, "why: %s\n", why)
+		mode := p.Mode.String()
+		if p.ModeFromEnv != "" {
+			mode += " (AIRLOCK_MODE)"
+		}
+		fmt.Fprintf(w, "mode: %s: %s; default %s, %d rule(s), %d grant(s)\n", mode, modeMeaning[p.Mode], p.Default, len(p.Rules), len(p.Grants))
+	}
+	fmt.Fprintln(w, "path: yolo (observe a week) → airlock policy propose --apply → default → paranoid (docs/policy.md)")
+	fmt.Fprintln(w, "available: yolo, default, paranoid")
+}
+
+var modeMeaning = map[policy.Mode]string{
+	policy.Observe: "nothing is refused, every decision is logged with the reason it would have had",
+	policy.Guard:   "forbids and written rules stand, an unmatched call is allowed",
+	policy.Enforce: "everything as written",
 }
 
 // bundledName says which bundled profile a file is, byte for byte ("" if edited).
