@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -151,40 +152,18 @@ func runAllowTool(c *cli.Context) error {
 	if len(args) == 0 {
 		return exitWith(64, "usage: airlock allow TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N")
 	}
-	var g policy.GrantSpec
-	dry := false
-	for i := 0; i < len(args); i++ {
-		s := args[i]
-		if !strings.HasPrefix(s, "-") {
-			if g.Tool != "" {
-				return exitWith(64, "airlock allow: one tool at a time (got %q and %q)", g.Tool, s)
-			}
-			g.Tool = s
-			continue
-		}
-		name, val, has := strings.Cut(strings.TrimLeft(s, "-"), "=")
-		if name == "dry-run" {
-			dry = true
-			continue
-		}
-		if !has {
-			if i+1 >= len(args) {
-				return exitWith(64, "airlock allow: %s needs a value", s)
-			}
-			i++
-			val = args[i]
-		}
-		switch name {
-		case "match":
-			g.Match = val
-		case "reason":
-			g.Reason = val
-		case "expires":
-			g.Expires = val
-		default:
-			return exitWith(64, "airlock allow: unknown flag %s", s)
-		}
+	pos, set, err := lateFlags(c, "allow", []string{"dry-run"}, []string{"match", "reason", "expires"})
+	if err != nil {
+		return err
 	}
+	if len(pos) > 1 {
+		return exitWith(64, "airlock allow: one tool at a time (got %q and %q)", pos[0], pos[1])
+	}
+	g := policy.GrantSpec{Match: set["match"], Reason: set["reason"], Expires: set["expires"]}
+	if len(pos) == 1 {
+		g.Tool = pos[0]
+	}
+	dry := set["dry-run"] == "true"
 	if g.Tool == "" {
 		return exitWith(64, "airlock allow: name the tool to grant")
 	}
@@ -210,11 +189,8 @@ func runAllowTool(c *cli.Context) error {
 }
 
 func validDate(s string) bool {
-	if len(s) != 10 {
-		return false
-	}
-	_, err := strconv.Atoi(strings.ReplaceAll(s, "-", ""))
-	return err == nil && s[4] == '-' && s[7] == '-'
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
 }
 
 func runAllowList(c *cli.Context) error {

@@ -17,7 +17,7 @@ import (
 )
 
 func runUpdateKeygen(c *cli.Context) error {
-	pos, set, err := feedArgs(c, "update keygen", nil, []string{"out"})
+	pos, set, err := lateFlags(c, "update keygen", nil, []string{"out"})
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func writeFeedKey(path string, data []byte, mode os.FileMode) error {
 }
 
 func runUpdateSign(c *cli.Context) error {
-	pos, set, err := feedArgs(c, "update sign", nil, []string{"key", "o", "out"})
+	pos, set, err := lateFlags(c, "update sign", nil, []string{"key", "o", "out"})
 	if err != nil {
 		return err
 	}
