@@ -60,12 +60,24 @@ type Record struct {
 	Target     string `json:"target,omitempty"`      // concrete path/host/command that matched
 	Detail     string `json:"detail,omitempty"`      // free-form detail
 	Mode       string `json:"mode,omitempty"`        // policy mode
+	Asked      string `json:"asked,omitempty"`       // how an ask was answered: one of the Asked* values
 	ArgsDigest string `json:"args_digest,omitempty"` // sha256 hex of the canonical args (see ArgsDigest), never raw args
 	Prev       string `json:"prev"`                  // h of the previous record, Genesis for the first
 	H          string `json:"h"`                     // SHA-256 of the canonical record without h (and sig/alg)
 	Alg        string `json:"alg,omitempty"`         // signature algorithm (AlgHMAC, AlgEd25519); set by Append when signing
 	Sig        string `json:"sig,omitempty"`         // base64 signature of RecordSigningInput(H); set by Append when signing
 }
+
+// How an ask was answered (Record.Asked). A decision whose policy verdict
+// was ask and that no agent prompt could answer (the MCP proxy, the
+// sandbox's egress proxy) carries one of these.
+const (
+	AskedHuman      = "human"      // a person answered through the ask channel; Detail names the backend
+	AskedRemembered = "remembered" // a person's answer to the same call shape, reused within AIRLOCK_ASK_REMEMBER
+	AskedAutomatic  = "automatic"  // approved by --yes, never by a person
+	AskedTimeout    = "timeout"    // a person was asked and did not answer in time; ask_fallback decided
+	AskedUnattended = "unattended" // no channel could reach a person; ask_fallback decided
+)
 
 // ArgsDigest returns the full SHA-256 hex digest of canonicalJSON. Callers
 // log this digest instead of raw tool arguments.

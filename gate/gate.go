@@ -7,13 +7,16 @@
 package gate
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/user"
 	"path/filepath"
 	"time"
 
+	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -85,6 +88,7 @@ type Result struct {
 	Mode      policy.Mode
 	Facts     *policy.Facts
 	Note      string // what else the record should say (an unattended ask, a report-only contract)
+	Asked     string // how an ask was answered (audit.Asked*); "" when nobody was asked
 	AuditErr  error  // the record could not be written; the decision still stands
 }
 
@@ -97,6 +101,37 @@ type Gate struct {
 	// MCP stages; nil skips them.
 	Toolsets  Toolsets  // holds, unknown tools, argument schemas
 	Contracts Contracts // per-server contracts
+
+	// Notify tells the person at the desk about a block (rate-limited,
+	// fire and forget). nil: no notifications.
+	Notify *notify.Notifier
+
+	// Ask reaches a person for an ask from a caller that has no prompt of
+	// its own (Call.Attended false). nil: ask_fallback decides at once.
+	Ask Asker
+}
+
+// AskChannel opens the ask channel for a caller with no prompt of its own.
+// yes (--yes) is refused under a policy whose ask_fallback is block: such
+// a policy has said an ask nobody answers is refused, and an automatic
+// approval is exactly that.
+func AskChannel(p *policy.Policy, home string, yes bool) (*ask.Channel, error) {
+	if yes && p.AskFallback == policy.Block && p.Mode != policy.Observe {
+		return nil, fmt.Errorf("--yes approves asks without a person, and this policy's ask_fallback is block (%s): drop --yes, or answer asks with airlock askd", profileWord(p))
+	}
+	return ask.New(ask.Options{Home: home, Auto: yes})
+}
+
+func profileWord(p *policy.Policy) string {
+	if p.Profile != "" {
+		return "profile " + p.Profile
+	}
+	return "set in the policy"
+}
+
+// Asker puts a call to a person; *ask.Channel is one.
+type Asker interface {
+	Ask(ctx context.Context, r ask.Request) ask.Outcome
 }
 
 // Load loads the policy for calls made in cwd.
@@ -120,7 +155,30 @@ func (g *Gate) Decide(c Call) (res Result) {
 	}()
 	res = g.decide(c)
 	res.AuditErr = g.record(c, res)
+	if res.Effective == policy.Block && g.Notify != nil {
+		g.Notify.Blocked(blockNote(c, res.Decision))
+	}
 	return res
+}
+
+// blockNote is the notification of a block: what, why, and the one
+// command that fixes it.
+func blockNote(c Call, d policy.Decision) notify.Block {
+	fix := "airlock allow last"
+	switch {
+	case d.Source == policy.FromForbid || d.Source == policy.FromBudget || d.Source == policy.FromError:
+		// no grant lifts these; the report shows what happened
+		fix = "none by a grant (built-in); see airlock report"
+	case d.Source == policy.FromHold:
+		fix = "airlock pins diff " + c.Server
+	case d.Source == policy.FromSchema || d.Source == policy.FromContract:
+		fix = "airlock report"
+	}
+	src := c.Source
+	if c.Server != "" {
+		src += ":" + c.Server
+	}
+	return notify.Block{Source: src, Tool: c.Tool, Target: d.Target, Rule: d.Rule, Reason: d.Reason, Fix: fix}
 }
 
 func (g *Gate) decide(c Call) Result {
@@ -168,9 +226,12 @@ func (g *Gate) decide(c Call) Result {
 	}
 	d = p.ApplyOverlay(f, d)
 	res.Decision = d
-	res.Effective = p.Effective(d, c.Attended)
-	if d.Action == policy.Ask && !c.Attended && p.Mode != policy.Observe {
-		res.Note = joinNote(res.Note, "no person could answer the ask; ask_fallback made it "+res.Effective.String())
+	res.Effective = p.Effective(d, true)
+	if res.Effective == policy.Ask && !c.Attended {
+		// every stage that can refuse has run: only an ask reaches a
+		// person, so no answer (remembered or not) can lift a forbid or
+		// a hold
+		g.askPerson(c, &res)
 	}
 	if d.Source == policy.FromBudget {
 		// not read is not clean: no mode turns an unread call into an allow
@@ -180,6 +241,45 @@ func (g *Gate) decide(c Call) Result {
 		}
 	}
 	return res
+}
+
+// askPerson settles an ask through the ask channel, or ask_fallback when
+// no person answers.
+func (g *Gate) askPerson(c Call, res *Result) {
+	p := g.Policy
+	out := ask.Outcome{Answer: ask.Fallback, Asked: audit.AskedUnattended, Detail: "no ask channel"}
+	if g.Ask != nil {
+		d := res.Decision
+		out = g.Ask.Ask(context.Background(), ask.Request{
+			Source: c.Source, Tool: c.Tool, Server: c.Server, Target: d.Target, Rule: d.Rule, Reason: d.Reason,
+			Args:  askArgs(c.Input),
+			Shape: ask.Shape(c.Source, c.Server, c.Tool, c.Input),
+		})
+	}
+	res.Asked = out.Asked
+	switch out.Answer {
+	case ask.Allow:
+		res.Effective = policy.Allow
+	case ask.Deny:
+		res.Effective = policy.Block
+	default:
+		res.Effective = p.AskFallback
+	}
+	note := out.Detail
+	if out.Answer == ask.Fallback {
+		note = joinNote(note, "no person could answer the ask; ask_fallback made it "+res.Effective.String())
+	}
+	res.Note = joinNote(res.Note, note)
+}
+
+// askArgs is the start of the arguments, enough for a person to see what
+// the call does; the prompt escapes and cuts it.
+func askArgs(in []byte) string {
+	const max = 4096
+	if len(in) > max {
+		return string(in[:max])
+	}
+	return string(in)
 }
 
 func (g *Gate) record(c Call, res Result) error {
@@ -199,6 +299,7 @@ func (g *Gate) record(c Call, res Result) error {
 		Target:     d.Target,
 		Detail:     joinNote(joinNote(detail(d), res.Note), payloadNote(res.Facts, c.Input)),
 		Mode:       res.Mode.String(),
+		Asked:      res.Asked,
 		ArgsDigest: audit.ArgsDigest(c.Input),
 	})
 	if err != nil {

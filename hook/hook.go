@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
 )
@@ -141,7 +142,8 @@ func Run(o Options) (code int) {
 	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env})
+	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env,
+		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	if res.AuditErr != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %v\n", res.AuditErr)

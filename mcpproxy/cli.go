@@ -18,6 +18,13 @@ Starts the MCP server COMMAND and relays its stdio, gating every call.
   --sandbox     start the server under the kernel sandbox (Linux: Landlock,
                 seccomp): it may touch only its contract's fs and net when
                 one is enforced, otherwise the workspace read-only
+  --yes         approve every call the policy asks about without asking
+                anyone; recorded as automatic, never as a person's answer
+                (refused when the policy's ask_fallback is block)
+
+Asks go to the ask channel: AIRLOCK_ASK_BACKEND (socket,tty,desktop,fallback),
+AIRLOCK_ASK_TIMEOUT (60 s), AIRLOCK_ASK_REMEMBER (300 s). Run "airlock askd"
+in a terminal to answer them.
   --            ends airlock-mcp's options; everything after it is the server
 `
 
@@ -37,7 +44,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airlock-mcp: --sandbox: %v\nThe server %q was not started.\n", sandbox.ErrUnsupported, a.name)
 		return ExitConfig
 	}
-	o, code, err := Setup(a.name, a.argv, stderr)
+	o, code, err := Setup(a.name, a.argv, a.yes, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
 		return code
@@ -50,6 +57,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type args struct {
 	name    string
 	sandbox bool
+	yes     bool
 	argv    []string
 }
 
@@ -81,6 +89,8 @@ func parseArgs(in []string) (args, error) {
 			a.name = strings.TrimPrefix(s, "--name=")
 		case s == "--sandbox" || s == "-sandbox":
 			a.sandbox = true
+		case s == "--yes" || s == "-yes" || s == "-y":
+			a.yes = true
 		default:
 			if strings.HasPrefix(s, "-") {
 				return a, fmt.Errorf("unknown option %q", s)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
 )
@@ -16,7 +17,9 @@ import (
 // environment, the policy, the contracts, a writable home and the pins.
 // Any failure is fatal with ExitConfig: a proxy that cannot decide must not
 // start the server ungated.
-func Setup(name string, argv []string, stderr io.Writer) (Options, int, error) {
+//
+// yes approves every ask automatically (--yes).
+func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int, error) {
 	o := Options{Name: name, Argv: argv, Stderr: stderr}
 	env, err := gate.EnvFromOS()
 	if err != nil {
@@ -36,6 +39,10 @@ func Setup(name string, argv []string, stderr io.Writer) (Options, int, error) {
 	}
 	g, err := gate.LoadMCP(env, cwd)
 	if err != nil {
+		return o, ExitConfig, err
+	}
+	g.Notify = notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
+	if g.Ask, err = gate.AskChannel(g.Policy, env.AirlockHome, yes); err != nil {
 		return o, ExitConfig, err
 	}
 	if err := probeWritable(env.AirlockHome); err != nil {

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
 )
@@ -38,6 +39,9 @@ type EgressOptions struct {
 	// scheme://host:port/ from a caller no person attends (see
 	// egressPolicyVerdict). Used when Decide is nil.
 	Policy *policy.Policy
+	// Ask settles a destination the policy asks about (a person through
+	// the ask channel, or ask_fallback). nil: ask_fallback at once.
+	Ask Asker
 	// Record receives one record per CONNECT tunnel and one per forwarded
 	// plain-HTTP request, refused ones included, when it ends: Event
 	// "egress", Source "sandbox", Tool the method (CONNECT, GET …),
@@ -90,6 +94,11 @@ const (
 	egressBufSize           = 32 << 10
 )
 
+// Asker puts a destination to a person; *ask.Channel is one.
+type Asker interface {
+	Ask(ctx context.Context, r ask.Request) ask.Outcome
+}
+
 // Egress is a running proxy.
 type Egress struct {
 	opt      EgressOptions
@@ -125,7 +134,7 @@ func StartEgress(opt EgressOptions) (*Egress, error) {
 	case opt.Decide != nil:
 		e.decide = egressFuncVerdict(opt.Decide)
 	case opt.Policy != nil:
-		e.decide = egressPolicyVerdict(opt.Policy)
+		e.decide = egressPolicyVerdict(opt.Policy, opt.Ask)
 	default:
 		return nil, errors.New("egress proxy: no policy and no Decide function: refusing to start a proxy that decides nothing")
 	}
@@ -380,6 +389,9 @@ func (e *Egress) record(ex *egressExchange) {
 	if ex.note != "" {
 		fmt.Fprintf(&d, " note=%q", ex.note)
 	}
+	if ex.v.note != "" {
+		fmt.Fprintf(&d, " ask=%q", ex.v.note)
+	}
 	rec := audit.Record{
 		Event:     "egress",
 		Source:    "sandbox",
@@ -392,6 +404,7 @@ func (e *Egress) record(ex *egressExchange) {
 		Target:    net.JoinHostPort(ex.host, fmt.Sprint(ex.port)),
 		Detail:    d.String(),
 		Mode:      ex.v.mode,
+		Asked:     ex.v.asked,
 	}
 	e.recMu.Lock()
 	defer e.recMu.Unlock()

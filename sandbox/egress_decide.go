@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentairlock/airlock/ask"
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -20,6 +22,8 @@ type egressVerdict struct {
 	rule     string
 	reason   string
 	mode     string
+	asked    string // how an ask was answered (audit.Asked*)
+	note     string // what the ask channel said
 }
 
 // Rule ids of the proxy's own refusals.
@@ -50,7 +54,8 @@ func egressFuncVerdict(decide func(host string, port int, scheme string) (bool, 
 // egressPolicyVerdict decides a destination the way the gate decides a WebFetch
 // of scheme://host:port/ (budget → forbid → grants → rules → default →
 // escalation → overlay → mode; the gate's MCP-only stages do not apply),
-// with no person to answer, so an ask becomes ask_fallback. The built-in
+// with the ask channel (asker) to settle an ask; nil: ask_fallback does at
+// once. The built-in
 // forbids for cloud metadata and exfiltration collectors, and a rule on
 // cleartext http:// URLs such as the paranoid profile's, therefore hold
 // here exactly as they hold for the agent's own fetches. sandbox may not
@@ -64,7 +69,7 @@ func egressFuncVerdict(decide func(host string, port int, scheme string) (bool, 
 // every other fetch must not refuse the address api.example.com resolves
 // to, while 169.254.169.254 or a blocked 10.0.0.0/8 behind an innocent
 // name is still refused.
-func egressPolicyVerdict(p *policy.Policy) func(string, int, string, bool) egressVerdict {
+func egressPolicyVerdict(p *policy.Policy, asker Asker) func(string, int, string, bool) egressVerdict {
 	return func(host string, port int, scheme string, ofName bool) egressVerdict {
 		input, err := json.Marshal(map[string]string{"url": egressURL(scheme, host, port)})
 		if err != nil {
@@ -88,13 +93,34 @@ func egressPolicyVerdict(p *policy.Policy) func(string, int, string, bool) egres
 			d = p.EscalateDecision(f, d)
 		}
 		d = p.ApplyOverlay(f, d)
-		eff := p.Effective(d, false)
+		eff := p.Effective(d, true)
 		if d.Source == policy.FromBudget && p.Mode != policy.Observe {
 			eff = policy.Block
 		}
 		v := egressVerdict{allow: eff == policy.Allow, decision: d.Action.String(), rule: d.Rule, reason: d.Reason, mode: p.Mode.String()}
 		if ofName && !v.allow && d.Source != policy.FromForbid && d.Source != policy.FromBudget && d.Target != host {
 			v.allow = true
+			return v
+		}
+		if eff == policy.Ask {
+			// forbids, grants, rules and the overlay have all run: only an
+			// ask reaches a person
+			out := ask.Outcome{Answer: ask.Fallback, Asked: audit.AskedUnattended, Detail: "no ask channel"}
+			if asker != nil {
+				out = asker.Ask(context.Background(), ask.Request{
+					Source: "sandbox", Tool: "egress " + scheme, Target: net.JoinHostPort(host, strconv.Itoa(port)),
+					Rule: d.Rule, Reason: d.Reason, Shape: ask.Shape("sandbox", "", scheme, []byte(net.JoinHostPort(host, strconv.Itoa(port)))),
+				})
+			}
+			switch out.Answer {
+			case ask.Allow:
+				v.allow = true
+			case ask.Deny:
+				v.allow = false
+			default:
+				v.allow = p.AskFallback == policy.Allow
+			}
+			v.asked, v.note = out.Asked, out.Detail
 		}
 		return v
 	}

@@ -53,6 +53,7 @@ func newApp() *cli.App {
 			doctorCommand(),
 			demoServerCommand(),
 			runCommand(),
+			askdCommand(),
 			allowCommand(),
 		},
 		HideHelpCommand: true,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/sandbox"
 	"github.com/urfave/cli/v2"
 )
@@ -24,10 +25,13 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a command (an agent, a server) under Landlock, seccomp and the egress proxy",
-		ArgsUsage: "[--require-landlock N] [--no-egress-proxy] -- CMD ARGS…",
+		ArgsUsage: "[--require-landlock N] [--no-egress-proxy] [--yes] -- CMD ARGS…",
+		Description: "A destination the policy asks about goes to the ask channel (AIRLOCK_ASK_BACKEND:\n" +
+			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "require-landlock", Usage: "refuse to run unless the kernel offers Landlock ABI `N` or newer (AIRLOCK_REQUIRE_SANDBOX=1: 4)"},
 			&cli.BoolFlag{Name: "no-egress-proxy", Usage: "start no egress proxy: the command then gets no TCP connect at all where Landlock has network rules"},
+			&cli.BoolFlag{Name: "yes", Usage: "approve every destination the policy asks about without asking anyone (recorded as automatic; refused when ask_fallback is block)"},
 			&cli.IntFlag{Name: "pretend-abi", Hidden: true, Usage: "cap the Landlock ABI (to see what an older kernel leaves open)"},
 		},
 		Action: runSandboxed,
@@ -67,11 +71,24 @@ func runSandboxed(c *cli.Context) error {
 	childEnv := os.Environ()
 
 	opt := sandbox.Options{Argv: argv, Dir: cwd, Policy: p, RequireABI: require, MaxABI: c.Int("pretend-abi")}
+	notes := notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
+	defer notes.Wait()
 	if !c.Bool("no-egress-proxy") {
+		asker, err := gate.AskChannel(p, env.AirlockHome, c.Bool("yes"))
+		if err != nil {
+			return exitWith(exitConfig, "airlock run: %v; nothing was started", err)
+		}
 		eg, err := sandbox.StartEgress(sandbox.EgressOptions{
 			Policy:  p,
+			Ask:     asker,
 			Session: session,
-			Record:  func(r audit.Record) error { _, err := log.Append(r); return err },
+			Record: func(r audit.Record) error {
+				_, err := log.Append(r)
+				if r.Effective == "block" {
+					notes.Blocked(notify.Block{Source: "airlock run", Tool: r.Tool, Target: r.Target, Rule: r.Rule, Reason: r.Reason, Fix: "airlock report"})
+				}
+				return err
+			},
 		})
 		if err != nil {
 			return exitWith(exitConfig, "airlock run: the egress proxy did not start; nothing was started: %v", err)

@@ -1,0 +1,90 @@
+package ask
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/audit"
+)
+
+// maxShown caps how much of one string a prompt shows.
+const maxShown = 240
+
+// Quote shows a string that came from outside the broker: in double
+// quotes, escaped with audit.Escape (control, bidi, invisible and tag
+// characters made visible), its own quotes escaped, and cut at maxShown
+// runes with the length of the rest said.
+func Quote(s string) string {
+	e := strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
+	if utf8.RuneCountInString(e) > maxShown {
+		cut := 0
+		for i := range e {
+			if cut == maxShown {
+				rest := len(e) - i
+				e = e[:i] + fmt.Sprintf(`…" (%d more bytes)`, rest)
+				return `"` + e
+			}
+			cut++
+		}
+	}
+	return `"` + e + `"`
+}
+
+// Lines renders the question: one line per field, each field's value
+// quoted, so nothing in a value can start a line of its own.
+func Lines(r Request) []string {
+	out := []string{"Airlock asks about a call (" + word(r.Source) + "):"}
+	if r.Server != "" {
+		out = append(out, "  server  "+Quote(r.Server))
+	}
+	out = append(out, "  tool    "+Quote(r.Tool))
+	if r.Target != "" {
+		out = append(out, "  target  "+Quote(r.Target))
+	}
+	if r.Args != "" {
+		out = append(out, "  args    "+Quote(r.Args))
+	}
+	out = append(out, "  rule    "+Quote(r.Rule))
+	if r.Reason != "" {
+		out = append(out, "  reason  "+Quote(r.Reason))
+	}
+	return out
+}
+
+// Question is the line that asks for the answer.
+func Question(left time.Duration) string {
+	return fmt.Sprintf("Allow this call? [y/N] (%d s to answer; no answer is no) ", int(left.Round(time.Second)/time.Second))
+}
+
+// PlainText is the question for a dialog: the same lines, joined.
+func PlainText(r Request) string {
+	return strings.Join(Lines(r), "\n") + "\n\nAllow this call?"
+}
+
+// word names the caller in the prompt; only known sources are shown as
+// they are.
+func word(source string) string {
+	switch source {
+	case "mcp":
+		return "MCP proxy"
+	case "sandbox":
+		return "airlock run egress proxy"
+	case "":
+		return "unknown caller"
+	}
+	return Quote(source)
+}
+
+// parseAnswer reads a typed answer: y/yes approves, n/no or an empty line
+// refuses; anything else is not an answer.
+func parseAnswer(line string) (Answer, bool) {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return Allow, true
+	case "", "n", "no":
+		return Deny, true
+	}
+	return Fallback, false
+}

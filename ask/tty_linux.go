@@ -1,0 +1,5 @@
+package ask
+
+import "golang.org/x/sys/unix"
+
+const getTermios = unix.TCGETS

@@ -1,0 +1,83 @@
+package notify
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/audit"
+)
+
+const (
+	maxTitleRunes  = 80
+	maxBodyRunes   = 300
+	maxTargetRunes = 120 // so a long target cannot push the reason out
+	maxFixRunes    = 100
+)
+
+// title is "Airlock blocked Read", with the source when there is one.
+func title(b Block) string {
+	tool := audit.Escape(b.Tool)
+	if tool == "" {
+		tool = "a call"
+	}
+	t := "Airlock blocked " + tool
+	if src := audit.Escape(b.Source); src != "" {
+		t += " (" + src + ")"
+	}
+	return clip(t, maxTitleRunes)
+}
+
+// body is "~/.ssh/id_rsa — secrets.ssh: reading SSH private keys. Fix:
+// airlock allow last". The fix is clipped least and placed so that it
+// always survives the length cap: it is what the person needs to act.
+func body(b Block) string {
+	why := audit.Escape(b.Rule)
+	if reason := audit.Escape(b.Reason); reason != "" {
+		if why != "" {
+			why += ": "
+		}
+		why += reason
+	}
+	head := join(" — ", clip(audit.Escape(b.Target), maxTargetRunes), why)
+	tail := "."
+	if fix := clip(audit.Escape(b.Fix), maxFixRunes); fix != "" {
+		tail = ". Fix: " + fix
+	}
+	head = strings.TrimSuffix(head, ".")
+	if head == "" {
+		head = "Blocked"
+	}
+	return clip(head, maxBodyRunes-utf8.RuneCountInString(tail)) + tail
+}
+
+func foldBody(n int) string {
+	return strconv.Itoa(n) + " more blocked — airlock report"
+}
+
+func join(sep string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, sep)
+}
+
+// clip cuts s to at most max runes, marking a cut with "…".
+func clip(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	if max <= 0 {
+		return ""
+	}
+	i, n := 0, 0
+	for i < len(s) && n < max-1 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		n++
+	}
+	return s[:i] + "…"
+}
