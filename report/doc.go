@@ -1,6 +1,7 @@
 // Package report owns the read-only views of the audit log: the filtered
 // log, exports for a SIEM (CEF, RFC 5424 syslog, JSONL), the summary
-// report (text, Markdown, one self-contained HTML page), breach forensics,
+// report (text, Markdown, one self-contained HTML page: how often a person
+// was interrupted, and the gated calls a grant could lift), breach forensics,
 // and the human review chain (reviews.jsonl) that signs a report off.
 //
 // Report reads, it never decides and never writes the audit log: every

@@ -17,17 +17,20 @@ func (s Summary) HTML(w io.Writer) error {
 }
 
 type htmlView struct {
-	S          Summary
-	Banner     string
-	BannerCls  string
-	Caveat     string
-	Window     string
-	Coverage   string
-	Policy     []string
-	Holds      []string
-	Time       timeChart
-	Tools      toolChart
-	HasTrouble bool
+	S              Summary
+	Banner         string
+	BannerCls      string
+	Caveat         string
+	Window         string
+	Coverage       string
+	CandidatesNote string
+	Policy         []string
+	Holds          []string
+	Interrupt      [][2]string // the report's own words and counts
+	Candidates     []string
+	Time           timeChart
+	Tools          toolChart
+	HasTrouble     bool
 
 	// the ranked tables, keys passed through audit.Escape
 	Decisions, TopBlocked, Asks, TopTools, Trouble []Count
@@ -86,7 +89,7 @@ func chartClass(k string) string {
 func (s Summary) htmlView() htmlView {
 	st := htmlStyle{}
 	v := htmlView{S: s, Banner: s.Integrity.Headline(), Caveat: s.Integrity.Caveat(),
-		Window: s.window(st), Coverage: Coverage, HasTrouble: len(s.Trouble) > 0}
+		Window: s.window(st), Coverage: Coverage, CandidatesNote: CandidatesNote, HasTrouble: len(s.Trouble) > 0}
 	switch {
 	case s.Integrity.Simulated:
 		v.BannerCls = "sim"
@@ -103,6 +106,10 @@ func (s Summary) htmlView() htmlView {
 	for _, r := range s.Holds {
 		v.Holds = append(v.Holds, recordLine(st, r))
 	}
+	if len(s.Asks) > 0 {
+		v.Interrupt = s.interruptionRows()
+	}
+	v.Candidates = candidateLines(st, s.GrantCandidates)
 	v.Decisions, v.TopBlocked, v.Asks = escapedCounts(s.Decisions), escapedCounts(s.TopBlocked), escapedCounts(s.Asks)
 	v.TopTools, v.Trouble = escapedCounts(s.TopTools), escapedCounts(s.Trouble)
 	v.Time = s.timeChart()
@@ -229,6 +236,16 @@ svg text{font:11px system-ui,sans-serif;fill:#444}
 <h2>Asks</h2>
 {{if .Asks}}<table>{{range .Asks}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>No call was sent to a person.</p>{{end}}
+
+<h2>Interruptions</h2>
+{{if .Interrupt}}<table>{{range .Interrupt}}<tr><td>{{index . 0}}</td><td class="n">{{index . 1}}</td></tr>{{end}}</table>
+{{if .S.UnattendedAllowed}}<p>{{.S.UnattendedAllowed}} ask(s) ran without a person's answer: ask_fallback allowed them.</p>{{end}}
+{{else}}<p>No ask in this window: nobody was interrupted.</p>{{end}}
+
+<h2>Grant candidates</h2>
+{{if .Candidates}}<p>{{.CandidatesNote}}</p>
+<ul>{{range .Candidates}}<li class="mono">{{.}}</li>{{end}}</ul>
+{{else}}<p>No gated call that a grant could lift.</p>{{end}}
 
 <h2>Holds</h2>
 {{if .Holds}}<p>{{len .Holds}} MCP toolset(s) held until a person approves them (airlock pins):</p>

@@ -79,6 +79,24 @@ func (s Summary) render(w io.Writer, st style) error {
 		st.table(&b, [2]string{"answer", "calls"}, countRows(st, s.Asks))
 	}
 
+	st.heading(&b, "Interruptions")
+	if len(s.Asks) == 0 {
+		st.para(&b, "No ask in this window: nobody was interrupted.")
+	} else {
+		st.table(&b, [2]string{"asks", "calls"}, s.interruptionRows())
+		if s.UnattendedAllowed > 0 {
+			st.para(&b, fmt.Sprintf("%d ask(s) ran without a person's answer: ask_fallback allowed them.", s.UnattendedAllowed))
+		}
+	}
+
+	st.heading(&b, "Grant candidates")
+	if len(s.GrantCandidates) == 0 {
+		st.para(&b, "No gated call that a grant could lift.")
+	} else {
+		st.para(&b, CandidatesNote)
+		st.list(&b, candidateLines(st, s.GrantCandidates))
+	}
+
 	st.heading(&b, "Holds")
 	if len(s.Holds) == 0 {
 		st.para(&b, "No MCP server's toolset was held.")
@@ -133,6 +151,34 @@ func recordLine(st style, r audit.Record) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// CandidatesNote introduces the grant candidates in every format.
+const CandidatesNote = "The gated calls seen most often that a grant could lift (built-in forbids are left out: no grant lifts them). Add --dry-run to see a grant before it is written:"
+
+// interruptionRows are the report's own words, not record text: nothing to
+// escape.
+func (s Summary) interruptionRows() [][2]string {
+	return [][2]string{
+		{"a person was prompted (the agent's own prompt, or Airlock's ask channel)", fmt.Sprint(s.Interruptions)},
+		{"repeats silenced by a remembered answer", fmt.Sprint(s.Silenced)},
+		{"approved by --yes, no person asked", fmt.Sprint(s.Automatic)},
+		{"allowed by ask_fallback, no person answered", fmt.Sprint(s.UnattendedAllowed)},
+	}
+}
+
+// candidateLines is one line per candidate: how often, what, and the
+// command, every record-derived piece escaped for st.
+func candidateLines(st style, cs []Candidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		target := "(no target)"
+		if c.Target != "" {
+			target = st.esc(c.Target)
+		}
+		out[i] = fmt.Sprintf("%d× %s on %s (rule %s): %s", c.Count, st.esc(orNone(c.Tool)), target, st.esc(orNone(c.Rule)), st.esc(c.Grant))
+	}
+	return out
 }
 
 func countRows(st style, cs []Count) [][2]string {

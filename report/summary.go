@@ -2,6 +2,7 @@ package report
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
@@ -19,15 +20,20 @@ type Summary struct {
 	Last      string    // ts of the last record in the window
 	LastH     string    // h of the last record in the window
 
-	PolicyChanges []audit.Record // gate_config: the policy in force was replaced
-	Decisions     []Count        // decision records by effective result
-	Observed      int            // policy said block, mode let it through
-	TopBlocked    []Count        // blocked targets (decision and hook_error)
-	Asks          []Count        // asks by how they were answered
-	Holds         []audit.Record // mcp_admit blocks: a server's toolset held
-	TopTools      []Count        // decision records by tool
-	Trouble       []Count        // hook_error, audit_recover, mcp_malformed, ... by event
-	Series        Series         // decisions over time
+	PolicyChanges     []audit.Record // gate_config: the policy in force was replaced
+	Decisions         []Count        // decision records by effective result
+	Observed          int            // policy said block, mode let it through
+	TopBlocked        []Count        // blocked targets (decision and hook_error)
+	Asks              []Count        // asks by how they were answered
+	Interruptions     int            // asks a person was actually prompted for: the agent's own prompt (hook), or Airlock's ask channel answered or timed out
+	Silenced          int            // asks answered by a person's remembered answer to the same call shape, without prompting again
+	Automatic         int            // asks approved by --yes: no person saw them
+	UnattendedAllowed int            // asks ask_fallback decided (nobody to ask, or no answer in time) that it allowed
+	GrantCandidates   []Candidate    // the gated calls seen most often that a grant could lift
+	Holds             []audit.Record // mcp_admit blocks: a server's toolset held
+	TopTools          []Count        // decision records by tool
+	Trouble           []Count        // hook_error, audit_recover, mcp_malformed, ... by event
+	Series            Series         // decisions over time
 }
 
 // Count is one row of a ranked table.
@@ -39,13 +45,18 @@ type Count struct {
 // topN is how many rows a ranked table shows.
 const topN = 10
 
-// Answers to an ask.
+// Answers to an ask that carries no Asked field: the agent's own prompt
+// (hook), or a record older than the field.
 const (
 	AskApproved  = "asked a person: approved (the tool ran)"
 	AskNoOutcome = "asked a person: no outcome recorded (declined, interrupted or failed)"
 	AskAllowed   = "not asked: allowed by the mode"
 	AskBlocked   = "not asked: blocked (no person could answer)"
 )
+
+// legacyUnattended is the note the gate wrote in Detail, before records
+// had an Asked field, when no person could answer an ask (gate.go).
+const legacyUnattended = "no person could answer the ask; ask_fallback made it "
 
 // Summarize builds the summary of entries (already filtered to the window).
 func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
@@ -55,6 +66,7 @@ func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
 	tools := map[string]int{}
 	trouble := map[string]int{}
 	asks := map[string]int{}
+	var gated GatedGroups
 	// outcomes by session|tool|args_digest, to tell an approved ask
 	ran := map[string]int{}
 	for _, e := range entries {
@@ -66,6 +78,7 @@ func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
 	var labels []string
 	for _, e := range entries {
 		s.Records++
+		gated.Add(e.Record)
 		if e.Err != nil {
 			s.Malformed++
 			trouble[audit.EventMalformed]++
@@ -90,6 +103,7 @@ func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
 				blocked[orNone(r.Target)]++
 			}
 			if r.Decision == "ask" {
+				s.countAsk(r)
 				asks[askAnswer(r, ran)]++
 			}
 			if t, ok := RecordTime(r); ok {
@@ -115,12 +129,74 @@ func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
 	s.Trouble = ranked(trouble, 0)
 	s.Asks = ranked(asks, 0)
 	s.Series = buildSeries(times, labels)
+	s.GrantCandidates = grantCandidates(gated.Ranked(), f.Until.IsZero() && f.Session == "" && f.Tool == "" && f.Decision == "")
 	return s
 }
 
-// askAnswer says what became of an ask. Only an outcome record for the
-// same call (session, tool, args digest) shows that a person approved it.
+// askedHow is how an ask was answered: its Asked field, or for a record
+// older than the field, AskedUnattended when the gate noted that no person
+// could answer it.
+func askedHow(r audit.Record) string {
+	if r.Asked == "" && strings.Contains(r.Detail, legacyUnattended) {
+		return audit.AskedUnattended
+	}
+	return r.Asked
+}
+
+// countAsk adds an ask to the interruption counts. An ask left as ask
+// with no Asked field went to the agent's own prompt: only the hook's
+// calls are attended (the MCP proxy and the egress proxy settle every ask
+// through the ask channel or ask_fallback, and say how in Asked).
+func (s *Summary) countAsk(r audit.Record) {
+	switch askedHow(r) {
+	case audit.AskedHuman:
+		s.Interruptions++
+	case audit.AskedTimeout:
+		s.Interruptions++
+		if r.Effective == "allow" {
+			s.UnattendedAllowed++
+		}
+	case audit.AskedRemembered:
+		s.Silenced++
+	case audit.AskedAutomatic:
+		s.Automatic++
+	case audit.AskedUnattended:
+		if r.Effective == "allow" {
+			s.UnattendedAllowed++
+		}
+	case "":
+		if r.Effective == "ask" {
+			s.Interruptions++
+		}
+	}
+}
+
+// askAnswer says what became of an ask. An ask answered through Airlock's
+// ask channel says so in Asked; an ask the agent prompted for (hook) does
+// not, and only an outcome record for the same call (session, tool, args
+// digest) shows that a person approved it.
 func askAnswer(r audit.Record, ran map[string]int) string {
+	switch askedHow(r) {
+	case audit.AskedHuman:
+		switch r.Effective {
+		case "allow":
+			return "asked a person: approved"
+		case "block":
+			return "asked a person: denied"
+		}
+		return "asked a person: " + orNone(r.Effective)
+	case audit.AskedRemembered:
+		return "remembered answer: " + result(r.Effective)
+	case audit.AskedAutomatic:
+		return "automatic (--yes): " + result(r.Effective)
+	case audit.AskedTimeout:
+		return "no answer in time: ask_fallback " + result(r.Effective)
+	case audit.AskedUnattended:
+		return "nobody to ask: ask_fallback " + result(r.Effective)
+	case "":
+	default:
+		return "answered as " + r.Asked + ": " + result(r.Effective)
+	}
 	switch r.Effective {
 	case "allow":
 		return AskAllowed
@@ -132,6 +208,17 @@ func askAnswer(r audit.Record, ran map[string]int) string {
 		return AskApproved
 	}
 	return AskNoOutcome
+}
+
+// result is an effective result as a past participle.
+func result(effective string) string {
+	switch effective {
+	case "allow":
+		return "allowed"
+	case "block":
+		return "blocked"
+	}
+	return orNone(effective)
 }
 
 func outcomeKey(r audit.Record) string {

@@ -117,14 +117,14 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool) error {
 	if g.Added == "" {
 		g.Added = a.env.Now().Format("2006-01-02")
 	}
-	fmt.Fprintf(w, "grant:\n  tool: %s\n", g.Tool)
+	fmt.Fprintf(w, "grant:\n  tool: %s\n", audit.Escape(g.Tool))
 	for _, kv := range [][2]string{{"match", g.Match}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "  %s: %s\n", kv[0], audit.Escape(kv[1]))
 		}
 	}
 	if g.Match == "" {
-		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", g.Tool)
+		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", audit.Escape(g.Tool))
 	}
 	if dry {
 		fmt.Fprintln(w, "dry run: nothing written")
@@ -209,7 +209,7 @@ func runAllowList(c *cli.Context) error {
 		if match == "" {
 			match = "(any call)"
 		}
-		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, g.Tool, audit.Escape(match))
+		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, audit.Escape(g.Tool), audit.Escape(match))
 		var meta []string
 		for _, kv := range [][2]string{{"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
 			if kv[1] != "" {

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/policy"
+)
+
+// Candidate is a group of gated calls a grant could lift, with the command
+// that would write the grant. The report only suggests: the command still
+// shows the grant and refuses what a built-in forbid covers.
+type Candidate struct {
+	Gated
+	Grant string // airlock allow last, or airlock allow TOOL --match TARGET; raw, each renderer escapes it
+}
+
+// maxCandidates is how many grant candidates a report shows.
+const maxCandidates = 5
+
+// grantCandidates picks the groups a grant could lift, most often gated
+// first. A group stopped by a built-in forbid is left out: no grant lifts
+// it, and suggesting one would teach the reader to try. When the built-in
+// forbids cannot be listed, nothing is suggested. toEnd says the groups
+// run to the end of the whole log (no --until, no narrowing filter), so the
+// latest of them is the one `airlock allow last` acts on.
+func grantCandidates(groups []Gated, toEnd bool) []Candidate {
+	forbid, err := ForbidRules()
+	if err != nil {
+		return nil
+	}
+	latest, _ := Latest(groups)
+	var out []Candidate
+	for _, g := range groups {
+		if forbid[g.Rule] {
+			continue
+		}
+		c := Candidate{Gated: g, Grant: grantCommand(g)}
+		// allow last refuses a group with no literal target (folding
+		// nothing would grant every call of the tool)
+		if toEnd && g.Last == latest.Last && literalTarget(g.Target) {
+			c.Grant = "airlock allow last"
+		}
+		out = append(out, c)
+		if len(out) == maxCandidates {
+			break
+		}
+	}
+	return out
+}
+
+// ForbidRules is the set of built-in forbid ids: a decision whose rule is
+// one of them cannot be lifted by a grant.
+func ForbidRules() (map[string]bool, error) {
+	ids, err := policy.ForbidIDs()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id[0]] = true
+	}
+	return out, nil
+}
+
+// grantCommand is the narrowest `airlock allow` for one group: the target
+// itself as the match. A target with no literal form (empty, or holding
+// glob characters, which policy globs cannot escape) gets GLOB for the
+// reader to write: a log record must never be able to suggest a match
+// wider than itself, such as "*".
+func grantCommand(g Gated) string {
+	match := "GLOB"
+	if literalTarget(g.Target) {
+		match = shellQuote(g.Target)
+	}
+	return "airlock allow " + shellQuote(g.Tool) + " --match " + match
+}
+
+// literalTarget says t can be a --match as it stands: not empty, no glob
+// character, not read as a flag, and shown as it is (a control or
+// invisible character is shown escaped, so the command on screen would
+// not be the target).
+func literalTarget(t string) bool {
+	return t != "" && t[0] != '-' && !strings.ContainsAny(t, "*?{}[") && audit.Escape(t) == t
+}
+
+// shellQuote makes s one shell word, so a pasted command cannot run
+// record text: plain words stay as they are, anything else is single-quoted.
+// A single quote inside ends the quoting, is written inside double
+// quotes, and the quoting resumes: no backslash, which renderers double.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
