@@ -11,11 +11,7 @@ import (
 
 // askTTY prompts on the controlling terminal.
 func (c *Channel) askTTY(ctx context.Context, r Request) result {
-	path := c.o.TTY
-	if path == "" {
-		path = "/dev/tty"
-	}
-	f, why := openTerminal(path)
+	f, why := openTerminal(ttyPath(c.o.TTY))
 	if f == nil {
 		return result{why: why}
 	}

@@ -83,6 +83,7 @@ func Run(o Options) *Report {
 	r.add(checkPins(o.Env.AirlockHome))
 	r.add(checkFeed(o.Env.AirlockHome))
 	r.add(checkEnv(o.Getenv))
+	r.add(checkAsk(o))
 	r.add(checkKernel())
 	return r
 }

@@ -1,0 +1,78 @@
+package ask
+
+import (
+	"net"
+	"os"
+	"runtime"
+	"time"
+)
+
+// Probe says whether one backend could reach a person now.
+type Probe struct {
+	Backend string
+	Ready   bool
+	Why     string // what was found
+}
+
+// Probe checks each backend without asking anything (airlock doctor).
+// The tty backend is judged for the calling process, which is rarely
+// where an MCP proxy runs, so it is reported with that caveat.
+func (c *Channel) Probe() []Probe {
+	var out []Probe
+	for _, b := range c.backends {
+		switch b {
+		case BackendSocket:
+			out = append(out, c.probeSocket())
+		case BackendTTY:
+			p := Probe{Backend: b, Why: "used only by a proxy in a terminal's foreground in line mode (not under a full-screen agent)"}
+			if f, why := openTerminal(ttyPath(c.o.TTY)); f != nil {
+				f.Close()
+				p.Ready = true
+			} else {
+				p.Why = why + "; " + p.Why
+			}
+			out = append(out, p)
+		case BackendDesktop:
+			p := Probe{Backend: b}
+			if c.o.Desktop != nil || desktopDialog(runtime.GOOS, c.getenv) != nil {
+				p.Ready, p.Why = true, "a dialog program and a display were found"
+			} else {
+				p.Why = "no dialog program (zenity, kdialog, osascript) or no display"
+			}
+			out = append(out, p)
+		}
+	}
+	if c.fallback {
+		out = append(out, Probe{Backend: BackendFallback, Ready: true, Why: "the policy's ask_fallback decides what nobody answers"})
+	}
+	return out
+}
+
+func (c *Channel) probeSocket() Probe {
+	p := Probe{Backend: BackendSocket}
+	path := SocketPath(c.o.Home)
+	fi, err := os.Lstat(path)
+	if err != nil {
+		p.Why = "airlock askd is not running (start it in a terminal: airlock askd)"
+		return p
+	}
+	if why := unsafeSocket(fi); why != "" {
+		p.Why = path + " " + why + "; it is not used"
+		return p
+	}
+	conn, err := net.DialTimeout("unix", path, time.Second)
+	if err != nil {
+		p.Why = "a stale askd.sock, nobody listening (start airlock askd)"
+		return p
+	}
+	conn.Close()
+	p.Ready, p.Why = true, "airlock askd is answering on "+path
+	return p
+}
+
+func ttyPath(p string) string {
+	if p == "" {
+		return "/dev/tty"
+	}
+	return p
+}
