@@ -39,6 +39,7 @@ func newApp() *cli.App {
 			profileCommand(),
 			verifyCommand(),
 			logCommand(),
+			monitorCommand(),
 			pinsCommand(),
 			contractsCommand(),
 			exportCommand(),

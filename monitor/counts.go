@@ -1,0 +1,82 @@
+package monitor
+
+import "github.com/agentairlock/airlock/audit"
+
+// Kind is what a record counts as on the board.
+type Kind int
+
+// Kinds. Every record that is not a decision or a hold is KindOther: it is
+// listed, but not counted.
+const (
+	KindOther Kind = iota
+	KindAllow      // a decision that let the call run
+	KindAsk        // a decision that went to a person (or to ask_fallback)
+	KindBlock      // a decision that refused the call
+	KindHold       // an MCP server's toolset held at admission (mcp_admit block)
+)
+
+// KindOf classifies r. A decision counts by what happened (Effective), except
+// that one with Asked set counts as an ask whatever the answer was: the
+// board shows how often a person is interrupted, and the row shows the
+// answer. A hold is an mcp_admit record whose decision is block.
+func KindOf(r audit.Record) Kind {
+	switch r.Event {
+	case "mcp_admit":
+		if r.Decision == "block" {
+			return KindHold
+		}
+	case "decision":
+		if r.Asked != "" {
+			return KindAsk
+		}
+		switch effective(r) {
+		case "allow":
+			return KindAllow
+		case "ask":
+			return KindAsk
+		case "block":
+			return KindBlock
+		}
+	}
+	return KindOther
+}
+
+// effective is what happened to a call: Effective, or the policy's decision
+// for a record written before Effective existed.
+func effective(r audit.Record) string {
+	if r.Effective != "" {
+		return r.Effective
+	}
+	return r.Decision
+}
+
+// stopped reports a record whose call did not run: a block, an ask that
+// ended in block, or a hold.
+func stopped(r audit.Record) bool {
+	k := KindOf(r)
+	return k == KindBlock || k == KindHold || (k == KindAsk && effective(r) == "block")
+}
+
+// Counts are the decisions seen, by Kind.
+type Counts struct {
+	Allow, Ask, Block, Hold int
+}
+
+// Add counts r.
+func (c *Counts) Add(r audit.Record) {
+	switch KindOf(r) {
+	case KindAllow:
+		c.Allow++
+	case KindAsk:
+		c.Ask++
+	case KindBlock:
+		c.Block++
+	case KindHold:
+		c.Hold++
+	}
+}
+
+// Plus returns c and d added up.
+func (c Counts) Plus(d Counts) Counts {
+	return Counts{Allow: c.Allow + d.Allow, Ask: c.Ask + d.Ask, Block: c.Block + d.Block, Hold: c.Hold + d.Hold}
+}
