@@ -2,6 +2,7 @@ package report
 
 import (
 	"strings"
+	"time"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
@@ -24,7 +25,10 @@ const maxCandidates = 5
 // forbids cannot be listed, nothing is suggested. toEnd says the groups
 // run to the end of the whole log (no --until, no narrowing filter), so the
 // latest of them is the one `airlock allow last` acts on.
-func grantCandidates(groups []Gated, toEnd bool) []Candidate {
+//
+// granted, when not nil, says a group is covered by a grant in force now;
+// such a group is not a candidate any more.
+func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target string) bool) []Candidate {
 	forbid, err := ForbidRules()
 	if err != nil {
 		return nil
@@ -32,7 +36,7 @@ func grantCandidates(groups []Gated, toEnd bool) []Candidate {
 	latest, _ := Latest(groups)
 	var out []Candidate
 	for _, g := range groups {
-		if forbid[g.Rule] {
+		if forbid[g.Rule] || (granted != nil && granted(g.Tool, g.Target)) {
 			continue
 		}
 		c := Candidate{Gated: g, Grant: grantCommand(g)}
@@ -47,6 +51,20 @@ func grantCandidates(groups []Gated, toEnd bool) []Candidate {
 		}
 	}
 	return out
+}
+
+// GrantedBy says whether a grant of p in force now covers a call of tool
+// on target, the target read as propose reads it (a command, a URL, a
+// path).
+func GrantedBy(p *policy.Policy, home, user string, now time.Time) func(tool, target string) bool {
+	return func(tool, target string) bool {
+		if p == nil || target == "" {
+			return false
+		}
+		f := policy.Classify(tool, targetInput(tool, target), policy.CallEnv{Cwd: "/", Home: home, User: user})
+		d, ok := p.CheckGrants(f, now)
+		return ok && d.Action == policy.Allow
+	}
 }
 
 // ForbidRules is the set of built-in forbid ids: a decision whose rule is

@@ -150,6 +150,17 @@ func (c *recheck) flagged(tool, target string) (policy.Decision, bool) {
 	if target == "" {
 		return policy.Decision{}, false
 	}
+	f := policy.Classify(tool, targetInput(tool, target), policy.CallEnv{Cwd: "/", Home: c.home, User: c.user})
+	if d, hit := c.p.CheckForbids(f); hit {
+		return d, true
+	}
+	d := c.p.EscalateDecision(f, policy.Decision{Action: policy.Allow})
+	return d, d.Action != policy.Allow
+}
+
+// targetInput is the arguments a call on target alone would have: the
+// command, URL or path under the name the classifier reads it by.
+func targetInput(tool, target string) []byte {
 	key := "value"
 	switch kindOf(tool, target) {
 	case kindShell:
@@ -160,12 +171,7 @@ func (c *recheck) flagged(tool, target string) (policy.Decision, bool) {
 		key = "file_path"
 	}
 	in, _ := json.Marshal(map[string]string{key: target})
-	f := policy.Classify(tool, in, policy.CallEnv{Cwd: "/", Home: c.home, User: c.user})
-	if d, hit := c.p.CheckForbids(f); hit {
-		return d, true
-	}
-	d := c.p.EscalateDecision(f, policy.Decision{Action: policy.Allow})
-	return d, d.Action != policy.Allow
+	return in
 }
 
 type targetKind int

@@ -60,6 +60,14 @@ const legacyUnattended = "no person could answer the ask; ask_fallback made it "
 
 // Summarize builds the summary of entries (already filtered to the window).
 func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
+	return SummarizeWith(entries, integ, f, nil)
+}
+
+// SummarizeWith is Summarize that leaves out of the grant candidates the
+// calls granted (GrantedBy) already covers. It applies only to a window
+// that runs to the end of the log: a report of a closed window stays the
+// same whatever the policy becomes.
+func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool, target string) bool) Summary {
 	s := Summary{Integrity: integ, Since: f.Since, Until: f.Until}
 	decisions := map[string]int{}
 	blocked := map[string]int{}
@@ -129,7 +137,11 @@ func Summarize(entries []Entry, integ Integrity, f Filter) Summary {
 	s.Trouble = ranked(trouble, 0)
 	s.Asks = ranked(asks, 0)
 	s.Series = buildSeries(times, labels)
-	s.GrantCandidates = grantCandidates(gated.Ranked(), f.Until.IsZero() && f.Session == "" && f.Tool == "" && f.Decision == "")
+	toEnd := f.Until.IsZero() && f.Session == "" && f.Tool == "" && f.Decision == ""
+	if !toEnd {
+		granted = nil
+	}
+	s.GrantCandidates = grantCandidates(gated.Ranked(), toEnd, granted)
 	return s
 }
 

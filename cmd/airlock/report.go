@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/report"
@@ -65,7 +66,15 @@ func summarize(home string, f report.Filter) (report.Summary, error) {
 	if err != nil {
 		return report.Summary{}, err
 	}
-	return report.Summarize(entries, integ, f), nil
+	var granted func(tool, target string) bool
+	if env, err := gate.EnvFromOS(); err == nil {
+		if cwd, err := os.Getwd(); err == nil {
+			if p, err := gate.Load(env, cwd); err == nil {
+				granted = report.GrantedBy(p, env.Home, env.User, time.Now())
+			}
+		}
+	}
+	return report.SummarizeWith(entries, integ, f, granted), nil
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same
