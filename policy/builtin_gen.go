@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "e885bbeb0f14090e045f5ed4a79c89adc7541def8a5f8b47d9cae594e3e0d971"
+const builtinDigest = "267d74b98a543cbd9752708c952a06eb4c61d1a58ce2ae05a011979dfa4eeb47"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -180,8 +180,36 @@ var builtinForbids = []rawRule{
 		Access: strList{"write"},
 	},
 		Reason: "MCP config files decide which servers run behind Airlock", line: 306},
+	{ID: "gate.self-approve", Command: rawCommands{{Program: strList{"airlock"},
+		Subcommand: strList{"askd", "allow", "uninstall", "update", "init"},
+	},
+		{Program: strList{"airlock"},
+			Subcommand: strList{"profile"},
+			Args:       strList{"*"},
+		},
+		{Program: strList{"airlock"},
+			Subcommand: strList{"pins"},
+			Args:       strList{"approve", "forget", "reject"},
+		},
+		{Program: strList{"airlock"},
+			Subcommand: strList{"policy"},
+			Flags:      strList{"apply"},
+		},
+		{Program: strList{"airlock"},
+			Subcommand: strList{"audit"},
+			Args:       strList{"ack"},
+		},
+		{Program: strList{"airlock"},
+			Subcommand: strList{"run"},
+			Flags:      strList{"yes"},
+		},
+		{Program: strList{"airlock-mcp"},
+			Flags: strList{"yes"},
+		},
+	},
+		Reason: "answering Airlock's asks, granting calls and changing the gate are the user's to do in a terminal, not the agent's", line: 329},
 	{ID: "gate.weakening-env", Env: strList{"AIRLOCK_*"},
-		Reason: "AIRLOCK_* variables configure the gate; the agent may not set them", line: 329},
+		Reason: "AIRLOCK_* variables configure the gate; the agent may not set them", line: 339},
 	{ID: "gate.mcp-outside", Command: rawCommands{{Program: strList{"npx", "bunx", "pnpx", "uvx", "pipx", "npm", "pnpm", "yarn", "bun", "deno", "node", "python*", "uv", "docker"},
 		Args: strList{"*mcp-server*", "*mcp_server*", "*server-mcp*", "@modelcontextprotocol/server-*", "@modelcontextprotocol/server-*@*", "@mcp/*", "mcp-*", "*-mcp", "*.mcp", "**/*mcp-server*/**", "**/mcp-server*"},
 	},
@@ -190,7 +218,7 @@ var builtinForbids = []rawRule{
 			Args:       strList{"add", "add-json", "add-from-claude-desktop"},
 		},
 	},
-		Reason: "an MCP server started from a shell runs outside the Airlock proxy", line: 332},
+		Reason: "an MCP server started from a shell runs outside the Airlock proxy", line: 342},
 }
 
 var builtinIndicators = []rawIndicator{
