@@ -24,6 +24,9 @@ type Request struct {
 	Rule   string // the rule id
 	Reason string // the rule's reason
 	Args   string // the call's arguments as the broker received them (JSON), shown cut
+	// Fallback is what the policy's ask_fallback does with an ask nobody
+	// answers ("allow" or "block"), for the question to say.
+	Fallback string
 	// Shape is the exact call shape answers are remembered by; Shape
 	// builds one. Empty: the answer is not remembered.
 	Shape string
@@ -217,7 +220,9 @@ func (c *Channel) Ask(ctx context.Context, r Request) Outcome {
 	if c.o.Auto {
 		return Outcome{Answer: Allow, Asked: audit.AskedAutomatic, Detail: "approved automatically (--yes); no person was asked"}
 	}
-	if r.Shape == "" {
+	if r.Shape == "" || c.remember == 0 {
+		// 0 always asks: not even a question being asked right now
+		// answers another
 		return c.ask(ctx, r)
 	}
 	c.mu.Lock()
@@ -286,6 +291,9 @@ func (c *Channel) unanswered() Answer {
 
 // ask tries the backends in order.
 func (c *Channel) ask(ctx context.Context, r Request) Outcome {
+	if !c.fallback || r.Fallback == "" {
+		r.Fallback = "block"
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var skipped []string

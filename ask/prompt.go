@@ -15,21 +15,26 @@ const maxShown = 240
 // Quote shows a string that came from outside the broker: in double
 // quotes, escaped with audit.Escape (control, bidi, invisible and tag
 // characters made visible), its own quotes escaped, and cut at maxShown
-// runes with the length of the rest said.
+// runes of the original with the length of the rest said. The cut is made
+// before escaping, so it never splits an escape.
 func Quote(s string) string {
-	e := strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
-	if utf8.RuneCountInString(e) > maxShown {
-		cut := 0
-		for i := range e {
-			if cut == maxShown {
-				rest := len(e) - i
-				e = e[:i] + fmt.Sprintf(`…" (%d more bytes)`, rest)
-				return `"` + e
+	rest := 0
+	if utf8.RuneCountInString(s) > maxShown {
+		n := 0
+		for i := range s {
+			if n == maxShown {
+				rest = len(s) - i
+				s = s[:i]
+				break
 			}
-			cut++
+			n++
 		}
 	}
-	return `"` + e + `"`
+	e := `"` + strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
+	if rest > 0 {
+		return e + fmt.Sprintf(`…" (%d more bytes)`, rest)
+	}
+	return e + `"`
 }
 
 // Lines renders the question: one line per field, each field's value
@@ -53,9 +58,15 @@ func Lines(r Request) []string {
 	return out
 }
 
-// Question is the line that asks for the answer.
-func Question(left time.Duration) string {
-	return fmt.Sprintf("Allow this call? [y/N] (%d s to answer; no answer is no) ", int(left.Round(time.Second)/time.Second))
+// Question is the line that asks for the answer. fallback is what
+// happens to the call when nobody answers in time: "allow" or "block".
+func Question(left time.Duration, fallback string) string {
+	then := "then it is refused"
+	if fallback == "allow" {
+		then = "then ask_fallback allows it"
+	}
+	secs := int((left + time.Second - 1) / time.Second)
+	return fmt.Sprintf("Allow this call? [y/N] (%d s to answer, %s) ", max(secs, 1), then)
 }
 
 // PlainText is the question for a dialog: the same lines, joined.

@@ -25,6 +25,7 @@ type wireRequest struct {
 	Rule      string `json:"rule"`
 	Reason    string `json:"reason,omitempty"`
 	Args      string `json:"args,omitempty"`
+	Fallback  string `json:"fallback,omitempty"`
 	TimeoutMS int64  `json:"timeout_ms"`
 }
 
@@ -55,6 +56,9 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	if why := unsafeSocket(fi); why != "" {
 		return result{why: path + " " + why + "; not used"}
 	}
+	if why := unsafeHome(c.o.Home); why != "" {
+		return result{why: c.o.Home + " " + why + "; askd.sock there is not used"}
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
@@ -69,7 +73,7 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 	req := wireRequest{V: wireVersion, Source: r.Source, Tool: r.Tool, Server: r.Server, Target: r.Target,
-		Rule: r.Rule, Reason: r.Reason, Args: r.Args, TimeoutMS: time.Until(deadline).Milliseconds()}
+		Rule: r.Rule, Reason: r.Reason, Args: r.Args, Fallback: r.Fallback, TimeoutMS: time.Until(deadline).Milliseconds()}
 	line, err := json.Marshal(req)
 	if err != nil {
 		return result{why: "cannot encode the question: " + err.Error()}
@@ -157,13 +161,13 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		ln.Close()
 	}()
 
-	lines := make(chan string)
+	lines := make(chan typed)
 	go func() {
 		defer cancel()
 		sc := bufio.NewScanner(d.In)
 		for sc.Scan() {
 			select {
-			case lines <- sc.Text():
+			case lines <- typed{text: sc.Text(), at: time.Now()}:
 			case <-ctx.Done():
 				return
 			}
@@ -244,8 +248,27 @@ func (d *Daemon) now() time.Time {
 	return time.Now()
 }
 
-// prompter shows questions one at a time.
-func (d *Daemon) prompter(ctx context.Context, queue <-chan *pending, lines <-chan string) {
+// typed is one line the person typed, and when it was read: a line read
+// before a question was fully on the screen is not an answer to it.
+type typed struct {
+	text string
+	at   time.Time
+}
+
+// prompter shows questions one at a time. When askd stops, every question
+// still queued is closed unanswered, so its caller moves on to its next
+// backend at once.
+func (d *Daemon) prompter(ctx context.Context, queue <-chan *pending, lines <-chan typed) {
+	defer func() {
+		for {
+			select {
+			case p := <-queue:
+				p.conn.Close()
+			default:
+				return
+			}
+		}
+	}()
 	for {
 		var p *pending
 		select {
@@ -258,7 +281,7 @@ func (d *Daemon) prompter(ctx context.Context, queue <-chan *pending, lines <-ch
 	}
 }
 
-func (d *Daemon) one(ctx context.Context, p *pending, lines <-chan string) {
+func (d *Daemon) one(ctx context.Context, p *pending, lines <-chan typed) {
 	left := p.deadline.Sub(d.now())
 	select {
 	case <-p.gone:
@@ -268,20 +291,14 @@ func (d *Daemon) one(ctx context.Context, p *pending, lines <-chan string) {
 	if left <= 0 {
 		return
 	}
-	// type-ahead is not an answer to a question not yet shown
-	for drained := false; !drained; {
-		select {
-		case <-lines:
-		default:
-			drained = true
-		}
-	}
 	r := Request{Source: p.req.Source, Tool: p.req.Tool, Server: p.req.Server, Target: p.req.Target, Rule: p.req.Rule, Reason: p.req.Reason, Args: p.req.Args}
 	fmt.Fprintln(d.Out)
 	for _, l := range Lines(r) {
 		fmt.Fprintln(d.Out, l)
 	}
-	fmt.Fprint(d.Out, Question(left))
+	fmt.Fprint(d.Out, Question(left, p.req.Fallback))
+	// type-ahead is not an answer to a question not yet shown
+	shown := time.Now()
 	timer := time.NewTimer(left)
 	defer timer.Stop()
 	for {
@@ -299,7 +316,10 @@ func (d *Daemon) one(ctx context.Context, p *pending, lines <-chan string) {
 			fmt.Fprintln(d.Out, "\nno answer in time: the caller's ask_fallback decided; a later answer is not an approval")
 			return
 		case l := <-lines:
-			a, ok := parseAnswer(l)
+			if l.at.Before(shown) {
+				continue
+			}
+			a, ok := parseAnswer(l.text)
 			if !ok {
 				fmt.Fprint(d.Out, "answer y or n: ")
 				continue

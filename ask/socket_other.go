@@ -17,3 +17,5 @@ func unsafeSocket(fi os.FileInfo) string {
 func listenPrivate(path string) (net.Listener, error) {
 	return net.Listen("unix", path)
 }
+
+func unsafeHome(string) string { return "" }

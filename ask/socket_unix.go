@@ -38,3 +38,19 @@ func listenPrivate(path string) (net.Listener, error) {
 	}
 	return ln, nil
 }
+
+// unsafeHome says why the directory holding the socket cannot be trusted:
+// another user who can write to it can put a socket of their own there.
+func unsafeHome(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "cannot be read"
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return "belongs to another user"
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return "is writable by others"
+	}
+	return ""
+}

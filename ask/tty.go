@@ -3,6 +3,7 @@ package ask
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -35,16 +36,24 @@ func (c *Channel) askTTY(ctx context.Context, r Request) result {
 	for _, l := range Lines(r) {
 		b.WriteString(l + "\r\n")
 	}
-	b.WriteString(Question(time.Until(deadline)))
+	b.WriteString(Question(time.Until(deadline), r.Fallback))
 	if _, err := f.WriteString(b.String()); err != nil {
 		return result{why: "cannot write to the terminal (" + shortErr(err) + ")"}
 	}
+	// what was typed before the question was on the screen is not an
+	// answer to it
+	flushInput(f)
 	rd := bufio.NewReader(f)
 	for {
 		line, err := rd.ReadString('\n')
 		if err != nil {
-			_, _ = f.WriteString("\r\nno answer in time: ask_fallback decides\r\n")
-			return result{reached: true, answer: Fallback}
+			if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
+				_, _ = f.WriteString("\r\nno answer in time: ask_fallback decides\r\n")
+				return result{reached: true, answer: Fallback}
+			}
+			// Ctrl-D, or the terminal went away, at a [y/N] question: no
+			_, _ = f.WriteString("\r\n→ refused\r\n")
+			return result{reached: true, answer: Deny}
 		}
 		if a, ok := parseAnswer(line); ok {
 			fmt.Fprintf(f, "→ %s\r\n", map[Answer]string{Allow: "allowed", Deny: "refused"}[a])

@@ -5,3 +5,5 @@ package ask
 import "os"
 
 func promptable(*os.File) string { return "terminal prompts are not supported on this system" }
+
+func flushInput(*os.File) {}

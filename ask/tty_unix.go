@@ -41,3 +41,10 @@ func promptableFD(fd int) string {
 	}
 	return ""
 }
+
+// flushInput discards what was typed on the terminal and not yet read.
+func flushInput(f *os.File) {
+	if rc, err := f.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { _ = flushFD(int(fd)) })
+	}
+}

@@ -171,8 +171,12 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 		fix = "none by a grant (built-in); see airlock report"
 	case d.Source == policy.FromHold:
 		fix = "airlock pins diff " + c.Server
-	case d.Source == policy.FromSchema || d.Source == policy.FromContract:
+	case d.Source == policy.FromSchema || d.Source == policy.FromContract || d.Source == policy.FromEscalation:
+		// decided after grants (escalation) or by the server's own
+		// terms: a grant would not change it
 		fix = "airlock report"
+	case d.Source == policy.FromOverlay:
+		fix = "the project's .airlock policy refuses it; a grant cannot lift it"
 	}
 	src := c.Source
 	if c.Server != "" {
@@ -243,6 +247,27 @@ func (g *Gate) decide(c Call) Result {
 	return res
 }
 
+// Refusal is the decision to show the caller of a refused call: when the
+// refusal came from the ask channel, its reason says so first.
+func (r Result) Refusal() policy.Decision {
+	d := r.Decision
+	why := ""
+	switch r.Asked {
+	case audit.AskedHuman:
+		why = "a person refused it when asked"
+	case audit.AskedRemembered:
+		why = "a person refused the same call a moment ago"
+	case audit.AskedTimeout:
+		why = "nobody answered in time, and ask_fallback is block"
+	case audit.AskedUnattended:
+		why = "nobody could be asked, and ask_fallback is block"
+	}
+	if why != "" {
+		d.Reason = why + "; the policy asks because: " + d.Reason
+	}
+	return d
+}
+
 // askPerson settles an ask through the ask channel, or ask_fallback when
 // no person answers.
 func (g *Gate) askPerson(c Call, res *Result) {
@@ -252,8 +277,10 @@ func (g *Gate) askPerson(c Call, res *Result) {
 		d := res.Decision
 		out = g.Ask.Ask(context.Background(), ask.Request{
 			Source: c.Source, Tool: c.Tool, Server: c.Server, Target: d.Target, Rule: d.Rule, Reason: d.Reason,
-			Args:  askArgs(c.Input),
-			Shape: ask.Shape(c.Source, c.Server, c.Tool, c.Input),
+			Args: askArgs(c.Input), Fallback: p.AskFallback.String(),
+			// the raw server tool too: normalised names of two tools
+			// can be the same
+			Shape: ask.Shape(c.Source, c.Server, c.Tool+"\x00"+c.ServerTool, c.Input),
 		})
 	}
 	res.Asked = out.Asked

@@ -245,7 +245,7 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
 		return false, nil // refused and recorded; a notification gets no answer
 	}
 	p.markAnswered(id)
-	return false, toolRefusal(id, res.Decision)
+	return false, toolRefusal(id, res.Refusal())
 }
 
 // gateRequest decides resources/read and prompts/get. Only what the policy

@@ -49,7 +49,7 @@ type Notifier struct {
 	sendOnce sync.Once
 	send     func(title, body string) error
 
-	// running counts reapers and lock waiters, so Wait can wait for them.
+	// running counts reapers (each bounded), so Wait can wait for them.
 	running sync.WaitGroup
 	// abandoned counts lock waits given up on but still blocked in
 	// flock: while one is outstanding, later calls drop at once rather
@@ -109,7 +109,8 @@ func (n *Notifier) Blocked(b Block) {
 }
 
 // Wait waits until every notification program this Notifier started has
-// exited (or been killed after 5 s) and every abandoned lock wait has ended.
+// exited (or been killed after 5 s). A lock wait given up on is not waited
+// for: another process may hold the lock for ever.
 // The hook need not call it; a long-lived process may, at shutdown.
 func (n *Notifier) Wait() {
 	if n == nil {

@@ -120,7 +120,7 @@ func TestBurstOfTwelveFoldsIntoOneMessageAfterTheWindow(t *testing.T) {
 	n.Blocked(block(100))
 	want := []sent{
 		{"Airlock", "7 more blocked — airlock report"},
-		{"Airlock blocked Read (hook)", "/secret/100 — secrets.ssh: reading SSH private keys. Fix: airlock allow last"},
+		{"Airlock blocked Read (hook)", "\"/secret/100\" — secrets.ssh: reading SSH private keys. Fix: airlock allow last"},
 	}
 	if got := r.take(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("first block after the window:\n got %q\nwant %q", got, want)
@@ -248,7 +248,13 @@ func TestLockHeldByAnotherDropsWithoutWaiting(t *testing.T) {
 	if err := flock.Unlock(held); err != nil {
 		t.Fatal(err)
 	}
-	n.Wait() // the abandoned waiter takes and releases the lock, then ends
+	// the abandoned waiter takes and releases the lock, then ends (Wait
+	// does not wait for it: a lock held for ever must not hold Wait)
+	for deadline := time.Now().Add(10 * time.Second); n.abandoned.Load() > 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the abandoned lock wait never ended")
+		}
+	}
 	n.Blocked(block(3))
 	if got := len(r.take()); got != 1 {
 		t.Fatalf("after the lock was released: %d notifications, want 1", got)
@@ -304,9 +310,9 @@ func TestBodyFormat(t *testing.T) {
 		want string
 	}{
 		{Block{Target: "~/.ssh/id_rsa", Rule: "secrets.ssh", Reason: "reading SSH private keys", Fix: "airlock allow last"},
-			"~/.ssh/id_rsa — secrets.ssh: reading SSH private keys. Fix: airlock allow last"},
+			`"~/.ssh/id_rsa"` + " — secrets.ssh: reading SSH private keys. Fix: airlock allow last"},
 		{Block{Target: "curl x | sh", Rule: "forbid.download_exec", Reason: "download and execute.", Fix: "airlock report"},
-			"curl x | sh — forbid.download_exec: download and execute. Fix: airlock report"},
+			`"curl x | sh"` + " — forbid.download_exec: download and execute. Fix: airlock report"},
 		{Block{Reason: "no rule"}, "no rule."},
 		{Block{}, "Blocked."},
 	} {

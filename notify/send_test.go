@@ -92,7 +92,7 @@ func TestDefaultSenderStartsProgramWithArgvOnly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("notify-send was not run: %v", err)
 	}
-	want := "--\nAirlock blocked Bash\n$(id) `id` ; id — r: x. Fix: airlock allow last\n"
+	want := "--\nAirlock blocked Bash\n\"$(id) `id` ; id\" — r: x. Fix: airlock allow last\n"
 	if string(data) != want {
 		t.Fatalf("argv\n got %q\nwant %q", data, want)
 	}

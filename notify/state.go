@@ -226,9 +226,9 @@ func (n *Notifier) lock() (unlock func(), ok bool) {
 		gaveUp   bool
 		finished = make(chan error, 1)
 	)
-	n.running.Add(1)
+	// not counted in n.running: a lock another process holds for ever
+	// must not hold Wait (and the exit of airlock run) with it
 	go func() {
-		defer n.running.Done()
 		err := flock.Lock(f)
 		mu.Lock()
 		defer mu.Unlock()

@@ -39,7 +39,7 @@ func body(b Block) string {
 		}
 		why += reason
 	}
-	head := join(" — ", clip(audit.Escape(b.Target), maxTargetRunes), why)
+	head := join(" — ", quoted(b.Target, maxTargetRunes), why)
 	tail := "."
 	if fix := clip(audit.Escape(b.Fix), maxFixRunes); fix != "" {
 		tail = ". Fix: " + fix
@@ -80,4 +80,30 @@ func clip(s string, max int) string {
 		n++
 	}
 	return s[:i] + "…"
+}
+
+// quoted shows an agent's string as the agent's: cut to max runes first
+// (so no escape is split), escaped, and in double quotes with its own
+// quotes escaped, so words in it (a rule, "Fix: …") never read as
+// Airlock's own.
+func quoted(s string, max int) string {
+	if s == "" {
+		return ""
+	}
+	cut := false
+	if utf8.RuneCountInString(s) > max {
+		n := 0
+		for i := range s {
+			if n == max-1 {
+				s, cut = s[:i], true
+				break
+			}
+			n++
+		}
+	}
+	q := `"` + strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
+	if cut {
+		q += "…"
+	}
+	return q + `"`
 }

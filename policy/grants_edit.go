@@ -124,6 +124,33 @@ func encode(doc *yaml.Node) ([]byte, error) {
 // refuse a grant that would never apply. The target is classified the way
 // the gate classifies a call, so the forbid matchers are the gate's own.
 func (p *Policy) ForbidOn(tool, target string, env CallEnv) (id string, hit bool) {
+	if d, ok := p.CheckForbids(Classify(tool, targetInput(tool, target), env)); ok {
+		return d.Rule, true
+	}
+	return "", false
+}
+
+// AllowsTarget decides a call of tool on target alone as the gate's
+// policy stages do after the forbids (grants, rules, default, escalation,
+// overlay, mode) and says whether it would be allowed: a grant that leaves
+// the call refused (an escalated indicator or a project overlay decides
+// after grants) is one the user should not be told was written for it.
+func (p *Policy) AllowsTarget(tool, target string, env CallEnv, now time.Time) (Decision, bool) {
+	f := Classify(tool, targetInput(tool, target), env)
+	d, ok := p.CheckGrants(f, now)
+	if !ok {
+		d, ok = p.CheckRules(f)
+	}
+	if !ok {
+		d = p.DefaultDecision(f)
+	}
+	d = p.EscalateDecision(f, d)
+	d = p.ApplyOverlay(f, d)
+	return d, p.Effective(d, true) == Allow
+}
+
+// targetInput is the arguments of a call of tool on target alone.
+func targetInput(tool, target string) []byte {
 	key := "text"
 	switch {
 	case toolKindOf(tool) == kindShell:
@@ -133,14 +160,8 @@ func (p *Policy) ForbidOn(tool, target string, env CallEnv) (id string, hit bool
 	case strings.HasPrefix(target, "/") || strings.HasPrefix(target, "~"):
 		key = "file_path"
 	}
-	input, err := json.Marshal(map[string]string{key: target})
-	if err != nil {
-		return "", false
-	}
-	if d, ok := p.CheckForbids(Classify(tool, input, env)); ok {
-		return d.Rule, true
-	}
-	return "", false
+	input, _ := json.Marshal(map[string]string{key: target})
+	return input
 }
 
 // LiteralPrefix is the part of a grant glob before its first wildcard,

@@ -109,7 +109,7 @@ func egressPolicyVerdict(p *policy.Policy, asker Asker) func(string, int, string
 			if asker != nil {
 				out = asker.Ask(context.Background(), ask.Request{
 					Source: "sandbox", Tool: "egress " + scheme, Target: net.JoinHostPort(host, strconv.Itoa(port)),
-					Rule: d.Rule, Reason: d.Reason, Shape: ask.Shape("sandbox", "", scheme, []byte(net.JoinHostPort(host, strconv.Itoa(port)))),
+					Rule: d.Rule, Reason: d.Reason, Fallback: p.AskFallback.String(), Shape: ask.Shape("sandbox", "", scheme, []byte(net.JoinHostPort(host, strconv.Itoa(port)))),
 				})
 			}
 			switch out.Answer {

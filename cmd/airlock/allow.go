@@ -113,7 +113,10 @@ func (a *allowCtx) checkForbid(tool, target string) error {
 	return nil
 }
 
-func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool) error {
+// write shows g and writes it. targets are the concrete calls g is meant
+// to lift (allow last): when the edited policy would still refuse one of
+// them, nothing is written.
+func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...string) error {
 	if g.Added == "" {
 		g.Added = a.env.Now().Format("2006-01-02")
 	}
@@ -126,10 +129,6 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool) error {
 	if g.Match == "" {
 		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", audit.Escape(g.Tool))
 	}
-	if dry {
-		fmt.Fprintln(w, "dry run: nothing written")
-		return nil
-	}
 	cur, err := a.current()
 	if err != nil {
 		return exitWith(1, "airlock allow: %v", err)
@@ -137,6 +136,26 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool) error {
 	next, err := policy.AppendGrant(cur, g)
 	if err != nil {
 		return exitWith(1, "airlock allow: %v", err)
+	}
+	if len(targets) > 0 {
+		edited, err := policy.CheckEdit(next, a.file, a.vars())
+		if err != nil {
+			return exitWith(1, "airlock allow: the edited policy does not load, %s is unchanged:\n%v", a.file, err)
+		}
+		// the policy in force (overlay, mode and all) with the edited
+		// file's grants
+		q := *a.p
+		q.Grants = edited.Grants
+		for _, t := range targets {
+			if d, ok := q.AllowsTarget(g.Tool, t, a.callEnv(), a.env.Now()); !ok {
+				return exitWith(1, "airlock allow: refused: with this grant, %s on %s would still be %s by %s (%s, decided after grants); nothing written",
+					audit.Escape(g.Tool), audit.Escape(t), d.Action, audit.Escape(d.Rule), d.Source)
+			}
+		}
+	}
+	if dry {
+		fmt.Fprintln(w, "dry run: nothing written")
+		return nil
 	}
 	if err := a.commit(next); err != nil {
 		return err

@@ -92,5 +92,5 @@ func runAllowLast(c *cli.Context) error {
 	for _, t := range targets {
 		fmt.Fprintf(w, "  %s\n", audit.Escape(t))
 	}
-	return a.write(w, g, c.Bool("dry-run"))
+	return a.write(w, g, c.Bool("dry-run"), targets...)
 }
