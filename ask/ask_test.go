@@ -344,6 +344,9 @@ func TestSocketDaemon(t *testing.T) {
 	if err := (&Daemon{Home: home, In: strings.NewReader(""), Out: io.Discard}).Serve(context.Background()); err == nil || !strings.Contains(err.Error(), "already answering") {
 		t.Fatalf("a second askd: %v", err)
 	}
+	// lines typed while no question is on the screen are read and
+	// dropped; they must not wedge the daemon
+	io.WriteString(d.in, "y\n\nhello\n")
 	c, err := New(Options{Home: home, Getenv: env("AIRLOCK_ASK_BACKEND", "socket,fallback", "AIRLOCK_ASK_TIMEOUT", "400ms", "AIRLOCK_ASK_REMEMBER", "0")})
 	if err != nil {
 		t.Fatal(err)

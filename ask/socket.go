@@ -274,6 +274,9 @@ func (d *Daemon) prompter(ctx context.Context, queue <-chan *pending, lines <-ch
 		select {
 		case <-ctx.Done():
 			return
+		case <-lines:
+			// typed with no question on the screen: not an answer
+			continue
 		case p = <-queue:
 		}
 		d.one(ctx, p, lines)

@@ -36,7 +36,9 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 	latest, _ := Latest(groups)
 	var out []Candidate
 	for _, g := range groups {
-		if forbid[g.Rule] || (granted != nil && granted(g.Tool, g.Target)) {
+		// a call a person refused when asked is their decision, not
+		// something that got in their way
+		if forbid[g.Rule] || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
 			continue
 		}
 		c := Candidate{Gated: g, Grant: grantCommand(g)}

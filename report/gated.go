@@ -13,6 +13,7 @@ type Gated struct {
 	Tool, Rule, Target string
 	Count              int // gated decisions in the group
 	Last               int // position in the stream of the group's latest decision (1-based)
+	Refused            int // decisions a person refused through the ask channel (asked human or remembered, then blocked)
 }
 
 // IsGated reports whether r is a decision the gate blocked or asked about,
@@ -49,6 +50,9 @@ func (g *GatedGroups) Add(r audit.Record) {
 	}
 	grp.Count++
 	grp.Last = g.n
+	if r.Effective == "block" && (r.Asked == audit.AskedHuman || r.Asked == audit.AskedRemembered) {
+		grp.Refused++
+	}
 }
 
 // Ranked returns the groups, most often gated first; among equals, the

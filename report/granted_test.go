@@ -36,3 +36,15 @@ func TestCandidatesLeaveOutWhatIsGranted(t *testing.T) {
 		t.Fatalf("a closed window changed with the policy: %+v", s.GrantCandidates)
 	}
 }
+
+// A call a person refused when asked is not offered as a grant.
+func TestCandidatesLeaveOutWhatAPersonRefused(t *testing.T) {
+	refused := gatedRec("mcp__fs__write_file", "default", "/w/.github/workflows/release.yml", "ask")
+	refused.Effective, refused.Asked = "block", audit.AskedHuman
+	approved := gatedRec("mcp__fs__write_file", "default", "/w/CHANGELOG.md", "ask")
+	approved.Effective, approved.Asked = "allow", audit.AskedHuman
+	s := Summarize(entriesOf(approved, refused), Integrity{Status: audit.Intact}, Filter{})
+	if len(s.GrantCandidates) != 1 || s.GrantCandidates[0].Target != "/w/CHANGELOG.md" {
+		t.Fatalf("candidates %+v", s.GrantCandidates)
+	}
+}
