@@ -3,77 +3,15 @@
 package ask
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// runTTYChild runs TestMain's tty child on a fresh pty: before is typed
-// before the child starts (type-ahead), after is typed once the question
-// is on the screen.
-func runTTYChild(t *testing.T, timeout, before, after string) (Outcome, string) {
-	t.Helper()
-	m, s := openPTY(t)
-	defer m.Close()
-	if before != "" {
-		if _, err := io.WriteString(m, before); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "AIRLOCK_ASK_TTY_CHILD=1", "AIRLOCK_ASK_BACKEND=tty,fallback", "AIRLOCK_ASK_TIMEOUT="+timeout)
-	var stdout bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, &stdout, &stdout
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	run := &ttyRun{}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		buf := make([]byte, 4096)
-		for {
-			n, err := m.Read(buf)
-			run.mu.Lock()
-			run.screen.Write(buf[:n])
-			run.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	if after != "" {
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(run.text(), "Allow this call?") {
-			if time.Now().After(deadline) {
-				t.Fatalf("no question on the terminal; it shows:\n%s", run.text())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		io.WriteString(m, after)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("child: %v\n%s", err, stdout.String())
-	}
-	var out Outcome
-	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out); err != nil {
-		t.Fatalf("child said %q: %v", stdout.String(), err)
-	}
-	m.Close()
-	<-copied
-	return out, run.text()
-}
 
 // DEFECT: the tty backend reads whatever is already waiting in the
 // terminal's input queue as the answer. A "y" typed before the question

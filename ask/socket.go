@@ -222,9 +222,7 @@ func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending)
 	// close the question a little before the caller stops waiting, so a
 	// late answer meets "too late" here and never races the caller's
 	// deadline
-	if left > 2*deadlineMargin {
-		left -= deadlineMargin
-	}
+	left -= min(deadlineMargin, left/4)
 	p := &pending{req: req, conn: conn, deadline: d.now().Add(left), gone: make(chan struct{})}
 	go func() {
 		// the caller sends nothing more: a read returns when it hangs up

@@ -69,6 +69,75 @@ func (r *ttyRun) text() string {
 	return r.screen.String()
 }
 
+// runTTYChild runs TestMain's tty child on a fresh pty: before is typed
+// before the child starts (type-ahead), after is typed once the question
+// is on the screen; raw puts the terminal in raw mode first, as a
+// full-screen agent does.
+func runTTYChild(t *testing.T, timeout, before, after string, raw ...bool) (Outcome, string) {
+	t.Helper()
+	m, s := openPTY(t)
+	defer m.Close()
+	if len(raw) > 0 && raw[0] {
+		tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tio.Lflag &^= unix.ICANON | unix.ECHO
+		if err := unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if before != "" {
+		if _, err := io.WriteString(m, before); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "AIRLOCK_ASK_TTY_CHILD=1", "AIRLOCK_ASK_BACKEND=tty,fallback", "AIRLOCK_ASK_TIMEOUT="+timeout)
+	var stdout bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, &stdout, &stdout
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	run := &ttyRun{}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 4096)
+		for {
+			n, err := m.Read(buf)
+			run.mu.Lock()
+			run.screen.Write(buf[:n])
+			run.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if after != "" {
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(run.text(), "Allow this call?") {
+			if time.Now().After(deadline) {
+				t.Fatalf("no question on the terminal; it shows:\n%s", run.text())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		io.WriteString(m, after)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("child: %v\n%s", err, stdout.String())
+	}
+	var out Outcome
+	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out); err != nil {
+		t.Fatalf("child said %q: %v", stdout.String(), err)
+	}
+	m.Close()
+	<-copied
+	return out, run.text()
+}
+
 func TestTTYPrompt(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -86,69 +155,14 @@ func TestTTYPrompt(t *testing.T) {
 		{name: "raw mode is left alone", raw: true, answer: Fallback, asked: "unattended", detail: "raw mode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, s := openPTY(t)
-			defer m.Close()
-			if tc.raw {
-				tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tio.Lflag &^= unix.ICANON | unix.ECHO
-				if err := unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio); err != nil {
-					t.Fatal(err)
-				}
-			}
 			timeout := tc.timeout
 			if timeout == "" {
 				timeout = "10s"
 			}
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "AIRLOCK_ASK_TTY_CHILD=1", "AIRLOCK_ASK_BACKEND=tty,fallback", "AIRLOCK_ASK_TIMEOUT="+timeout)
-			var stdout bytes.Buffer
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = s, &stdout, &stdout
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			s.Close()
-			run := &ttyRun{}
-			copied := make(chan struct{})
-			go func() {
-				defer close(copied)
-				buf := make([]byte, 4096)
-				for {
-					n, err := m.Read(buf)
-					run.mu.Lock()
-					run.screen.Write(buf[:n])
-					run.mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			}()
-			if tc.typed != "" {
-				deadline := time.Now().Add(10 * time.Second)
-				for !strings.Contains(run.text(), "Allow this call?") {
-					if time.Now().After(deadline) {
-						t.Fatalf("no question on the terminal; it shows:\n%s", run.text())
-					}
-					time.Sleep(10 * time.Millisecond)
-				}
-				io.WriteString(m, tc.typed)
-			}
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("child: %v\n%s", err, stdout.String())
-			}
-			var out Outcome
-			if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out); err != nil {
-				t.Fatalf("child said %q: %v", stdout.String(), err)
-			}
+			out, screen := runTTYChild(t, timeout, "", tc.typed, tc.raw)
 			if out.Answer != tc.answer || out.Asked != tc.asked || !strings.Contains(out.Detail, tc.detail) {
-				t.Fatalf("outcome %+v, want %v %s …%s…\nterminal:\n%s", out, tc.answer, tc.asked, tc.detail, run.text())
+				t.Fatalf("outcome %+v, want %v %s …%s…\nterminal:\n%s", out, tc.answer, tc.asked, tc.detail, screen)
 			}
-			m.Close()
-			<-copied
-			screen := run.text()
 			if tc.raw {
 				if screen != "" {
 					t.Fatalf("a raw-mode terminal was written to: %q", screen)
