@@ -136,7 +136,7 @@ func TestAskChannelThroughTheProxy(t *testing.T) {
 	late := append(px.env[:len(px.env):len(px.env)], "AIRLOCK_ASK_TIMEOUT=1")
 	c2 := mcpClient(t, late, px.proxied("fake", fakeMCPCmd(t, "-mode", "clean", "-log", logPath)...)...)
 	third := call(c2, "too late")
-	if got := <-third; !strings.HasPrefix(got, "refused: Airlock blocked this call: nobody answered in time, and ask_fallback is block") {
+	if got := <-third; !strings.HasPrefix(got, "refused: Airlock blocked this call: nobody answered in time, so it is refused") {
 		t.Fatalf("unanswered call under paranoid: %q", got)
 	}
 	d.waitFor(t, "no answer in time", 1)

@@ -258,9 +258,9 @@ func (r Result) Refusal() policy.Decision {
 	case audit.AskedRemembered:
 		why = "a person refused the same call a moment ago"
 	case audit.AskedTimeout:
-		why = "nobody answered in time, and ask_fallback is block"
+		why = "nobody answered in time, so it is refused"
 	case audit.AskedUnattended:
-		why = "nobody could be asked, and ask_fallback is block"
+		why = "nobody could be asked, so it is refused"
 	}
 	if why != "" {
 		d.Reason = why + "; the policy asks because: " + d.Reason
