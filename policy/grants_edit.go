@@ -124,7 +124,7 @@ func encode(doc *yaml.Node) ([]byte, error) {
 // refuse a grant that would never apply. The target is classified the way
 // the gate classifies a call, so the forbid matchers are the gate's own.
 func (p *Policy) ForbidOn(tool, target string, env CallEnv) (id string, hit bool) {
-	if d, ok := p.CheckForbids(Classify(tool, targetInput(tool, target), env)); ok {
+	if d, ok := p.CheckForbids(Classify(tool, TargetInput(tool, target), env)); ok {
 		return d.Rule, true
 	}
 	return "", false
@@ -136,7 +136,7 @@ func (p *Policy) ForbidOn(tool, target string, env CallEnv) (id string, hit bool
 // the call refused (an escalated indicator or a project overlay decides
 // after grants) is one the user should not be told was written for it.
 func (p *Policy) AllowsTarget(tool, target string, env CallEnv, now time.Time) (Decision, bool) {
-	f := Classify(tool, targetInput(tool, target), env)
+	f := Classify(tool, TargetInput(tool, target), env)
 	d, ok := p.CheckGrants(f, now)
 	if !ok {
 		d, ok = p.CheckRules(f)
@@ -149,8 +149,10 @@ func (p *Policy) AllowsTarget(tool, target string, env CallEnv, now time.Time) (
 	return d, p.Effective(d, true) == Allow
 }
 
-// targetInput is the arguments of a call of tool on target alone.
-func targetInput(tool, target string) []byte {
+// TargetInput is the arguments of a call of tool on target alone, as a
+// record names it: the command, URL or path under the name the classifier
+// reads it by.
+func TargetInput(tool, target string) []byte {
 	key := "text"
 	switch {
 	case toolKindOf(tool) == kindShell:

@@ -63,7 +63,7 @@ func GrantedBy(p *policy.Policy, home, user string, now time.Time) func(tool, ta
 		if p == nil || target == "" {
 			return false
 		}
-		f := policy.Classify(tool, targetInput(tool, target), policy.CallEnv{Cwd: "/", Home: home, User: user})
+		f := policy.Classify(tool, policy.TargetInput(tool, target), policy.CallEnv{Cwd: "/", Home: home, User: user})
 		d, ok := p.CheckGrants(f, now)
 		return ok && d.Action == policy.Allow
 	}

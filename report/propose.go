@@ -150,28 +150,12 @@ func (c *recheck) flagged(tool, target string) (policy.Decision, bool) {
 	if target == "" {
 		return policy.Decision{}, false
 	}
-	f := policy.Classify(tool, targetInput(tool, target), policy.CallEnv{Cwd: "/", Home: c.home, User: c.user})
+	f := policy.Classify(tool, policy.TargetInput(tool, target), policy.CallEnv{Cwd: "/", Home: c.home, User: c.user})
 	if d, hit := c.p.CheckForbids(f); hit {
 		return d, true
 	}
 	d := c.p.EscalateDecision(f, policy.Decision{Action: policy.Allow})
 	return d, d.Action != policy.Allow
-}
-
-// targetInput is the arguments a call on target alone would have: the
-// command, URL or path under the name the classifier reads it by.
-func targetInput(tool, target string) []byte {
-	key := "value"
-	switch kindOf(tool, target) {
-	case kindShell:
-		key = "command"
-	case kindURL:
-		key = "url"
-	case kindPath:
-		key = "file_path"
-	}
-	in, _ := json.Marshal(map[string]string{key: target})
-	return in
 }
 
 type targetKind int
