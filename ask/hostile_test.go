@@ -69,8 +69,7 @@ func TestHostileQuestionPromisesNoAnswerIsNo(t *testing.T) {
 // hookOut is askd's screen; before the question's first line is written it
 // runs hook once (a key typed while the question is being drawn).
 type hookOut struct {
-	mu   sync.Mutex
-	b    strings.Builder
+	syncBuf
 	hook func()
 }
 
@@ -80,15 +79,7 @@ func (h *hookOut) Write(p []byte) (int, error) {
 		h.hook = nil
 		f()
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.b.Write(p)
-}
-
-func (h *hookOut) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.b.String()
+	return h.syncBuf.Write(p)
 }
 
 // DEFECT: askd's type-ahead drain is one non-blocking sweep of the lines
