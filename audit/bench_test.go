@@ -69,14 +69,18 @@ func BenchmarkVerify(b *testing.B) {
 
 // BenchmarkAppend appends to an existing log of 1000 records.
 //
-//   - hot: one open Log, Append per op (allow: no fsync)
+//   - hot: one open Log, Append per op (allow: no fsync under the default
+//     AIRLOCK_AUDIT_FSYNC=critical), what the MCP proxy does
+//   - never: as hot with AIRLOCK_AUDIT_FSYNC=never
 //   - fsync: as hot, but every record is a block decision (fsynced)
 //   - process: Open + Append + Close per op, what one airlock-hook does
+//
+// The line-bytes metric is the record line's length (about 420 bytes).
 func BenchmarkAppend(b *testing.B) {
-	run := func(b *testing.B, decision string, perOp bool) {
+	run := func(b *testing.B, decision, fsync string, perOp bool) {
 		home := filepath.Join(b.TempDir(), "h")
 		appendRecords(b, home, 0, 1000)
-		b.Setenv(FsyncEnv, "")
+		b.Setenv(FsyncEnv, fsync)
 		r := testRecord(1)
 		r.Decision = decision
 		var l *Log
@@ -104,8 +108,12 @@ func BenchmarkAppend(b *testing.B) {
 				}
 			}
 		}
+		if line, _, err := encodeRecord(r, Genesis); err == nil {
+			b.ReportMetric(float64(len(line)+1), "line-bytes")
+		}
 	}
-	b.Run("hot", func(b *testing.B) { run(b, "allow", false) })
-	b.Run("fsync", func(b *testing.B) { run(b, "block", false) })
-	b.Run("process", func(b *testing.B) { run(b, "allow", true) })
+	b.Run("hot", func(b *testing.B) { run(b, "allow", "", false) })
+	b.Run("never", func(b *testing.B) { run(b, "allow", "never", false) })
+	b.Run("fsync", func(b *testing.B) { run(b, "block", "", false) })
+	b.Run("process", func(b *testing.B) { run(b, "allow", "", true) })
 }
