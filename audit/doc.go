@@ -13,7 +13,15 @@
 //   - audit.jsonl: one JSON record per line, append-only, mode 0600.
 //   - audit.lock: the cross-process lock file taken by every appender.
 //   - audit.head: the checkpoint {"count":N,"last":"<h>","at":"<ts>"},
-//     rewritten atomically after every append, mode 0600.
+//     written after every append, mode 0600. The file has two fixed-size
+//     slots, each with a sequence number and a SHA-256 digest, written
+//     alternately in place (head.go): a torn write, or a reader catching a
+//     write half done, leaves the other slot, the previous checkpoint,
+//     readable. Release 1's one-line file still loads; the next append
+//     converts it.
+//
+// A Log keeps audit.jsonl and audit.head open between appends, checking
+// before each one that they are still the files at those paths (held.go).
 //
 // # Hash chain
 //

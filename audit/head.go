@@ -1,12 +1,17 @@
 package audit
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Head is the checkpoint kept in audit.head: the number of lines in the
@@ -29,17 +34,200 @@ type Head struct {
 // finding, not an I/O failure.
 var errHeadMalformed = errors.New("checkpoint malformed")
 
-// readHead reads audit.head. It returns (nil, nil) if the file does not
-// exist, an error wrapping errHeadMalformed if it cannot be parsed, and other
-// errors for I/O failures.
+// The checkpoint file. Release 1 wrote the Head as one JSON line and
+// replaced the file (temporary file, then rename) on every append; on ext4
+// that rename was a tenth of a hook call. Now the file is created once,
+// by rename (so it never exists half written), and then written in place:
+//
+//	airlock-checkpoint 2 1024\n        header: format and slot size, written only with the file
+//	<seq> <json> <sha256 hex>   …\n    slot 0: exactly <slot size> bytes, padded with spaces
+//	<seq> <json> <sha256 hex>   …\n    slot 1
+//
+// Checkpoint number seq (1, 2, …) lives in slot seq%2, so an append
+// overwrites the older slot and the newer one stays whole. The digest is
+// the SHA-256 of "<seq> <json>": a write torn by a kill or a power cut, or
+// one a reader catches half done, leaves a slot whose digest does not
+// match, and the reader uses the other slot. The checkpoint is the valid
+// slot with the highest seq. The JSON is the Head as release 1 wrote it,
+// signature members included, so SignHead and Verify see no difference.
+//
+// A file in release 1's format (no header) still loads; the next append
+// rewrites it in this format (by rename, once).
+const (
+	headMagic    = "airlock-checkpoint 2 "
+	headSlotSize = 1024             // the slot size of a new file; a larger Head gets a larger one
+	maxHeadSlot  = maxHeadBytes / 4 // two slots and the header stay well under maxHeadBytes
+	headTries    = 8                // reads of a file a writer is writing, before taking what is there
+)
+
+// headFormat is what readHead found at audit.head.
+type headFormat int
+
+const (
+	headNone   headFormat = iota // missing, or unreadable: the next write creates the file anew
+	headLegacy                   // release 1's one JSON line
+	headSlots                    // two slots, at least one valid
+)
+
+// headState says where the checkpoint was found: what the next write
+// needs to write in place.
+type headState struct {
+	format headFormat
+	hdr    int    // header length: the offset of slot 0
+	slot   int    // slot size
+	seq    uint64 // seq of the checkpoint read (0: none)
+	torn   bool   // a slot that is not empty failed to decode (torn, or being written)
+}
+
+// readHead reads audit.head without the append lock. It returns (nil, nil)
+// if the file does not exist, an error wrapping errHeadMalformed if it
+// cannot be parsed (in both slots), and other errors for I/O failures.
+//
+// A reader that does not hold the lock may catch an append writing a
+// slot: the digest tells it to use the other one, which is the checkpoint
+// as it was before that append. So that it gets the newest, it reads
+// again while a slot fails and the file is still changing.
 func readHead(home string) (*Head, error) {
-	b, err := readRegular(filepath.Join(home, HeadFile), maxHeadBytes)
+	f, err := openRegular(filepath.Join(home, HeadFile), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", HeadFile, err)
 	}
+	defer f.Close()
+	var prev []byte
+	for try := 1; ; try++ {
+		b, err := readHeadBytes(f, nil, -1)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", HeadFile, err)
+		}
+		h, st, err := decodeHead(b)
+		if !st.torn || try == headTries || bytes.Equal(b, prev) {
+			return h, err
+		}
+		prev = b
+	}
+}
+
+// readHeadBytes reads the whole checkpoint file from offset 0 into buf
+// (reused when large enough). size is the file's size if known, else -1.
+func readHeadBytes(f *os.File, buf []byte, size int64) ([]byte, error) {
+	if size > maxHeadBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a file this log writes", f.Name(), maxHeadBytes)
+	}
+	if size >= 0 {
+		// One pread; a byte more sees a file that grew.
+		if int64(cap(buf)) < size+1 {
+			buf = make([]byte, size+1)
+		}
+		buf = buf[:size+1]
+		n, err := f.ReadAt(buf, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if int64(n) <= size {
+			return buf[:n], nil
+		}
+	}
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, maxHeadBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxHeadBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a file this log writes", f.Name(), maxHeadBytes)
+	}
+	return b, nil
+}
+
+// decodeHead parses the checkpoint file's bytes, in either format.
+func decodeHead(b []byte) (*Head, headState, error) {
+	if !bytes.HasPrefix(b, []byte(headMagic)) {
+		h, err := parseHeadJSON(b)
+		if err != nil {
+			return nil, headState{}, err
+		}
+		return h, headState{format: headLegacy}, nil
+	}
+	var st headState
+	nl := bytes.IndexByte(b, '\n')
+	if nl < 0 || nl > len(headMagic)+20 {
+		return nil, st, fmt.Errorf("%w: the header line is cut short", errHeadMalformed)
+	}
+	size, err := strconv.Atoi(string(b[len(headMagic):nl]))
+	if err != nil || size < headSlotSize || size > maxHeadSlot {
+		return nil, st, fmt.Errorf("%w: the header names slot size %q", errHeadMalformed, b[len(headMagic):nl])
+	}
+	hdr := nl + 1
+	if extra := len(b) - hdr - 2*size; extra > 0 {
+		return nil, st, fmt.Errorf("%w: %d bytes after its two slots", errHeadMalformed, extra)
+	}
+	var best *Head
+	var why [2]string
+	for i := range 2 {
+		off := hdr + i*size
+		h, seq, empty, err := decodeSlot(b[min(off, len(b)):min(off+size, len(b))], size, i)
+		switch {
+		case empty && err != nil:
+			why[i] = err.Error()
+		case empty:
+			why[i] = "empty"
+		case err != nil:
+			why[i], st.torn = err.Error(), true
+		case best == nil || seq > st.seq:
+			best, st.seq = h, seq
+		}
+	}
+	if best == nil {
+		return nil, st, fmt.Errorf("%w: slot 0 %s; slot 1 %s", errHeadMalformed, why[0], why[1])
+	}
+	st.format, st.hdr, st.slot = headSlots, hdr, size
+	return best, st, nil
+}
+
+// decodeSlot checks one slot (i is its index) and parses its checkpoint.
+// empty is true for a slot that holds only padding (never written).
+func decodeSlot(s []byte, size, i int) (h *Head, seq uint64, empty bool, err error) {
+	if len(s) == 0 {
+		return nil, 0, true, errors.New("missing (the file is cut short)")
+	}
+	if len(s) < size {
+		return nil, 0, false, fmt.Errorf("cut short (%d of %d bytes)", len(s), size)
+	}
+	if s[size-1] != '\n' {
+		return nil, 0, false, errors.New("does not end in a newline")
+	}
+	t := bytes.TrimRight(s[:size-1], " ")
+	if len(t) == 0 {
+		return nil, 0, true, nil
+	}
+	const dl = 2 * sha256.Size
+	if len(t) < dl+3 || t[len(t)-dl-1] != ' ' {
+		return nil, 0, false, errors.New("has no digest")
+	}
+	body := t[:len(t)-dl-1]
+	sum := sha256.Sum256(body)
+	var want [dl]byte
+	hex.Encode(want[:], sum[:])
+	if !bytes.Equal(want[:], t[len(t)-dl:]) {
+		return nil, 0, false, errors.New("does not match its digest (a write was torn, or is in progress)")
+	}
+	sp := bytes.IndexByte(body, ' ')
+	if sp > 0 {
+		seq, err = strconv.ParseUint(string(body[:sp]), 10, 64)
+	}
+	if sp <= 0 || err != nil || seq == 0 || seq%2 != uint64(i) {
+		return nil, 0, false, fmt.Errorf("has sequence number %q, not one for slot %d", body[:max(sp, 0)], i)
+	}
+	h, err = parseHeadJSON(body[sp+1:])
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return h, seq, false, nil
+}
+
+// parseHeadJSON parses and checks one checkpoint's JSON.
+func parseHeadJSON(b []byte) (*Head, error) {
 	var h Head
 	if err := json.Unmarshal(b, &h); err != nil {
 		return nil, fmt.Errorf("%w: %w", errHeadMalformed, err)
@@ -56,14 +244,60 @@ func readHead(home string) (*Head, error) {
 	return &h, nil
 }
 
-// writeHead replaces audit.head atomically (temporary file in the same
-// directory, then rename). The file is created 0600.
-func writeHead(home string, h Head, sync bool) error {
-	b, err := json.Marshal(h)
+// encodeSlot returns checkpoint seq's slot text "<seq> <json> <digest>"
+// (without padding and newline).
+func encodeSlot(dst []byte, seq uint64, h Head) ([]byte, error) {
+	j, err := json.Marshal(h)
 	if err != nil {
-		return fmt.Errorf("marshal checkpoint: %w", err)
+		return nil, fmt.Errorf("marshal checkpoint: %w", err)
 	}
-	b = append(b, '\n')
+	dst = strconv.AppendUint(dst[:0], seq, 10)
+	dst = append(append(dst, ' '), j...)
+	sum := sha256.Sum256(dst)
+	dst = append(dst, ' ')
+	return hex.AppendEncode(dst, sum[:]), nil
+}
+
+// padSlot pads slot text to size bytes (spaces, then a newline).
+func padSlot(dst, text []byte, size int) []byte {
+	dst = append(dst[:0], text...)
+	for len(dst) < size-1 {
+		dst = append(dst, ' ')
+	}
+	return append(dst, '\n')
+}
+
+// slotSizeFor returns the slot size for slot text of n bytes.
+func slotSizeFor(n int) (int, error) {
+	size := headSlotSize
+	for size < n+1 {
+		size *= 2
+	}
+	if size > maxHeadSlot {
+		return 0, fmt.Errorf("checkpoint of %d bytes is larger than %d", n, maxHeadSlot)
+	}
+	return size, nil
+}
+
+// createHead writes a new checkpoint file holding checkpoint seq (text as
+// encodeSlot made it) in its slot and an empty other slot, and installs it
+// as audit.head atomically (temporary file in the same directory, then
+// rename): the first checkpoint of a home, the conversion of release 1's
+// format, the repair of an unreadable file, and a Head too large for the
+// file's slots. The file is created 0600.
+func createHead(home string, seq uint64, text []byte, sync bool) error {
+	size, err := slotSizeFor(len(text))
+	if err != nil {
+		return err
+	}
+	b := fmt.Appendf(nil, "%s%d\n", headMagic, size)
+	empty := padSlot(nil, nil, size)
+	slot := padSlot(nil, text, size)
+	if seq%2 == 0 {
+		b = append(append(b, slot...), empty...)
+	} else {
+		b = append(append(b, empty...), slot...)
+	}
 	tmp, err := os.CreateTemp(home, HeadFile+".tmp*")
 	if err != nil {
 		return fmt.Errorf("create checkpoint: %w", err)

@@ -252,9 +252,11 @@ func TestHostileSignatureStripIntactWithoutSignEnv(t *testing.T) {
 		lines[i] = mutateLine(t, lines[i], stripSig)
 	}
 	writeLines(t, home, lines)
-	var h Head
-	b, _ := os.ReadFile(filepath.Join(home, HeadFile))
-	_ = json.Unmarshal(b, &h)
+	hp, err := readHead(home)
+	if err != nil || hp == nil {
+		t.Fatalf("readHead: %v", err)
+	}
+	h := *hp
 	h.Alg, h.Sig = "", ""
 	writeHeadJSON(t, home, h)
 	if rep := verifyWith(t, home, s.verify, ""); rep.Status != Broken {

@@ -46,6 +46,11 @@ type Log struct {
 	mu   sync.Mutex
 	lock *os.File // nil once closed
 
+	// audit.jsonl and audit.head, held open between appends (held.go),
+	// and buffers for the checkpoint, reused by every append.
+	live, head               heldFile
+	headBuf, slotBuf, padBuf []byte
+
 	sign    SignConfig // loaded once by Open; Signer nil when signing is off
 	signErr error      // why the signing configuration could not be loaded: every Append fails with it
 
@@ -126,13 +131,15 @@ func OpenWith(home string, o Options) (*Log, error) {
 // Home returns the directory the log lives in.
 func (l *Log) Home() string { return l.home }
 
-// Close releases the lock file. Appending after Close fails.
+// Close releases the lock file and the files held open between appends.
+// Appending after Close fails.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.lock == nil {
 		return nil
 	}
+	l.releaseFiles()
 	err := l.lock.Close()
 	l.lock = nil
 	if err != nil {
@@ -153,9 +160,11 @@ func (l *Log) Close() error {
 // a segment_start record.
 //
 // The line is written with a single write to a file opened O_APPEND while
-// holding an exclusive lock on audit.lock, then audit.head is replaced. The
-// log is fsynced as AIRLOCK_AUDIT_FSYNC says (see FsyncEnv). An error means
-// the records were not written, except for ErrCheckpoint.
+// holding an exclusive lock on audit.lock, then audit.head is written (in
+// place, see head.go). The log is fsynced as AIRLOCK_AUDIT_FSYNC says (see
+// FsyncEnv), and the checkpoint with it. An error means the records were
+// not written, except for ErrCheckpoint. The Log keeps both files open
+// for the next append (see held.go).
 func (l *Log) Append(r Record) (Record, error) {
 	out, err := l.AppendAll([]Record{r})
 	if len(out) == 0 {
@@ -201,6 +210,9 @@ func (l *Log) AppendAll(rs []Record) ([]Record, error) {
 		}
 	}
 	out, err := l.appendLocked(rs)
+	if !holdFiles {
+		l.releaseFiles()
+	}
 	if uerr := flock.Unlock(l.lock); uerr != nil && err == nil {
 		err = fmt.Errorf("audit: append: %w", uerr)
 	}
@@ -336,12 +348,11 @@ func encodeSigned(r Record, prev string, signer Signer) ([]byte, Record, error) 
 }
 
 func (l *Log) appendLocked(rs []Record) ([]Record, error) {
-	f, st, err := openLive(l.home, os.O_RDWR|os.O_APPEND|os.O_CREATE)
+	f, size, err := l.liveFile(os.O_RDWR | os.O_APPEND | os.O_CREATE)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
-	defer func() { _ = f.Close() }()
-	head, err := readHead(l.home)
+	head, hst, err := l.loadHead()
 	var headBad error
 	if errors.Is(err, errHeadMalformed) {
 		headBad, head = err, nil
@@ -349,7 +360,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	signer := l.sign.Signer
-	p, err := planAppend(f, st.Size(), head, headBad, signer)
+	p, err := planAppend(f, size, head, headBad, signer)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
@@ -362,8 +373,8 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	// Rotation is decided here, under the lock and before writing, and
 	// only on the fast path: a log that needs recovery is repaired first
 	// (in the live file) and rotated by a later append.
-	if !p.recovery && st.Size() > 0 && st.Size()+int64(len(enc.buf)) > maxLiveBytes() {
-		_ = f.Close() // Windows cannot rename an open file
+	if !p.recovery && size > 0 && size+int64(len(enc.buf)) > maxLiveBytes() {
+		l.live.close() // Windows cannot rename an open file
 		var e LedgerEntry
 		e, rotated, err = rotateLive(l.home, head, setting != "never", signer)
 		if err != nil {
@@ -379,7 +390,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 		}
 		// Not rotated (the rename was refused): append to the live file as
 		// it is; the next append past the limit tries again.
-		if f, _, err = openLive(l.home, flag); err != nil {
+		if f, _, err = l.liveFile(flag); err != nil {
 			return nil, fmt.Errorf("audit: append: %w", err)
 		}
 	}
@@ -406,7 +417,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 			return nil, fmt.Errorf("audit: append: sync log: %w", err)
 		}
 	}
-	if err := writeHead(l.home, h, enc.sync); err != nil {
+	if err := l.storeHead(h, hst, enc.sync); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrCheckpoint, err)
 	}
 	if l.anchorDir != "" {

@@ -35,9 +35,10 @@ import (
 //     segment's last h, naming the ledger line's seq and h) and the records
 //     with one write, fsync. Killed here: a torn or missing live file; the
 //     next appender starts it over from the ledger's last line.
-//  4. replace audit.head. Killed before: the checkpoint predates the
-//     rotation; Verify says checkpoint-stale (tail unprovable) and the next
-//     appender records it as stale, which is no finding.
+//  4. write audit.head (in place, see head.go). Killed before: the
+//     checkpoint predates the rotation; Verify says checkpoint-stale (tail
+//     unprovable) and the next appender records it as stale, which is no
+//     finding.
 //
 // Nothing before step 1 changes anything, so a rotation that cannot start
 // (Windows refuses to rename a file another process holds open) is simply

@@ -1,0 +1,159 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+)
+
+// A Log keeps audit.jsonl and audit.head open between appends (the MCP
+// proxy appends through one Log for hours), so that an append is a lock, a
+// write and a write in place, not two opens and a close. Before each
+// append, under the lock, it checks with one Lstat per file that the file
+// it holds is still the one at the path: another process may have rotated
+// the live file, created or converted the checkpoint, or a person may have
+// deleted or replaced either. A file that is no longer at its path is
+// closed and the path opened again, as the first append does. Holding the
+// file also keeps its inode from being reused, so a new file at the path
+// is never mistaken for the held one.
+//
+// Not on Windows, which cannot rename a file another process holds open:
+// a proxy holding the live file would stop every other process from
+// rotating it. There every append opens and closes, as before.
+const holdFiles = runtime.GOOS != "windows"
+
+// heldFile is a file a Log holds open, with its identity when opened.
+type heldFile struct {
+	f        *os.File
+	id       os.FileInfo
+	writable bool // audit.head only: opened read-write, so it can be written in place
+}
+
+func (h *heldFile) close() {
+	if h.f != nil {
+		_ = h.f.Close()
+	}
+	*h = heldFile{}
+}
+
+// current returns the path's Lstat if the held file is still the file at
+// path; otherwise it closes the held file.
+func (h *heldFile) current(path string) (os.FileInfo, bool) {
+	if h.f == nil {
+		return nil, false
+	}
+	st, err := os.Lstat(path)
+	if err == nil && os.SameFile(st, h.id) {
+		return st, true
+	}
+	h.close()
+	return nil, false
+}
+
+// liveFile returns the live audit.jsonl (opened with flag if it is not
+// held) and its size.
+func (l *Log) liveFile(flag int) (*os.File, int64, error) {
+	if st, ok := l.live.current(filepath.Join(l.home, LogFile)); ok {
+		if err := restrictMode(l.live.f, st); err != nil {
+			return nil, 0, fmt.Errorf("stat log: %w", err)
+		}
+		return l.live.f, st.Size(), nil
+	}
+	f, st, err := openLive(l.home, flag)
+	if err != nil {
+		return nil, 0, err
+	}
+	l.live = heldFile{f: f, id: st}
+	return f, st.Size(), nil
+}
+
+// loadHead reads audit.head through the held file (opening it if it is
+// not held) under the append lock. It returns (nil, state, nil) for a
+// missing file and an error wrapping errHeadMalformed if neither slot can
+// be parsed.
+func (l *Log) loadHead() (*Head, headState, error) {
+	path := filepath.Join(l.home, HeadFile)
+	st, ok := l.head.current(path)
+	if !ok {
+		f, writable, err := openHead(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, headState{}, nil
+		}
+		if err != nil {
+			return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+		}
+		if st, err = f.Stat(); err != nil {
+			_ = f.Close()
+			return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+		}
+		l.head = heldFile{f: f, id: st, writable: writable}
+	}
+	if err := restrictMode(l.head.f, st); err != nil {
+		return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+	}
+	b, err := readHeadBytes(l.head.f, l.headBuf, st.Size())
+	if err != nil {
+		return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+	}
+	if cap(b) <= 64<<10 {
+		l.headBuf = b[:0]
+	}
+	return decodeHead(b)
+}
+
+// openHead opens audit.head read-write, or read-only when it may not be
+// written (then the next checkpoint replaces it by rename, as release 1
+// did with every one).
+func openHead(path string) (f *os.File, writable bool, err error) {
+	f, err = openRegular(path, os.O_RDWR, 0)
+	if err == nil {
+		return f, true, nil
+	}
+	if !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+		return nil, false, err
+	}
+	f, err = openRegular(path, os.O_RDONLY, 0)
+	return f, false, err
+}
+
+// storeHead writes checkpoint h after the one loadHead found (st): in
+// place into the older slot of the held file when it has the two-slot
+// format and room for h, else as a new file installed by rename.
+func (l *Log) storeHead(h Head, st headState, sync bool) error {
+	seq := st.seq + 1
+	text, err := encodeSlot(l.slotBuf, seq, h)
+	if err != nil {
+		return err
+	}
+	l.slotBuf = text
+	if st.format != headSlots || l.head.f == nil || !l.head.writable || len(text)+1 > st.slot {
+		l.head.close()
+		return createHead(l.home, seq, text, sync)
+	}
+	l.padBuf = padSlot(l.padBuf, text, st.slot)
+	off := int64(st.hdr) + int64(seq%2)*int64(st.slot)
+	n, err := l.head.f.WriteAt(l.padBuf, off)
+	if err != nil {
+		return fmt.Errorf("write checkpoint: %w", err)
+	}
+	if n != len(l.padBuf) {
+		return fmt.Errorf("write checkpoint: %w", io.ErrShortWrite)
+	}
+	if sync {
+		if err := l.head.f.Sync(); err != nil {
+			return fmt.Errorf("sync checkpoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// releaseFiles closes the held audit.jsonl and audit.head.
+func (l *Log) releaseFiles() {
+	l.live.close()
+	l.head.close()
+}
