@@ -117,3 +117,43 @@ func BenchmarkAppend(b *testing.B) {
 	b.Run("fsync", func(b *testing.B) { run(b, "block", "", false) })
 	b.Run("process", func(b *testing.B) { run(b, "allow", "", true) })
 }
+
+// BenchmarkCheckpoint writes one checkpoint the two ways this package
+// can: in place into the older slot of the held audit.head (every append)
+// and as a new file installed by rename (release 1 did this on every
+// append; now only the first checkpoint of a home and conversions do).
+func BenchmarkCheckpoint(b *testing.B) {
+	home := filepath.Join(b.TempDir(), "h")
+	appendRecords(b, home, 0, 10)
+	l, err := Open(home)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	h, _, err := l.loadHead()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("in-place", func(b *testing.B) {
+		for b.Loop() {
+			_, st, err := l.loadHead()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := l.storeHead(*h, st, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rename", func(b *testing.B) {
+		text, err := encodeSlot(nil, 1, *h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := createHead(home, 1, text, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

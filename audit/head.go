@@ -164,9 +164,15 @@ func decodeHead(b []byte) (*Head, headState, error) {
 	}
 	var best *Head
 	var why [2]string
+	// Newest first: the JSON of the older slot is parsed only when the
+	// newer one's does not parse.
+	var body [2][]byte
+	var seq [2]uint64
 	for i := range 2 {
 		off := hdr + i*size
-		h, seq, empty, err := decodeSlot(b[min(off, len(b)):min(off+size, len(b))], size, i)
+		var empty bool
+		var err error
+		body[i], seq[i], empty, err = checkSlot(b[min(off, len(b)):min(off+size, len(b))], size, i)
 		switch {
 		case empty && err != nil:
 			why[i] = err.Error()
@@ -174,9 +180,23 @@ func decodeHead(b []byte) (*Head, headState, error) {
 			why[i] = "empty"
 		case err != nil:
 			why[i], st.torn = err.Error(), true
-		case best == nil || seq > st.seq:
-			best, st.seq = h, seq
 		}
+	}
+	order := [2]int{0, 1}
+	if seq[1] > seq[0] {
+		order = [2]int{1, 0}
+	}
+	for _, i := range order {
+		if body[i] == nil {
+			continue
+		}
+		h, err := parseHeadJSON(body[i])
+		if err != nil {
+			why[i] = err.Error()
+			continue
+		}
+		best, st.seq = h, seq[i]
+		break
 	}
 	if best == nil {
 		return nil, st, fmt.Errorf("%w: slot 0 %s; slot 1 %s", errHeadMalformed, why[0], why[1])
@@ -188,6 +208,19 @@ func decodeHead(b []byte) (*Head, headState, error) {
 // decodeSlot checks one slot (i is its index) and parses its checkpoint.
 // empty is true for a slot that holds only padding (never written).
 func decodeSlot(s []byte, size, i int) (h *Head, seq uint64, empty bool, err error) {
+	body, seq, empty, err := checkSlot(s, size, i)
+	if body == nil {
+		return nil, 0, empty, err
+	}
+	if h, err = parseHeadJSON(body); err != nil {
+		return nil, 0, false, err
+	}
+	return h, seq, false, nil
+}
+
+// checkSlot checks one slot's layout, digest and sequence number and
+// returns its JSON (nil if the slot is not valid).
+func checkSlot(s []byte, size, i int) (body []byte, seq uint64, empty bool, err error) {
 	if len(s) == 0 {
 		return nil, 0, true, errors.New("missing (the file is cut short)")
 	}
@@ -205,7 +238,7 @@ func decodeSlot(s []byte, size, i int) (h *Head, seq uint64, empty bool, err err
 	if len(t) < dl+3 || t[len(t)-dl-1] != ' ' {
 		return nil, 0, false, errors.New("has no digest")
 	}
-	body := t[:len(t)-dl-1]
+	body = t[:len(t)-dl-1]
 	sum := sha256.Sum256(body)
 	var want [dl]byte
 	hex.Encode(want[:], sum[:])
@@ -219,11 +252,7 @@ func decodeSlot(s []byte, size, i int) (h *Head, seq uint64, empty bool, err err
 	if sp <= 0 || err != nil || seq == 0 || seq%2 != uint64(i) {
 		return nil, 0, false, fmt.Errorf("has sequence number %q, not one for slot %d", body[:max(sp, 0)], i)
 	}
-	h, err = parseHeadJSON(body[sp+1:])
-	if err != nil {
-		return nil, 0, false, err
-	}
-	return h, seq, false, nil
+	return body[sp+1:], seq, false, nil
 }
 
 // parseHeadJSON parses and checks one checkpoint's JSON.

@@ -386,23 +386,24 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 	cases := []struct {
 		name    string
 		change  func(t *testing.T, home string)
-		records int // records the chain holds at the end, 0: not intact (evidence of the change)
+		records int  // records the chain holds at the end, 0: not intact (evidence of the change)
+		recover bool // the next append must record what it found
 	}{
 		{"live file moved away", func(t *testing.T, home string) {
 			if err := os.Rename(filepath.Join(home, LogFile), filepath.Join(home, "moved")); err != nil {
 				t.Fatal(err)
 			}
-		}, 0},
+		}, 0, true},
 		{"live file rotated by another process", func(t *testing.T, home string) {
 			t.Setenv(MaxMBEnv, "0.001")
 			appendRecords(t, home, 50, 1)
 			t.Setenv(MaxMBEnv, "")
-		}, 1 + 3 + 1 + 1 + 2},
+		}, 1 + 3 + 1 + 1 + 2, false},
 		{"checkpoint deleted", func(t *testing.T, home string) {
 			if err := os.Rename(filepath.Join(home, HeadFile), filepath.Join(home, "moved")); err != nil {
 				t.Fatal(err)
 			}
-		}, 0},
+		}, 0, true},
 		{"checkpoint replaced by a copy in release 1's format", func(t *testing.T, home string) {
 			h, err := readHead(home)
 			if err != nil {
@@ -412,14 +413,18 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeHeadJSON(t, home, *h)
-		}, 1 + 3 + 2},
+		}, 1 + 3 + 2, false},
+		{"checkpoint rewritten in place with an older one", func(t *testing.T, home string) {
+			lines := readLines(t, home)
+			writeHeadJSON(t, home, Head{Count: len(lines) - 1, Last: hashOfLine(t, lines[len(lines)-2]), At: "x"})
+		}, 0, true},
 		{"checkpoint and log opened to others", func(t *testing.T, home string) {
 			for _, f := range []string{HeadFile, LogFile} {
 				if err := os.Chmod(filepath.Join(home, f), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-		}, 1 + 3 + 2},
+		}, 1 + 3 + 2, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -468,6 +473,10 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 			}
 			if tc.records > 0 {
 				requireIntact(t, mustVerify(t, home), tc.records)
+			}
+			recovered := bytes.Contains(bytes.Join(lines, nil), []byte(`"event":"`+EventRecover+`"`))
+			if recovered != tc.recover {
+				t.Fatalf("audit_recover written: %v, want %v", recovered, tc.recover)
 			}
 		})
 	}

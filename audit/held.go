@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -103,7 +104,45 @@ func (l *Log) loadHead() (*Head, headState, error) {
 	if cap(b) <= 64<<10 {
 		l.headBuf = b[:0]
 	}
-	return decodeHead(b)
+	c := &l.headCache
+	if c.ok && bytes.Equal(b, c.img) {
+		h := c.head
+		return &h, c.st, nil
+	}
+	h, hst, err := decodeHead(b)
+	c.ok = false
+	if err == nil && hst.format == headSlots {
+		c.img = append(c.img[:0], b...)
+		c.head, c.st, c.ok = *h, hst, true
+	}
+	return h, hst, err
+}
+
+// headCache is the checkpoint file as this Log last read or wrote it,
+// with what it decodes to: an append whose read finds the same bytes (no
+// other process appended since) need not check digests and parse JSON
+// again. Keyed by the whole content, so any change is a miss.
+type headCache struct {
+	img  []byte
+	head Head
+	st   headState
+	ok   bool
+}
+
+// wrote updates the cache after checkpoint h (seq st.seq+1) was written
+// whole in place at off (the bytes in slot).
+func (c *headCache) wrote(h Head, st headState, off int, slot []byte) {
+	if len(c.img) < off {
+		return
+	}
+	if len(c.img) < off+len(slot) {
+		c.img = append(c.img[:off], slot...)
+	} else {
+		copy(c.img[off:], slot)
+	}
+	st.seq++
+	st.torn = false
+	c.head, c.st, c.ok = h, st, true
 }
 
 // openHead opens audit.head read-write, or read-only when it may not be
@@ -131,6 +170,9 @@ func (l *Log) storeHead(h Head, st headState, sync bool) error {
 		return err
 	}
 	l.slotBuf = text
+	c := &l.headCache
+	cached := c.ok
+	c.ok = false // until the write is known to be whole
 	if st.format != headSlots || l.head.f == nil || !l.head.writable || len(text)+1 > st.slot {
 		l.head.close()
 		return createHead(l.home, seq, text, sync)
@@ -143,6 +185,9 @@ func (l *Log) storeHead(h Head, st headState, sync bool) error {
 	}
 	if n != len(l.padBuf) {
 		return fmt.Errorf("write checkpoint: %w", io.ErrShortWrite)
+	}
+	if cached {
+		c.wrote(h, st, int(off), l.padBuf)
 	}
 	if sync {
 		if err := l.head.f.Sync(); err != nil {

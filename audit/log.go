@@ -49,6 +49,7 @@ type Log struct {
 	// audit.jsonl and audit.head, held open between appends (held.go),
 	// and buffers for the checkpoint, reused by every append.
 	live, head               heldFile
+	headCache                headCache
 	headBuf, slotBuf, padBuf []byte
 
 	sign    SignConfig // loaded once by Open; Signer nil when signing is off
