@@ -117,18 +117,16 @@ func readHeadBytes(f *os.File, buf []byte, size int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes: not a file this log writes", f.Name(), maxHeadBytes)
 	}
 	if size >= 0 {
-		// One pread; a byte more sees a file that grew.
-		if int64(cap(buf)) < size+1 {
-			buf = make([]byte, size+1)
+		// One pread of the size the caller found under the append lock
+		// (no appender changes the file meanwhile).
+		if int64(cap(buf)) < size {
+			buf = make([]byte, size)
 		}
-		buf = buf[:size+1]
-		n, err := f.ReadAt(buf, 0)
+		n, err := f.ReadAt(buf[:size], 0)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, err
 		}
-		if int64(n) <= size {
-			return buf[:n], nil
-		}
+		return buf[:n], nil
 	}
 	b, err := io.ReadAll(io.NewSectionReader(f, 0, maxHeadBytes+1))
 	if err != nil {
