@@ -448,11 +448,16 @@ func TestHelperAppender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With _HELD=mixed, odd children append through one Log that holds
+	// its files open, like the MCP proxy, while the others rotate them.
+	held := os.Getenv(helperEnv+"_HELD") == "mixed" && id%2 == 1
+	var l *Log
 	for i := range n {
 		// One Open per append, like a short-lived airlock-hook process.
-		l, err := Open(home)
-		if err != nil {
-			t.Fatal(err)
+		if l == nil {
+			if l, err = Open(home); err != nil {
+				t.Fatal(err)
+			}
 		}
 		r := testRecord(id*1000 + i)
 		r.Source = "hook-" + strconv.Itoa(id)
@@ -462,6 +467,14 @@ func TestHelperAppender(t *testing.T) {
 		if _, err := l.Append(r); err != nil {
 			t.Fatal(err)
 		}
+		if !held {
+			if err := l.Close(); err != nil {
+				t.Fatal(err)
+			}
+			l = nil
+		}
+	}
+	if l != nil {
 		if err := l.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,8 @@ func startAppenders(t testing.TB, home string, procs, each int, env ...string) (
 }
 
 // TestCrossProcessRotation: 16 processes append 300 records each while the
-// live file rotates every ~50 KB. The chain verifies intact across every
+// live file rotates every ~50 KB; half of them hold one Log (and its files)
+// open throughout, the others open one per append. The chain verifies intact across every
 // segment and holds each record exactly once, in each process's order.
 func TestCrossProcessRotation(t *testing.T) {
 	if testing.Short() {
@@ -45,7 +46,7 @@ func TestCrossProcessRotation(t *testing.T) {
 	}
 	home := filepath.Join(t.TempDir(), "h")
 	const procs, each = 16, 300
-	cmds, outs := startAppenders(t, home, procs, each, MaxMBEnv+"=0.05", FsyncEnv+"=")
+	cmds, outs := startAppenders(t, home, procs, each, MaxMBEnv+"=0.05", FsyncEnv+"=", helperEnv+"_HELD=mixed")
 	for p, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("child %d: %v\n%s", p, err, outs[p])
@@ -88,7 +89,8 @@ func TestCrossProcessRotation(t *testing.T) {
 }
 
 // TestKilledAppenders kills appending processes at random moments, 20
-// times, with rotations every few records. After each kill Verify may only
+// times, with rotations every few records; half of the processes hold one
+// Log open, half open one per append. After each kill Verify may only
 // report what a crash leaves at the tail; after one more append the chain
 // goes on and only the torn lines a crash left stay on record.
 func TestKilledAppenders(t *testing.T) {
@@ -103,7 +105,7 @@ func TestKilledAppenders(t *testing.T) {
 	tailKinds := map[string]bool{KindTorn: true, KindCheckpointStale: true, KindRotationInterrupted: true}
 	seen := map[string]int{}
 	for round := range 20 {
-		cmds, _ := startAppenders(t, home, 4, 1_000_000, MaxMBEnv+"=0.004", FsyncEnv+"=never")
+		cmds, _ := startAppenders(t, home, 4, 1_000_000, MaxMBEnv+"=0.004", FsyncEnv+"=never", helperEnv+"_HELD=mixed")
 		// A random moment: not waiting for an event, choosing a kill point.
 		time.Sleep(time.Duration(100+rng.IntN(200)) * time.Millisecond)
 		for _, c := range cmds {
