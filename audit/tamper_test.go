@@ -237,8 +237,9 @@ func TestVerifyTampering(t *testing.T) {
 				writeHeadJSON(t, home, Head{Count: 9, Last: hashOfLine(t, lines[8]), At: "x"})
 				return lines
 			},
-			status: TailUnprovable,
-			want:   []problem{{10, KindCheckpointStale, []string{"lines 10-11 come after the checkpoint"}}},
+			// intact with an unconfirmed-tail warning since issue 14
+			// (TestVerifyTail); it was tail-unprovable
+			status: Intact,
 		},
 	}
 	for _, tc := range cases {

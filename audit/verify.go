@@ -108,6 +108,9 @@ type Report struct {
 	// and what it does not, given the signing and anchors configured.
 	Strength string   `json:"strength"`
 	Notes    []string `json:"notes,omitempty"` // information that is not a problem
+	// Warnings are findings that leave Status intact: an unconfirmed tail
+	// a killed writer left, a break a seal record names (verify_tail.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Verify checks the audit chain in home: the ledger of rotated segments,

@@ -14,14 +14,18 @@ import (
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
-		Usage: "verify the audit chain (exit 0 intact, 1 broken, 2 tail unprovable)",
+		Usage: "verify the audit chain (exit 0 intact, 1 broken or cannot verify, 2 tail unprovable)",
 		Description: "Checks every record, segment, the ledger and the checkpoint; with AIRLOCK_SIGN their\n" +
 			"signatures; with AIRLOCK_ANCHOR_DIR (or --anchor-dir) the external anchors.\n" +
-			"--anchor appends an anchor for the verified head after a clean verify.",
+			"--anchor appends an anchor for the verified head after a clean verify.\n" +
+			"An intact log may carry warnings (records a stopped writer left after the checkpoint, a\n" +
+			"break sealed by airlock audit seal): they are printed and exit 0; --strict exits 2 on them.\n" +
+			"A home that does not exist is an error (exit 1), naming it.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "anchor", Usage: "after a clean verify, append an anchor for the head to the anchor directory"},
 			&cli.StringFlag{Name: "anchor-dir", Usage: "check (and with --anchor, write) anchors in `DIR` (default $" + audit.AnchorDirEnv + ")"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 2 when an intact log has warnings (unconfirmed records, sealed breaks)"},
 		},
 		Action: runVerify,
 	}
@@ -66,6 +70,8 @@ func runVerify(c *cli.Context) error {
 		printReport(w, rep, anchored)
 	}
 	switch {
+	case rep.Status == audit.Intact && len(rep.Warnings) > 0 && c.Bool("strict"):
+		return exitWith(int(audit.TailUnprovable), "--strict: intact, but with %d warning(s)", len(rep.Warnings))
 	case rep.Status == audit.Intact:
 		return nil
 	case c.Bool("anchor"):
@@ -91,6 +97,9 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", audit.Escape(n))
 	}
+	for _, x := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s: %s\n", x.Kind, audit.Escape(x.Message))
+	}
 	if rep.Status == audit.Intact {
 		what := "chain and checkpoint verified"
 		if rep.Signing != "" {
@@ -98,6 +107,9 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 		}
 		if rep.Anchors > 0 {
 			what += fmt.Sprintf(", %d anchor(s) hold", rep.Anchors)
+		}
+		if len(rep.Warnings) > 0 {
+			what += fmt.Sprintf(" (%d warning(s) above)", len(rep.Warnings))
 		}
 		fmt.Fprintf(w, "intact: %d records, %s\n", rep.Records, what)
 	}
