@@ -401,6 +401,9 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	if n != len(enc.buf) {
 		return nil, fmt.Errorf("audit: append: write log: %w", io.ErrShortWrite)
 	}
+	if st.Size() == 0 && p.prev == Genesis {
+		_ = markGenesis(l.home, enc.buf) // a new chain: see genesis.go
+	}
 	if enc.sync {
 		if err := f.Sync(); err != nil {
 			return nil, fmt.Errorf("audit: append: sync log: %w", err)

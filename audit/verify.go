@@ -154,6 +154,10 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 		return nil, fmt.Errorf("audit: verify: %w", err)
 	}
 	defer snap.close()
+	genesis, err := readGenesis(home)
+	if err != nil {
+		return nil, fmt.Errorf("audit: verify: %w", err)
+	}
 	rep := &Report{Head: snap.head, AnchorDir: anchorDir}
 	v := &verifier{rep: rep}
 	v.initSig(cfg)
@@ -187,6 +191,7 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 		liveState = st
 	}
 	v.checkpoint(snap, led, items, target, targetState, liveState)
+	v.checkGenesis(genesis, snap)
 	v.checkHeadSig(snap.head)
 	v.checkAnchors(an)
 	rep.Total, rep.Last = v.pos, string(v.lastH)
@@ -286,6 +291,11 @@ type verifier struct {
 	prevItem *walkItem
 	target   int // walk index of the file the checkpoint names a line of
 
+	firstH       []byte // h of the chain's first record (line 1 of the first file), nil if none
+	firstFile    string
+	firstGenesis bool // its prev is Genesis
+	wantFirst    bool // the file being walked is the first of the chain
+
 	ledgerLine map[int]int // ledger seq -> line of audit.chain
 	sig        sigCheck
 	pos        int64            // newline-terminated lines so far in the whole chain
@@ -364,6 +374,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	if v.prevItem != nil {
 		start.prevFile = v.prevItem.name
 	}
+	v.wantFirst = idx == 0
 	if err := v.pass1(io.NewSectionReader(f, 0, size)); err != nil {
 		return nil, fmt.Errorf("%s: %w", it.name, err)
 	}
@@ -495,6 +506,9 @@ func (v *verifier) pass1(r io.Reader) error {
 		v.lastH = append(v.lastH[:0], h...)
 		if complete {
 			st.lastFull = append(st.lastFull[:0], h...)
+		}
+		if n == 1 && v.wantFirst {
+			v.firstH, v.firstFile, v.firstGenesis = bytes.Clone(h), v.file, bytes.Equal(prev, genesisBytes)
 		}
 		if n == v.want && complete {
 			st.hAt, st.hAtOK = string(h), true

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/agentairlock/airlock/audit"
@@ -42,6 +44,9 @@ func runVerify(c *cli.Context) error {
 	}
 	if c.Bool("anchor") && dir == "" {
 		return exitWith(1, "airlock verify --anchor: no anchor directory: pass --anchor-dir DIR or set %s (a directory the agent cannot rewrite)", audit.AnchorDirEnv)
+	}
+	if err := requireHome(env.AirlockHome); err != nil {
+		return exitWith(1, "airlock verify: %v", err)
 	}
 	rep, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir})
 	if err != nil {
@@ -117,4 +122,21 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 		fmt.Fprintln(w, anchored)
 	}
 	fmt.Fprintf(w, "strength: %s\n", audit.Escape(rep.Strength))
+}
+
+// requireHome refuses a home that is not there: a typo'd AIRLOCK_HOME
+// must not verify as an intact log of 0 records. An existing home with no
+// log is judged by audit.Verify (0 records, or a deletion if the chain was
+// started: audit.GenesisFile).
+func requireHome(home string) error {
+	st, err := os.Stat(home)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist: there is no Airlock home there (check AIRLOCK_HOME; airlock init creates it)", audit.Escape(home))
+	case err != nil:
+		return fmt.Errorf("%s: %w", audit.Escape(home), err)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory: it cannot be an Airlock home (check AIRLOCK_HOME)", audit.Escape(home))
+	}
+	return nil
 }
