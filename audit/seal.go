@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -104,7 +103,10 @@ func Seal(home, reason string) (*SealResult, error) {
 		return nil, ErrNothingToSeal
 	}
 	before := lastSegment(home)
-	l.rotateNow = true
+	for _, p := range res.Sealed {
+		// rotate the live file out only when it holds a break
+		l.rotateNow = l.rotateNow || p.File == LogFile
+	}
 	rec, err := l.Append(Record{Event: EventSeal, Source: "cli", Reason: reason, Detail: sealDetail(entries)})
 	if err != nil && !errors.Is(err, ErrCheckpoint) && !errors.Is(err, ErrAnchor) {
 		return nil, fmt.Errorf("audit: seal: %w", err)
@@ -173,25 +175,14 @@ func parseSealDetail(detail string) []sealEntry {
 
 // lineDigest returns the hex SHA-256 of line n of a file of the log.
 func lineDigest(home, file string, n int) (string, error) {
-	f, err := openRegular(filepath.Join(home, file), os.O_RDONLY, 0)
-	if err != nil {
-		return "", fmt.Errorf("open %s: %w", file, err)
+	lines := map[int]string{n: ""}
+	if err := lineDigests(home, file, lines); err != nil {
+		return "", err
 	}
-	defer f.Close()
-	lr := newLineReader(f)
-	for i := 1; ; i++ {
-		line, _, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return "", fmt.Errorf("%s has no line %d", file, n)
-		}
-		if err != nil {
-			return "", fmt.Errorf("read %s: %w", file, err)
-		}
-		if i == n {
-			sum := sha256.Sum256(bytes.Clone(line))
-			return hex.EncodeToString(sum[:]), nil
-		}
+	if lines[n] == "" {
+		return "", fmt.Errorf("%s has no line %d", file, n)
 	}
+	return lines[n], nil
 }
 
 // sealRec is an audit_seal record the walk met.
@@ -211,46 +202,88 @@ func (v *verifier) sealed(n int, reason, detail string) {
 // applySeals gives every finding about a line its position in the whole
 // chain, and turns those a later seal names — same position, same kind,
 // the line still the bytes that were sealed — into sealed-break warnings.
+// The seal records come from the log itself, so the work is bounded: the
+// entries are indexed by position, and each file is read once for the
+// digests of all its candidate lines.
 func (v *verifier) applySeals(home string) {
-	kept := v.rep.Problems[:0]
-	for _, p := range v.rep.Problems {
-		base, ok := v.base[p.File]
-		if ok && p.Line > 0 {
+	type cand struct {
+		seal *sealRec
+		sum  string
+	}
+	byPos := map[int64][]cand{} // position -> seals naming it (with the kind checked below)
+	want := map[string]map[int]string{}
+	for i := range v.rep.Problems {
+		p := &v.rep.Problems[i]
+		if base, ok := v.base[p.File]; ok && p.Line > 0 {
 			p.Pos = base + int64(p.Line)
 		}
-		if s := v.sealFor(home, p); s != nil {
-			v.warn(Warning{File: p.File, Line: p.Line, Kind: KindSealedBreak,
-				Message: fmt.Sprintf("sealed break: line %d of %s: %s: %s; sealed by the audit_seal at line %d of %s: %s", p.Line, Escape(p.File), p.Kind, p.Message, s.line, Escape(s.file), Escape(s.reason))})
+	}
+	if len(v.seals) == 0 {
+		return
+	}
+	index := map[int64][]cand{}
+	for i := range v.seals {
+		s := &v.seals[i]
+		for _, e := range s.entries {
+			if e.pos < s.pos {
+				index[e.pos] = append(index[e.pos], cand{seal: s, sum: e.sum + "/" + e.kind})
+			}
+		}
+	}
+	for _, p := range v.rep.Problems {
+		if cs := index[p.Pos]; p.Pos > 0 && len(cs) > 0 {
+			byPos[p.Pos] = cs
+			if want[p.File] == nil {
+				want[p.File] = map[int]string{}
+			}
+			want[p.File][p.Line] = ""
+		}
+	}
+	for file, lines := range want {
+		if err := lineDigests(home, file, lines); err != nil {
+			return // unreadable now: nothing is demoted
+		}
+	}
+	kept := v.rep.Problems[:0]
+	for _, p := range v.rep.Problems {
+		var by *sealRec
+		for _, c := range byPos[p.Pos] {
+			if sum := want[p.File][p.Line]; sum != "" && c.sum == sum+"/"+p.Kind {
+				by = c.seal
+				break
+			}
+		}
+		if by == nil {
+			kept = append(kept, p)
 			continue
 		}
-		kept = append(kept, p)
+		v.warn(Warning{File: p.File, Line: p.Line, Kind: KindSealedBreak,
+			Message: fmt.Sprintf("sealed break: line %d of %s: %s: %s; sealed by the audit_seal at line %d of %s: %s", p.Line, Escape(p.File), p.Kind, p.Message, by.line, Escape(by.file), Escape(by.reason))})
 	}
 	v.rep.Problems = kept
 }
 
-func (v *verifier) sealFor(home string, p Problem) *sealRec {
-	if p.Pos == 0 || len(v.seals) == 0 {
-		return nil
+// lineDigests fills lines (line number -> "") with the hex SHA-256 of each
+// of those lines of file, in one read.
+func lineDigests(home, file string, lines map[int]string) error {
+	f, err := openRegular(filepath.Join(home, file), os.O_RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", file, err)
 	}
-	sum := ""
-	for i := range v.seals {
-		s := &v.seals[i]
-		if s.pos <= p.Pos {
-			continue
+	defer f.Close()
+	lr := newLineReader(f)
+	for i, left := 1, len(lines); left > 0; i++ {
+		line, _, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
-		for _, e := range s.entries {
-			if e.pos != p.Pos || e.kind != p.Kind {
-				continue
-			}
-			if sum == "" {
-				var err error
-				if sum, err = lineDigest(home, p.File, p.Line); err != nil {
-					return nil
-				}
-			}
-			if sum == e.sum {
-				return s
-			}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", file, err)
+		}
+		if _, ok := lines[i]; ok {
+			sum := sha256.Sum256(line)
+			lines[i] = hex.EncodeToString(sum[:])
+			left--
 		}
 	}
 	return nil

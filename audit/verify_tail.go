@@ -62,7 +62,7 @@ func (v *verifier) tailClean(items []walkItem, target, count int, live *fileStat
 func (v *verifier) afterCheckpoint(items []walkItem, count int, live *fileState) {
 	L := live.lines
 	if !v.tailClean(items, len(items)-1, count, live) {
-		v.addIn(LogFile, count+1, KindAppended, Broken, "lines appended after the checkpoint: %s of %s follow the checkpointed record (line %d) but are not a well-formed continuation of the chain from it; something other than an appender wrote them", lineRange(count+1, L), LogFile, count)
+		v.addIn(LogFile, count+1, KindAppended, Broken, "lines appended after the checkpoint: %s of %s %s the checkpointed record (line %d) but %s not a well-formed continuation of the chain from it; something other than an appender wrote them", lineRange(count+1, L), LogFile, plural(count+1, L, "follows", "follow"), count, plural(count+1, L, "is", "are"))
 		return
 	}
 	v.warn(Warning{File: LogFile, Line: count + 1, LastLine: rangeEnd(count+1, L), Kind: KindUnconfirmedTail,
@@ -107,9 +107,11 @@ func rangeEnd(a, b int) int {
 	return b
 }
 
-func comes(a, b int) string {
+func comes(a, b int) string { return plural(a, b, "comes", "come") }
+
+func plural(a, b int, one, many string) string {
 	if a == b {
-		return "comes"
+		return one
 	}
-	return "come"
+	return many
 }
