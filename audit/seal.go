@@ -84,14 +84,29 @@ func Seal(home, reason string) (*SealResult, error) {
 	var entries []sealEntry
 	var refuse []string
 	res := &SealResult{}
+	sums := map[string]map[int]string{} // file -> line -> digest, read once per file
 	for _, p := range rep.Problems {
 		if p.Pos == 0 {
 			refuse = append(refuse, fmt.Sprintf("%s: %s: %s", p.File, p.Kind, p.Message))
 			continue
 		}
-		sum, err := lineDigest(home, p.File, p.Line)
-		if err != nil {
+		if sums[p.File] == nil {
+			sums[p.File] = map[int]string{}
+		}
+		sums[p.File][p.Line] = ""
+	}
+	for file, lines := range sums {
+		if err := lineDigests(home, file, lines); err != nil {
 			return nil, fmt.Errorf("audit: seal: %w", err)
+		}
+	}
+	for _, p := range rep.Problems {
+		if p.Pos == 0 {
+			continue
+		}
+		sum := sums[p.File][p.Line]
+		if sum == "" {
+			return nil, fmt.Errorf("audit: seal: %s has no line %d any more", p.File, p.Line)
 		}
 		entries = append(entries, sealEntry{pos: p.Pos, kind: p.Kind, sum: sum})
 		res.Sealed = append(res.Sealed, p)
@@ -171,18 +186,6 @@ func parseSealDetail(detail string) []sealEntry {
 		out = append(out, sealEntry{pos: pos, kind: f[1], sum: f[2]})
 	}
 	return out
-}
-
-// lineDigest returns the hex SHA-256 of line n of a file of the log.
-func lineDigest(home, file string, n int) (string, error) {
-	lines := map[int]string{n: ""}
-	if err := lineDigests(home, file, lines); err != nil {
-		return "", err
-	}
-	if lines[n] == "" {
-		return "", fmt.Errorf("%s has no line %d", file, n)
-	}
-	return lines[n], nil
 }
 
 // sealRec is an audit_seal record the walk met.

@@ -93,3 +93,22 @@ func TestSeal(t *testing.T) {
 		}
 	})
 }
+
+// TestSealManyBreaks: a seal naming thousands of breaks costs verify one
+// read of the file for the digests, not one per break (the seal record
+// is in the log, so its size is the attacker's to choose).
+func TestSealManyBreaks(t *testing.T) {
+	home := newLog(t, 2)
+	appendRaw(t, home, bytes.Repeat([]byte("garbage\n"), 5000))
+	res, err := Seal(home, "bulk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sealed) != 5000 {
+		t.Fatalf("sealed %d breaks, want 5000", len(res.Sealed))
+	}
+	rep := mustVerify(t, home)
+	if rep.Status != Intact || len(rep.Warnings) != 5000 {
+		t.Fatalf("status %v with %d warnings", rep.Status, len(rep.Warnings))
+	}
+}
