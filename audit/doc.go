@@ -57,4 +57,15 @@
 // signed. With AIRLOCK_ANCHOR_DIR (anchor.go) appenders copy (count, last h)
 // outside the home every AnchorEvery records and at every rotation. What
 // each detects, with and without the key, is spelt out in verify_sign.go.
+//
+// # Verdicts, warnings and recovery
+//
+// Verify's verdict is intact, broken or tail-unprovable; an intact report
+// may carry warnings (verify_tail.go): records a writer stopped between
+// its record and its checkpoint left after the checkpoint (well formed and
+// chained from it, unconfirmed-tail), and breaks an audit_seal record
+// covers (seal.go). audit.genesis (genesis.go) marks a started chain, so
+// a deleted log is a finding; audit.fault-* files (fault.go) let a writer
+// whose append failed on a full disk tell the next one why its line is
+// torn. docs/audit-format.md, "Verdicts and recovery", is the reference.
 package audit

@@ -139,3 +139,15 @@ func requireProblems(t testing.TB, rep *Report, status Status, want ...problem) 
 		t.Fatalf("want %s\ngot  %s", b.String(), describe(rep))
 	}
 }
+
+// requireWarnings checks the kinds of rep.Warnings, in order.
+func requireWarnings(t testing.TB, rep *Report, kinds ...string) {
+	t.Helper()
+	var got []string
+	for _, w := range rep.Warnings {
+		got = append(got, w.Kind)
+	}
+	if strings.Join(got, ",") != strings.Join(kinds, ",") {
+		t.Fatalf("warnings %v, want %v: %+v", got, kinds, rep.Warnings)
+	}
+}

@@ -55,6 +55,8 @@ type Log struct {
 	sign    SignConfig // loaded once by Open; Signer nil when signing is off
 	signErr error      // why the signing configuration could not be loaded: every Append fails with it
 
+	rotateNow bool // rotate before the next append on the fast path (Seal, seal.go)
+
 	anchorDir string // AIRLOCK_ANCHOR_DIR or Options.AnchorDir, "" for no anchors
 	homeID    string // HomeID(home), when anchoring
 	homeErr   error  // why HomeID failed: every due anchor fails with it
@@ -374,7 +376,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	// Rotation is decided here, under the lock and before writing, and
 	// only on the fast path: a log that needs recovery is repaired first
 	// (in the live file) and rotated by a later append.
-	if !p.recovery && size > 0 && size+int64(len(enc.buf)) > maxLiveBytes() {
+	if !p.recovery && size > 0 && (l.rotateNow || size+int64(len(enc.buf)) > maxLiveBytes()) {
 		l.live.close() // Windows cannot rename an open file
 		var e LedgerEntry
 		e, rotated, err = rotateLive(l.home, head, setting != "never", signer)
@@ -408,10 +410,17 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	}
 	n, err := f.Write(enc.buf)
 	if err != nil {
+		noteFault(l.home, f, enc.buf, n, err) // a full disk: see fault.go
 		return nil, fmt.Errorf("audit: append: write log: %w", err)
 	}
 	if n != len(enc.buf) {
 		return nil, fmt.Errorf("audit: append: write log: %w", io.ErrShortWrite)
+	}
+	if size == 0 && p.prev == Genesis {
+		_ = markGenesis(l.home, enc.buf) // a new chain: see genesis.go
+	}
+	if p.recovery {
+		clearFaults(l.home) // the recovery names their cause: see fault.go
 	}
 	if enc.sync {
 		if err := f.Sync(); err != nil {
@@ -717,7 +726,8 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 			}
 		} else {
 			p.prefix = append(p.prefix, recoverRecord(RecoverTorn,
-				fmt.Sprintf("line %d was torn (%d bytes without a newline, a writer was killed mid-append); the chain continues from the record before it", p.count, len(fa.partial))))
+				fmt.Sprintf("line %d was torn (%d bytes without a newline, a writer was killed mid-append); the chain continues from the record before it", p.count, len(fa.partial))+
+					tornCause(home, f, len(fa.partial)))) // fault.go
 		}
 	}
 	if p.prev == "" {

@@ -24,7 +24,8 @@ import (
 //     here: there is no live file and one segment the ledger does not list,
 //     whose end is what audit.head names. The next appender lists it in the
 //     ledger and goes on with step 3 (audit_recover "rotation-resumed");
-//     until then Verify says rotation-interrupted (tail unprovable).
+//     until then Verify reports it intact with a rotation-interrupted
+//     warning (the moved file ends with the checkpointed record).
 //  2. append the segment's line to audit.chain with one write, fsync. If the
 //     write fails, the rename is undone and the append goes to the old live
 //     file. Killed here: the ledger lists the segment, there is no live file
@@ -36,9 +37,9 @@ import (
 //     with one write, fsync. Killed here: a torn or missing live file; the
 //     next appender starts it over from the ledger's last line.
 //  4. write audit.head (in place, see head.go). Killed before: the
-//     checkpoint predates the rotation; Verify says checkpoint-stale (tail
-//     unprovable) and the next appender records it as stale, which is no
-//     finding.
+//     checkpoint predates the rotation; Verify reports the new live file's
+//     records as an unconfirmed-tail warning (intact) and the next appender
+//     records the checkpoint as stale, which is no finding.
 //
 // Nothing before step 1 changes anything, so a rotation that cannot start
 // (Windows refuses to rename a file another process holds open) is simply

@@ -318,9 +318,13 @@ func TestRotationCrashPoints(t *testing.T) {
 		status, after Status
 		before        []fileProblem
 		afterWant     []fileProblem
+		warn          string // the warning kind before recovery, "" for none
 	}{
-		{"after the rename", renameOnly, TailUnprovable, Intact,
-			[]fileProblem{{"seg10", 0, KindRotationInterrupted}}, nil},
+		// A writer stopped between two writes of a rotation leaves a
+		// well-formed state: intact with a warning (it was tail-unprovable
+		// before issue 14), confirmed by the next append.
+		{"after the rename", renameOnly, Intact, Intact,
+			nil, nil, KindRotationInterrupted},
 		{"after the rename, with a torn ledger line", func(t *testing.T, home string) {
 			renameOnly(t, home)
 			f, err := os.OpenFile(filepath.Join(home, LedgerFile), os.O_WRONLY|os.O_APPEND, 0)
@@ -332,21 +336,21 @@ func TestRotationCrashPoints(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, Broken, Broken,
-			[]fileProblem{{"ledger", 10, KindTorn}, {"seg10", 0, KindRotationInterrupted}},
-			[]fileProblem{{"ledger", 10, KindTorn}}},
-		{"after the ledger line", func(t *testing.T, home string) { rotate(t, home) }, TailUnprovable, Intact,
-			[]fileProblem{{"live", 0, KindCheckpointStale}}, nil},
+			[]fileProblem{{"ledger", 10, KindTorn}},
+			[]fileProblem{{"ledger", 10, KindTorn}}, KindRotationInterrupted},
+		{"after the ledger line", func(t *testing.T, home string) { rotate(t, home) }, Intact, Intact,
+			nil, nil, KindUnconfirmedTail},
 		{"while writing the new live file", func(t *testing.T, home string) {
 			e := rotate(t, home)
 			writeFile(t, filepath.Join(home, LogFile), newLive(t, e, true))
 		}, Broken, Broken,
-			[]fileProblem{{"live", 1, KindTorn}, {"live", 0, KindCheckpointStale}},
-			[]fileProblem{{"live", 1, KindTorn}}},
+			[]fileProblem{{"live", 1, KindTorn}},
+			[]fileProblem{{"live", 1, KindTorn}}, KindUnconfirmedTail},
 		{"before the checkpoint", func(t *testing.T, home string) {
 			e := rotate(t, home)
 			writeFile(t, filepath.Join(home, LogFile), newLive(t, e, false))
-		}, TailUnprovable, Intact,
-			[]fileProblem{{"live", 0, KindCheckpointStale}}, nil},
+		}, Intact, Intact,
+			nil, nil, KindUnconfirmedTail},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,11 +365,13 @@ func TestRotationCrashPoints(t *testing.T) {
 				segs = append(segs, LedgerEntry{Segment: names[len(names)-1]})
 			}
 			requireFileProblems(t, rep, segs, tc.status, tc.before...)
+			requireWarnings(t, rep, tc.warn)
 			appendRecords(t, home, 100, 1)
 			rep = mustVerify(t, home)
 			t.Log(describeFiles(rep))
 			segs = ledgerOf(t, home)
 			requireFileProblems(t, rep, segs, tc.after, tc.afterWant...)
+			requireWarnings(t, rep)
 			if len(segs) != 10 {
 				t.Fatalf("%d segments after recovery, want 10", len(segs))
 			}

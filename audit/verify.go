@@ -85,6 +85,7 @@ type Problem struct {
 	Message  string `json:"message"`        // human-readable, names the line; file text in it is Escape'd
 	Severity Status `json:"severity"`       // Broken or TailUnprovable
 	File     string `json:"file"`           // LogFile, a segment's name, LedgerFile, HeadFile or AnchorFile
+	Pos      int64  `json:"pos,omitempty"`  // the line's position in the whole chain (what a seal names), 0 if not about a line of the log
 }
 
 // Report is the result of Verify.
@@ -108,6 +109,9 @@ type Report struct {
 	// and what it does not, given the signing and anchors configured.
 	Strength string   `json:"strength"`
 	Notes    []string `json:"notes,omitempty"` // information that is not a problem
+	// Warnings are findings that leave Status intact: an unconfirmed tail
+	// a killed writer left, a break a seal record names (verify_tail.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Verify checks the audit chain in home: the ledger of rotated segments,
@@ -151,8 +155,12 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 		return nil, fmt.Errorf("audit: verify: %w", err)
 	}
 	defer snap.close()
+	genesis, err := readGenesis(home)
+	if err != nil {
+		return nil, fmt.Errorf("audit: verify: %w", err)
+	}
 	rep := &Report{Head: snap.head, AnchorDir: anchorDir}
-	v := &verifier{rep: rep}
+	v := &verifier{rep: rep, base: map[string]int64{}}
 	v.initSig(cfg)
 	if cfgErr != nil {
 		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "signatures cannot be checked: %s", Escape(cfgErr.Error()))
@@ -184,6 +192,8 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 		liveState = st
 	}
 	v.checkpoint(snap, led, items, target, targetState, liveState)
+	v.checkGenesis(genesis, snap)
+	v.applySeals(home)
 	v.checkHeadSig(snap.head)
 	v.checkAnchors(an)
 	rep.Total, rep.Last = v.pos, string(v.lastH)
@@ -283,6 +293,13 @@ type verifier struct {
 	prevItem *walkItem
 	target   int // walk index of the file the checkpoint names a line of
 
+	firstH       []byte // h of the chain's first record (line 1 of the first file), nil if none
+	firstFile    string
+	firstGenesis bool             // its prev is Genesis
+	wantFirst    bool             // the file being walked is the first of the chain
+	base         map[string]int64 // file -> lines of the chain before it
+	seals        []sealRec
+
 	ledgerLine map[int]int // ledger seq -> line of audit.chain
 	sig        sigCheck
 	pos        int64            // newline-terminated lines so far in the whole chain
@@ -361,6 +378,8 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	if v.prevItem != nil {
 		start.prevFile = v.prevItem.name
 	}
+	v.wantFirst = idx == 0
+	v.base[it.name] = v.pos
 	if err := v.pass1(io.NewSectionReader(f, 0, size)); err != nil {
 		return nil, fmt.Errorf("%s: %w", it.name, err)
 	}
@@ -493,6 +512,9 @@ func (v *verifier) pass1(r io.Reader) error {
 		if complete {
 			st.lastFull = append(st.lastFull[:0], h...)
 		}
+		if n == 1 && v.wantFirst {
+			v.firstH, v.firstFile, v.firstGenesis = bytes.Clone(h), v.file, bytes.Equal(prev, genesisBytes)
+		}
 		if n == v.want && complete {
 			st.hAt, st.hAtOK = string(h), true
 		}
@@ -506,6 +528,8 @@ func (v *verifier) pass1(r io.Reader) error {
 			v.segmentStart(n, string(detail))
 		case EventRecover:
 			v.recovered(n, string(reason), string(detail))
+		case EventSeal:
+			v.sealed(n, string(reason), string(detail))
 		}
 	}
 }
@@ -557,6 +581,9 @@ func (v *verifier) recovered(n int, reason, detail string) {
 			p := &v.rep.Problems[v.malIdx]
 			p.Kind = KindTorn
 			p.Message = fmt.Sprintf("%s: torn line (a writer was killed mid-append); the log continues at line %d", v.loc(v.malformed), v.malformed+1)
+			if why := tornReason(detail); why != "" {
+				p.Message = fmt.Sprintf("%s: torn: %s (an append failed part-way: its cause is in the audit_recover at line %d); the log continues at line %d", v.loc(v.malformed), why, n, v.malformed+1)
+			}
 			v.malformed = 0
 		}
 	case RecoverTruncated:

@@ -46,13 +46,15 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 			if it.entry == nil {
 				v.addIn(it.name, 0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", Escape(it.name), LedgerFile)
 			}
-		case it.entry == nil:
-			v.addIn(it.name, 0, KindRotationInterrupted, TailUnprovable, "a writer was killed while rotating: %s was moved aside but not yet listed in %s; the next append lists it and starts a new %s", Escape(it.name), LedgerFile, LogFile)
 		default:
-			v.addIn(LogFile, 0, KindCheckpointStale, TailUnprovable, "the checkpoint names line %d of %s, from before the rotation that followed it (a writer was killed before updating it): the %d line(s) of %s after it may have been removed without trace", head.Count, Escape(it.name), L, LogFile)
+			v.afterRotation(items, target, tst, live, head.Count, it.entry == nil)
 		}
 	case live.partial && head.Count == L+1 && string(v.lastH) == head.Last:
 		// The checkpointed record lost its newline: reported as torn.
+	case head.Count < L && live.hAtOK && live.hAt == head.Last:
+		// Line Count is the checkpointed record: what follows it is a
+		// killed writer's unconfirmed tail, or lines appended by hand.
+		v.afterCheckpoint(items, head.Count, live)
 	case head.Count != L && string(live.lastFull) == head.Last:
 		// The log still ends with the checkpointed record, so lines were
 		// removed or added inside it: the chain findings explain that.
@@ -72,7 +74,5 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 			got = "h " + shortHash([]byte(live.hAt))
 		}
 		v.addIn(LogFile, head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d has h %s but line %d has %s: the log was rewritten, or truncated and appended to", head.Count, shortHash([]byte(head.Last)), head.Count, got)
-	case head.Count < L:
-		v.addIn(LogFile, head.Count+1, KindCheckpointStale, TailUnprovable, "lines %d-%d come after the checkpoint (line %d; a writer was killed before updating it?): records after line %d may have been removed without trace", head.Count+1, L, head.Count, L)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -135,9 +136,11 @@ func checkAudit(home string) Check {
 	if home == "" {
 		return Check{Name: "audit log", Status: Fail, Detail: "no Airlock home", Fix: "set AIRLOCK_HOME or HOME"}
 	}
-	if _, err := os.Stat(filepath.Join(home, audit.LogFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
 		c.Status, c.Detail = OK, "no decisions recorded yet ("+filepath.Join(home, audit.LogFile)+" is created on the first call)"
 	} else {
+		// Verified even without audit.jsonl: a started chain whose log was
+		// deleted is a finding (audit.GenesisFile), not "nothing yet".
 		rep, err := audit.Verify(home)
 		switch {
 		case err != nil:
@@ -154,31 +157,61 @@ func checkAudit(home string) Check {
 				c.Items = append(c.Items, p.Message)
 			}
 			c.Fix = "airlock verify; airlock breach to see what the gap may hide"
+		case rep.Records == 0:
+			c.Status, c.Detail = OK, "no decisions recorded yet ("+filepath.Join(home, audit.LogFile)+" is created on the first call)"
 		default:
 			c.Status = OK
 			c.Detail = fmt.Sprintf("chain intact, %d records in %d segment(s); %s", rep.Records, rep.Segments+1, rep.Strength)
+			for _, w := range rep.Warnings {
+				c.Status = Warn
+				c.Items = append(c.Items, w.Kind+": "+w.Message)
+			}
 		}
 	}
-	if err := writable(home); err != nil {
+	if err := appendable(home); err != nil {
 		c.Status = Fail
-		c.Items = append(c.Items, "not writable: "+err.Error())
+		c.Items = append(c.Items, "a record cannot be appended now: "+err.Error())
 		c.Fix = "make " + home + " writable by you (mode 0700): the hook refuses every call when it cannot record"
+		if errors.Is(err, syscall.ENOSPC) {
+			c.Fix = "free space on the file system holding " + home + ": the hook and the proxy refuse every call while no record can be written"
+		}
 	}
 	return c
 }
 
-// writable checks that a file can be created in home and the log opened
-// for appending, without writing a record.
-func writable(home string) error {
+// probeBytes is what appendable writes: more than a large record and its
+// checkpoint, so a disk with room for the probe has room for the next
+// append.
+const probeBytes = 16 << 10
+
+// appendable proves that a record could be appended now without adding
+// one to the chain: it writes a probe file of probeBytes in home, syncs it
+// (so the file system has really allocated it, delayed allocation
+// included), removes it, and opens the log for appending. A full disk
+// fails the write with ENOSPC; permissions fail the create or the open.
+func appendable(home string) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(home, ".doctor-*")
+	f, err := os.CreateTemp(home, ".doctor-probe-*")
 	if err != nil {
 		return err
 	}
 	name := f.Name()
-	f.Close()
+	defer os.Remove(name)
+	_, err = f.Write(make([]byte, probeBytes))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return fmt.Errorf("the disk is full: writing a %d KiB probe in %s failed: %w", probeBytes>>10, home, err)
+		}
+		return fmt.Errorf("writing a probe in %s: %w", home, err)
+	}
 	if err := os.Remove(name); err != nil {
 		return err
 	}

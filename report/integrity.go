@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agentairlock/airlock/audit"
 )
@@ -14,6 +16,10 @@ type Integrity struct {
 	Records   int          // lines Verify examined
 	Problems  int
 	Strength  string // audit's one sentence on what the verdict protects against
+	Warnings  int    // findings that leave the verdict intact (audit.Report.Warnings)
+	// Sealed names the files holding breaks an audit_seal record covers
+	// (airlock audit seal): every report names them.
+	Sealed []string
 }
 
 // CheckIntegrity verifies the log in home as airlock verify does, with
@@ -23,12 +29,19 @@ func CheckIntegrity(home string, getenv func(string) string) (Integrity, error) 
 	if err != nil {
 		return Integrity{}, err
 	}
-	return Integrity{
+	in := Integrity{
 		Status:   rep.Status,
 		Records:  rep.Records,
 		Problems: len(rep.Problems),
 		Strength: rep.Strength,
-	}, nil
+		Warnings: len(rep.Warnings),
+	}
+	for _, w := range rep.Warnings {
+		if w.Kind == audit.KindSealedBreak && !slices.Contains(in.Sealed, w.File) {
+			in.Sealed = append(in.Sealed, w.File)
+		}
+	}
+	return in, nil
 }
 
 // Trusted reports whether the records can be read as evidence (the chain
@@ -42,7 +55,14 @@ func (i Integrity) Headline() string {
 	}
 	switch i.Status {
 	case audit.Intact:
-		return fmt.Sprintf("INTEGRITY: intact, %d records, chain and checkpoint verified (airlock verify)", i.Records)
+		h := fmt.Sprintf("INTEGRITY: intact, %d records, chain and checkpoint verified (airlock verify)", i.Records)
+		switch {
+		case len(i.Sealed) > 0:
+			h += fmt.Sprintf("; sealed breaks in %s, kept as evidence (airlock verify names them)", audit.Escape(strings.Join(i.Sealed, ", ")))
+		case i.Warnings > 0:
+			h += fmt.Sprintf("; %d warning(s): airlock verify names them", i.Warnings)
+		}
+		return h
 	case audit.TailUnprovable:
 		return fmt.Sprintf("INTEGRITY: tail unprovable, %d records chain correctly, but nothing proves no records were cut from the end", i.Records)
 	}

@@ -17,8 +17,8 @@ import (
 func auditCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "audit",
-		Usage:       "sign off on the audit log",
-		Subcommands: []*cli.Command{auditAckCommand()},
+		Usage:       "sign off on the audit log, or seal its known breaks",
+		Subcommands: []*cli.Command{auditAckCommand(), auditSealCommand()},
 	}
 }
 

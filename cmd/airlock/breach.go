@@ -34,6 +34,9 @@ func breachCommand() *cli.Command {
 				if f, err = filterFrom(c); err != nil {
 					return exitWith(1, "airlock breach: %v", err)
 				}
+				if err := requireHome(env.AirlockHome); err != nil {
+					return exitWith(2, "airlock breach: the log cannot be checked: %v", err)
+				}
 				if integ, err = report.CheckIntegrity(env.AirlockHome, os.Getenv); err != nil {
 					return exitWith(2, "airlock breach: the log cannot be checked: %v", err)
 				}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/setup"
@@ -73,6 +74,14 @@ func runInit(c *cli.Context) error {
 	})
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
+	}
+	if !c.Bool("dry-run") {
+		// Start the chain, so a home whose log and checkpoint are later
+		// deleted reads as a deletion, not as unused (audit.GenesisFile).
+		rec := audit.Record{Event: "airlock_init", Source: "cli", Detail: "profile " + name}
+		if err := audit.Start(home, rec); err != nil {
+			return exitWith(1, "airlock init: start the audit chain in %s: %v", home, err)
+		}
 	}
 	if err := printSetupReport(c.App.Writer, r, c.Bool("json")); err != nil {
 		return exitWith(1, "airlock init: %v", err)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/agentairlock/airlock/audit"
@@ -14,14 +16,18 @@ import (
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "verify",
-		Usage: "verify the audit chain (exit 0 intact, 1 broken, 2 tail unprovable)",
+		Usage: "verify the audit chain (exit 0 intact, 1 broken or cannot verify, 2 tail unprovable)",
 		Description: "Checks every record, segment, the ledger and the checkpoint; with AIRLOCK_SIGN their\n" +
 			"signatures; with AIRLOCK_ANCHOR_DIR (or --anchor-dir) the external anchors.\n" +
-			"--anchor appends an anchor for the verified head after a clean verify.",
+			"--anchor appends an anchor for the verified head after a clean verify.\n" +
+			"An intact log may carry warnings (records a stopped writer left after the checkpoint, a\n" +
+			"break sealed by airlock audit seal): they are printed and exit 0; --strict exits 2 on them.\n" +
+			"A home that does not exist is an error (exit 1), naming it.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "anchor", Usage: "after a clean verify, append an anchor for the head to the anchor directory"},
 			&cli.StringFlag{Name: "anchor-dir", Usage: "check (and with --anchor, write) anchors in `DIR` (default $" + audit.AnchorDirEnv + ")"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 2 when an intact log has warnings (unconfirmed records, sealed breaks)"},
 		},
 		Action: runVerify,
 	}
@@ -38,6 +44,9 @@ func runVerify(c *cli.Context) error {
 	}
 	if c.Bool("anchor") && dir == "" {
 		return exitWith(1, "airlock verify --anchor: no anchor directory: pass --anchor-dir DIR or set %s (a directory the agent cannot rewrite)", audit.AnchorDirEnv)
+	}
+	if err := requireHome(env.AirlockHome); err != nil {
+		return exitWith(1, "airlock verify: %v", err)
 	}
 	rep, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir})
 	if err != nil {
@@ -66,6 +75,8 @@ func runVerify(c *cli.Context) error {
 		printReport(w, rep, anchored)
 	}
 	switch {
+	case rep.Status == audit.Intact && len(rep.Warnings) > 0 && c.Bool("strict"):
+		return exitWith(int(audit.TailUnprovable), "--strict: intact, but with %d warning(s)", len(rep.Warnings))
 	case rep.Status == audit.Intact:
 		return nil
 	case c.Bool("anchor"):
@@ -91,6 +102,9 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", audit.Escape(n))
 	}
+	for _, x := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s: %s\n", x.Kind, audit.Escape(x.Message))
+	}
 	if rep.Status == audit.Intact {
 		what := "chain and checkpoint verified"
 		if rep.Signing != "" {
@@ -99,10 +113,30 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 		if rep.Anchors > 0 {
 			what += fmt.Sprintf(", %d anchor(s) hold", rep.Anchors)
 		}
+		if len(rep.Warnings) > 0 {
+			what += fmt.Sprintf(" (%d warning(s) above)", len(rep.Warnings))
+		}
 		fmt.Fprintf(w, "intact: %d records, %s\n", rep.Records, what)
 	}
 	if anchored != "" {
 		fmt.Fprintln(w, anchored)
 	}
 	fmt.Fprintf(w, "strength: %s\n", audit.Escape(rep.Strength))
+}
+
+// requireHome refuses a home that is not there: a typo'd AIRLOCK_HOME
+// must not verify as an intact log of 0 records. An existing home with no
+// log is judged by audit.Verify (0 records, or a deletion if the chain was
+// started: audit.GenesisFile).
+func requireHome(home string) error {
+	st, err := os.Stat(home)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist: there is no Airlock home there (check AIRLOCK_HOME; airlock init creates it)", audit.Escape(home))
+	case err != nil:
+		return fmt.Errorf("%s: %w", audit.Escape(home), err)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory: it cannot be an Airlock home (check AIRLOCK_HOME)", audit.Escape(home))
+	}
+	return nil
 }
