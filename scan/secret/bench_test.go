@@ -1,0 +1,42 @@
+package secret
+
+import "testing"
+
+// The texts of a typical hook decision record (event, source, session,
+// tool, decision, effective, rule, reason, target, detail, mode).
+var cleanRecord = []string{
+	"decision", "hook", "5f0c6a8e-3b7d-4f1e-9a2c-8d4b6e1f3a57", "Bash", "allow", "allow",
+	"grants.build", "matches grant build: go toolchain in the workspace",
+	"go test ./... && git status --short && git log --oneline -5",
+	"payload_digests=sha256:1f2e3d4c5b6a79881f2e3d4c5b6a7988", "guard",
+}
+
+var secretRecord = []string{
+	"decision", "hook", "5f0c6a8e-3b7d-4f1e-9a2c-8d4b6e1f3a57", "Bash", "allow", "allow",
+	"grants.net", "matches grant net: api.github.com",
+	`curl -sS -H "Authorization: Bearer ghp_gNSWPH8prVqsUeQCtDR3zzX6hqo35uwZqxZO" https://api.github.com/user`,
+	"payload_digests=sha256:1f2e3d4c5b6a79881f2e3d4c5b6a7988", "guard",
+}
+
+func benchRecord(b *testing.B, fields []string) {
+	compiled()
+	n := 0
+	for _, f := range fields {
+		n += len(f)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range fields {
+			Mask(f)
+		}
+	}
+}
+
+// BenchmarkMaskRecordClean: a record with no candidate pays the
+// prefilter only.
+func BenchmarkMaskRecordClean(b *testing.B) { benchRecord(b, cleanRecord) }
+
+// BenchmarkMaskRecordSecret: the same record carrying a GitHub token in
+// an Authorization header.
+func BenchmarkMaskRecordSecret(b *testing.B) { benchRecord(b, secretRecord) }
