@@ -1,6 +1,9 @@
 package secret
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The texts of a typical hook decision record (event, source, session,
 // tool, decision, effective, rule, reason, target, detail, mode).
@@ -40,3 +43,18 @@ func BenchmarkMaskRecordClean(b *testing.B) { benchRecord(b, cleanRecord) }
 // BenchmarkMaskRecordSecret: the same record carrying a GitHub token in
 // an Authorization header.
 func BenchmarkMaskRecordSecret(b *testing.B) { benchRecord(b, secretRecord) }
+
+// BenchmarkMaskHostile: 64 KiB texts made of one keyword repeated, the
+// worst case for the prefilter (a candidate at every few bytes).
+func BenchmarkMaskHostile(b *testing.B) {
+	for _, k := range []string{"bearer ", "-----BEGIN PRIVATE KEY-----", "eyJhbGciOiJIUzI1NiJ9.eyJ", "https://u:p", "token=", "sk-"} {
+		s := strings.Repeat(k, 64<<10/len(k))
+		b.Run(strings.TrimSpace(k[:min(8, len(k))]), func(b *testing.B) {
+			compiled()
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				Mask(s)
+			}
+		})
+	}
+}

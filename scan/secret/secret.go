@@ -66,7 +66,10 @@ type keyword struct {
 var _ [64 - len(rules)]struct{}
 
 type table struct {
-	res []*regexp.Regexp // each rule's pattern, anchored
+	// each rule's pattern, compiled when a text first makes it a
+	// candidate: anchored (tried at a keyword) and, for a text with many
+	// of its keywords, unanchored (one linear pass)
+	anchored, anywhere [len(rules)]lazyRegexp
 	// first holds the keywords by their first byte (lower-cased; an
 	// upper-case letter shares its lower case's entry); pairs has a bit
 	// for each (folded) byte pair a keyword starts with, so most bytes of
@@ -86,14 +89,28 @@ var fold = func() (f [256]byte) {
 	return f
 }()
 
-// compiled is the table, built on first use: a process that records
-// nothing (airlock check) never compiles it.
+// lazyRegexp is a pattern compiled on first use.
+type lazyRegexp struct {
+	once sync.Once
+	re   *regexp.Regexp
+	expr string
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	// The patterns are constants of this package and a test compiles
+	// every one: MustCompile cannot fail at run time.
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
+// compiled is the prefilter's table, built on first use; a pattern is
+// compiled only when a text first holds its keyword, so a hook call whose
+// record has none compiles nothing.
 var compiled = sync.OnceValue(func() *table {
-	t := &table{res: make([]*regexp.Regexp, len(rules))}
+	t := &table{}
 	for i, r := range rules {
-		// The patterns are constants of this package, and every test
-		// compiles them all: MustCompile cannot fail at run time.
-		t.res[i] = regexp.MustCompile(`^(?:` + r.pattern + `)`)
+		t.anchored[i].expr = `^(?:` + r.pattern + `)`
+		t.anywhere[i].expr = r.pattern
 		for _, k := range r.keywords {
 			k = strings.ToLower(k)
 			b := &t.first[k[0]]
@@ -186,7 +203,50 @@ func Find(s string) []Match {
 	if len(hs) == 0 {
 		return nil
 	}
+	// A text with many keywords of one shape ("token=token=…") gets one
+	// linear pass of that shape's pattern from its first keyword on,
+	// instead of an anchored attempt at each: the cost stays linear in
+	// the text.
+	var count [len(rules)]int
+	var first [len(rules)]int
+	for _, h := range hs {
+		for cand := h.rules; cand != 0; {
+			i := bits.TrailingZeros64(cand)
+			cand &^= 1 << i
+			if count[i] == 0 {
+				first[i] = h.at
+			}
+			count[i]++
+		}
+	}
 	var ms []Match
+	add := func(i, a, b int) bool {
+		r := &rules[i]
+		if a == b || b-a < r.min || (r.max > 0 && b-a > r.max) {
+			return false
+		}
+		v := s[a:b]
+		if isReference(v) || (r.check != nil && !r.check(v)) {
+			return false
+		}
+		ms = append(ms, Match{Kind: r.kind, Start: a, End: b, chosen: r.chosen, rule: i})
+		return true
+	}
+	for i := range rules {
+		if count[i] <= maxAnchored {
+			continue
+		}
+		r := &rules[i]
+		from := max(0, first[i]-r.back)
+		for _, loc := range t.anywhere[i].get().FindAllStringSubmatchIndex(s[from:], -1) {
+			at := from + loc[0]
+			if r.prev != nil && at > 0 && !r.prev(s[at-1]) {
+				continue
+			}
+			a, b := secretSpan(loc)
+			add(i, from+a, from+b)
+		}
+	}
 	var done [len(rules)]int // where each rule's last match ended
 	for _, h := range hs {
 		for cand := h.rules; cand != 0; {
@@ -194,38 +254,44 @@ func Find(s string) []Match {
 			cand &^= 1 << i
 			r := &rules[i]
 			at := h.at - r.back
-			if at < 0 || at < done[i] || (r.prev != nil && at > 0 && !r.prev(s[at-1])) {
+			if count[i] > maxAnchored || at < 0 || at < done[i] || (r.prev != nil && at > 0 && !r.prev(s[at-1])) {
 				continue
 			}
 			end := len(s)
-			if r.kind != "private-key" && end-at > window {
-				end = at + window
+			if w := r.window; w >= 0 {
+				if w == 0 {
+					w = defaultWindow
+				}
+				end = min(end, at+w)
 			}
-			loc := t.res[i].FindStringSubmatchIndex(s[at:end])
+			loc := t.anchored[i].get().FindStringSubmatchIndex(s[at:end])
 			if loc == nil {
 				continue
 			}
-			a, b := loc[0], loc[1]
-			for g := 2; g+1 < len(loc); g += 2 {
-				if loc[g] >= 0 {
-					a, b = loc[g], loc[g+1] // the first group that took part
-					break
-				}
+			// A rejected match (too short, a $VAR) may hide a real one
+			// that starts inside it: only an accepted one is skipped.
+			if a, b := secretSpan(loc); add(i, at+a, at+b) {
+				done[i] = at + loc[1]
 			}
-			a, b = a+at, b+at
-			if a == b {
-				continue
-			}
-			v := s[a:b]
-			if isReference(v) || (r.check != nil && !r.check(v)) {
-				continue
-			}
-			done[i] = b
-			ms = append(ms, Match{Kind: r.kind, Start: a, End: b, chosen: r.chosen, rule: i})
 		}
 	}
 	return merge(ms)
 }
+
+// secretSpan is the part of a match that is the secret: the first group
+// that took part, or the whole match.
+func secretSpan(loc []int) (a, b int) {
+	for g := 2; g+1 < len(loc); g += 2 {
+		if loc[g] >= 0 {
+			return loc[g], loc[g+1]
+		}
+	}
+	return loc[0], loc[1]
+}
+
+// maxAnchored is how many keywords of one shape a text may hold before
+// the shape is matched in one pass instead of at each.
+const maxAnchored = 16
 
 func merge(ms []Match) []Match {
 	if len(ms) < 2 {
@@ -278,10 +344,12 @@ func isReference(v string) bool {
 	return false
 }
 
-// window bounds the text an anchored match reads (a private key block
-// is read to its end): the regexp engine's cost grows with the input it is
-// handed, not only with the match, and no token shape is this long.
-const window = 4096
+// defaultWindow bounds the text an anchored match reads (a JWT may read
+// more, a private key block to its end): the regexp engine's cost grows
+// with the input it is handed, not only with the match, and a text full of
+// keywords ("bearer bearer …") must not cost a pass over the rest of the
+// text at each. No token shape is this long.
+const defaultWindow = 1024
 
 // maxPasses bounds Mask's passes. Masking a secret can expose another
 // (an AWS key id glued to a token is only a word on its own once the
