@@ -147,16 +147,16 @@ var rules = [...]rule{
 		pattern: `eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){1,3}`, min: 30, prev: notWord,
 		source: "RFC 7519 and RFC 7515 §7.1 (compact serialization: base64url JSON header and payload, both starting eyJ, and a signature)"},
 	{kind: "bearer-token", keywords: []string{"bearer"},
-		pattern: `(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: hasDigit, prev: notWord,
+		pattern: `(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: tokenLike, prev: notWord,
 		source: "RFC 6750 §2.1 (Authorization: Bearer b64token)"},
 	{kind: "basic-auth", keywords: []string{"basic"}, chosen: true,
 		pattern: `(?i)basic\s+([A-Za-z0-9+/]+={0,2})`, min: 4, check: basicCredentials, prev: notWord,
 		source: "RFC 7617 (Authorization: Basic base64(user:password))"},
 	{kind: "authorization", keywords: []string{"authorization"},
-		pattern: `(?i)authorization["']?\s*[:=]\s*["']?(?:(?:token|bot|apikey|api-key|key|sso-key)\s+)?([A-Za-z0-9._~+/=:-]+)`, min: 12, check: hasDigit, prev: notWord,
+		pattern: `(?i)authorization["']?\s*[:=]\s*["']?(?:(?:token|bot|apikey|api-key|key|sso-key)\s+)?([A-Za-z0-9._~+/=:-]+)`, min: 12, check: tokenLike, prev: notWord,
 		source: "RFC 9110 §11.6.2 (Authorization: scheme credentials); GitHub REST docs (Authorization: token …)"},
 	{kind: "api-key-header", keywords: []string{"api-key", "apikey", "auth-token", "private-token", "subscription-key"},
-		pattern: `(?i)(?:api-?key|auth-token|private-token|subscription-key)["']?\s*[:=]\s*["']?([A-Za-z0-9._~+/=-]+)`, min: 12, check: hasDigit,
+		pattern: `(?i)(?:api-?key|auth-token|private-token|subscription-key)["']?\s*[:=]\s*["']?([A-Za-z0-9._~+/=-]+)`, min: 12, check: tokenLike,
 		source: "vendors' API-key headers: GitLab REST (PRIVATE-TOKEN), Google (x-goog-api-key), Azure API Management (Ocp-Apim-Subscription-Key), and the common X-API-Key"},
 	{kind: "url-password", keywords: []string{"://"}, chosen: true,
 		pattern: `://[^\s/?#@:"'<>\[\]]*:([^\s/?#@"'<>\[\]]+)@`,
@@ -182,8 +182,18 @@ func notClientSecret(c byte) bool {
 	return !isWord(c) && c != '~' && c != '.' && c != '-'
 }
 
-func hasDigit(v string) bool {
-	return strings.ContainsAny(v, "0123456789")
+// tokenLike tells an issued token after "Bearer" or "Authorization:"
+// from a word of prose: it has a digit, or it is long and of mixed case.
+func tokenLike(v string) bool {
+	if strings.ContainsAny(v, "0123456789") {
+		return true
+	}
+	upper, lower := false, false
+	for i := 0; i < len(v); i++ {
+		upper = upper || v[i] >= 'A' && v[i] <= 'Z'
+		lower = lower || v[i] >= 'a' && v[i] <= 'z'
+	}
+	return len(v) >= 16 && upper && lower
 }
 
 // basicCredentials accepts the base64 of "user:password" and nothing

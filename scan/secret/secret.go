@@ -240,7 +240,7 @@ func Find(s string) []Match {
 		from := max(0, first[i]-r.back)
 		for _, loc := range t.anywhere[i].get().FindAllStringSubmatchIndex(s[from:], -1) {
 			at := from + loc[0]
-			if r.prev != nil && at > 0 && !r.prev(s[at-1]) {
+			if !prevOK(r, s, at) {
 				continue
 			}
 			a, b := secretSpan(loc)
@@ -254,7 +254,7 @@ func Find(s string) []Match {
 			cand &^= 1 << i
 			r := &rules[i]
 			at := h.at - r.back
-			if count[i] > maxAnchored || at < 0 || at < done[i] || (r.prev != nil && at > 0 && !r.prev(s[at-1])) {
+			if count[i] > maxAnchored || at < 0 || at < done[i] || !prevOK(r, s, at) {
 				continue
 			}
 			end := len(s)
@@ -276,6 +276,17 @@ func Find(s string) []Match {
 		}
 	}
 	return merge(ms)
+}
+
+// prevOK reports whether the text before a match at s[at:] is what the
+// rule needs there. A written escape (\n, \t, \r: the agent's printf, a
+// JSON string inside a command) counts as the white space it stands for.
+func prevOK(r *rule, s string, at int) bool {
+	if r.prev == nil || at == 0 || r.prev(s[at-1]) {
+		return true
+	}
+	c := s[at-1]
+	return at >= 2 && s[at-2] == '\\' && (c == 'n' || c == 't' || c == 'r')
 }
 
 // secretSpan is the part of a match that is the secret: the first group
