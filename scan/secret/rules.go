@@ -159,7 +159,7 @@ var rules = [...]rule{
 		pattern: `(?i)(?:api-?key|auth-token|private-token|subscription-key)["']?\s*[:=]\s*["']?([A-Za-z0-9._~+/=-]+)`, min: 12, check: tokenLike,
 		source: "vendors' API-key headers: GitLab REST (PRIVATE-TOKEN), Google (x-goog-api-key), Azure API Management (Ocp-Apim-Subscription-Key), and the common X-API-Key"},
 	{kind: "url-password", keywords: []string{"://"}, chosen: true,
-		pattern: `://[^\s/?#@:"'<>\[\]]*:([^\s/?#@"'<>\[\]]+)@`,
+		pattern: `://[^\s/?#@:"'<>\[\]]*:([^\s/?#"'<>\[\]]+)@`,
 		source:  "RFC 3986 §3.2.1 (userinfo user:password@, deprecated but still used)"},
 	{kind: "password", keywords: []string{"-u", "--user"}, chosen: true,
 		pattern: `(?:-u|--user)(?:\s+|=)["']?[^\s:"'\[\]-][^\s:"'\[\]]*:([^\s"'\[\]]+)`, check: userPassword, prev: func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' },
