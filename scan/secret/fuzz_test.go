@@ -37,6 +37,13 @@ func FuzzMask(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pre, post string, k uint8) {
 		tok := fuzzTokens[int(k)%len(fuzzTokens)]
 		for _, s := range []string{pre + post, pre + " " + tok + " " + post} {
+			last := 0
+			for _, m := range Find(s) {
+				if m.Start < last || m.End <= m.Start || m.End > len(s) || m.Kind == "" {
+					t.Fatalf("Find(%q): bad or overlapping match %+v after %d", s, m, last)
+				}
+				last = m.End
+			}
 			got := Mask(s)
 			if again := Mask(got); again != got {
 				t.Fatalf("not idempotent:\n in: %q\n 1x: %q\n 2x: %q", s, got, again)

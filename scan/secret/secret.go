@@ -375,15 +375,22 @@ const digestMin = 20
 // Mask returns s with every secret replaced by its mask. A text with no
 // secret is returned as it is (the same string, no allocation).
 func Mask(s string) string {
-	for pass := 0; pass < maxPasses; pass++ {
+	for pass := 0; ; pass++ {
 		ms := Find(s)
 		if len(ms) == 0 {
 			return s
 		}
+		if pass == maxPasses {
+			// Never seen, but a bound that gives up must not give up
+			// into writing a secret.
+			return tooMany
+		}
 		s = replace(s, ms)
 	}
-	return s
 }
+
+// tooMany replaces a text that kept yielding new matches.
+const tooMany = "[masked: the text kept yielding new matches]"
 
 func replace(s string, ms []Match) string {
 	var b strings.Builder

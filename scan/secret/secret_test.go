@@ -180,3 +180,9 @@ func TestKeywordsCoverMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestTooManyIsStable(t *testing.T) {
+	if Mask(tooMany) != tooMany || len(Find(tooMany)) != 0 {
+		t.Fatalf("the give-up text is itself masked")
+	}
+}
