@@ -117,3 +117,27 @@ func BenchmarkMaskRecord(b *testing.B) {
 		})
 	}
 }
+
+// TestSignedAppendMasksSecrets: under AIRLOCK_SIGN=hmac the signature
+// covers the masked record, and the log verifies.
+func TestSignedAppendMasksSecrets(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "airlock")
+	env := signEnv(SignEnv, SignModeHMAC)
+	l, err := OpenWith(home, Options{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	w, err := l.Append(secretRecord())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Sig == "" || strings.Contains(w.Target, maskTestToken) {
+		t.Fatalf("want a signed, masked record, got %+v", w)
+	}
+	rep, err := VerifyWith(home, VerifyOptions{Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireIntact(t, rep, 3) // audit_start, sign_start, the record
+}
