@@ -58,3 +58,12 @@ func BenchmarkMaskHostile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildTable: what the first Mask of a process (a hook call)
+// pays before its prefilter runs; patterns compile later, when needed.
+func BenchmarkBuildTable(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		buildTable()
+	}
+}

@@ -93,24 +93,30 @@ var fold = func() (f [256]byte) {
 type lazyRegexp struct {
 	once sync.Once
 	re   *regexp.Regexp
-	expr string
 }
 
-func (l *lazyRegexp) get() *regexp.Regexp {
-	// The patterns are constants of this package and a test compiles
-	// every one: MustCompile cannot fail at run time.
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+// get compiles rule i's pattern, anchored at the start of the text or not.
+func (l *lazyRegexp) get(i int, anchored bool) *regexp.Regexp {
+	l.once.Do(func() {
+		expr := rules[i].pattern
+		if anchored {
+			expr = `^(?:` + expr + `)`
+		}
+		// The patterns are constants of this package and a test
+		// compiles every one: MustCompile cannot fail at run time.
+		l.re = regexp.MustCompile(expr)
+	})
 	return l.re
 }
 
 // compiled is the prefilter's table, built on first use; a pattern is
 // compiled only when a text first holds its keyword, so a hook call whose
 // record has none compiles nothing.
-var compiled = sync.OnceValue(func() *table {
+var compiled = sync.OnceValue(buildTable)
+
+func buildTable() *table {
 	t := &table{}
 	for i, r := range rules {
-		t.anchored[i].expr = `^(?:` + r.pattern + `)`
-		t.anywhere[i].expr = r.pattern
 		for _, k := range r.keywords {
 			k = strings.ToLower(k)
 			b := &t.first[k[0]]
@@ -132,7 +138,7 @@ var compiled = sync.OnceValue(func() *table {
 		t.first[c-'a'+'A'] = t.first[c]
 	}
 	return t
-})
+}
 
 // hasPrefixFold reports whether s starts with the lower-case ASCII word k
 // (whose first two bytes the caller has matched), ignoring the case of s.
@@ -238,7 +244,7 @@ func Find(s string) []Match {
 		}
 		r := &rules[i]
 		from := max(0, first[i]-r.back)
-		for _, loc := range t.anywhere[i].get().FindAllStringSubmatchIndex(s[from:], -1) {
+		for _, loc := range t.anywhere[i].get(i, false).FindAllStringSubmatchIndex(s[from:], -1) {
 			at := from + loc[0]
 			if !prevOK(r, s, at) {
 				continue
@@ -264,7 +270,7 @@ func Find(s string) []Match {
 				}
 				end = min(end, at+w)
 			}
-			loc := t.anchored[i].get().FindStringSubmatchIndex(s[at:end])
+			loc := t.anchored[i].get(i, true).FindStringSubmatchIndex(s[at:end])
 			if loc == nil {
 				continue
 			}
