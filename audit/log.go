@@ -192,6 +192,7 @@ func (l *Log) AppendAll(rs []Record) ([]Record, error) {
 			return nil, errors.New("audit: append: record has no source")
 		}
 	}
+	rs = maskRecords(rs) // before the hash: the chain covers the masks, never a secret (mask.go)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.lock == nil {

@@ -1,0 +1,63 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// fuzzTokens are secrets the fuzzer places inside arbitrary text.
+var fuzzTokens = []string{
+	"ghp_gNSWPH8prVqsUeQCtDR3zzX6hqo35uwZqxZO",
+	"glpat-GV21q4ClswscCTf07I8P",
+	"AKIAEXDGE3HDKEATCIYJ",
+	"xoxb-63128663415-1948484730971-y4hyyvh8vfsPVot30n1guFTD",
+	"npm_ZzUky5XoqQkC1BwI9qZP6MhZE05gV0HuIdK2",
+	"sk-ant-api03-YToKfvoU7HndTAbsRRkW19LS_TL4B7Vy5geP5548ayLTj2Lg0YJ8AGjf2bN4U1yh",
+	"sk_live_zW0SOQQtDmkXqhgaMhkQQkbp",
+	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.qth-okrGaYC_4Ert5-T6fp0ZU1yyAwCZBUon5pi27EG",
+	"AIza26CijxV6zXnU8BSQ-Ngw6rJ8NgthdN_ULVw",
+}
+
+// FuzzMask: Mask never panics, is idempotent, never leaves a placed token
+// in its output, and the prefilter never hides a match (every rule whose
+// pattern matches the text was a candidate).
+func FuzzMask(f *testing.F) {
+	for _, c := range loadCorpus(f) {
+		f.Add(c.text, "", uint8(0))
+	}
+	f.Add("Authorization: Bearer ", " https://x", uint8(0))
+	f.Add("https://u:", "@host", uint8(3))
+	f.Add("-----BEGIN PRIVATE KEY-----\n", "\n-----END PRIVATE KEY-----", uint8(1))
+	f.Add("rubygems_165e4d74cbf5836c438bc25ee933184a6092feef606284a1", "", uint8(2))
+	res := make([]*regexp.Regexp, len(rules))
+	for i, r := range rules {
+		res[i] = regexp.MustCompile(r.pattern)
+	}
+	f.Fuzz(func(t *testing.T, pre, post string, k uint8) {
+		tok := fuzzTokens[int(k)%len(fuzzTokens)]
+		for _, s := range []string{pre + post, pre + " " + tok + " " + post} {
+			last := 0
+			for _, m := range Find(s) {
+				if m.Start < last || m.End <= m.Start || m.End > len(s) || m.Kind == "" {
+					t.Fatalf("Find(%q): bad or overlapping match %+v after %d", s, m, last)
+				}
+				last = m.End
+			}
+			got := Mask(s)
+			if again := Mask(got); again != got {
+				t.Fatalf("not idempotent:\n in: %q\n 1x: %q\n 2x: %q", s, got, again)
+			}
+			cand := compiled().candidates(s)
+			for i, re := range res {
+				if cand&(1<<i) == 0 && re.MatchString(s) {
+					t.Fatalf("%s matches %q but the prefilter did not make it a candidate", rules[i].kind, s)
+				}
+			}
+		}
+		// A token set apart by spaces is masked whatever surrounds it.
+		if got := Mask(pre + " " + tok + " " + post); strings.Contains(got, tok) {
+			t.Fatalf("token left in place:\n in: %q\nout: %q", pre+" "+tok+" "+post, got)
+		}
+	})
+}
