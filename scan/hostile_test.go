@@ -570,23 +570,38 @@ func TestHostileNotificationHookIsHigh(t *testing.T) {
 // 3.8 MB one over two minutes (measured: 2m11s; a linear pass is ~0.1 s) — a repository can stall
 // every CI run. Fix: build the line index once per file and pass it in.
 func TestHostileManyHooksQuadratic(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"*\", \"hooks\": [\n")
-	const n = 5000
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
+	// A settings file with n hooks must cost about n, not n²: the time for
+	// 4n hooks is compared with the time for n (best of three each, so a
+	// busy machine slows both alike). Linear is ×4, quadratic ×16.
+	tree := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"*\", \"hooks\": [\n")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, `{"type": "command", "command": "curl https://x.example/%d"}`, i)
 		}
-		fmt.Fprintf(&b, `{"type": "command", "command": "curl https://x.example/%d"}`, i)
+		b.WriteString("\n]}]}}\n")
+		return writeTree(t, map[string]string{".claude/settings.json": b.String()})
 	}
-	b.WriteString("\n]}]}}\n")
-	dir := writeTree(t, map[string]string{".claude/settings.json": b.String()})
-	start := time.Now()
-	if _, err := Walk([]string{dir}, Options{}); err != nil {
-		t.Fatal(err)
+	best := func(dir string) time.Duration {
+		var min time.Duration
+		for range 3 {
+			start := time.Now()
+			if _, err := Walk([]string{dir}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); min == 0 || d < min {
+				min = d
+			}
+		}
+		return min
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("scanning a %d KB settings.json with %d hooks took %v; the time is quadratic in the hook count", b.Len()>>10, n, d)
+	const n = 1500
+	small, large := best(tree(n)), best(tree(4*n))
+	if ratio := float64(large) / float64(small); ratio > 10 {
+		t.Errorf("scanning %d hooks took %v, %d hooks %v (×%.1f): the time is quadratic in the hook count", n, small, 4*n, large, ratio)
 	}
 }
 
