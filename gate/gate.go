@@ -63,7 +63,7 @@ func EnvFromOS() (Env, error) {
 	}
 	e.AirlockHome = h
 	if err := home.Check(h); err != nil {
-		return e, fmt.Errorf("refusing the Airlock home: %w", err)
+		return e, fmt.Errorf("refusing the Airlock home %s: %w", h, err)
 	}
 	return e, nil
 }

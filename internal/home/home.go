@@ -12,12 +12,11 @@
 //     directory the agent works in, which the agent writes.
 //   - The home must be a directory owned by the user that nobody else can
 //     write (group write only for the user's own private group).
-//   - Every directory above it, up to and including the first one root
-//     owns, must be the user's or root's and not writable by others: whoever
-//     can write a parent can rename the home away and put their own in its
-//     place. A sticky directory (/tmp) is the exception: there only the owner
-//     of an entry can rename it, so it is safe above an entry the user (or
-//     root) owns.
+//   - Every directory above it, up to /, must be the user's or root's and
+//     not writable by others: whoever can write a parent can rename the home
+//     away and put their own in its place. A sticky directory (/tmp) is the
+//     exception: there only the owner of an entry can rename it, so it is
+//     safe above an entry the user (or root) owns.
 //   - A symbolic link on the way (macOS's /var → private/var, a user's
 //     ~/.airlock → elsewhere) is followed when the user or root owns it and
 //     it sits in a directory that passes the same test.
@@ -75,8 +74,8 @@ func Locate(getenv func(string) string, userHome string) (string, error) {
 	return filepath.Clean(h), nil
 }
 
-// Check verifies that the home at path, and every directory above it up to
-// the first one root owns, is controlled by the user alone (see the
+// Check verifies that the home at path, and every directory above it, is
+// controlled by the user alone (see the
 // package doc). A home that does not exist yet passes when the directories
 // that would hold it do; Make creates it. The error wraps ErrUnsafe for a
 // refusal, fs.ErrNotExist never.

@@ -46,7 +46,7 @@ func (c checker) home(path string, create bool) error {
 			return fmt.Errorf("Airlock home %s: %w", path, err)
 		}
 		if !fi.IsDir() {
-			return &UnsafeError{Path: real, Why: "is not a directory (" + fi.Mode().Type().String() + ")",
+			return &UnsafeError{Path: real, Why: "is not a directory but " + kind(fi),
 				Fix: "set AIRLOCK_HOME to a directory of your own"}
 		}
 		if err := c.owned(real, fi, "the Airlock home"); err != nil {
@@ -77,7 +77,7 @@ func (c checker) home(path string, create bool) error {
 			return fmt.Errorf("create the Airlock home %s: %w", next, err)
 		}
 		if !fi.IsDir() {
-			return &UnsafeError{Path: next, Why: "appeared as " + fi.Mode().Type().String() + " while the home was being created",
+			return &UnsafeError{Path: next, Why: "appeared as " + kind(fi) + " while the home was being created",
 				Fix: "remove it and run again, or set AIRLOCK_HOME to a directory of your own"}
 		}
 		if err := c.owned(next, fi, "the Airlock home"); err != nil {
@@ -136,7 +136,7 @@ func (c checker) resolve(path string) (string, []string, error) {
 			continue
 		}
 		if !fi.IsDir() {
-			return "", nil, &UnsafeError{Path: next, Why: "is not a directory (" + fi.Mode().Type().String() + ")",
+			return "", nil, &UnsafeError{Path: next, Why: "is not a directory but " + kind(fi),
 				Fix: "set AIRLOCK_HOME to a directory of your own"}
 		}
 		cur = next
@@ -146,10 +146,13 @@ func (c checker) resolve(path string) (string, []string, error) {
 
 func split(p string) []string { return strings.Split(filepath.ToSlash(p), "/") }
 
-// parents checks dir and the directories above it, up to and including the
-// first one root owns. child is the owner of the entry below dir on the way
-// to the home: in a sticky directory only that owner (or the directory's,
-// or root) can rename it.
+// parents checks dir and every directory above it, up to /. child is the
+// owner of the entry below dir on the way to the home: in a sticky
+// directory only that owner (or the directory's, or root) can rename it.
+//
+// The walk does not stop at the first directory root owns: for root every
+// directory is root's, and a writable directory further up still lets its
+// writers rename the whole subtree away and move another one in.
 func (c checker) parents(dir string, child int) error {
 	for d := dir; ; d = filepath.Dir(d) {
 		fi, err := os.Lstat(d)
@@ -172,7 +175,7 @@ func (c checker) parents(dir string, child int) error {
 					Fix: "chmod go-w " + quote(d) + " (or chmod +t if others must create files there), or move the home to a directory of your own"}
 			}
 		}
-		if uid == 0 || d == filepath.Dir(d) {
+		if d == filepath.Dir(d) {
 			return nil
 		}
 		child = uid
@@ -203,7 +206,7 @@ func (c checker) file(path string, fi fs.FileInfo) error {
 			Fix: "remove the link (rm " + quote(path) + ")"}
 	}
 	if !fi.Mode().IsRegular() {
-		return &UnsafeError{Path: path, Why: "is not a regular file (" + fi.Mode().Type().String() + ")",
+		return &UnsafeError{Path: path, Why: "is not a regular file but " + kind(fi),
 			Fix: "remove it (rm " + quote(path) + ")"}
 	}
 	if err := c.owned(path, fi, "Airlock state"); err != nil {
@@ -326,4 +329,24 @@ func quote(p string) string {
 		return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 	}
 	return p
+}
+
+// kind names what a file is, for a message.
+func kind(fi fs.FileInfo) string {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a " + m.Type().String() + " file"
 }
