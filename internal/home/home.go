@@ -102,3 +102,14 @@ func Make(path string) error {
 func File(path string, fi fs.FileInfo) error {
 	return checkFile(path, fi)
 }
+
+// MakeDir creates dir — the home or a directory inside it, such as
+// setup/ or backups/… — when missing (0700), and checks every directory
+// from the home down to it: each must be a real directory (not a link) of
+// the user's that nobody else can write. The home itself is checked as
+// Make does.
+func MakeDir(homeDir, dir string) error { return sub(homeDir, dir, true) }
+
+// CheckDir is MakeDir without creating anything: a directory that does
+// not exist yet is an error wrapping fs.ErrNotExist.
+func CheckDir(homeDir, dir string) error { return sub(homeDir, dir, false) }

@@ -41,3 +41,19 @@ func checkFile(path string, fi fs.FileInfo) error {
 	}
 	return nil
 }
+
+func sub(homeDir, dir string, create bool) error {
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return &UnsafeError{Path: dir, Why: "is not a directory", Fix: "remove it"}
+	}
+	return nil
+}

@@ -350,3 +350,39 @@ func kind(fi fs.FileInfo) string {
 	}
 	return "a " + m.Type().String() + " file"
 }
+
+func sub(homeDir, dir string, create bool) error {
+	homeDir, dir = filepath.Clean(homeDir), filepath.Clean(dir)
+	rel, err := filepath.Rel(homeDir, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("%s is not inside the Airlock home %s", dir, homeDir)
+	}
+	if err := check(homeDir, create); err != nil {
+		return err
+	}
+	c := defaultChecker()
+	cur := homeDir
+	if rel == "." {
+		return nil
+	}
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, name)
+		if create {
+			if err := os.Mkdir(cur, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("create %s: %w", cur, err)
+			}
+		}
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return fmt.Errorf("check %s: %w", cur, err)
+		}
+		if !fi.IsDir() {
+			return &UnsafeError{Path: cur, Why: "is " + kind(fi) + " where Airlock keeps a directory of its own: Airlock does not follow links among its own files",
+				Fix: "remove it (rm " + quote(cur) + ")"}
+		}
+		if err := c.owned(cur, fi, "a directory of Airlock's"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -25,10 +25,13 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/contracts"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan"
+	"github.com/agentairlock/airlock/setup"
 )
 
 const childEnv = "AIRLOCK_HOMETEST_OP"
@@ -80,6 +83,15 @@ func runOp(op string, args []string) error {
 		return gate.RecordConfig(l, env.AirlockHome, "s", gate.Config{Source: "hook", Lines: []string{"a changed gate"}})
 	case "pins":
 		return pins.Open(env.AirlockHome).Forget("server")
+	case "contracts":
+		_, err := contracts.Load(env.AirlockHome, policy.Vars{Home: env.Home, AirlockHome: env.AirlockHome})
+		return err
+	case "feed":
+		_, err := scan.LoadFeed(filepath.Join(env.AirlockHome, scan.FeedFile))
+		return err
+	case "manifest":
+		_, err := setup.ReadManifest(env.AirlockHome)
+		return err
 	case "policy":
 		p, err := gate.Load(env, "/")
 		if err != nil {
@@ -420,6 +432,18 @@ func TestHomeStateFilesAreNeverFollowed(t *testing.T) {
 		{"pins.json link", "pins", link("pins.json"), "is a symbolic link"},
 		{"pins.lock link", "pins", link("pins.lock"), "is a symbolic link"},
 		{"policy.yaml link", "policy", link("policy.yaml"), "is a symbolic link"},
+		{"contracts.yaml link", "contracts", link("contracts.yaml"), "is a symbolic link"},
+		{"feed.json link", "feed", link("feed.json"), "is a symbolic link"},
+		{"setup/manifest.json link", "manifest", func(t *testing.T, h, target string, v viewer) {
+			mkdir(t, h+"/setup", v.me, v.me, 0o700)
+			link("setup/manifest.json")(t, h, target, v)
+		}, "is a symbolic link"},
+		{"setup dir a link", "manifest", func(t *testing.T, h, target string, v viewer) {
+			d := mkdir(t, filepath.Dir(target)+"/elsewhere", v.me, v.me, 0o700)
+			writeFile(t, d+"/manifest.json", v.me, 0o600, `{"version":1}`)
+			must(t, os.Symlink(d, h+"/setup"))
+			must(t, os.Lchown(h+"/setup", v.me, v.me))
+		}, "is a symbolic link where Airlock keeps a directory of its own"},
 		{"audit.jsonl FIFO", "audit", func(t *testing.T, h, _ string, v viewer) {
 			must(t, syscall.Mkfifo(h+"/audit.jsonl", 0o600))
 			must(t, os.Chown(h+"/audit.jsonl", v.me, v.me))
