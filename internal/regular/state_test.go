@@ -21,7 +21,7 @@ func TestOpenStateRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := map[string]func(p string) error{
-		"link": func(p string) error { return os.Symlink(target, p) },
+		"link":          func(p string) error { return os.Symlink(target, p) },
 		"dangling link": func(p string) error { return os.Symlink(filepath.Join(dir, "none"), p) },
 	}
 	if runtime.GOOS != "windows" {
