@@ -81,7 +81,7 @@ func Locate(getenv func(string) string, userHome string) (string, error) {
 // refusal, fs.ErrNotExist never.
 func Check(path string) error {
 	if !filepath.IsAbs(path) {
-		return fmt.Errorf("Airlock home %q is not an absolute path: set AIRLOCK_HOME to an absolute path", path)
+		return fmt.Errorf("the Airlock home %q is not an absolute path: set AIRLOCK_HOME to an absolute path", path)
 	}
 	return check(filepath.Clean(path), false)
 }
@@ -91,7 +91,7 @@ func Check(path string) error {
 // so a home another user slipped in first is refused rather than used.
 func Make(path string) error {
 	if !filepath.IsAbs(path) {
-		return fmt.Errorf("Airlock home %q is not an absolute path: set AIRLOCK_HOME to an absolute path", path)
+		return fmt.Errorf("the Airlock home %q is not an absolute path: set AIRLOCK_HOME to an absolute path", path)
 	}
 	return check(filepath.Clean(path), true)
 }

@@ -24,7 +24,7 @@ func check(path string, create bool) error {
 		if os.IsNotExist(err) && !create {
 			return nil
 		}
-		return fmt.Errorf("Airlock home %s: %w", path, err)
+		return fmt.Errorf("the Airlock home %s: %w", path, err)
 	}
 	if !fi.IsDir() {
 		return &UnsafeError{Path: path, Why: "is not a directory", Fix: "set AIRLOCK_HOME to a directory of your own"}

@@ -43,7 +43,7 @@ func (c checker) home(path string, create bool) error {
 	if len(rest) == 0 {
 		fi, err := os.Lstat(real)
 		if err != nil {
-			return fmt.Errorf("Airlock home %s: %w", path, err)
+			return fmt.Errorf("the Airlock home %s: %w", path, err)
 		}
 		if !fi.IsDir() {
 			return &UnsafeError{Path: real, Why: "is not a directory but " + kind(fi),
@@ -64,7 +64,7 @@ func (c checker) home(path string, create bool) error {
 	}
 	for _, name := range rest {
 		if name == ".." {
-			return fmt.Errorf("Airlock home %s: a link on the way leads through a missing directory and then \"..\": set AIRLOCK_HOME to a plain path", path)
+			return fmt.Errorf("the Airlock home %s: a link on the way leads through a missing directory and then \"..\": set AIRLOCK_HOME to a plain path", path)
 		}
 		next := filepath.Join(real, name)
 		if err := os.Mkdir(next, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -111,11 +111,11 @@ func (c checker) resolve(path string) (string, []string, error) {
 			return cur, append([]string{p}, parts...), nil
 		}
 		if err != nil {
-			return "", nil, fmt.Errorf("Airlock home %s: %w", path, err)
+			return "", nil, fmt.Errorf("the Airlock home %s: %w", path, err)
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if links++; links > maxLinks {
-				return "", nil, fmt.Errorf("Airlock home %s: more than %d symbolic links on the way", path, maxLinks)
+				return "", nil, fmt.Errorf("the Airlock home %s: more than %d symbolic links on the way", path, maxLinks)
 			}
 			uid := ownerOf(fi)
 			if uid != c.uid && uid != 0 {
@@ -127,7 +127,7 @@ func (c checker) resolve(path string) (string, []string, error) {
 			}
 			target, err := os.Readlink(next)
 			if err != nil {
-				return "", nil, fmt.Errorf("Airlock home %s: %w", path, err)
+				return "", nil, fmt.Errorf("the Airlock home %s: %w", path, err)
 			}
 			if filepath.IsAbs(target) {
 				cur = "/"
