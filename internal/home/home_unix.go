@@ -22,10 +22,22 @@ type checker struct {
 	uid    int
 	passwd string
 	group  string
+	seen   map[string]fs.FileInfo // lstat results of one check: resolve walks down, parents up the same path
 }
 
 func defaultChecker() checker {
-	return checker{uid: os.Geteuid(), passwd: "/etc/passwd", group: "/etc/group"}
+	return checker{uid: os.Geteuid(), passwd: "/etc/passwd", group: "/etc/group", seen: map[string]fs.FileInfo{}}
+}
+
+func (c checker) lstat(p string) (fs.FileInfo, error) {
+	if fi, ok := c.seen[p]; ok {
+		return fi, nil
+	}
+	fi, err := os.Lstat(p)
+	if err == nil && c.seen != nil {
+		c.seen[p] = fi
+	}
+	return fi, err
 }
 
 func check(path string, create bool) error { return defaultChecker().home(path, create) }
@@ -41,7 +53,7 @@ func (c checker) home(path string, create bool) error {
 		return err
 	}
 	if len(rest) == 0 {
-		fi, err := os.Lstat(real)
+		fi, err := c.lstat(real)
 		if err != nil {
 			return fmt.Errorf("the Airlock home %s: %w", path, err)
 		}
@@ -106,7 +118,7 @@ func (c checker) resolve(path string) (string, []string, error) {
 			continue
 		}
 		next := filepath.Join(cur, p)
-		fi, err := os.Lstat(next)
+		fi, err := c.lstat(next)
 		if errors.Is(err, fs.ErrNotExist) {
 			return cur, append([]string{p}, parts...), nil
 		}
@@ -155,7 +167,7 @@ func split(p string) []string { return strings.Split(filepath.ToSlash(p), "/") }
 // writers rename the whole subtree away and move another one in.
 func (c checker) parents(dir string, child int) error {
 	for d := dir; ; d = filepath.Dir(d) {
-		fi, err := os.Lstat(d)
+		fi, err := c.lstat(d)
 		if err != nil {
 			return fmt.Errorf("check %s, which holds the Airlock home: %w", d, err)
 		}
