@@ -224,12 +224,6 @@ func (c checker) file(path string, fi fs.FileInfo) error {
 	if err := c.owned(path, fi, "Airlock state"); err != nil {
 		return err
 	}
-	// A second name for the file (a hard link made while the home was
-	// writable) would make Airlock write whatever file that is.
-	if st, _ := fi.Sys().(*syscall.Stat_t); st != nil && st.Nlink > 1 {
-		return &UnsafeError{Path: path, Why: fmt.Sprintf("has %d hard links: another name for it may be a file Airlock must not write", st.Nlink),
-			Fix: "replace it with a copy (cp " + quote(path) + " x && mv x " + quote(path) + ")"}
-	}
 	return nil
 }
 

@@ -22,3 +22,10 @@ func isLinkErr(path string, err error) bool {
 	}
 	return false
 }
+
+func links(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

@@ -37,6 +37,14 @@ func OpenState(path string, flag int, perm os.FileMode) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
+	// Writing through a second name (a hard link made while the home was
+	// writable) would write whatever file that is. Reads are spared: a
+	// key is made by link-then-unlink, and a reader may see it between.
+	if n := links(st); n > 1 && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		f.Close()
+		return nil, &home.UnsafeError{Path: path, Why: fmt.Sprintf("has %d hard links: another name for it may be a file Airlock must not write", n),
+			Fix: "replace it with a copy (cp " + path + " " + path + ".copy && mv " + path + ".copy " + path + ")"}
+	}
 	return f, nil
 }
 
