@@ -114,7 +114,7 @@ func Load(o Options) (*Policy, error) {
 	explicit := getenv("AIRLOCK_POLICY")
 	switch {
 	case explicit != "":
-		p, err = LoadFile(explicit, vars)
+		p, err = loadExplicit(explicit, vars)
 	default:
 		home := filepath.Join(o.AirlockHome, "policy.yaml")
 		// Airlock's own file: never through a link, never another user's.

@@ -113,3 +113,9 @@ func MakeDir(homeDir, dir string) error { return sub(homeDir, dir, true) }
 // CheckDir is MakeDir without creating anything: a directory that does
 // not exist yet is an error wrapping fs.ErrNotExist.
 func CheckDir(homeDir, dir string) error { return sub(homeDir, dir, false) }
+
+// Trusted checks a file outside the home that steers Airlock — the policy
+// AIRLOCK_POLICY names (fi from Stat: the user chose the path, links and
+// all): it must be a regular file owned by the user or root that nobody
+// else can write.
+func Trusted(path string, fi fs.FileInfo) error { return checkTrusted(path, fi) }

@@ -57,3 +57,10 @@ func sub(homeDir, dir string, create bool) error {
 	}
 	return nil
 }
+
+func checkTrusted(path string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return &UnsafeError{Path: path, Why: "is not a regular file", Fix: "point AIRLOCK_POLICY at a policy file"}
+	}
+	return nil
+}

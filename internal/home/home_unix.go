@@ -392,3 +392,17 @@ func sub(homeDir, dir string, create bool) error {
 	}
 	return nil
 }
+
+func checkTrusted(path string, fi fs.FileInfo) error {
+	c := defaultChecker()
+	if !fi.Mode().IsRegular() {
+		return &UnsafeError{Path: path, Why: "is not a regular file but " + kind(fi), Fix: "point AIRLOCK_POLICY at a policy file"}
+	}
+	if st, _ := fi.Sys().(*syscall.Stat_t); st != nil && st.Uid == 0 && c.uid != 0 {
+		if w := c.writers(st); w != "" {
+			return &UnsafeError{Path: path, Why: "steers Airlock and is writable by " + w + " (mode " + mode(fi, st) + ")", Fix: "chmod go-w " + quote(path)}
+		}
+		return nil
+	}
+	return c.owned(path, fi, "the policy AIRLOCK_POLICY names")
+}

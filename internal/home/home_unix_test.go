@@ -170,6 +170,11 @@ func testBinary(t *testing.T) string {
 // answer: "ok" or "error: …".
 func run(t *testing.T, v viewer, airlockHome, op string, args ...string) string {
 	t.Helper()
+	return runEnv(t, v, airlockHome, nil, op, args...)
+}
+
+func runEnv(t *testing.T, v viewer, airlockHome string, env []string, op string, args ...string) string {
+	t.Helper()
 	a, _ := json.Marshal(args)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang (a FIFO) fails, never blocks the suite
 	defer cancel()
@@ -177,6 +182,7 @@ func run(t *testing.T, v viewer, airlockHome, op string, args ...string) string 
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/nonexistent", "USER=me",
 		"AIRLOCK_HOME=" + airlockHome, childEnv + "=" + op, childEnv + "_ARGS=" + string(a)}
+	cmd.Env = append(cmd.Env, env...)
 	if v.me != 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(v.me), Gid: uint32(v.me)}}
 	}
@@ -486,6 +492,40 @@ func TestHomeStateFilesAreNeverFollowed(t *testing.T) {
 					if fi.Mode().Perm() != 0o644 || string(data) != "root:x:0:0::/root:/bin/sh\n" {
 						t.Fatalf("the file behind the link was changed: mode %v, %q", fi.Mode(), data)
 					}
+				})
+			}
+		})
+	}
+}
+
+// TestExplicitPolicyOthersControlIsRefused: the policy AIRLOCK_POLICY
+// names may be a link (the user chose it) and may be root's (a managed
+// policy), but one another user owns or can write steers the gate.
+func TestExplicitPolicyOthersControlIsRefused(t *testing.T) {
+	const observe = "version: 1\nmode: observe\nrules: []\n"
+	cases := []struct {
+		name  string
+		owner func(v viewer) int
+		mode  os.FileMode
+		want  string
+	}{
+		{"another user's", func(v viewer) int { return v.other }, 0o644, "is owned by "},
+		{"mine, writable by every user", func(v viewer) int { return v.me }, 0o666, "writable by every user"},
+		{"root's, writable by every user", func(v viewer) int { return 0 }, 0o666, "writable by every user"},
+		{"root's (managed)", func(v viewer) int { return 0 }, 0o644, "loaded a policy in observe mode"},
+		{"mine", func(v viewer) int { return v.me }, 0o600, "loaded a policy in observe mode"},
+	}
+	for _, v := range viewers(t) {
+		t.Run(v.name, func(t *testing.T) {
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					b := base(t, v)
+					h := mkdir(t, b+"/h", v.me, v.me, 0o700)
+					pol := writeFile(t, b+"/policy.yaml", c.owner(v), c.mode, observe)
+					link := b + "/link.yaml"
+					must(t, os.Symlink(pol, link))
+					must(t, os.Lchown(link, v.me, v.me))
+					expect(t, runEnv(t, v, h, []string{"AIRLOCK_POLICY=" + link}, "policy"), c.want)
 				})
 			}
 		})
