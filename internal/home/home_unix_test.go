@@ -66,6 +66,9 @@ func runOp(op string, args []string) error {
 		return fmt.Errorf("env: %w", err)
 	}
 	switch op {
+	case "audit-hmac":
+		os.Setenv(audit.SignEnv, "hmac")
+		fallthrough
 	case "audit":
 		l, err := audit.Open(env.AirlockHome)
 		if err != nil {
@@ -74,6 +77,16 @@ func runOp(op string, args []string) error {
 		defer l.Close()
 		_, err = l.Append(audit.Record{Event: "hook_test", Source: "hook", Tool: "Bash", Decision: "allow"})
 		return err
+	case "verify":
+		r, err := audit.Verify(env.AirlockHome)
+		if err != nil {
+			return err
+		}
+		if r.Status != audit.Intact {
+			b, _ := json.Marshal(r.Problems)
+			return fmt.Errorf("%s: %s", r.Verdict, b)
+		}
+		return nil
 	case "fingerprint":
 		l, err := audit.Open(env.AirlockHome)
 		if err != nil {
@@ -432,7 +445,8 @@ func TestHomeStateFilesAreNeverFollowed(t *testing.T) {
 		{"audit.jsonl link", "audit", link("audit.jsonl"), "is a symbolic link"},
 		{"audit.lock link", "audit", link("audit.lock"), "is a symbolic link"},
 		{"audit.head link", "audit", link("audit.head"), "is a symbolic link"},
-		{"audit.ledger link", "audit", link("audit.ledger"), ""},
+		{"audit ledger link", "verify", link(audit.LedgerFile), "is a symbolic link"},
+		{"audit.key link", "audit-hmac", link("audit.key"), "is a symbolic link"},
 		{"fingerprint link", "fingerprint", link("gate.hook.fingerprint"), "is a symbolic link"},
 		{"gate.lock link", "fingerprint", link("gate.lock"), "is a symbolic link"},
 		{"pins.json link", "pins", link("pins.json"), "is a symbolic link"},
@@ -479,11 +493,6 @@ func TestHomeStateFilesAreNeverFollowed(t *testing.T) {
 					// the file a link points at: /etc/passwd for root, ~/.bashrc for a user
 					target := writeFile(t, b+"/target", v.me, 0o644, "root:x:0:0::/root:/bin/sh\n")
 					c.plant(t, h, target, v)
-					if c.name == "audit.ledger link" {
-						// the ledger is written only on rotation; it is read
-						// by verify, which refuses it (audit's own tests)
-						return
-					}
 					got := run(t, v, h, c.op)
 					expect(t, got, c.want)
 					fi, err := os.Stat(target)
