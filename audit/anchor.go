@@ -384,7 +384,7 @@ func AnchorNow(home, dir string) (int64, string, error) {
 	if err != nil {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
 	}
-	lf, err := os.OpenFile(filepath.Join(home, LockFile), os.O_RDWR, 0)
+	lf, err := openRegular(filepath.Join(home, LockFile), os.O_RDWR, 0)
 	if err != nil {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
 	}

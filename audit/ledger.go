@@ -191,7 +191,7 @@ func appendLedger(home string, e LedgerEntry, partial, sync bool, signer Signer)
 		buf = append(buf, '\n')
 	}
 	buf = append(append(buf, line...), '\n')
-	f, err := os.OpenFile(filepath.Join(home, LedgerFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := openRegular(filepath.Join(home, LedgerFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return e, fmt.Errorf("open %s: %w", LedgerFile, err)
 	}

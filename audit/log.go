@@ -103,10 +103,10 @@ func OpenWith(home string, o Options) (*Log, error) {
 	if home == "" {
 		return nil, errors.New("audit: open: empty home directory")
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	if err := makeHome(home); err != nil {
 		return nil, fmt.Errorf("audit: create home: %w", err)
 	}
-	lf, err := os.OpenFile(filepath.Join(home, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := openRegular(filepath.Join(home, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open lock: %w", err)
 	}

@@ -4,17 +4,26 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
-// The log's files are read from a directory an attacker may have written:
-// a FIFO would hang the reader (while it holds the append lock), a device
-// such as /dev/zero would never end. internal/regular opens them without
-// blocking, refuses anything but a regular file, and reads to a bound.
+// The log's files live in a directory an attacker may have written to. A
+// link named audit.jsonl or audit.lock would have the hook append to, and
+// chmod, whatever it points at (/etc/passwd when it runs as root); a FIFO
+// would hang the reader while it holds the append lock; a device such as
+// /dev/zero would never end. internal/regular opens them without following
+// a link and without blocking, refuses anything but a regular file of the
+// user's that nobody else can write, and reads to a bound; the home itself
+// is created and checked by internal/home.
 
 // ErrNotRegular is wrapped by the error for a log file that is not a
 // regular file.
 var ErrNotRegular = regular.ErrNotRegular
+
+// ErrUnsafe is wrapped by the error for a log file (or home) that is a
+// link, or that another user owns or can write.
+var ErrUnsafe = home.ErrUnsafe
 
 // Bounds on whole-file reads.
 const (
@@ -24,12 +33,17 @@ const (
 )
 
 func openRegular(path string, flag int, perm os.FileMode) (*os.File, error) {
-	return regular.Open(path, flag, perm)
+	return regular.OpenState(path, flag, perm)
 }
 
 // readRegular reads a whole regular file of at most max bytes.
 func readRegular(path string, max int64) ([]byte, error) {
-	b, err := regular.ReadPrefix(path, max+1)
+	f, err := openRegular(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := regular.ReadAll(f, max+1)
 	if err != nil {
 		return nil, err
 	}
@@ -38,3 +52,7 @@ func readRegular(path string, max int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// makeHome creates the home (0700) when it is missing and checks that it
+// is the user's alone.
+func makeHome(dir string) error { return home.Make(dir) }

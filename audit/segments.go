@@ -36,7 +36,7 @@ func (s *snapshot) close() {
 // takeSnapshot takes the append lock while reading. If the lock file cannot
 // be opened (a read-only copy of the directory), it reads without it.
 func takeSnapshot(home string) (*snapshot, error) {
-	if lf, lerr := os.Open(filepath.Join(home, LockFile)); lerr == nil {
+	if lf, lerr := openRegular(filepath.Join(home, LockFile), os.O_RDONLY, 0); lerr == nil {
 		if flock.Lock(lf) == nil {
 			defer func() { _ = flock.Unlock(lf) }()
 		}

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // Environment variables and files of record signing.
@@ -498,7 +500,7 @@ func loadOrCreateHMACKey(path string) ([]byte, error) {
 }
 
 func readHMACKey(path string) ([]byte, error) {
-	b, err := readSecretFile(path, "HMAC key")
+	b, err := readSecretFile(path, "HMAC key", openRegular) // in the home: never through a link
 	if err != nil {
 		return nil, err
 	}
@@ -511,9 +513,10 @@ func readHMACKey(path string) ([]byte, error) {
 }
 
 // readSecretFile reads a small key file, refusing one that group or others
-// can access: a key anyone can read protects nothing.
-func readSecretFile(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
+// can access: a key anyone can read protects nothing. open never blocks on
+// a FIFO.
+func readSecretFile(path, what string, open func(string, int, os.FileMode) (*os.File, error)) ([]byte, error) {
+	f, err := open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open %s %s: %w", what, path, err)
 	}
@@ -600,7 +603,7 @@ func createExclusive(path string, content []byte, perm fs.FileMode) (bool, error
 // `openssl genpkey -algorithm ed25519` writes), or hex of the 32-byte seed
 // or of the 64-byte seed+public key.
 func loadEd25519Private(path string) (ed25519.PrivateKey, error) {
-	b, err := readSecretFile(path, SignKeyEnv+" private key")
+	b, err := readSecretFile(path, SignKeyEnv+" private key", regular.Open) // the user's path, links and all
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // LockName is the cross-process lock file in $AIRLOCK_HOME that guards
@@ -16,11 +18,11 @@ const LockName = "footprints.lock"
 // withLock runs f holding the exclusive lock in airlockHome, creating the
 // directory (0700) and the lock file (0600) when needed.
 func withLock(airlockHome string, f func() error) (err error) {
-	if err := os.MkdirAll(airlockHome, 0o700); err != nil {
+	if err := home.Make(airlockHome); err != nil {
 		return fmt.Errorf("create %s: %w", airlockHome, err)
 	}
 	name := filepath.Join(airlockHome, LockName)
-	lf, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := regular.OpenState(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open lock %s: %w", name, err)
 	}
@@ -37,7 +39,11 @@ func withLock(airlockHome string, f func() error) (err error) {
 }
 
 // writeAtomic replaces path so that a reader never sees half a file (a
-// truncated contract could parse as a weaker one); a symlink stays a link.
+// truncated contract could parse as a weaker one); a link there is refused,
+// never written through.
 func writeAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o600)
+	return atomicfile.WriteState(path, data, 0o600)
 }
+
+// maxFileBytes bounds the contracts and footprints files.
+const maxFileBytes = 64 << 20

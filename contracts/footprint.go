@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -111,7 +112,7 @@ func Footprints(airlockHome string) (map[string]*Footprint, error) {
 
 func readFootprints(file string) (*footprintFile, error) {
 	ff := &footprintFile{Version: 1, Servers: map[string]*Footprint{}}
-	data, err := os.ReadFile(file)
+	data, err := regular.ReadState(file, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ff, nil
 	}

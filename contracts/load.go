@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -26,7 +26,7 @@ import (
 // refuse.
 func Load(airlockHome string, vars policy.Vars) (*Set, error) {
 	path := filepath.Join(airlockHome, FileName)
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadState(path, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Set{path: path, home: vars.Home, servers: map[string]*compiled{}}, nil
 	}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -183,7 +183,7 @@ func withVars(p string, vars policy.Vars) string {
 // writeContract replaces (or adds) c's entry in the contracts file,
 // editing the YAML tree so every other entry and every comment stays.
 func writeContract(file string, c *Contract, fp *Footprint, vars policy.Vars) error {
-	data, err := os.ReadFile(file)
+	data, err := regular.ReadState(file, maxFileBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", file, err)
 	}

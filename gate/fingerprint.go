@@ -12,6 +12,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -90,14 +91,14 @@ func RecordConfig(log Recorder, home, session string, c Config) error {
 	fp := c.Fingerprint()
 	mark := filepath.Join(home, "gate."+c.Source+".fingerprint")
 	same := func() bool {
-		b, err := os.ReadFile(mark)
+		b, err := regular.ReadState(mark, 4096)
 		return err == nil && strings.TrimSpace(string(b)) == fp
 	}
 	if same() {
 		return nil // the common case: no lock, one small read
 	}
 	// Many hook processes may see the change at once: one records it.
-	lf, err := os.OpenFile(filepath.Join(home, "gate.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := regular.OpenState(filepath.Join(home, "gate.lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("record the gate configuration: %w", err)
 	}
@@ -117,7 +118,7 @@ func RecordConfig(log Recorder, home, session string, c Config) error {
 	}); err != nil {
 		return fmt.Errorf("record the gate configuration: %w", err)
 	}
-	if err := atomicfile.Write(mark, []byte(fp+"\n"), 0o600); err != nil {
+	if err := atomicfile.WriteState(mark, []byte(fp+"\n"), 0o600); err != nil {
 		return fmt.Errorf("remember the gate configuration: %w", err)
 	}
 	return nil

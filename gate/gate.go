@@ -11,11 +11,11 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"path/filepath"
 	"time"
 
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 )
@@ -32,7 +32,8 @@ type Env struct {
 
 // EnvFromOS reads the process environment. It fails when no home
 // directory can be found: without one neither the policy nor the secret
-// paths it protects can be placed.
+// paths it protects can be placed; and when the Airlock home is relative
+// or not controlled by the user alone (internal/home.Check).
 func EnvFromOS() (Env, error) {
 	e := Env{Getenv: os.Getenv, Now: time.Now}
 	e.Home = os.Getenv("HOME")
@@ -53,9 +54,16 @@ func EnvFromOS() (Env, error) {
 		}
 	}
 	e.Tmp = os.TempDir()
-	e.AirlockHome = os.Getenv("AIRLOCK_HOME")
-	if e.AirlockHome == "" {
-		e.AirlockHome = filepath.Join(e.Home, ".airlock")
+	// The home steers the gate (policy, pins, the chain): one another user
+	// can write, or a relative one inside the agent's project, is refused
+	// before anything in it is read.
+	h, err := home.Locate(os.Getenv, e.Home)
+	if err != nil {
+		return e, err
+	}
+	e.AirlockHome = h
+	if err := home.Check(h); err != nil {
+		return e, fmt.Errorf("refusing the Airlock home %s: %w", h, err)
 	}
 	return e, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
@@ -69,7 +70,7 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 // probeWritable fails unless a file can be created in home: the audit log,
 // pins and holds all live there.
 func probeWritable(home string) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	if err := airlockhome.Make(home); err != nil {
 		return fmt.Errorf("airlock home %s cannot be created: %w", home, err)
 	}
 	f, err := os.CreateTemp(home, ".probe-*")

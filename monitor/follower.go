@@ -163,7 +163,7 @@ func verdict(rep *audit.Report) (broken, note string) {
 // that shrank in place was rewritten, which breaks the chain.
 func (f *Follower) advance(push func(audit.Record)) error {
 	path := filepath.Join(f.home, audit.LogFile)
-	fh, err := regular.Open(path, os.O_RDONLY, 0)
+	fh, err := regular.OpenState(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		// No log yet, or a rotation between its rename and the new file.
 		if f.cur != nil {
@@ -231,7 +231,7 @@ func (f *Follower) drainMoved(push func(audit.Record)) error {
 
 // readPath reads the segment at path from f.off to its end.
 func (f *Follower) readPath(path string, push func(audit.Record)) error {
-	fh, err := regular.Open(path, os.O_RDONLY, 0)
+	fh, err := regular.OpenState(path, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("monitor: open segment: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 const (
@@ -122,7 +123,7 @@ func (n *Notifier) admit(key string) (fold int, show bool) {
 	if err != nil {
 		return 0, false
 	}
-	if err := atomicfile.Write(path, data, 0o600); err != nil {
+	if err := atomicfile.WriteState(path, data, 0o600); err != nil {
 		return 0, false
 	}
 	return fold, show
@@ -190,7 +191,7 @@ func (s *state) prune(now, cooldown int64) (changed bool) {
 // readState reads notify.json, at most maxStateBytes+1 of it so that an
 // oversized file costs nothing. A missing file is a fresh state.
 func readState(path string) (state, error) {
-	f, err := os.Open(path)
+	f, err := regular.OpenState(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return state{V: stateVersion}, nil
 	}
@@ -217,7 +218,7 @@ func (n *Notifier) lock() (unlock func(), ok bool) {
 	if n.abandoned.Load() > 0 {
 		return nil, false
 	}
-	f, err := os.OpenFile(filepath.Join(n.home, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := regular.OpenState(filepath.Join(n.home, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, false
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // State is whether a server may serve calls.
@@ -106,7 +108,7 @@ func (s *Store) Path() string { return s.path }
 // ErrCorrupt when the content is at fault. Writes replace the file
 // atomically, so Load needs no lock.
 func (s *Store) Load() (map[string]*Entry, error) {
-	data, err := os.ReadFile(s.path)
+	data, err := regular.ReadState(s.path, maxPinsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]*Entry{}, nil
 	}
@@ -115,6 +117,10 @@ func (s *Store) Load() (map[string]*Entry, error) {
 	}
 	return s.parse(data)
 }
+
+// maxPinsBytes bounds pins.json: far above any real toolset's
+// fingerprints, far below what would exhaust memory.
+const maxPinsBytes = 64 << 20
 
 const fixCorrupt = "move it aside to re-pin every server on next start"
 
@@ -228,10 +234,10 @@ func sortedNames(m map[string]*Entry) []string {
 // update runs fn on the current entries under the lock and, when fn says
 // it changed them, writes them back atomically.
 func (s *Store) update(fn func(m map[string]*Entry) (changed bool, err error)) error {
-	if err := os.MkdirAll(s.home, 0o700); err != nil {
+	if err := home.Make(s.home); err != nil {
 		return fmt.Errorf("pins: create %s: %w", s.home, err)
 	}
-	lf, err := os.OpenFile(s.lock, os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := regular.OpenState(s.lock, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("pins: open lock: %w", err)
 	}

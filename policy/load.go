@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -113,10 +114,11 @@ func Load(o Options) (*Policy, error) {
 	explicit := getenv("AIRLOCK_POLICY")
 	switch {
 	case explicit != "":
-		p, err = LoadFile(explicit, vars)
+		p, err = loadExplicit(explicit, vars)
 	default:
 		home := filepath.Join(o.AirlockHome, "policy.yaml")
-		data, rerr := os.ReadFile(home)
+		// Airlock's own file: never through a link, never another user's.
+		data, rerr := regular.ReadState(home, maxHomePolicyBytes)
 		switch {
 		case rerr == nil:
 			p, err = parse(data, home, "policy", vars)

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -20,7 +22,14 @@ import (
 // before it replaces the file atomically (through a symlink, keeping the
 // file's mode), so a bad edit never lands: the old file stays as it was.
 func ApplyGrants(file string, fallback []byte, grants []ProposedGrant, today string, vars policy.Vars) (int, error) {
-	data, err := os.ReadFile(file)
+	// The home's policy.yaml is Airlock's own state (never through a link,
+	// never another user's); a file AIRLOCK_POLICY names is the user's.
+	read, write := os.ReadFile, atomicfile.Write
+	if vars.AirlockHome != "" && filepath.Dir(file) == filepath.Clean(vars.AirlockHome) {
+		read = func(p string) ([]byte, error) { return regular.ReadState(p, 16<<20) }
+		write = atomicfile.WriteState
+	}
+	data, err := read(file)
 	mode := os.FileMode(0o600)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -42,7 +51,7 @@ func ApplyGrants(file string, fallback []byte, grants []ProposedGrant, today str
 	if _, err := policy.CheckEdit(out, file, vars); err != nil {
 		return 0, fmt.Errorf("the edited policy does not load, %s was left as it was: %w", file, err)
 	}
-	if err := atomicfile.Write(file, out, mode); err != nil {
+	if err := write(file, out, mode); err != nil {
 		return 0, fmt.Errorf("write policy %s: %w", file, err)
 	}
 	return added, nil

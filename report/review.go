@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // ReviewsFile is the sign-off chain in $AIRLOCK_HOME.
@@ -72,7 +73,7 @@ func ReportDigest(text []byte) string {
 // ReadReviews reads the sign-off chain and checks it: every H, and every
 // Prev against the review before it. A missing file is an empty chain.
 func ReadReviews(home string) ([]Review, error) {
-	f, err := os.Open(filepath.Join(home, ReviewsFile))
+	f, err := regular.OpenState(filepath.Join(home, ReviewsFile), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -129,7 +130,7 @@ func AppendReview(home string, r Review) (Review, error) {
 	if err != nil {
 		return Review{}, err
 	}
-	f, err := os.OpenFile(filepath.Join(home, ReviewsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := regular.OpenState(filepath.Join(home, ReviewsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return Review{}, fmt.Errorf("open %s: %w", ReviewsFile, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
@@ -48,8 +49,8 @@ func readFeedFile(path string) ([]byte, error) {
 	// A FIFO or device planted as feed.json would hang or never end.
 	// The payload is a JSON string in the file: escaping at most doubles it.
 	const limit = 2*MaxFeedBytes + 64<<10
-	raw, err := regular.ReadPrefix(path, limit+1)
-	if errors.Is(err, regular.ErrNotRegular) {
+	raw, err := regular.ReadState(path, limit)
+	if errors.Is(err, regular.ErrNotRegular) || errors.Is(err, home.ErrUnsafe) {
 		return nil, fmt.Errorf("feed %w; remove it to fall back to the bundled indicators", err)
 	}
 	if err != nil {
@@ -123,5 +124,5 @@ func InstallFeed(path string, f *Feed) (already bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return false, fmt.Errorf("install feed %s: %w", path, err)
 	}
-	return false, atomicfile.Write(path, b.Bytes(), 0o600)
+	return false, atomicfile.WriteState(path, b.Bytes(), 0o600)
 }

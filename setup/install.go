@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // Init puts every stdio MCP server the agents' config files define behind
@@ -59,11 +60,11 @@ func (run *initRun) policy() {
 		return
 	}
 	p := filepath.Join(o.AirlockHome, "policy.yaml")
-	cur, err := os.ReadFile(p)
+	cur, err := regular.ReadState(p, MaxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if !o.DryRun {
-			if err := writeAtomic(p, o.Policy); err != nil {
+			if err := writeAtomic(o.AirlockHome, p, o.Policy); err != nil {
 				run.r.file(p, "", ActRefused, err.Error())
 				return
 			}

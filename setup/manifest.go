@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // Manifest is what init changed, kept in $AIRLOCK_HOME/setup/manifest.json
@@ -60,7 +62,12 @@ func ManifestPath(airlockHome string) string {
 // is empty, not an error.
 func ReadManifest(airlockHome string) (*Manifest, error) {
 	p := ManifestPath(airlockHome)
-	data, err := os.ReadFile(p)
+	// Airlock's own files: never through a link, never another user's.
+	err := home.CheckDir(airlockHome, filepath.Dir(p))
+	var data []byte
+	if err == nil {
+		data, err = regular.ReadState(p, MaxFileSize)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Manifest{Version: manifestVersion}, nil
 	}
@@ -89,7 +96,7 @@ func (m *Manifest) write(airlockHome string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(p, append(data, '\n'))
+	return writeAtomic(airlockHome, p, append(data, '\n'))
 }
 
 // lockSetup takes the cross-process lock that serialises every
@@ -101,13 +108,15 @@ func (m *Manifest) write(airlockHome string) error {
 func lockSetup(airlockHome string, create bool) (func(), error) {
 	dir := filepath.Join(airlockHome, "setup")
 	if create {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := home.MakeDir(airlockHome, dir); err != nil {
 			return nil, err
 		}
-	} else if _, err := os.Stat(dir); err != nil {
+	} else if err := home.CheckDir(airlockHome, dir); errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
+	} else if err != nil {
+		return nil, err
 	}
-	lf, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := regular.OpenState(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -176,14 +185,15 @@ func parseMode(s string) (fs.FileMode, bool) {
 // backups hands out one init's backup directory,
 // $AIRLOCK_HOME/backups/<UTC time>-<random>, made on first use.
 type backups struct {
-	dir string
+	home string
+	dir  string
 }
 
 func newBackups(airlockHome string, now time.Time) *backups {
 	var r [4]byte
 	_, _ = rand.Read(r[:]) // crypto/rand does not fail on supported systems
 	name := now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(r[:])
-	return &backups{dir: filepath.Join(airlockHome, "backups", name)}
+	return &backups{home: airlockHome, dir: filepath.Join(airlockHome, "backups", name)}
 }
 
 // path is where the copy of file goes: the file's absolute path, mirrored
@@ -203,7 +213,7 @@ func (b *backups) path(file string) string {
 // save writes a backup of data for file, never over another one.
 func (b *backups) save(file string, data []byte) (string, error) {
 	p := b.path(file)
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+	if err := home.MakeDir(b.home, filepath.Dir(p)); err != nil {
 		return "", fmt.Errorf("back up %s: %w", file, err)
 	}
 	if err := writeNew(p, data); err != nil {

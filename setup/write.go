@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 // ErrChanged is the cause when a file changed between the moment Airlock
@@ -141,18 +144,15 @@ func writeNew(path string, data []byte) error {
 	return fh.Close()
 }
 
-// writeAtomic replaces an Airlock state file (the manifest, policy.yaml),
-// mode 0600, in a directory created 0700.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+// writeAtomic replaces an Airlock state file (the manifest, policy.yaml)
+// in airlockHome, mode 0600, in a directory created 0700. Unlike the
+// agents' config files it is never written through a link: a link there
+// is refused (internal/atomicfile.WriteState).
+func writeAtomic(airlockHome, path string, data []byte) error {
+	if err := home.MakeDir(airlockHome, filepath.Dir(path)); err != nil {
 		return err
 	}
-	f, err := readState(path)
-	if err != nil {
-		return err
-	}
-	f.info = nil
-	return commit(f, data, 0o600, nil)
+	return atomicfile.WriteState(path, data, 0o600)
 }
 
 func syncDir(dir string) {

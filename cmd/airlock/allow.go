@@ -79,7 +79,7 @@ func (a *allowCtx) callEnv() policy.CallEnv {
 // current is the policy file's bytes; when there is none yet, the bundled
 // profile in force, which `airlock init` would have written.
 func (a *allowCtx) current() ([]byte, error) {
-	data, err := os.ReadFile(a.file)
+	data, err := readPolicy(a.env, a.file)
 	if errors.Is(err, fs.ErrNotExist) && a.env.Getenv("AIRLOCK_POLICY") == "" {
 		name := a.env.Getenv("AIRLOCK_PROFILE")
 		if name == "" {
@@ -96,10 +96,10 @@ func (a *allowCtx) commit(data []byte) error {
 	if _, err := policy.CheckEdit(data, a.file, a.vars()); err != nil {
 		return exitWith(1, "airlock allow: the edited policy does not load, %s is unchanged:\n%v", a.file, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(a.file), 0o700); err != nil {
+	if err := makePolicyDir(a.env, a.file); err != nil {
 		return exitWith(1, "airlock allow: %v", err)
 	}
-	if err := writeAtomic(a.file, data, 0o600); err != nil {
+	if err := writePolicy(a.env, a.file, data, 0o600); err != nil {
 		return exitWith(1, "airlock allow: write %s: %v (unchanged)", a.file, err)
 	}
 	return nil
@@ -257,7 +257,7 @@ func runAllowRevoke(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cur, err := os.ReadFile(a.file)
+	cur, err := readPolicy(a.env, a.file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return exitWith(1, "airlock allow revoke: failed: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,7 +30,7 @@ func runAskd(c *cli.Context) error {
 	if err != nil {
 		return exitWith(exitConfig, "airlock askd: %v", err)
 	}
-	if err := os.MkdirAll(env.AirlockHome, 0o700); err != nil {
+	if err := home.Make(env.AirlockHome); err != nil {
 		return exitWith(exitConfig, "airlock askd: %v", err)
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

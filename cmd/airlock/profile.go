@@ -50,7 +50,7 @@ func runProfile(c *cli.Context) error {
 			name = a
 		}
 	}
-	current, rerr := os.ReadFile(file)
+	current, rerr := readPolicy(env, file)
 	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		return exitWith(1, "airlock: read %s: %v", file, rerr)
 	}
@@ -65,17 +65,17 @@ func runProfile(c *cli.Context) error {
 	if rerr == nil && bundledName(current) == "" && !force {
 		return exitWith(1, "airlock profile: %s has been edited; it was left alone. Re-run with --force to replace it (a backup is kept).", file)
 	}
-	if err := os.MkdirAll(env.AirlockHome, 0o700); err != nil {
+	if err := makePolicyDir(env, file); err != nil {
 		return exitWith(1, "airlock profile: %v", err)
 	}
 	if rerr == nil && bundledName(current) == "" {
 		backup := fmt.Sprintf("%s.bak-%s", file, time.Now().UTC().Format("20060102T150405.000000000Z"))
-		if err := os.WriteFile(backup, current, 0o600); err != nil {
+		if err := atomicfile.WriteState(backup, current, 0o600); err != nil {
 			return exitWith(1, "airlock profile: back up %s: %v", file, err)
 		}
 		fmt.Fprintf(w, "backed up your policy to %s\n", backup)
 	}
-	if err := writeAtomic(file, data, 0o600); err != nil {
+	if err := writePolicy(env, file, data, 0o600); err != nil {
 		return exitWith(1, "airlock profile: %v", err)
 	}
 	fmt.Fprintf(w, "profile: %s (%s)\n", name, file)
@@ -141,10 +141,4 @@ func bundledName(data []byte) string {
 		}
 	}
 	return ""
-}
-
-// writeAtomic writes a file so that a reader never sees half a policy (a
-// truncated policy can parse as a weaker one).
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	return atomicfile.Write(path, data, mode)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/sandbox"
 	"github.com/urfave/cli/v2"
@@ -59,7 +60,7 @@ func runSandboxed(c *cli.Context) error {
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: the policy did not load; nothing was started:\n%v", err)
 	}
-	if err := os.MkdirAll(env.AirlockHome, 0o700); err != nil {
+	if err := home.Make(env.AirlockHome); err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
 	log, err := audit.Open(env.AirlockHome)

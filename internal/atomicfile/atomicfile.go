@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 // Write replaces path with data by temp file, sync and rename, with the
@@ -19,6 +21,12 @@ func Write(path string, data []byte, mode os.FileMode) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return replace(path, data, mode)
+}
+
+// replace writes data to a new temp file beside path (O_EXCL: never an
+// existing file or link) and renames it over path.
+func replace(path string, data []byte, mode os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -41,4 +49,21 @@ func Write(path string, data []byte, mode os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// WriteState replaces one of Airlock's own files (policy, pins, contracts,
+// checkpoints) by temp file, sync and rename. Unlike Write it never writes
+// through a link: a link, a file that is not regular, or a file another
+// user owns or can write is refused (internal/home.File), and the rename
+// replaces the name itself, so a link that appears after the check is
+// replaced, not followed.
+func WriteState(path string, data []byte, mode os.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil {
+		if err := home.File(path, fi); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return replace(path, data, mode)
 }

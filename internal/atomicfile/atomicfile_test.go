@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,40 @@ func TestWriteReplacesAndKeepsLinks(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "new.txt"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWriteStateRefusesLinks: Airlock's own files are never written
+// through a link (before: the fingerprint file, a link, replaced its
+// target); the agents' config files still are (Write, above).
+func TestWriteStateRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "gate.hook.fingerprint")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteState(link, []byte("new"), 0o600)
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("WriteState through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Fatalf("the link's target was written: %q", b)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced")
+	}
+	plain := filepath.Join(dir, "pins.json")
+	if err := WriteState(plain, []byte("a"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteState(plain, []byte("b"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(plain); string(b) != "b" {
+		t.Fatalf("content %q", b)
 	}
 }
