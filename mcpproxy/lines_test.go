@@ -13,7 +13,7 @@ import (
 func TestLineReaderAnyLength(t *testing.T) {
 	big := strings.Repeat("x", 3<<20)
 	in := "a\n" + big + "\n\nlast-no-newline"
-	lr := newLineReader(strings.NewReader(in))
+	lr := newLineReader(strings.NewReader(in), 0)
 	var got []string
 	for {
 		l, err := lr.next()

@@ -1,7 +1,7 @@
 package mcpproxy
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,56 +15,71 @@ import (
 
 // clientLoop reads the client's messages until its input ends.
 func (p *Proxy) clientLoop(r io.Reader) {
-	lr := newLineReader(r)
+	lr := newLineReader(r, p.opts.MaxMessage)
 	for {
 		line, err := lr.next()
+		var big *oversized
+		if errors.As(err, &big) {
+			if p.clientOversized(big) != nil {
+				return
+			}
+			continue
+		}
 		if err != nil {
 			return
 		}
 		if err := p.fromClient(line); err != nil {
 			return
 		}
-		lr.shrink()
 	}
 }
 
 // serverLoop reads the server's messages until its output ends.
 func (p *Proxy) serverLoop(r io.Reader) {
-	lr := newLineReader(r)
+	lr := newLineReader(r, p.opts.MaxMessage)
 	for {
 		line, err := lr.next()
-		if err != nil {
+		var big *oversized
+		if errors.As(err, &big) {
+			err = p.serverOversized(big)
+		} else if err == nil {
+			err = p.fromServer(line)
+		} else {
 			return
 		}
-		if err := p.fromServer(line); err != nil {
+		if err != nil {
 			// the client is gone; keep draining so the server is not
 			// blocked writing to a full pipe while it shuts down
 			_, _ = io.Copy(io.Discard, r)
 			return
 		}
-		lr.shrink()
 	}
 }
 
 // fromClient handles one line from the client: forward it, or answer it
 // in the server's place when the gate refuses it.
-func (p *Proxy) fromClient(line []byte) error {
-	msg := bytes.TrimSpace(line)
+func (p *Proxy) fromClient(line string) error {
+	msg := trimSpace(line)
 	if len(msg) == 0 {
-		return p.toServer.write(line)
+		return p.toServer.writeString(line)
 	}
 	if prob := framingProblem(msg); prob != "" {
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client line refused: " + prob})
-		return p.toClient.write(errorAnswer("null", "Airlock blocked this message: "+prob, "", ""))
+		return p.answerUnread(scanTop(msg), ErrorCode, "Airlock blocked this message: "+prob)
 	}
-	if !gjson.ValidBytes(msg) {
+	if !gjson.Valid(msg) {
 		// Not JSON to us: a lenient server might still read a call in it
 		// (NaN, comments), so it is never forwarded ungated.
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a line that is not JSON; answered with a parse error"})
-		return p.toClient.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Airlock: the message is not valid JSON","data":{"blocked_by":"airlock"}}}`))
+		return p.answerUnread(scanTop(msg), codeParseError, "Airlock: the message is not valid JSON")
 	}
-	if msg[0] == '[' {
+	switch msg[0] {
+	case '[':
 		return p.clientBatch(line, msg)
+	case '{':
+	default:
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a JSON value that is not a message; refused"})
+		return p.toClient.write(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this message: it is not a JSON-RPC message", "", ""))
 	}
 	fwd, answer := p.clientMessage(msg)
 	if answer != nil {
@@ -73,26 +88,67 @@ func (p *Proxy) fromClient(line []byte) error {
 		}
 	}
 	if fwd {
-		return p.toServer.write(line)
+		return p.toServer.writeString(line)
 	}
 	return nil
+}
+
+// clientOversized refuses a client message past the cap, read to its end
+// but not kept: each request in it is answered by its id.
+func (p *Proxy) clientOversized(big *oversized) error {
+	p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + big.Error()})
+	return p.answerUnread(big.top, ErrorCode, "Airlock blocked this message: "+big.Error()+
+		" (AIRLOCK_MCP_MAX_MESSAGE or --max-message sets it)")
+}
+
+// answerUnread answers a message the proxy would not read whole: every
+// request whose id its top level shows gets the error with that id, a
+// notification nothing, and a message whose id cannot be told apart one
+// answer with id null, as JSON-RPC says.
+func (p *Proxy) answerUnread(top topLevel, code int, message string) error {
+	var answers []string
+	null := func() {
+		answers = append(answers, string(errorAnswerCode("null", code, message, "", "")))
+	}
+	for _, m := range top.msgs {
+		switch {
+		case m.id != "" && m.method:
+			id := replyID(m.id)
+			answers = append(answers, string(errorAnswerCode(id, code, message, "", "")))
+			p.markAnswered(rawKey(id))
+		case m.idBad, !m.method && m.id == "":
+			null()
+		}
+		// a notification gets no answer; neither does a response to a
+		// server request (its id is the server's, not the client's)
+	}
+	if len(top.msgs) == 0 || top.more {
+		null()
+	}
+	switch {
+	case len(answers) == 0:
+		return nil
+	case len(answers) == 1 && top.kind != '[':
+		return p.toClient.write([]byte(answers[0]))
+	}
+	return p.toClient.write([]byte("[" + strings.Join(answers, ",") + "]"))
 }
 
 // clientBatch gates a JSON-RPC batch element by element: the allowed
 // elements go to the server as one batch, the refusals come back to the
 // client as one batch.
-func (p *Proxy) clientBatch(line, msg []byte) error {
+func (p *Proxy) clientBatch(line, msg string) error {
 	var keep, answers []string
 	refused := false
-	gjson.ParseBytes(msg).ForEach(func(_, el gjson.Result) bool {
+	gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
 		if !el.IsObject() {
 			// a batch holds requests and notifications, nothing else;
 			// a nested batch would reach the server ungated
-			answers = append(answers, string(errorAnswer("null", "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
+			answers = append(answers, string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
 			refused = true
 			return true
 		}
-		fwd, answer := p.clientMessage([]byte(el.Raw))
+		fwd, answer := p.clientMessage(el.Raw)
 		if answer != nil {
 			answers = append(answers, string(answer))
 		}
@@ -110,62 +166,87 @@ func (p *Proxy) clientBatch(line, msg []byte) error {
 	}
 	switch {
 	case !refused:
-		return p.toServer.write(line)
+		return p.toServer.writeString(line)
 	case len(keep) > 0:
-		return p.toServer.write([]byte("[" + strings.Join(keep, ",") + "]"))
+		return p.toServer.writeString("[" + strings.Join(keep, ",") + "]")
 	}
 	return nil
 }
 
 // clientMessage decides one message from the client: whether it goes on
 // to the server, and the proxy's own answer if it does not.
-func (p *Proxy) clientMessage(msg []byte) (forward bool, answer []byte) {
-	root := gjson.ParseBytes(msg)
+func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
+	root := gjson.Parse(msg)
 	if !root.IsObject() {
 		return true, nil
 	}
+	method, id := root.Get("method"), root.Get("id")
 	if bad := ambiguity(root); bad != "" {
 		// Two parsers could read two different messages out of it.
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + audit.Escape(bad)})
-		id := root.Get("id")
+		if !method.Exists() {
+			return false, nil
+		}
+		answerID := "null"
+		if _, why := idKey(id); why == "" {
+			answerID = id.Raw
+		}
 		if !id.Exists() {
 			return false, nil
 		}
-		return false, errorAnswer(id.Raw, "Airlock blocked this request: "+bad+", so it could be read two ways", "", "")
+		return false, errorAnswer(answerID, "Airlock blocked this request: "+bad+", so it could be read two ways", "", "")
 	}
-	method, id := root.Get("method"), root.Get("id")
 	if !method.Exists() {
 		// a response to a server request
-		if id.Exists() {
+		if k, why := idKey(id); why == "" {
 			p.mu.Lock()
-			delete(p.serverPending, id.Raw)
+			delete(p.serverPending, k)
 			p.mu.Unlock()
 		}
 		return true, nil
+	}
+	key := ""
+	if id.Exists() {
+		k, why := idKey(id)
+		if why != "" {
+			// no answer could be matched to it the way every client
+			// matches one
+			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: " + why})
+			return false, errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this request: "+why, "", "")
+		}
+		if p.inFlight(k) {
+			// MCP forbids it, and the server's answer could be taken
+			// for either request: by the proxy for one, by the client
+			// for the other (a listing read as a call's result would
+			// reach the model unadmitted)
+			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: id " + audit.Escape(clip(id.Raw, 80)) + " is already in flight"})
+			return false, errorAnswerCode(id.Raw, codeInvalidRequest, "Airlock blocked this request: id "+clip(id.Raw, 80)+" is already in flight (MCP forbids reusing a request id within a session)", "", "")
+		}
+		key = k
 	}
 	m := method.String()
 	switch m {
 	case "tools/call":
 		// gated with or without an id: a lenient server runs a
 		// notification-shaped call too
-		return p.gateToolCall(root, id)
+		return p.gateToolCall(root, id, key)
 	case "resources/read", "prompts/get":
-		return p.gateRequest(root, m, id)
+		return p.gateRequest(root, m, id, key)
 	}
 	if !id.Exists() {
 		if m == "notifications/cancelled" {
-			rid := root.Get("params.requestId").Raw
+			rk, _ := idKey(root.Get("params.requestId"))
 			p.mu.Lock()
-			_, mine := p.answered[rid]
-			delete(p.answered, rid)
+			_, mine := p.answered[rk]
+			delete(p.answered, rk)
 			p.mu.Unlock()
-			if mine {
+			if mine && rk != "" {
 				return false, nil // the server never saw that request
 			}
 		}
 		return true, nil
 	}
-	p.track(id.Raw, m, root)
+	p.track(key, id.Raw, m, root)
 	return true, nil
 }
 
@@ -181,17 +262,21 @@ func ambiguity(root gjson.Result) string {
 	return ""
 }
 
-// track remembers a client request so the server's answer can be matched.
-func (p *Proxy) track(id, method string, root gjson.Result) {
+// track remembers a client request so the server's answer can be matched:
+// by key, with the client's spelling to answer in.
+func (p *Proxy) track(key, raw, method string, root gjson.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.seq++
-	pr := pendingReq{method: method, seq: p.seq}
+	// raw is a piece of the message: a copy keeps the map from holding
+	// the whole line
+	pr := pendingReq{method: method, seq: p.seq, raw: strings.Clone(raw)}
 	if method == "tools/list" {
 		pr.first = !root.Get("params.cursor").Exists()
 		p.adm.clientListing(pr.first)
 	}
-	p.pending[id] = pr
+	p.pending[key] = pr
+	delete(p.answered, key) // a cancel for it is the server's again
 	if len(p.pending) > maxPending {
 		prune(p.pending, func(v pendingReq) uint64 { return v.seq }, p.seq)
 	}
@@ -205,10 +290,22 @@ func prune[V any](m map[string]V, seq func(V) uint64, now uint64) {
 	}
 }
 
-func (p *Proxy) markAnswered(id string) {
+// inFlight reports whether a client request with this key is pending.
+func (p *Proxy) inFlight(key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.pending[key]
+	return ok
+}
+
+// markAnswered notes a client request the proxy answered itself.
+func (p *Proxy) markAnswered(key string) {
+	if key == "" {
+		return
+	}
 	p.mu.Lock()
 	p.seq++
-	p.answered[id] = p.seq
+	p.answered[key] = p.seq
 	if len(p.answered) > maxPending {
 		prune(p.answered, func(v uint64) uint64 { return v }, p.seq)
 	}
@@ -216,7 +313,7 @@ func (p *Proxy) markAnswered(id string) {
 }
 
 // gateToolCall decides a tools/call.
-func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
+func (p *Proxy) gateToolCall(root, idv gjson.Result, key string) (bool, []byte) {
 	id := idv.Raw
 	params := root.Get("params")
 	name := params.Get("name")
@@ -225,7 +322,7 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
 		if !idv.Exists() {
 			return false, nil
 		}
-		p.markAnswered(id)
+		p.markAnswered(key)
 		return false, errorAnswer(id, "Airlock blocked this request: tools/call has no tool name", "", "")
 	}
 	tool := name.String()
@@ -237,20 +334,20 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
 	res := p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), ServerTool: tool, Input: args})
 	if res.Effective == policy.Allow {
 		if idv.Exists() {
-			p.track(id, "tools/call", root)
+			p.track(key, id, "tools/call", root)
 		}
 		return true, nil
 	}
 	if !idv.Exists() {
 		return false, nil // refused and recorded; a notification gets no answer
 	}
-	p.markAnswered(id)
+	p.markAnswered(key)
 	return false, toolRefusal(id, res.Refusal())
 }
 
 // gateRequest decides resources/read and prompts/get. Only what the policy
 // speaks to is refused: the default decision does not apply to them.
-func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result) (bool, []byte) {
+func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result, key string) (bool, []byte) {
 	id := idv.Raw
 	params := root.Get("params")
 	args := []byte("{}")
@@ -271,14 +368,14 @@ func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result) 
 	}
 	if !refused {
 		if idv.Exists() {
-			p.track(id, method, root)
+			p.track(key, id, method, root)
 		}
 		return true, nil
 	}
 	if !idv.Exists() {
 		return false, nil
 	}
-	p.markAnswered(id)
+	p.markAnswered(key)
 	return false, errorAnswer(id, "Airlock blocked this request: "+d.Explain(), d.Rule, string(d.Source))
 }
 
@@ -297,65 +394,153 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 }
 
 // maxUnsolicitedRecords bounds the records of dropped responses a server
-// can cause; the rest are counted in the mcp_exit record.
-const maxUnsolicitedRecords = 100
+// can cause, and maxDroppedRecords those of other lines it sends that are
+// dropped; the rest are counted in the mcp_exit record.
+const (
+	maxUnsolicitedRecords = 100
+	maxDroppedRecords     = 100
+)
 
-// fromServer handles one line from the server.
-func (p *Proxy) fromServer(line []byte) error {
-	msg := bytes.TrimSpace(line)
+// fromServer handles one line from the server. Only a JSON-RPC message
+// the client can read reaches it: a line another reader could not parse
+// the same way (not JSON, a BOM, a torn frame) would be thrown away by the
+// client after it settled the id it carries here, and the real answer
+// that follows would then be dropped as unsolicited.
+func (p *Proxy) fromServer(line string) error {
+	msg := trimSpace(line)
 	if len(msg) == 0 {
-		return p.toClient.write(line)
+		return p.toClient.writeString(line)
 	}
 	if prob := framingProblem(msg); prob != "" {
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "server line dropped: " + prob})
+		p.dropServer("server line dropped: " + prob)
+		return nil
+	}
+	if !gjson.Valid(msg) {
+		p.dropServer(fmt.Sprintf("server line dropped: not JSON (%d bytes, starting %s)", len(msg), audit.Escape(strconv.Quote(clip(msg, 40)))))
 		return nil
 	}
 	switch msg[0] {
 	case '{':
-		if p.serverMessage(gjson.ParseBytes(msg)) {
-			return p.toClient.write(line)
+		ok, as := p.serverMessage(gjson.Parse(msg))
+		if !ok {
+			return nil
 		}
-		return nil
+		if as == "" {
+			return p.toClient.writeString(line)
+		}
+		id := gjson.Get(msg, "id")
+		out, ok := withID(msg, id.Index, id.Raw, as)
+		if !ok {
+			p.dropServer("server message dropped: its id could not be written in the client's spelling")
+			return nil
+		}
+		return p.toClient.writeString(out)
 	case '[':
 		var keep []string
-		dropped := false
-		gjson.ParseBytes(msg).ForEach(func(_, el gjson.Result) bool {
-			if p.serverMessage(el) {
-				keep = append(keep, el.Raw)
-			} else {
-				dropped = true
+		changed := false
+		gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
+			ok, as := p.serverMessage(el)
+			if ok && as != "" {
+				id := el.Get("id")
+				el.Raw, ok = withID(el.Raw, id.Index-el.Index, id.Raw, as)
 			}
+			if ok {
+				keep = append(keep, el.Raw)
+			}
+			changed = changed || !ok || as != ""
 			return true
 		})
 		switch {
-		case !dropped:
-			return p.toClient.write(line)
-		case len(keep) > 0:
-			return p.toClient.write([]byte("[" + strings.Join(keep, ",") + "]"))
+		case len(keep) == 0:
+			if !changed {
+				p.dropServer("server line dropped: an empty batch")
+			}
+			return nil
+		case !changed:
+			return p.toClient.writeString(line)
 		}
-		return nil
+		return p.toClient.writeString("[" + strings.Join(keep, ",") + "]")
 	}
-	return p.toClient.write(line) // not ours to judge; the client will
+	p.dropServer("server line dropped: a JSON value that is not a message")
+	return nil
+}
+
+// serverOversized drops a server message past the cap. A request or an
+// answer in it is answered in its place, so neither side waits for it:
+// the server's request with an error, the client's call with an error
+// that says why (as if the server had sent it, so it settles the call).
+func (p *Proxy) serverOversized(big *oversized) error {
+	p.dropServer("server message dropped: " + big.Error())
+	why := big.Error() + " (AIRLOCK_MCP_MAX_MESSAGE or --max-message sets it)"
+	for _, m := range big.top.msgs {
+		if m.id == "" {
+			continue
+		}
+		id := replyID(m.id)
+		if m.method {
+			if err := p.toServer.write(errorAnswer(id, "Airlock dropped this request: "+why, "", "")); err != nil {
+				return nil // the server's side is gone; keep relaying what it sent
+			}
+			continue
+		}
+		if err := p.fromServer(string(errorAnswer(id, "Airlock dropped the server's answer: "+why, "", ""))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropServer records a server line that is not delivered, the first
+// maxDroppedRecords of them; the rest are counted.
+func (p *Proxy) dropServer(detail string) {
+	p.mu.Lock()
+	p.dropped++
+	n := p.dropped
+	p.mu.Unlock()
+	if n <= maxDroppedRecords {
+		p.record(audit.Record{Event: "mcp_malformed", Detail: detail})
+	}
+}
+
+// dropSummary is what mcp_exit adds about records not written.
+func (p *Proxy) dropSummary() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := ""
+	if n := p.unsolicited; n > maxUnsolicitedRecords {
+		s += fmt.Sprintf("; %d more unsolicited responses were dropped than were recorded", n-maxUnsolicitedRecords)
+	}
+	if n := p.dropped; n > maxDroppedRecords {
+		s += fmt.Sprintf("; %d more malformed server lines were dropped than were recorded", n-maxDroppedRecords)
+	}
+	return s
 }
 
 // serverMessage looks at one message from the server and says whether it
-// goes on to the client.
-func (p *Proxy) serverMessage(m gjson.Result) bool {
+// goes on to the client, and in which spelling of its id when the client
+// wrote that id otherwise.
+func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 	if !m.IsObject() {
-		return true
+		p.dropServer("server message dropped: a batch element that is not a JSON-RPC message")
+		return false, ""
 	}
 	if bad := ambiguity(m); bad != "" {
 		// the client's parser could see another message than the one
 		// the proxy judged (another id, another tool list)
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "server message dropped: " + audit.Escape(bad)})
-		return false
+		p.dropServer("server message dropped: " + audit.Escape(bad))
+		return false, ""
 	}
 	method, id := m.Get("method"), m.Get("id")
 	if method.Exists() {
 		if id.Exists() {
+			k, why := idKey(id)
+			if why != "" {
+				p.dropServer("server request dropped: " + why)
+				return false, ""
+			}
 			p.mu.Lock()
 			p.seq++
-			p.serverPending[id.Raw] = p.seq
+			p.serverPending[k] = p.seq
 			if len(p.serverPending) > maxPending {
 				prune(p.serverPending, func(v uint64) uint64 { return v }, p.seq)
 			}
@@ -363,20 +548,40 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 		} else if method.String() == "notifications/tools/list_changed" {
 			p.adm.invalidate()
 		}
-		return true
+		return true, ""
 	}
-	if !id.Exists() || id.Type == gjson.Null {
+	// A response: one of result and error, and an id. Anything else a
+	// client throws away, after the proxy had settled the call with it.
+	if m.Get("result").Exists() == m.Get("error").Exists() {
+		p.dropServer("server response dropped: it must carry one of result and error")
+		return false, ""
+	}
+	if !id.Exists() {
+		p.dropServer("server response dropped: it has no id")
+		return false, ""
+	}
+	if id.Type == gjson.Null {
 		// JSON-RPC's answer to a message whose id could not be read:
-		// nobody's request, nothing to match, harmless to pass on
-		return true
+		// nobody's request, nothing to match, harmless to pass on. A
+		// result with id null answers no request.
+		if m.Get("result").Exists() {
+			p.dropServer("server response dropped: a result with id null")
+			return false, ""
+		}
+		return true, ""
 	}
-	if strings.HasPrefix(id.Raw, p.ownPrefix) {
-		p.adm.ownPage(id.Raw, m)
-		return false
+	k, why := idKey(id)
+	if why != "" {
+		p.dropServer("server response dropped: " + why)
+		return false, ""
+	}
+	if strings.HasPrefix(k, "s:"+p.ownPrefix[1:]) {
+		p.adm.ownPage(k, m)
+		return false, ""
 	}
 	p.mu.Lock()
-	pr, ok := p.pending[id.Raw]
-	delete(p.pending, id.Raw)
+	pr, ok := p.pending[k]
+	delete(p.pending, k)
 	p.mu.Unlock()
 	if !ok {
 		p.mu.Lock()
@@ -386,12 +591,15 @@ func (p *Proxy) serverMessage(m gjson.Result) bool {
 		if n <= maxUnsolicitedRecords {
 			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", audit.Escape(clip(id.Raw, 80)))})
 		}
-		return false
+		return false, ""
 	}
 	if pr.method == "tools/list" {
 		p.adm.clientPage(pr.first, m)
 	}
-	return true
+	if pr.raw != id.Raw {
+		return true, pr.raw
+	}
+	return true, ""
 }
 
 func clip(s string, n int) string {

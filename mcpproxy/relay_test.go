@@ -28,7 +28,10 @@ type fakeServer struct {
 	tools    []string // raw tool objects
 	pageSize int
 	listErr  bool // tools/list answers with an error
-	out      *lineWriter
+	// hold, when set, says which requests the server keeps unanswered
+	// (the test answers them itself through out)
+	hold func(m gjson.Result) bool
+	out  *lineWriter
 }
 
 func (s *fakeServer) serve(in io.Reader) {
@@ -40,10 +43,13 @@ func (s *fakeServer) serve(in io.Reader) {
 		}
 		s.mu.Lock()
 		s.got = append(s.got, strings.TrimSpace(line))
-		tools, size, listErr := s.tools, s.pageSize, s.listErr
+		tools, size, listErr, hold := s.tools, s.pageSize, s.listErr, s.hold
 		s.mu.Unlock()
 		m := gjson.Parse(line)
 		handle := func(m gjson.Result) string {
+			if hold != nil && hold(m) {
+				return ""
+			}
 			id := m.Get("id").Raw
 			switch m.Get("method").String() {
 			case "initialize":
