@@ -281,3 +281,104 @@ func TestFramingRequestIdMustBeStringOrNumber(t *testing.T) {
 		t.Fatalf("a request with an invalid id reached the server: %q", r.srv.received())
 	}
 }
+
+// A client message past the cap is read to its end without being kept,
+// and each request in it is refused by the id its top level carries.
+func TestFramingOversizedClientMessageIsRefusedWithItsId(t *testing.T) {
+	big := `"` + strings.Repeat("x", 200<<10) + `"`
+	call := func(id string) string {
+		return `{"jsonrpc":"2.0",` + id + `"method":"tools/call","params":{"name":"echo","arguments":{"text":` + big + `}}}`
+	}
+	cases := []struct {
+		name, line string
+		ids        []string // the answers' ids; none: no answer
+	}{
+		{"id first", call(`"id":"first",`), []string{`"first"`}},
+		{"id last", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo","arguments":{"text":` + big + `}},"id":99}`, []string{`99`}},
+		{"an id in the arguments is not the id", `{"jsonrpc":"2.0","params":{"id":1,"arguments":{"id":2,"text":` + big + `}},"id":3,"method":"tools/call"}`, []string{`3`}},
+		{"a batch", `[` + call(`"id":1,`) + `,{"jsonrpc":"2.0","id":2,"method":"ping"}]`, []string{`1`, `2`}},
+		{"a notification", call(``), nil},
+		{"two ids", call(`"id":1,"id":2,`), []string{`null`}},
+		{"an id that is an object", call(`"id":{"a":1},`), []string{`null`}},
+		{"not JSON", strings.Repeat("\x00", 200<<10), []string{`null`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRelay(t, relayOpts{max: 64 << 10})
+			r.send(c.line)
+			r.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+			var got []string
+			for {
+				l := gjson.Parse(r.recv())
+				if l.Get("id").Raw == `"after"` {
+					break
+				}
+				els := []gjson.Result{l}
+				if l.IsArray() {
+					els = l.Array()
+				}
+				for _, el := range els {
+					if !refused(el) || !strings.Contains(el.Get("error.message").String(), "64 KiB limit") {
+						t.Fatalf("not a refusal naming the limit: %s", el.Raw)
+					}
+					got = append(got, el.Get("id").Raw)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(c.ids, " ") {
+				t.Fatalf("answered ids %v, want %v", got, c.ids)
+			}
+			if r.serverGot(`xxxxxxxx`) {
+				t.Fatal("the oversized message reached the server")
+			}
+			if ev := r.events("mcp_malformed"); len(ev) != 1 || !strings.Contains(ev[0].Get("detail").String(), "past the 64 KiB limit") {
+				t.Fatalf("want one mcp_malformed record naming the limit, got %v", ev)
+			}
+		})
+	}
+}
+
+// A server answer past the cap is dropped with a record, and the call it
+// answered gets an error in its place instead of waiting forever.
+func TestFramingOversizedServerAnswerIsDroppedAndTheCallAnswered(t *testing.T) {
+	r := newRelay(t, relayOpts{max: 64 << 10})
+	r.srv.setHold(holdIDs(`1e0`))
+	r.send(`{"jsonrpc":"2.0","id":1e0,"method":"resources/read","params":{"uri":"file:///tmp/big"}}`)
+	r.sync(`"s1"`)
+	r.srv.out.write([]byte(`{"jsonrpc":"2.0","id":1.0,"result":{"contents":[{"uri":"file:///tmp/big","text":"` + strings.Repeat("y", 100<<10) + `"}]}}`))
+	got := r.untilMark()
+	if len(got) != 1 {
+		t.Fatalf("want one answer in place of the dropped one, got %q", got)
+	}
+	ans := gjson.Parse(got[0])
+	if ans.Get("id").Raw != `1e0` || !refused(ans) || !strings.Contains(ans.Get("error.message").String(), "past the 64 KiB limit") {
+		t.Fatalf("the call's answer: %s", ans.Raw)
+	}
+	// a second answer to it is unsolicited: the error settled it
+	r.srv.out.write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	if got := r.untilMark(); len(got) != 0 {
+		t.Fatalf("after the error, the client received %q", got)
+	}
+	// a request from the server past the cap is answered to the server
+	r.srv.out.write([]byte(`{"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{"x":"` + strings.Repeat("z", 100<<10) + `"}}`))
+	if got := r.untilMark(); len(got) != 0 {
+		t.Fatalf("an oversized server request reached the client: %d lines", len(got))
+	}
+	r.sync(`"s2"`)
+	if !r.serverGot(`"id":"srv-1","error"`) {
+		t.Fatal("the server's oversized request was not answered")
+	}
+	if ev := r.events("mcp_malformed"); len(ev) != 2 || !strings.Contains(ev[0].Get("detail").String(), "server message dropped: a message of") {
+		t.Fatalf("want two mcp_malformed records of dropped messages, got %v", ev)
+	}
+}
+
+// The proxy's own listing answered past the cap ends the wait at once
+// with the reason, not after ListWait.
+func TestFramingOversizedListingRefusesWithTheReason(t *testing.T) {
+	huge := `{"name":"echo","description":"` + strings.Repeat("d", 100<<10) + `","inputSchema":{"type":"object"}}`
+	r := newRelay(t, relayOpts{max: 64 << 10, tools: []string{huge}})
+	res := r.call(1, "echo", `{"text":"x"}`)
+	if !blocked(res) || !strings.Contains(res.Get("result.content.0.text").String(), "64 KiB limit") {
+		t.Fatalf("a call to a server whose listing is past the cap: %s", res.Raw)
+	}
+}

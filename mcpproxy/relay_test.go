@@ -142,6 +142,7 @@ type relayOpts struct {
 	page    int
 	inspect pins.Inspector
 	home    string
+	max     int64 // MaxMessage
 }
 
 func newRelay(t testing.TB, ro relayOpts) *relay {
@@ -182,6 +183,7 @@ func newRelay(t testing.TB, ro relayOpts) *relay {
 		Name: "fake", Dir: ws, Stdout: outW, Stderr: io.Discard,
 		Gate: &gate.Gate{Policy: pol, Env: env}, Log: log,
 		Pins: pins.Open(home), Inspect: ro.inspect, ListWait: 2 * time.Second,
+		MaxMessage: ro.max,
 	}
 	o.defaults()
 	p := newProxy(o)
