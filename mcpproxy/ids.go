@@ -66,17 +66,19 @@ func rawKey(raw string) string {
 	return k
 }
 
-// replyID is the id to answer with: the client's own spelling, unless it
-// carries a character another reader ends a line at (possible only in a
-// message refused for framing), then the same string with that character
-// escaped.
+// replyID is the id to answer with: the client's own spelling (a valid
+// id, trimmed), unless it carries a character another reader ends a line
+// at (possible only in a message refused for framing, and only inside a
+// string: a raw CR or LF is not valid there), then the same string with
+// that character escaped.
 func replyID(raw string) string {
-	if !strings.ContainsAny(raw, "\r\n\u0085\u2028\u2029") {
+	if !strings.ContainsAny(raw, "\u0085\u2028\u2029") {
 		return raw
 	}
-	r := strings.NewReplacer("\r", `\r`, "\n", `\n`, "\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
-	return r.Replace(raw)
+	return lineBreaks.Replace(raw)
 }
+
+var lineBreaks = strings.NewReplacer("\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // withID returns msg, a JSON object whose id value starts at byte at and
 // is old, with that id spelled id instead.

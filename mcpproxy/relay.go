@@ -61,7 +61,7 @@ func (p *Proxy) serverLoop(r io.Reader) {
 func (p *Proxy) fromClient(line string) error {
 	msg := trimSpace(line)
 	if len(msg) == 0 {
-		return p.toServer.writeString(line)
+		return nil // a blank line: a JSON-RPC reader fails on it, and it says nothing
 	}
 	if prob := framingProblem(msg); prob != "" {
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client line refused: " + prob})
@@ -409,7 +409,7 @@ const (
 func (p *Proxy) fromServer(line string) error {
 	msg := trimSpace(line)
 	if len(msg) == 0 {
-		return p.toClient.writeString(line)
+		return nil // a blank line: the client's reader fails on it, and it says nothing
 	}
 	if prob := framingProblem(msg); prob != "" {
 		p.dropServer("server line dropped: " + prob)
@@ -602,9 +602,11 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 	return true, ""
 }
 
+// clip shortens s to n bytes. It always copies: s is often a piece of a
+// message, which a kept piece would keep whole.
 func clip(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return strings.Clone(s)
 	}
 	return s[:n] + "…"
 }
