@@ -194,7 +194,9 @@ var fuzzSetup struct {
 	err  error
 }
 
-func newFuzzProxy(t *testing.T) *fuzzProxy {
+func newFuzzProxy(t *testing.T) *fuzzProxy { return newFuzzProxyB(t) }
+
+func newFuzzProxyB(t testing.TB) *fuzzProxy {
 	fs := &fuzzSetup
 	fs.once.Do(func() {
 		root, err := os.MkdirTemp("", "airlock-fuzz-")

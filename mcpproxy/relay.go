@@ -116,11 +116,13 @@ func (p *Proxy) answerUnread(top topLevel, code int, message string) error {
 			id := replyID(m.id)
 			answers = append(answers, string(errorAnswerCode(id, code, message, "", "")))
 			p.markAnswered(rawKey(id))
-		case m.idBad, !m.method && m.id == "":
+		case m.method && !m.idBad:
+			// a notification gets no answer
+		default:
+			// not a request, or its id cannot be told; a response's id
+			// is the server's, never answered to the client
 			null()
 		}
-		// a notification gets no answer; neither does a response to a
-		// server request (its id is the server's, not the client's)
 	}
 	if len(top.msgs) == 0 || top.more {
 		null()
