@@ -4,6 +4,7 @@ package mcpproxy
 // request an answer belongs to. Each test here failed before its fix.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -380,5 +381,23 @@ func TestFramingOversizedListingRefusesWithTheReason(t *testing.T) {
 	res := r.call(1, "echo", `{"text":"x"}`)
 	if !blocked(res) || !strings.Contains(res.Get("result.content.0.text").String(), "64 KiB limit") {
 		t.Fatalf("a call to a server whose listing is past the cap: %s", res.Raw)
+	}
+}
+
+// A server that sends garbage without end gets its first lines recorded
+// and the rest counted for mcp_exit, not a record each.
+func TestFramingDroppedServerLinesAreRecordedUpToABound(t *testing.T) {
+	r := newRelay(t, relayOpts{})
+	for i := 0; i < maxDroppedRecords+50; i++ {
+		r.srv.out.write([]byte(fmt.Sprintf("garbage line %d", i)))
+	}
+	if got := r.untilMark(); len(got) != 0 {
+		t.Fatalf("garbage reached the client: %q", got[0])
+	}
+	if n := len(r.events("mcp_malformed")); n != maxDroppedRecords {
+		t.Fatalf("%d mcp_malformed records for %d dropped lines, want %d", n, maxDroppedRecords+50, maxDroppedRecords)
+	}
+	if s := r.p.dropSummary(); !strings.Contains(s, "50 more malformed server lines") {
+		t.Fatalf("mcp_exit would say %q", s)
 	}
 }

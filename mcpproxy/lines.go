@@ -93,7 +93,7 @@ func appendPart(parts [][]byte, chunk []byte) [][]byte {
 			return parts
 		}
 	}
-	size := max(len(chunk), min(256<<10<<len(parts), 4<<20))
+	size := max(len(chunk), 256<<10<<min(len(parts), 4)) // 256 KiB, doubling to 4 MiB
 	return append(parts, append(make([]byte, 0, size), chunk...))
 }
 
