@@ -401,3 +401,26 @@ func TestFramingDroppedServerLinesAreRecordedUpToABound(t *testing.T) {
 		t.Fatalf("mcp_exit would say %q", s)
 	}
 }
+
+func TestIDKeysAreNeverFinerThanAReader(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`1`, `1e0`, true},
+		{`-0`, `0.0`, true},
+		{`9007199254740993`, `9007199254740992`, true}, // one float64
+		{`"1"`, `1`, false},
+		{`"\ud800"`, `"\ufffd"`, true},
+		{"\"\xff\xff\"", `"\ufffd\ufffd"`, true},
+		{"\"\xff\"", "\"\xff\xff\"", true}, // decoders differ: one U+FFFD or two
+		{`"a"`, `"b"`, false},
+		{`1`, `2`, false},
+	} {
+		ka, _ := idKey(gjson.Parse(c.a))
+		kb, _ := idKey(gjson.Parse(c.b))
+		if (ka == kb) != c.same {
+			t.Errorf("%s and %s: keys %q and %q", c.a, c.b, ka, kb)
+		}
+	}
+}

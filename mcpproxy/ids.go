@@ -18,7 +18,8 @@ import (
 //     encoding/json, and I-JSON) hold one: 1, 1.0, 1e0 and 10e-1 are one id,
 //     -0 is 0, and 12345678901234567890 is 12345678901234567000;
 //   - a string by its text once unescaped ("a/b" is "a\/b"), ill-formed
-//     UTF-8 and lone surrogates read as U+FFFD the way most readers do;
+//     UTF-8 and lone surrogates read as U+FFFD, and a run of U+FFFD as
+//     one (decoders replace bad bytes one by one or a sequence at a time);
 //   - a string is never a number: "1" is not 1.
 //
 // Anything else (null, true, an object) is not an id MCP allows.
@@ -41,7 +42,7 @@ func idKey(id gjson.Result) (key string, why string) {
 	}
 	switch id.Type {
 	case gjson.String:
-		return "s:" + strings.ToValidUTF8(id.Str, "\uFFFD"), ""
+		return "s:" + replaced(id.Str), ""
 	case gjson.Number:
 		f, err := strconv.ParseFloat(id.Raw, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
@@ -58,6 +59,16 @@ func idKey(id gjson.Result) (key string, why string) {
 		return "", "an id of null (MCP requires a string or a number)"
 	}
 	return "", "an id that is neither a string nor a number"
+}
+
+// replaced is s with ill-formed UTF-8 and each run of U+FFFD made one
+// U+FFFD.
+func replaced(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	for strings.Contains(s, "\uFFFD\uFFFD") {
+		s = strings.ReplaceAll(s, "\uFFFD\uFFFD", "\uFFFD")
+	}
+	return s
 }
 
 // rawKey is idKey of a raw id the proxy wrote or has checked.
