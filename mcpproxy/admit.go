@@ -156,9 +156,10 @@ func (a *admission) page(pg *pager, m gjson.Result) (done bool, tools, page []js
 }
 
 // ownPage reads one page of the proxy's own listing and asks for the next.
-func (a *admission) ownPage(id string, m gjson.Result) {
+// key is the answer's id key (ids.go).
+func (a *admission) ownPage(key string, m gjson.Result) {
 	a.mu.Lock()
-	if !a.own.active || id != a.own.id {
+	if !a.own.active || key != rawKey(a.own.id) {
 		a.mu.Unlock()
 		return
 	}

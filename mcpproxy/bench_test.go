@@ -1,8 +1,12 @@
 package mcpproxy
 
 import (
+	"strconv"
+	"strings"
+
 	"bufio"
 	"fmt"
+	"github.com/tidwall/gjson"
 	"io"
 	"sort"
 	"testing"
@@ -47,4 +51,34 @@ func roundTrips(b *testing.B, w io.Writer, rd *bufio.Reader) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
+}
+
+// BenchmarkServerLine is the proxy's own work on one server answer (a
+// 10 KB tools/call result): framing checks, validity, the id's key and
+// its match, and the write, to a discarding client.
+func BenchmarkServerLine(b *testing.B) {
+	fp := newFuzzProxyB(b)
+	text := strconvQuote(strings.Repeat("source line with some text ", 380))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		id := strconv.Itoa(i)
+		fp.p.track(rawKey(id), id, "tools/call", gjson.Result{})
+		line := `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":` + text + `}],"isError":false}}` + "\n"
+		if err := fp.p.fromServer(line); err != nil {
+			b.Fatal(err)
+		}
+		fp.toClient.Reset()
+	}
+}
+
+func BenchmarkIDKey(b *testing.B) {
+	for _, id := range []string{`12345`, `"3f2a-77c1"`, `1e0`} {
+		v := gjson.Parse(id)
+		b.Run(id, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				idKey(v)
+			}
+		})
+	}
 }

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/sandbox"
 )
 
-const usage = `usage: airlock-mcp --name NAME [--sandbox] -- COMMAND [ARGS…]
+const usage = `usage: airlock-mcp --name NAME [--sandbox] [--max-message SIZE] -- COMMAND [ARGS…]
 
 Starts the MCP server COMMAND and relays its stdio, gating every call.
   --name NAME   the server's name: rules, pins, contracts and the audit log
@@ -21,6 +23,10 @@ Starts the MCP server COMMAND and relays its stdio, gating every call.
   --yes         approve every call the policy asks about without asking
                 anyone; recorded as automatic, never as a person's answer
                 (refused when the policy's ask_fallback is block)
+  --max-message SIZE
+                the longest message either side may send (default 64MiB,
+                or AIRLOCK_MCP_MAX_MESSAGE): a call past it is refused, a
+                server message past it dropped and recorded
 
 Asks go to the ask channel: AIRLOCK_ASK_BACKEND (socket,tty,desktop,fallback),
 AIRLOCK_ASK_TIMEOUT (60 s), AIRLOCK_ASK_REMEMBER (300 s). Run "airlock askd"
@@ -44,6 +50,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airlock-mcp: --sandbox: %v\nThe server %q was not started.\n", sandbox.ErrUnsupported, a.name)
 		return ExitConfig
 	}
+	maxMsg, err := maxMessage(a.maxMessage, os.Getenv("AIRLOCK_MCP_MAX_MESSAGE"))
+	if err != nil {
+		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
+		return ExitConfig
+	}
 	o, code, err := Setup(a.name, a.argv, a.yes, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
@@ -51,14 +62,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.Stdin, o.Stdout = stdin, stdout
 	o.Sandbox = a.sandbox
+	o.MaxMessage = maxMsg
 	return Run(context.Background(), o)
 }
 
 type args struct {
-	name    string
-	sandbox bool
-	yes     bool
-	argv    []string
+	name       string
+	sandbox    bool
+	yes        bool
+	maxMessage string
+	argv       []string
 }
 
 var errHelp = fmt.Errorf("help")
@@ -87,6 +100,14 @@ func parseArgs(in []string) (args, error) {
 			a.name = in[i]
 		case strings.HasPrefix(s, "--name="):
 			a.name = strings.TrimPrefix(s, "--name=")
+		case s == "--max-message" || s == "-max-message":
+			if i+1 >= len(in) {
+				return a, fmt.Errorf("--max-message needs a size, like 64MiB")
+			}
+			i++
+			a.maxMessage = in[i]
+		case strings.HasPrefix(s, "--max-message="):
+			a.maxMessage = strings.TrimPrefix(s, "--max-message=")
 		case s == "--sandbox" || s == "-sandbox":
 			a.sandbox = true
 		case s == "--yes" || s == "-yes" || s == "-y":
@@ -99,4 +120,54 @@ func parseArgs(in []string) (args, error) {
 		}
 	}
 	return a, fmt.Errorf("missing -- and the server command after it")
+}
+
+// Bounds on --max-message: below 64 KiB ordinary listings do not fit;
+// above 4 GiB one message could take the machine's memory (the proxy
+// holds about twice a message while it reads it).
+const (
+	minMaxMessage = 64 << 10
+	maxMaxMessage = 4 << 30
+)
+
+// maxMessage reads the message cap from --max-message, else
+// AIRLOCK_MCP_MAX_MESSAGE, else the default.
+func maxMessage(flag, env string) (int64, error) {
+	v, from := flag, "--max-message"
+	if v == "" {
+		v, from = env, "AIRLOCK_MCP_MAX_MESSAGE"
+	}
+	if v == "" {
+		return DefaultMaxMessage, nil
+	}
+	n, err := parseSize(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: %w", from, v, err)
+	}
+	if n < minMaxMessage || n > maxMaxMessage {
+		return 0, fmt.Errorf("%s=%q: the limit must be between 64KiB and 4GiB", from, v)
+	}
+	return n, nil
+}
+
+// parseSize reads a byte count: digits, optionally followed by K, M or G
+// (powers of 1024, with or without "iB" or "B").
+func parseSize(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	shift := 0
+	upper := strings.ToUpper(s)
+	for _, u := range []struct {
+		suffix string
+		shift  int
+	}{{"KIB", 10}, {"MIB", 20}, {"GIB", 30}, {"KB", 10}, {"MB", 20}, {"GB", 30}, {"K", 10}, {"M", 20}, {"G", 30}, {"B", 0}} {
+		if strings.HasSuffix(upper, u.suffix) {
+			s, shift = strings.TrimSpace(s[:len(s)-len(u.suffix)]), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<40)>>shift {
+		return 0, fmt.Errorf("not a size like 64MiB, 512KiB or 1048576")
+	}
+	return n << shift, nil
 }

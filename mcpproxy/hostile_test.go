@@ -412,7 +412,7 @@ func TestHostileDeepNestingIsRefused(t *testing.T) {
 		n := 30 << 20
 		b := append(bytes.Repeat([]byte{'['}, n), bytes.Repeat([]byte{']'}, n)...)
 		p := &Proxy{toClient: newLineWriter(io.Discard), toServer: newLineWriter(io.Discard), log: newAsyncLog(nil, io.Discard)}
-		_ = p.fromClient(b)
+		_ = p.fromClient(string(b))
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHostileDeepNestingIsRefused$", "-test.count=1")

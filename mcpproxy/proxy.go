@@ -60,6 +60,10 @@ type Options struct {
 	Grace    time.Duration                      // between SIGTERM and SIGKILL (default 5s)
 	ListWait time.Duration                      // how long a call waits for the toolset (default 10s)
 	Now      func() time.Time
+
+	// MaxMessage is the longest message either side may send, in bytes
+	// (default DefaultMaxMessage); a longer one is refused or dropped.
+	MaxMessage int64
 }
 
 // Proxy is one running relay.
@@ -73,15 +77,17 @@ type Proxy struct {
 	toServer *lineWriter
 
 	mu            sync.Mutex
-	pending       map[string]pendingReq // client requests the server has not answered, by raw id
-	serverPending map[string]uint64     // server requests the client has not answered
-	answered      map[string]uint64     // client requests the proxy answered itself
+	pending       map[string]pendingReq // client requests the server has not answered, by id key (ids.go)
+	serverPending map[string]uint64     // server requests the client has not answered, by id key
+	answered      map[string]uint64     // client requests the proxy answered itself, by id key
 	seq           uint64
 	ownPrefix     string // ids of the proxy's own requests to the server
 	unsolicited   int
+	dropped       int // server lines dropped as malformed
 }
 
 type pendingReq struct {
+	raw    string // the id as the client spelled it
 	method string
 	first  bool // tools/list without a cursor: a listing starts
 	seq    uint64
@@ -226,11 +232,7 @@ func Run(ctx context.Context, o Options) int {
 	p.adm.close()
 	code := exitCode(cmd.ProcessState, waitErr)
 	detail := fmt.Sprintf("server %q exited with status %d", o.Name, code)
-	p.mu.Lock()
-	if n := p.unsolicited; n > maxUnsolicitedRecords {
-		detail += fmt.Sprintf("; %d more unsolicited responses were dropped than were recorded", n-maxUnsolicitedRecords)
-	}
-	p.mu.Unlock()
+	detail += p.dropSummary()
 	if sb != nil {
 		sb.close()
 		p.record(audit.Record{Event: "sandbox_end", Effective: "exit " + strconv.Itoa(code), Detail: fmt.Sprintf("exit_status=%d", code)})

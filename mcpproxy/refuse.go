@@ -40,9 +40,21 @@ func toolRefusal(id string, d policy.Decision) []byte {
 	return envelope(id, "result", body)
 }
 
+// JSON-RPC's codes for a message that is not JSON and one that is not a
+// request.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
 // errorAnswer answers a refused request with a JSON-RPC error whose data
 // says the proxy, not the server, refused it.
 func errorAnswer(id, message, rule, source string) []byte {
+	return errorAnswerCode(id, ErrorCode, message, rule, source)
+}
+
+// errorAnswerCode is errorAnswer with another code.
+func errorAnswerCode(id string, code int, message, rule, source string) []byte {
 	body, err := json.Marshal(struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
@@ -51,7 +63,7 @@ func errorAnswer(id, message, rule, source string) []byte {
 			Rule      string `json:"rule,omitempty"`
 			Source    string `json:"source,omitempty"`
 		} `json:"data"`
-	}{Code: ErrorCode, Message: message, Data: struct {
+	}{Code: code, Message: message, Data: struct {
 		BlockedBy string `json:"blocked_by"`
 		Rule      string `json:"rule,omitempty"`
 		Source    string `json:"source,omitempty"`

@@ -1,8 +1,7 @@
 package mcpproxy
 
 import (
-	"bytes"
-	"fmt"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -15,56 +14,71 @@ import (
 
 // clientLoop reads the client's messages until its input ends.
 func (p *Proxy) clientLoop(r io.Reader) {
-	lr := newLineReader(r)
+	lr := newLineReader(r, p.opts.MaxMessage)
 	for {
 		line, err := lr.next()
+		var big *oversized
+		if errors.As(err, &big) {
+			if p.clientOversized(big) != nil {
+				return
+			}
+			continue
+		}
 		if err != nil {
 			return
 		}
 		if err := p.fromClient(line); err != nil {
 			return
 		}
-		lr.shrink()
 	}
 }
 
 // serverLoop reads the server's messages until its output ends.
 func (p *Proxy) serverLoop(r io.Reader) {
-	lr := newLineReader(r)
+	lr := newLineReader(r, p.opts.MaxMessage)
 	for {
 		line, err := lr.next()
-		if err != nil {
+		var big *oversized
+		if errors.As(err, &big) {
+			err = p.serverOversized(big)
+		} else if err == nil {
+			err = p.fromServer(line)
+		} else {
 			return
 		}
-		if err := p.fromServer(line); err != nil {
+		if err != nil {
 			// the client is gone; keep draining so the server is not
 			// blocked writing to a full pipe while it shuts down
 			_, _ = io.Copy(io.Discard, r)
 			return
 		}
-		lr.shrink()
 	}
 }
 
 // fromClient handles one line from the client: forward it, or answer it
 // in the server's place when the gate refuses it.
-func (p *Proxy) fromClient(line []byte) error {
-	msg := bytes.TrimSpace(line)
+func (p *Proxy) fromClient(line string) error {
+	msg := trimSpace(line)
 	if len(msg) == 0 {
-		return p.toServer.write(line)
+		return nil // a blank line: a JSON-RPC reader fails on it, and it says nothing
 	}
 	if prob := framingProblem(msg); prob != "" {
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client line refused: " + prob})
-		return p.toClient.write(errorAnswer("null", "Airlock blocked this message: "+prob, "", ""))
+		return p.answerUnread(scanTop(msg), ErrorCode, "Airlock blocked this message: "+prob)
 	}
-	if !gjson.ValidBytes(msg) {
+	if !gjson.Valid(msg) {
 		// Not JSON to us: a lenient server might still read a call in it
 		// (NaN, comments), so it is never forwarded ungated.
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a line that is not JSON; answered with a parse error"})
-		return p.toClient.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Airlock: the message is not valid JSON","data":{"blocked_by":"airlock"}}}`))
+		return p.answerUnread(scanTop(msg), codeParseError, "Airlock: the message is not valid JSON")
 	}
-	if msg[0] == '[' {
+	switch msg[0] {
+	case '[':
 		return p.clientBatch(line, msg)
+	case '{':
+	default:
+		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a JSON value that is not a message; refused"})
+		return p.toClient.write(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this message: it is not a JSON-RPC message", "", ""))
 	}
 	fwd, answer := p.clientMessage(msg)
 	if answer != nil {
@@ -73,26 +87,69 @@ func (p *Proxy) fromClient(line []byte) error {
 		}
 	}
 	if fwd {
-		return p.toServer.write(line)
+		return p.toServer.writeString(line)
 	}
 	return nil
+}
+
+// clientOversized refuses a client message past the cap, read to its end
+// but not kept: each request in it is answered by its id.
+func (p *Proxy) clientOversized(big *oversized) error {
+	p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + big.Error()})
+	return p.answerUnread(big.top, ErrorCode, "Airlock blocked this message: "+big.Error()+
+		" (AIRLOCK_MCP_MAX_MESSAGE or --max-message sets it)")
+}
+
+// answerUnread answers a message the proxy would not read whole: every
+// request whose id its top level shows gets the error with that id, a
+// notification nothing, and a message whose id cannot be told apart one
+// answer with id null, as JSON-RPC says.
+func (p *Proxy) answerUnread(top topLevel, code int, message string) error {
+	var answers []string
+	null := func() {
+		answers = append(answers, string(errorAnswerCode("null", code, message, "", "")))
+	}
+	for _, m := range top.msgs {
+		switch {
+		case m.id != "" && m.method:
+			id := replyID(m.id)
+			answers = append(answers, string(errorAnswerCode(id, code, message, "", "")))
+			p.markAnswered(rawKey(id))
+		case m.method && !m.idBad:
+			// a notification gets no answer
+		default:
+			// not a request, or its id cannot be told; a response's id
+			// is the server's, never answered to the client
+			null()
+		}
+	}
+	if len(top.msgs) == 0 || top.more {
+		null()
+	}
+	switch {
+	case len(answers) == 0:
+		return nil
+	case len(answers) == 1 && top.kind != '[':
+		return p.toClient.write([]byte(answers[0]))
+	}
+	return p.toClient.write([]byte("[" + strings.Join(answers, ",") + "]"))
 }
 
 // clientBatch gates a JSON-RPC batch element by element: the allowed
 // elements go to the server as one batch, the refusals come back to the
 // client as one batch.
-func (p *Proxy) clientBatch(line, msg []byte) error {
+func (p *Proxy) clientBatch(line, msg string) error {
 	var keep, answers []string
 	refused := false
-	gjson.ParseBytes(msg).ForEach(func(_, el gjson.Result) bool {
+	gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
 		if !el.IsObject() {
 			// a batch holds requests and notifications, nothing else;
 			// a nested batch would reach the server ungated
-			answers = append(answers, string(errorAnswer("null", "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
+			answers = append(answers, string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
 			refused = true
 			return true
 		}
-		fwd, answer := p.clientMessage([]byte(el.Raw))
+		fwd, answer := p.clientMessage(el.Raw)
 		if answer != nil {
 			answers = append(answers, string(answer))
 		}
@@ -110,62 +167,87 @@ func (p *Proxy) clientBatch(line, msg []byte) error {
 	}
 	switch {
 	case !refused:
-		return p.toServer.write(line)
+		return p.toServer.writeString(line)
 	case len(keep) > 0:
-		return p.toServer.write([]byte("[" + strings.Join(keep, ",") + "]"))
+		return p.toServer.writeString("[" + strings.Join(keep, ",") + "]")
 	}
 	return nil
 }
 
 // clientMessage decides one message from the client: whether it goes on
 // to the server, and the proxy's own answer if it does not.
-func (p *Proxy) clientMessage(msg []byte) (forward bool, answer []byte) {
-	root := gjson.ParseBytes(msg)
+func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
+	root := gjson.Parse(msg)
 	if !root.IsObject() {
 		return true, nil
 	}
+	method, id := root.Get("method"), root.Get("id")
 	if bad := ambiguity(root); bad != "" {
 		// Two parsers could read two different messages out of it.
 		p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + audit.Escape(bad)})
-		id := root.Get("id")
+		if !method.Exists() {
+			return false, nil
+		}
+		answerID := "null"
+		if _, why := idKey(id); why == "" {
+			answerID = id.Raw
+		}
 		if !id.Exists() {
 			return false, nil
 		}
-		return false, errorAnswer(id.Raw, "Airlock blocked this request: "+bad+", so it could be read two ways", "", "")
+		return false, errorAnswer(answerID, "Airlock blocked this request: "+bad+", so it could be read two ways", "", "")
 	}
-	method, id := root.Get("method"), root.Get("id")
 	if !method.Exists() {
 		// a response to a server request
-		if id.Exists() {
+		if k, why := idKey(id); why == "" {
 			p.mu.Lock()
-			delete(p.serverPending, id.Raw)
+			delete(p.serverPending, k)
 			p.mu.Unlock()
 		}
 		return true, nil
+	}
+	key := ""
+	if id.Exists() {
+		k, why := idKey(id)
+		if why != "" {
+			// no answer could be matched to it the way every client
+			// matches one
+			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: " + why})
+			return false, errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this request: "+why, "", "")
+		}
+		if p.inFlight(k) {
+			// MCP forbids it, and the server's answer could be taken
+			// for either request: by the proxy for one, by the client
+			// for the other (a listing read as a call's result would
+			// reach the model unadmitted)
+			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: id " + audit.Escape(clip(id.Raw, 80)) + " is already in flight"})
+			return false, errorAnswerCode(id.Raw, codeInvalidRequest, "Airlock blocked this request: id "+clip(id.Raw, 80)+" is already in flight (MCP forbids reusing a request id within a session)", "", "")
+		}
+		key = k
 	}
 	m := method.String()
 	switch m {
 	case "tools/call":
 		// gated with or without an id: a lenient server runs a
 		// notification-shaped call too
-		return p.gateToolCall(root, id)
+		return p.gateToolCall(root, id, key)
 	case "resources/read", "prompts/get":
-		return p.gateRequest(root, m, id)
+		return p.gateRequest(root, m, id, key)
 	}
 	if !id.Exists() {
 		if m == "notifications/cancelled" {
-			rid := root.Get("params.requestId").Raw
+			rk, _ := idKey(root.Get("params.requestId"))
 			p.mu.Lock()
-			_, mine := p.answered[rid]
-			delete(p.answered, rid)
+			_, mine := p.answered[rk]
+			delete(p.answered, rk)
 			p.mu.Unlock()
-			if mine {
+			if mine && rk != "" {
 				return false, nil // the server never saw that request
 			}
 		}
 		return true, nil
 	}
-	p.track(id.Raw, m, root)
+	p.track(key, id.Raw, m, root)
 	return true, nil
 }
 
@@ -181,17 +263,21 @@ func ambiguity(root gjson.Result) string {
 	return ""
 }
 
-// track remembers a client request so the server's answer can be matched.
-func (p *Proxy) track(id, method string, root gjson.Result) {
+// track remembers a client request so the server's answer can be matched:
+// by key, with the client's spelling to answer in.
+func (p *Proxy) track(key, raw, method string, root gjson.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.seq++
-	pr := pendingReq{method: method, seq: p.seq}
+	// raw is a piece of the message: a copy keeps the map from holding
+	// the whole line
+	pr := pendingReq{method: method, seq: p.seq, raw: strings.Clone(raw)}
 	if method == "tools/list" {
 		pr.first = !root.Get("params.cursor").Exists()
 		p.adm.clientListing(pr.first)
 	}
-	p.pending[id] = pr
+	p.pending[key] = pr
+	delete(p.answered, key) // a cancel for it is the server's again
 	if len(p.pending) > maxPending {
 		prune(p.pending, func(v pendingReq) uint64 { return v.seq }, p.seq)
 	}
@@ -205,10 +291,22 @@ func prune[V any](m map[string]V, seq func(V) uint64, now uint64) {
 	}
 }
 
-func (p *Proxy) markAnswered(id string) {
+// inFlight reports whether a client request with this key is pending.
+func (p *Proxy) inFlight(key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.pending[key]
+	return ok
+}
+
+// markAnswered notes a client request the proxy answered itself.
+func (p *Proxy) markAnswered(key string) {
+	if key == "" {
+		return
+	}
 	p.mu.Lock()
 	p.seq++
-	p.answered[id] = p.seq
+	p.answered[key] = p.seq
 	if len(p.answered) > maxPending {
 		prune(p.answered, func(v uint64) uint64 { return v }, p.seq)
 	}
@@ -216,7 +314,7 @@ func (p *Proxy) markAnswered(id string) {
 }
 
 // gateToolCall decides a tools/call.
-func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
+func (p *Proxy) gateToolCall(root, idv gjson.Result, key string) (bool, []byte) {
 	id := idv.Raw
 	params := root.Get("params")
 	name := params.Get("name")
@@ -225,7 +323,7 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
 		if !idv.Exists() {
 			return false, nil
 		}
-		p.markAnswered(id)
+		p.markAnswered(key)
 		return false, errorAnswer(id, "Airlock blocked this request: tools/call has no tool name", "", "")
 	}
 	tool := name.String()
@@ -237,20 +335,20 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result) (bool, []byte) {
 	res := p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), ServerTool: tool, Input: args})
 	if res.Effective == policy.Allow {
 		if idv.Exists() {
-			p.track(id, "tools/call", root)
+			p.track(key, id, "tools/call", root)
 		}
 		return true, nil
 	}
 	if !idv.Exists() {
 		return false, nil // refused and recorded; a notification gets no answer
 	}
-	p.markAnswered(id)
+	p.markAnswered(key)
 	return false, toolRefusal(id, res.Refusal())
 }
 
 // gateRequest decides resources/read and prompts/get. Only what the policy
 // speaks to is refused: the default decision does not apply to them.
-func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result) (bool, []byte) {
+func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result, key string) (bool, []byte) {
 	id := idv.Raw
 	params := root.Get("params")
 	args := []byte("{}")
@@ -271,14 +369,14 @@ func (p *Proxy) gateRequest(root gjson.Result, method string, idv gjson.Result) 
 	}
 	if !refused {
 		if idv.Exists() {
-			p.track(id, method, root)
+			p.track(key, id, method, root)
 		}
 		return true, nil
 	}
 	if !idv.Exists() {
 		return false, nil
 	}
-	p.markAnswered(id)
+	p.markAnswered(key)
 	return false, errorAnswer(id, "Airlock blocked this request: "+d.Explain(), d.Rule, string(d.Source))
 }
 
@@ -296,107 +394,11 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 	return res
 }
 
-// maxUnsolicitedRecords bounds the records of dropped responses a server
-// can cause; the rest are counted in the mcp_exit record.
-const maxUnsolicitedRecords = 100
-
-// fromServer handles one line from the server.
-func (p *Proxy) fromServer(line []byte) error {
-	msg := bytes.TrimSpace(line)
-	if len(msg) == 0 {
-		return p.toClient.write(line)
-	}
-	if prob := framingProblem(msg); prob != "" {
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "server line dropped: " + prob})
-		return nil
-	}
-	switch msg[0] {
-	case '{':
-		if p.serverMessage(gjson.ParseBytes(msg)) {
-			return p.toClient.write(line)
-		}
-		return nil
-	case '[':
-		var keep []string
-		dropped := false
-		gjson.ParseBytes(msg).ForEach(func(_, el gjson.Result) bool {
-			if p.serverMessage(el) {
-				keep = append(keep, el.Raw)
-			} else {
-				dropped = true
-			}
-			return true
-		})
-		switch {
-		case !dropped:
-			return p.toClient.write(line)
-		case len(keep) > 0:
-			return p.toClient.write([]byte("[" + strings.Join(keep, ",") + "]"))
-		}
-		return nil
-	}
-	return p.toClient.write(line) // not ours to judge; the client will
-}
-
-// serverMessage looks at one message from the server and says whether it
-// goes on to the client.
-func (p *Proxy) serverMessage(m gjson.Result) bool {
-	if !m.IsObject() {
-		return true
-	}
-	if bad := ambiguity(m); bad != "" {
-		// the client's parser could see another message than the one
-		// the proxy judged (another id, another tool list)
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "server message dropped: " + audit.Escape(bad)})
-		return false
-	}
-	method, id := m.Get("method"), m.Get("id")
-	if method.Exists() {
-		if id.Exists() {
-			p.mu.Lock()
-			p.seq++
-			p.serverPending[id.Raw] = p.seq
-			if len(p.serverPending) > maxPending {
-				prune(p.serverPending, func(v uint64) uint64 { return v }, p.seq)
-			}
-			p.mu.Unlock()
-		} else if method.String() == "notifications/tools/list_changed" {
-			p.adm.invalidate()
-		}
-		return true
-	}
-	if !id.Exists() || id.Type == gjson.Null {
-		// JSON-RPC's answer to a message whose id could not be read:
-		// nobody's request, nothing to match, harmless to pass on
-		return true
-	}
-	if strings.HasPrefix(id.Raw, p.ownPrefix) {
-		p.adm.ownPage(id.Raw, m)
-		return false
-	}
-	p.mu.Lock()
-	pr, ok := p.pending[id.Raw]
-	delete(p.pending, id.Raw)
-	p.mu.Unlock()
-	if !ok {
-		p.mu.Lock()
-		p.unsolicited++
-		n := p.unsolicited
-		p.mu.Unlock()
-		if n <= maxUnsolicitedRecords {
-			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", audit.Escape(clip(id.Raw, 80)))})
-		}
-		return false
-	}
-	if pr.method == "tools/list" {
-		p.adm.clientPage(pr.first, m)
-	}
-	return true
-}
-
+// clip shortens s to n bytes. It always copies: s is often a piece of a
+// message, which a kept piece would keep whole.
 func clip(s string, n int) string {
 	if len(s) <= n {
-		return s
+		return strings.Clone(s)
 	}
 	return s[:n] + "…"
 }

@@ -28,7 +28,10 @@ type fakeServer struct {
 	tools    []string // raw tool objects
 	pageSize int
 	listErr  bool // tools/list answers with an error
-	out      *lineWriter
+	// hold, when set, says which requests the server keeps unanswered
+	// (the test answers them itself through out)
+	hold func(m gjson.Result) bool
+	out  *lineWriter
 }
 
 func (s *fakeServer) serve(in io.Reader) {
@@ -40,10 +43,13 @@ func (s *fakeServer) serve(in io.Reader) {
 		}
 		s.mu.Lock()
 		s.got = append(s.got, strings.TrimSpace(line))
-		tools, size, listErr := s.tools, s.pageSize, s.listErr
+		tools, size, listErr, hold := s.tools, s.pageSize, s.listErr, s.hold
 		s.mu.Unlock()
 		m := gjson.Parse(line)
 		handle := func(m gjson.Result) string {
+			if hold != nil && hold(m) {
+				return ""
+			}
 			id := m.Get("id").Raw
 			switch m.Get("method").String() {
 			case "initialize":
@@ -136,6 +142,7 @@ type relayOpts struct {
 	page    int
 	inspect pins.Inspector
 	home    string
+	max     int64 // MaxMessage
 }
 
 func newRelay(t testing.TB, ro relayOpts) *relay {
@@ -176,6 +183,7 @@ func newRelay(t testing.TB, ro relayOpts) *relay {
 		Name: "fake", Dir: ws, Stdout: outW, Stderr: io.Discard,
 		Gate: &gate.Gate{Policy: pol, Env: env}, Log: log,
 		Pins: pins.Open(home), Inspect: ro.inspect, ListWait: 2 * time.Second,
+		MaxMessage: ro.max,
 	}
 	o.defaults()
 	p := newProxy(o)

@@ -1,7 +1,6 @@
 package mcpproxy
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -18,17 +17,17 @@ import (
 const maxNesting = 512
 
 // framingProblem reports why msg (one line, its final newline and
-// surrounding whitespace trimmed) could be split differently by another
+// surrounding JSON whitespace trimmed) could be split differently by another
 // reader, or "". Python's text streams and Node's readline end a line at a
 // bare CR as well as LF; str.splitlines also at NEL, U+2028 and U+2029.
 // Inside valid JSON a raw CR can only be whitespace and the others only
 // string text, each of which JSON can write as an escape instead.
-func framingProblem(msg []byte) string {
-	if bytes.IndexByte(msg, '\r') >= 0 {
+func framingProblem(msg string) string {
+	if strings.IndexByte(msg, '\r') >= 0 {
 		return "a carriage return inside the line (another reader would split it in two)"
 	}
 	for _, sep := range []rune{'\u0085', '\u2028', '\u2029'} {
-		if bytes.ContainsRune(msg, sep) {
+		if strings.ContainsRune(msg, sep) {
 			return fmt.Sprintf("a raw U+%04X inside the line (another reader would split it in two)", sep)
 		}
 	}
@@ -39,10 +38,11 @@ func framingProblem(msg []byte) string {
 }
 
 // nestingDepth is the deepest level of [ and { outside strings.
-func nestingDepth(msg []byte) int {
+func nestingDepth(msg string) int {
 	depth, max := 0, 0
 	inString, escaped := false, false
-	for _, c := range msg {
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
 		switch {
 		case inString:
 			switch {
@@ -155,4 +155,11 @@ func misspelledKey(root gjson.Result) string {
 		}
 	}
 	return bad
+}
+
+// trimSpace trims JSON's white space, and only it: a line the proxy reads
+// as JSON once it has dropped a BOM, a NBSP or a vertical tab is a line
+// JSON.parse refuses.
+func trimSpace(line string) string {
+	return strings.Trim(line, " \t\r\n")
 }

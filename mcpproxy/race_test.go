@@ -1,0 +1,5 @@
+//go:build race
+
+package mcpproxy
+
+const raceEnabled = true
