@@ -116,7 +116,7 @@ func Load(o Options) (*Policy, error) {
 		p, err = LoadFile(explicit, vars)
 	default:
 		home := filepath.Join(o.AirlockHome, "policy.yaml")
-		data, rerr := os.ReadFile(home)
+		data, rerr := readPolicyFile(home)
 		switch {
 		case rerr == nil:
 			p, err = parse(data, home, "policy", vars)
@@ -127,7 +127,7 @@ func Load(o Options) (*Policy, error) {
 			}
 			p, err = LoadProfile(name, vars)
 		default:
-			return nil, fmt.Errorf("read policy %s: %w", home, rerr)
+			return nil, rerr
 		}
 	}
 	if err != nil {
@@ -156,9 +156,9 @@ func LoadFile(path string, vars Vars) (*Policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readPolicyFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("read policy: %w", err)
+		return nil, err
 	}
 	return parse(data, abs, "policy", vars)
 }
@@ -546,15 +546,19 @@ func (p *Policy) loadOverlay(cwd, workspace string) error {
 		return nil
 	}
 	dir := filepath.Clean(cwd)
+	root := workspace
+	if root == "" {
+		root = dir // outside any repository only the call's own directory is looked at
+	}
 	for {
 		for _, name := range []string{filepath.Join(".airlock", "policy.yaml"), ".airlock.yaml"} {
 			file := filepath.Join(dir, name)
-			data, err := os.ReadFile(file)
-			if errors.Is(err, fs.ErrNotExist) {
+			data, err := readOverlayFile(file, root)
+			if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOverlayRefused) {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("read repository policy %s: %w", file, err)
+				return err
 			}
 			return p.applyOverlay(data, file)
 		}
