@@ -74,8 +74,9 @@ func check(t *testing.T, r *Report, name string) Check {
 	return Check{}
 }
 
-// wired is a user settings file with airlock-hook on both events, as init
-// writes it; pre and post replace the two groups when set.
+// wired is a user settings file with airlock-hook on every event, as init
+// writes it; pre and post replace the PreToolUse and PostToolUse groups
+// when set.
 func (e *docEnv) wired(pre, post string) string {
 	p, q := setup.HookCommands(e.hookPath())
 	if pre == "" {
@@ -84,7 +85,16 @@ func (e *docEnv) wired(pre, post string) string {
 	if post == "" {
 		post = `{ "matcher": "*", "hooks": [{ "type": "command", "command": ` + jq(q) + `, "timeout": 30 }] }`
 	}
-	return "{\n  \"hooks\": {\n    \"PreToolUse\": [" + pre + "],\n    \"PostToolUse\": [" + post + "]\n  }\n}\n"
+	failure := `{ "matcher": "*", "hooks": [{ "type": "command", "command": ` + jq(q) + `, "timeout": 30 }] }`
+	return "{\n  \"hooks\": {\n    \"PreToolUse\": [" + pre + "],\n    \"PostToolUse\": [" + post + "],\n    \"PostToolUseFailure\": [" + failure + "]\n  }\n}\n"
+}
+
+// oldWired is the settings file init wrote before it wired
+// PostToolUseFailure: PreToolUse and PostToolUse only.
+func (e *docEnv) oldWired() string {
+	p, q := setup.HookCommands(e.hookPath())
+	return "{\n  \"hooks\": {\n    \"PreToolUse\": [{ \"matcher\": \"*\", \"hooks\": [{ \"type\": \"command\", \"command\": " + jq(p) + ", \"timeout\": 30 }] }],\n" +
+		"    \"PostToolUse\": [{ \"matcher\": \"*\", \"hooks\": [{ \"type\": \"command\", \"command\": " + jq(q) + ", \"timeout\": 30 }] }]\n  }\n}\n"
 }
 
 func jq(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }

@@ -1,4 +1,5 @@
-// Command airlock-hook is Claude Code's PreToolUse/PostToolUse hook. One
+// Command airlock-hook is Claude Code's PreToolUse, PostToolUse and
+// PostToolUseFailure hook (the last two with --post). One
 // process per tool call: read the event, decide, answer, exit.
 //
 // It answers by its deadline (25 s, 5 s before the 30 s timeout airlock
