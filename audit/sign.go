@@ -513,7 +513,8 @@ func readHMACKey(path string) ([]byte, error) {
 // readSecretFile reads a small key file, refusing one that group or others
 // can access: a key anyone can read protects nothing.
 func readSecretFile(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
+	// non-blocking: a FIFO named as the key would hang every hook
+	f, err := openRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open %s %s: %w", what, path, err)
 	}
@@ -642,7 +643,8 @@ func loadEd25519Private(path string) (ed25519.PrivateKey, error) {
 // `openssl pkey -pubout` writes) or hex of the 32-byte key. It need not be
 // secret, so its permissions are not checked.
 func loadEd25519Public(path string) (ed25519.PublicKey, error) {
-	b, err := os.ReadFile(path)
+	// bounded and regular: every hook reads it, and /dev/zero never ends
+	b, err := readRegular(path, 64<<10)
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", VerifyKeyEnv, path, err)
 	}
