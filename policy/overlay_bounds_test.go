@@ -272,3 +272,34 @@ func BenchmarkLoadOverlayAtBound(b *testing.B) {
 		}
 	}
 }
+
+// FuzzOverlayErrorsQuoteLittle: whatever a repository's overlay holds, a
+// refusal of it lists at most maxProblems problems and never repeats a
+// long line of it whole: an error is shown to the model and recorded.
+func FuzzOverlayErrorsQuoteLittle(f *testing.F) {
+	for _, s := range []string{
+		"rules: []\n" + strings.Repeat("AKIAIOSFODNN7EXAMPLE-and-some-more-secret-text-here-to-pass-the-cut-of-the-key: v\n", 30),
+		"mode: " + strings.Repeat("x", 500) + "\nrules: []\n",
+		"rules:\n  - id: " + strings.Repeat("y", 400) + "\n    action: " + strings.Repeat("z", 300) + "\n",
+		"rules: [\n" + strings.Repeat("q", 300),
+		"rules: []\nescalate: {" + strings.Repeat("k", 200) + ": block}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	vars := Vars{Workspace: "/w", Home: "/h", Tmp: "/tmp", User: "u", AirlockHome: "/h/.airlock"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := parse(data, "overlay.yaml", "overlay", vars)
+		if err == nil {
+			return
+		}
+		msg := err.Error()
+		if n := strings.Count(msg, "\n") + 1; n > maxProblems+1 {
+			t.Fatalf("%d problems listed, want at most %d", n, maxProblems+1)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if l := strings.TrimSpace(line); len(l) > 2*maxShown && strings.Contains(msg, l) {
+				t.Fatalf("a %d-byte line of the file is in the error whole: %q", len(l), msg)
+			}
+		}
+	})
+}
