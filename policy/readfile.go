@@ -48,7 +48,7 @@ var ErrTooLarge = errors.New("too large")
 // they are the user's own) to MaxPolicyBytes. A missing file is an error
 // wrapping fs.ErrNotExist.
 func readPolicyFile(path string) ([]byte, error) {
-	data, err := readBounded(path, os.O_RDONLY, MaxPolicyBytes)
+	data, err := readBounded(path, func() (*os.File, error) { return regular.Open(path, os.O_RDONLY, 0) }, MaxPolicyBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
@@ -89,12 +89,16 @@ func readOverlayFile(file, root string) ([]byte, error) {
 			"a repository's policy must be a file inside it: replace the link with the file itself, or remove it",
 			ErrOverlayOutside)
 	}
-	// real has no link left in it; O_NOFOLLOW refuses one swapped in since
-	// (a race can only point at another file, which is still bounded)
-	data, err := readBounded(real, os.O_RDONLY|noFollow, MaxOverlayBytes)
+	// real has no link left in it; openOverlay keeps it so (a directory
+	// swapped for a link since is refused where the kernel can enforce
+	// it, and the last component is never followed)
+	data, err := readBounded(real, func() (*os.File, error) { return openOverlay(realRoot, real) }, MaxOverlayBytes)
 	switch {
 	case errors.Is(err, regular.ErrNotRegular):
 		return nil, overlayErr(file, "is not a regular file", "make it a regular YAML file, or remove it", err)
+	case errors.Is(err, ErrOverlayOutside):
+		return nil, overlayErr(file, "led outside the repository "+realRoot+" as it was opened (a directory was swapped for a link)",
+			"a repository's policy must be a file inside it: remove the link", err)
 	case errors.Is(err, ErrTooLarge):
 		return nil, overlayErr(file, fmt.Sprintf("is larger than %d KiB", MaxOverlayBytes>>10),
 			"a repository policy only tightens and needs a few rules: shorten it, or remove it", err)
@@ -110,10 +114,10 @@ func overlayErr(file, cause, fix string, err error) error {
 	return fmt.Errorf("repository policy %s %s: Airlock refuses it and blocks every call in this repository; %s: %w (%w)", file, cause, fix, ErrOverlayRefused, err)
 }
 
-// readBounded reads a regular file of at most max bytes, opened with flag
-// (regular adds O_NONBLOCK, so a FIFO does not block the open).
-func readBounded(path string, flag int, max int64) ([]byte, error) {
-	f, err := regular.Open(path, flag, 0)
+// readBounded reads the file at path, opened by open (which refuses what
+// is not a regular file without blocking on it), of at most max bytes.
+func readBounded(path string, open func() (*os.File, error), max int64) ([]byte, error) {
+	f, err := open()
 	if err != nil {
 		return nil, err
 	}
