@@ -188,6 +188,12 @@ func TestHostileDoctorHookCommandThatCannotBlock(t *testing.T) {
 		pre, _ := setup.HookCommands(e.hookPath())
 		writeFile(t, e.settings(), e.wired(`{ "matcher": "*", "hooks": [{ "type": "command", "command": `+jq(pre)+`, "timeout": 0.001 }] }`, ""), 0o600)
 	}, "a 1 ms timeout expires before airlock-hook answers, and a timed-out hook lets the call through")
+	// airlock-hook refuses what it is stuck on at its 25 s deadline; a
+	// shorter timeout lets that call through first
+	hookCase(t, "timeout under the hook's deadline", func(e *docEnv) {
+		pre, _ := setup.HookCommands(e.hookPath())
+		writeFile(t, e.settings(), e.wired(`{ "matcher": "*", "hooks": [{ "type": "command", "command": `+jq(pre)+`, "timeout": 20 }] }`, ""), 0o600)
+	}, "a 20 s timeout ends a stuck airlock-hook before it refuses the call at 25 s")
 }
 
 // TestHostileDoctorHookThatIsNotAirlocks: hookStatus checks only that the

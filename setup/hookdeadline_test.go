@@ -17,6 +17,9 @@ func TestHookTimeoutLeavesTheHookItsDeadline(t *testing.T) {
 	if written != hook.AgentTimeout {
 		t.Fatalf("init writes a %s hook timeout, airlock-hook assumes %s", written, hook.AgentTimeout)
 	}
+	if time.Duration(setup.HookDeadline)*time.Second != hook.DefaultDeadline {
+		t.Fatalf("setup.HookDeadline is %d s, airlock-hook's deadline %s", setup.HookDeadline, hook.DefaultDeadline)
+	}
 	if margin := written - hook.DefaultDeadline; margin < 5*time.Second {
 		t.Fatalf("airlock-hook answers by %s, only %s before the %s timeout", hook.DefaultDeadline, margin, written)
 	}

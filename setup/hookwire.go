@@ -15,6 +15,12 @@ import (
 // Claude Code's own default for a tool hook is ten minutes.
 const HookTimeout = 30
 
+// HookDeadline is when, in seconds, airlock-hook refuses a call it has not
+// decided (hook.DefaultDeadline; a test holds the two together): a
+// PreToolUse timeout at or under it lets a stuck call through before the
+// hook refuses it.
+const HookDeadline = HookTimeout - 5
+
 // The events Airlock's hook answers, and the argument each is run with.
 // Claude Code fires PostToolUse only for a tool that succeeded and
 // PostToolUseFailure for one that failed: both record the outcome, so a
@@ -222,6 +228,8 @@ func hookProblem(h Hook, hookPath string) string {
 		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
 	case h.Timeout > 0 && h.Timeout < MinHookTimeout:
 		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
+	case h.Event == "PreToolUse" && h.Timeout > 0 && h.Timeout <= HookDeadline:
+		return fmt.Sprintf("PreToolUse gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Timeout, h.Timeout, HookDeadline, HookTimeout)
 	}
 	return ""
 }
