@@ -3,7 +3,10 @@ package hook
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/agentairlock/airlock/audit"
 )
 
 // AgentTimeout is the hook timeout `airlock init` writes for Claude Code
@@ -48,24 +51,35 @@ func Deadline(getenv func(string) string) (time.Duration, string) {
 // the deadline, the call is refused in Claude Code's format (exit 2, the
 // reason on stderr; a --post hook or AIRLOCK_FAIL_OPEN=1 passes) and the
 // goroutine is abandoned — the binary exits, which ends it wherever it is
-// stuck. Exactly one answer is written.
+// stuck. Exactly one answer is written. The refusal is recorded when the
+// log can take a record within recordWait (a hook_error record, rule
+// hook-deadline); when the log is what is stuck, it is not.
 func RunWithin(o Options) int {
 	code, _ := runWithin(o)
 	return code
 }
 
-// runWithin is RunWithin that also returns a channel closed when Run has
-// returned, so a test can wait for an abandoned decision to end.
+// runWithin is RunWithin that also returns a channel closed when Run (and
+// a timeout's record) has returned, so a test can wait for an abandoned
+// decision to end.
 func runWithin(o Options) (int, <-chan struct{}) {
 	d, warn := Deadline(o.Getenv)
 	var out, errb bytes.Buffer
 	inner := o
 	inner.Stdout, inner.Stderr = &out, &errb
 	done := make(chan int, 1)
-	finished := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
 	go func() {
-		defer close(finished)
+		defer wg.Done()
 		done <- Run(inner)
+	}()
+	finished := make(chan struct{})
+	defer func() {
+		go func() {
+			wg.Wait()
+			close(finished)
+		}()
 	}()
 	timer := time.NewTimer(d)
 	defer timer.Stop()
@@ -79,7 +93,45 @@ func runWithin(o Options) (int, <-chan struct{}) {
 		_, _ = o.Stderr.Write(errb.Bytes())
 		return code, finished
 	case <-timer.C:
-		pass := o.Post || o.Getenv("AIRLOCK_FAIL_OPEN") == "1"
-		return fail(o, pass, fmt.Errorf("airlock-hook did not decide within %s: something it reads or waits for is stuck (a policy file, a lock held by another process, the disk); it refuses before Claude Code's %s hook timeout, which would let the call through. Run `airlock doctor` to find it", d, AgentTimeout)), finished
+		failOpen := o.Getenv("AIRLOCK_FAIL_OPEN") == "1"
+		err := fmt.Errorf("airlock-hook did not decide within %s: something it reads or waits for is stuck (a policy file, a lock held by another process, the disk); it refuses before Claude Code's %s hook timeout, which would let the call through. Run `airlock doctor` to find it", d, AgentTimeout)
+		if !o.Post {
+			recordTimeout(o, failOpen, err, &wg)
+		}
+		return fail(o, failOpen || o.Post, err), finished
+	}
+}
+
+// recordWait bounds how long a refusal past the deadline waits for its
+// record: the log may be what is stuck (its lock held, the disk gone), and
+// the answer must still reach Claude Code well before its timeout.
+const recordWait = 2 * time.Second
+
+// recordTimeout tries to record a refusal past the deadline, waiting for
+// it at most recordWait. What the stuck decision was about (the event may
+// not even have been read) is not known: the record says what happened.
+func recordTimeout(o Options, failOpen bool, cause error, wg *sync.WaitGroup) {
+	written := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(written)
+		env, err := o.EnvFunc()
+		if err != nil {
+			return
+		}
+		log, err := audit.Open(env.AirlockHome)
+		if err != nil {
+			return
+		}
+		defer log.Close()
+		_, _ = log.Append(audit.Record{Event: "hook_error", Source: "hook", Decision: "block",
+			Effective: effectiveOnFailure(failOpen), Rule: "hook-deadline", Reason: oneLine(cause.Error())})
+	}()
+	t := time.NewTimer(recordWait)
+	defer t.Stop()
+	select {
+	case <-written:
+	case <-t.C:
 	}
 }

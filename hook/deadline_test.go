@@ -122,6 +122,10 @@ func TestHookAnswersByTheDeadlineWhenStuck(t *testing.T) {
 				// home is removed
 				release()
 				<-finished
+				if s.name == "stdin never ends" && !a.post {
+					// nothing held the log: the refusal is recorded
+					checkDeadlineRecord(t, env.AirlockHome, a.env["AIRLOCK_FAIL_OPEN"] == "1")
+				}
 				if code != a.want {
 					t.Fatalf("exit %d, want %d; stderr %q", code, a.want, errb.String())
 				}
@@ -134,6 +138,25 @@ func TestHookAnswersByTheDeadlineWhenStuck(t *testing.T) {
 			})
 		}
 	}
+}
+
+func checkDeadlineRecord(t *testing.T, home string, failOpen bool) {
+	t.Helper()
+	recs, err := audit.Tail(home, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "block"
+	if failOpen {
+		want = "allow"
+	}
+	for _, r := range recs {
+		if r.Event == "hook_error" && r.Rule == "hook-deadline" && r.Decision == "block" && r.Effective == want &&
+			strings.Contains(r.Reason, "did not decide within") {
+			return
+		}
+	}
+	t.Errorf("no hook_error record of the refusal (effective %s): %+v", want, recs)
 }
 
 // TestHookWithinDeadlineAnswersAsRun: a call that decides in time gets
