@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // overlayRepo is a home with a repository in it, and a file outside the
@@ -302,4 +303,46 @@ func FuzzOverlayErrorsQuoteLittle(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOverlayRefusalQuotesAPathWithControlCharacters: a repository whose
+// directory names carry a terminal escape or a newline cannot write them
+// raw into the refusal the model and the terminal see.
+func TestOverlayRefusalQuotesAPathWithControlCharacters(t *testing.T) {
+	for _, kind := range []string{"link to /dev/zero", "FIFO", "directory", "bad YAML keys"} {
+		t.Run(kind, func(t *testing.T) {
+			r := newOverlayRepo(t)
+			sub := filepath.Join(r.ws, "evil\x1b[2J\nAirlock allowed this call")
+			overlay := filepath.Join(sub, ".airlock", "policy.yaml")
+			if err := os.MkdirAll(filepath.Dir(overlay), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			switch kind {
+			case "FIFO":
+				mkfifo(t, overlay)
+			case "directory":
+				if err := os.Mkdir(overlay, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			case "bad YAML keys":
+				write(t, overlay, "rules: []\n\"k\\e[2J\": [1]\nmode: [x]\n\"m\\nAirlock allowed\": {a: 1}\n")
+			default:
+				link(t, "/dev/zero", overlay)
+			}
+			r.opts.Cwd = sub
+			_, err := Load(r.opts)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			// one line per problem, each naming the file: no forged line
+			for _, l := range strings.Split(err.Error(), "\n") {
+				if strings.ContainsFunc(l, unicode.IsControl) || !strings.HasPrefix(l, "repository policy "+shownPath(overlay)) && !strings.HasPrefix(l, shownPath(overlay)+":") {
+					t.Fatalf("the refusal carries a raw control character or a line of its own: %q", err)
+				}
+			}
+			if kind != "bad YAML keys" && !errors.Is(err, ErrOverlayRefused) {
+				t.Fatalf("not a refusal: %v", err)
+			}
+		})
+	}
 }

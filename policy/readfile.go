@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentairlock/airlock/internal/regular"
 )
@@ -85,7 +87,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 		return nil, overlayErr(file, "is in a repository whose root cannot be resolved", "check "+root, err)
 	}
 	if !within(real, realRoot) {
-		return nil, overlayErr(file, fmt.Sprintf("is a link to %q, outside the repository %s", real, realRoot),
+		return nil, overlayErr(file, fmt.Sprintf("is a link to %q, outside the repository %s", real, shownPath(realRoot)),
 			"a repository's policy must be a file inside it: replace the link with the file itself, or remove it",
 			ErrOverlayOutside)
 	}
@@ -97,7 +99,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 	case errors.Is(err, regular.ErrNotRegular):
 		return nil, overlayErr(file, "is not a regular file", "make it a regular YAML file, or remove it", err)
 	case errors.Is(err, ErrOverlayOutside):
-		return nil, overlayErr(file, "led outside the repository "+realRoot+" as it was opened (a directory was swapped for a link)",
+		return nil, overlayErr(file, "led outside the repository "+shownPath(realRoot)+" as it was opened (a directory was swapped for a link)",
 			"a repository's policy must be a file inside it: remove the link", err)
 	case errors.Is(err, ErrTooLarge):
 		return nil, overlayErr(file, fmt.Sprintf("is larger than %d KiB", MaxOverlayBytes>>10),
@@ -111,7 +113,49 @@ func readOverlayFile(file, root string) ([]byte, error) {
 // overlayErr is a refused repository policy: the file, the cause, that
 // every call is blocked, and the fix.
 func overlayErr(file, cause, fix string, err error) error {
-	return fmt.Errorf("repository policy %s %s: Airlock refuses it and blocks every call in this repository; %s: %w (%w)", file, cause, fix, ErrOverlayRefused, err)
+	return &overlayError{
+		msg: fmt.Sprintf("repository policy %s %s: Airlock refuses it and blocks every call in this repository; %s (%s)",
+			shownPath(file), cause, fix, noControls(err.Error())),
+		err: err,
+	}
+}
+
+// overlayError is a refused overlay: its message names the file with no
+// raw control character in it (the wrapped error may carry the path as
+// the repository spelled it), and it wraps ErrOverlayRefused and the cause.
+type overlayError struct {
+	msg string
+	err error
+}
+
+func (e *overlayError) Error() string   { return e.msg }
+func (e *overlayError) Unwrap() []error { return []error{ErrOverlayRefused, e.err} }
+
+// noControls writes every control character of s as an escape.
+func noControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// shownPath is a path as a message shows it: as it is when it prints
+// plainly, quoted when a repository's directory names carry control
+// characters (a forged line, a terminal escape).
+func shownPath(p string) string {
+	if q := strconv.Quote(p); q[1:len(q)-1] != p {
+		return q
+	}
+	return p
 }
 
 // readBounded reads the file at path, opened by open (which refuses what

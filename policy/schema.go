@@ -302,9 +302,9 @@ func (e *errList) add(line int, format string, args ...any) {
 		// message shows a bounded piece of it, never a whole line
 		switch v := a.(type) {
 		case string:
-			args[i] = cut(v, maxShown)
+			args[i] = noControls(cut(v, maxShown))
 		case error:
-			args[i] = cut(v.Error(), maxShown)
+			args[i] = noControls(cut(v.Error(), maxShown))
 		}
 	}
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})
@@ -356,9 +356,9 @@ func (e *LoadError) Error() string {
 			b.WriteString("\n")
 		}
 		if p.line > 0 {
-			fmt.Fprintf(&b, "%s:%d: %s", e.File, p.line, p.msg)
+			fmt.Fprintf(&b, "%s:%d: %s", shownPath(e.File), p.line, p.msg)
 		} else {
-			fmt.Fprintf(&b, "%s: %s", e.File, p.msg)
+			fmt.Fprintf(&b, "%s: %s", shownPath(e.File), p.msg)
 		}
 	}
 	return b.String()
