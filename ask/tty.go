@@ -37,12 +37,18 @@ func (c *Channel) askTTY(ctx context.Context, r Request) result {
 		b.WriteString(l + "\r\n")
 	}
 	b.WriteString(Question(time.Until(deadline), r.Fallback))
+	// what was typed before the question was on the screen is not an
+	// answer to it. Flushed before the question is written, never after:
+	// a "y" typed the moment the question shows would otherwise be
+	// thrown away with the type-ahead, and the call would wait out its
+	// timeout.
+	flushInput(f)
 	if _, err := f.WriteString(b.String()); err != nil {
 		return result{why: "cannot write to the terminal (" + shortErr(err) + ")"}
 	}
-	// what was typed before the question was on the screen is not an
-	// answer to it
-	flushInput(f)
+	if questionShown != nil {
+		questionShown(f)
+	}
 	rd := bufio.NewReader(f)
 	for {
 		line, err := rd.ReadString('\n')
@@ -62,6 +68,10 @@ func (c *Channel) askTTY(ctx context.Context, r Request) result {
 		_, _ = f.WriteString("answer y or n: ")
 	}
 }
+
+// questionShown, when set (by a test), runs once the question is on the
+// terminal, before the answer is read.
+var questionShown func(*os.File)
 
 func (c *Channel) ttySem() chan struct{} {
 	c.mu.Lock()

@@ -22,6 +22,12 @@ import (
 // and prints the outcome as JSON.
 func TestMain(m *testing.M) {
 	if os.Getenv("AIRLOCK_ASK_TTY_CHILD") == "1" {
+		if os.Getenv("AIRLOCK_ASK_TTY_HOLD") == "1" {
+			// hold the prompt, question shown, until the answer typed on
+			// seeing it is in the terminal's input queue: what a person
+			// typing at once does on a busy machine
+			questionShown = waitForInput
+		}
 		c, err := New(Options{Getenv: os.Getenv})
 		if err != nil {
 			fmt.Println(err)
@@ -34,6 +40,22 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// waitForInput waits until a whole line waits in f's input queue, polling
+// (the typist is another process) for at most 10 s.
+func waitForInput(f *os.File) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		n := 0
+		_ = rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+		if n > 0 {
+			return
+		}
+	}
 }
 
 // openPTY opens a pseudo-terminal pair.
@@ -57,6 +79,10 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	}
 	return m, s
 }
+
+// ttyHold makes runTTYChild's child hold its prompt, once the question
+// is shown, until the answer is in the terminal's input queue.
+var ttyHold bool
 
 type ttyRun struct {
 	mu     sync.Mutex
@@ -94,6 +120,9 @@ func runTTYChild(t *testing.T, timeout, before, after string, raw ...bool) (Outc
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "AIRLOCK_ASK_TTY_CHILD=1", "AIRLOCK_ASK_BACKEND=tty,fallback", "AIRLOCK_ASK_TIMEOUT="+timeout)
+	if ttyHold {
+		cmd.Env = append(cmd.Env, "AIRLOCK_ASK_TTY_HOLD=1")
+	}
 	var stdout bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, &stdout, &stdout
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -136,6 +165,21 @@ func runTTYChild(t *testing.T, timeout, before, after string, raw ...bool) (Outc
 	m.Close()
 	<-copied
 	return out, run.text()
+}
+
+// TestTTYAnswerTypedAsTheQuestionShowsCounts: the prompt drops type-ahead
+// before it shows the question, never after, so an answer typed the moment
+// the question is on the screen is read. The child holds between showing
+// the question and reading until the "y" has reached the terminal: had it
+// flushed the input there, the answer would be gone and the call would
+// wait out its timeout (TestTTYPrompt/yes failed so under load).
+func TestTTYAnswerTypedAsTheQuestionShowsCounts(t *testing.T) {
+	ttyHold = true
+	defer func() { ttyHold = false }()
+	out, screen := runTTYChild(t, "10s", "", "y\n")
+	if out.Answer != Allow || out.Asked != "human" {
+		t.Fatalf("outcome %+v, want the y typed on seeing the question\nterminal:\n%s", out, screen)
+	}
 }
 
 func TestTTYPrompt(t *testing.T) {

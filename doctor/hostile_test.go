@@ -74,8 +74,9 @@ func check(t *testing.T, r *Report, name string) Check {
 	return Check{}
 }
 
-// wired is a user settings file with airlock-hook on both events, as init
-// writes it; pre and post replace the two groups when set.
+// wired is a user settings file with airlock-hook on every event, as init
+// writes it; pre and post replace the PreToolUse and PostToolUse groups
+// when set.
 func (e *docEnv) wired(pre, post string) string {
 	p, q := setup.HookCommands(e.hookPath())
 	if pre == "" {
@@ -84,7 +85,16 @@ func (e *docEnv) wired(pre, post string) string {
 	if post == "" {
 		post = `{ "matcher": "*", "hooks": [{ "type": "command", "command": ` + jq(q) + `, "timeout": 30 }] }`
 	}
-	return "{\n  \"hooks\": {\n    \"PreToolUse\": [" + pre + "],\n    \"PostToolUse\": [" + post + "]\n  }\n}\n"
+	failure := `{ "matcher": "*", "hooks": [{ "type": "command", "command": ` + jq(q) + `, "timeout": 30 }] }`
+	return "{\n  \"hooks\": {\n    \"PreToolUse\": [" + pre + "],\n    \"PostToolUse\": [" + post + "],\n    \"PostToolUseFailure\": [" + failure + "]\n  }\n}\n"
+}
+
+// oldWired is the settings file init wrote before it wired
+// PostToolUseFailure: PreToolUse and PostToolUse only.
+func (e *docEnv) oldWired() string {
+	p, q := setup.HookCommands(e.hookPath())
+	return "{\n  \"hooks\": {\n    \"PreToolUse\": [{ \"matcher\": \"*\", \"hooks\": [{ \"type\": \"command\", \"command\": " + jq(p) + ", \"timeout\": 30 }] }],\n" +
+		"    \"PostToolUse\": [{ \"matcher\": \"*\", \"hooks\": [{ \"type\": \"command\", \"command\": " + jq(q) + ", \"timeout\": 30 }] }]\n  }\n}\n"
 }
 
 func jq(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
@@ -178,6 +188,12 @@ func TestHostileDoctorHookCommandThatCannotBlock(t *testing.T) {
 		pre, _ := setup.HookCommands(e.hookPath())
 		writeFile(t, e.settings(), e.wired(`{ "matcher": "*", "hooks": [{ "type": "command", "command": `+jq(pre)+`, "timeout": 0.001 }] }`, ""), 0o600)
 	}, "a 1 ms timeout expires before airlock-hook answers, and a timed-out hook lets the call through")
+	// airlock-hook refuses what it is stuck on at its 25 s deadline; a
+	// shorter timeout lets that call through first
+	hookCase(t, "timeout under the hook's deadline", func(e *docEnv) {
+		pre, _ := setup.HookCommands(e.hookPath())
+		writeFile(t, e.settings(), e.wired(`{ "matcher": "*", "hooks": [{ "type": "command", "command": `+jq(pre)+`, "timeout": 20 }] }`, ""), 0o600)
+	}, "a 20 s timeout ends a stuck airlock-hook before it refuses the call at 25 s")
 }
 
 // TestHostileDoctorHookThatIsNotAirlocks: hookStatus checks only that the

@@ -54,14 +54,21 @@ func hookCheck(o Options, h setup.HookStatus) Check {
 		}
 		c.Status, c.Detail = Fail, by+" sets disableAllHooks: Claude Code runs no hook, airlock-hook included"
 		c.Fix = "remove disableAllHooks from " + by
+	case h.Pre && h.Post && h.Failure && h.Executable && o.HookPath != "":
+		c.Status, c.Detail = OK, fmt.Sprintf("PreToolUse, PostToolUse and PostToolUseFailure run %s (%s)", h.Command, h.Settings)
 	case h.Pre && h.Post && h.Executable && o.HookPath != "":
-		c.Status, c.Detail = OK, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s)", h.Command, h.Settings)
+		// wired before init wired the failure event: every call is gated,
+		// but Claude Code fires PostToolUseFailure, not PostToolUse, for a
+		// tool that failed, and that run leaves no outcome record
+		c.Status = Warn
+		c.Detail = fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but PostToolUseFailure does not run airlock-hook: a tool that fails leaves no outcome record", h.Command, h.Settings)
+		c.Fix = "airlock doctor --fix (or airlock init) adds it; airlock uninstall removes it again"
 	case h.Pre && h.Post && h.Executable:
 		c.Status, c.Detail = Fail, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but no installed airlock-hook was found to check it is Airlock's", h.Command, h.Settings)
 		c.Fix = "install Airlock with install.sh (airlock, airlock-hook and airlock-mcp side by side), then airlock doctor --fix"
 	case h.Pre || h.Post || len(h.Issues) > 0:
 		c.Status = Fail
-		c.Detail = fmt.Sprintf("wired in %s but not in force for every call: PreToolUse %v, PostToolUse %v, runnable %v (%s)", h.Settings, h.Pre, h.Post, h.Executable, h.Command)
+		c.Detail = fmt.Sprintf("wired in %s but not in force for every call: PreToolUse %v, PostToolUse %v, PostToolUseFailure %v, runnable %v (%s)", h.Settings, h.Pre, h.Post, h.Failure, h.Executable, h.Command)
 		c.Fix = "airlock doctor --fix (or airlock init) adds a match-all, synchronous hook running the installed airlock-hook; remove the narrower ones listed"
 	default:
 		if _, err := os.Stat(filepath.Dir(h.Settings)); err != nil {

@@ -311,7 +311,7 @@ func TestAgentsRealClients(t *testing.T) {
 		}
 	}
 	settingsPath := filepath.Join(h.home, ".claude", "settings.json")
-	if want := settingsPath + ": hook wired (PreToolUse, PostToolUse: " + filepath.Join(bin, "airlock-hook") + ")"; !slices.Contains(initLines, want) {
+	if want := settingsPath + ": hook wired (PreToolUse, PostToolUse, PostToolUseFailure: " + filepath.Join(bin, "airlock-hook") + ")"; !slices.Contains(initLines, want) {
 		t.Errorf("airlock init output lacks %q", want)
 	}
 	b, err := os.ReadFile(settingsPath)

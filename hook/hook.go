@@ -4,7 +4,8 @@
 // PreToolUse: allow is exit 0 with nothing printed (printing
 // permissionDecision "allow" would switch off Claude Code's own prompt);
 // block is exit 2 with the reason on stderr; ask is exit 0 with the
-// hookSpecificOutput JSON. PostToolUse records the outcome and never blocks.
+// hookSpecificOutput JSON. PostToolUse and PostToolUseFailure (a tool that
+// failed) record the outcome and never block.
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
 // here — a policy that will not load, an unusable home, a panic — exits 2
@@ -47,6 +48,8 @@ type Event struct {
 	Cwd            string
 	PermissionMode string
 	Response       gjson.Result // tool_response (PostToolUse)
+	Error          string       // error (PostToolUseFailure)
+	Interrupted    bool         // is_interrupt (PostToolUseFailure)
 }
 
 // ParseEvent reads a hook event. It fails on anything that is not a JSON
@@ -65,6 +68,8 @@ func ParseEvent(data []byte) (*Event, error) {
 		Cwd:            root.Get("cwd").String(),
 		PermissionMode: root.Get("permission_mode").String(),
 		Response:       root.Get("tool_response"),
+		Error:          root.Get("error").String(),
+		Interrupted:    root.Get("is_interrupt").Bool(),
 	}
 	tn := root.Get("tool_name")
 	if tn.Type != gjson.String || tn.Str == "" {
@@ -106,7 +111,7 @@ func Run(o Options) (code int) {
 	if len(data) > maxEvent {
 		return fail(o, failOpen || post, fmt.Errorf("the hook event is larger than %d MB: too large to inspect", maxEvent>>20))
 	}
-	if gjson.GetBytes(data, "hook_event_name").String() == "PostToolUse" {
+	if postEvent(gjson.GetBytes(data, "hook_event_name").String()) {
 		post = true
 	}
 	ev, err := ParseEvent(data)
@@ -174,10 +179,7 @@ func answer(o Options, tool string, res gate.Result) int {
 
 func recordOutcome(o Options, log *audit.Log, env gate.Env, ev *Event) int {
 	r := audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
-		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input)}
-	if ev.Response.Get("is_error").Bool() || ev.Response.Get("isError").Bool() {
-		r.Reason = "the tool reported an error"
-	}
+		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input), Reason: outcomeReason(ev)}
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
 	// matched (airlock breach).

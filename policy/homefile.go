@@ -7,10 +7,6 @@ import (
 	"github.com/agentairlock/airlock/internal/home"
 )
 
-// maxHomePolicyBytes bounds $AIRLOCK_HOME/policy.yaml: far above any real
-// policy, far below what would stall the hook.
-const maxHomePolicyBytes = 16 << 20
-
 // loadExplicit loads the policy AIRLOCK_POLICY names. The user chose the
 // path (links are followed), but a file another user owns or can write
 // would let them steer the gate: it is refused.

@@ -118,7 +118,7 @@ func Load(o Options) (*Policy, error) {
 	default:
 		home := filepath.Join(o.AirlockHome, "policy.yaml")
 		// Airlock's own file: never through a link, never another user's.
-		data, rerr := regular.ReadState(home, maxHomePolicyBytes)
+		data, rerr := readPolicyFile(home, regular.OpenState)
 		switch {
 		case rerr == nil:
 			p, err = parse(data, home, "policy", vars)
@@ -129,7 +129,7 @@ func Load(o Options) (*Policy, error) {
 			}
 			p, err = LoadProfile(name, vars)
 		default:
-			return nil, fmt.Errorf("read policy %s: %w", home, rerr)
+			return nil, rerr
 		}
 	}
 	if err != nil {
@@ -158,9 +158,9 @@ func LoadFile(path string, vars Vars) (*Policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy %s: %w", path, err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readPolicyFile(abs, regular.Open)
 	if err != nil {
-		return nil, fmt.Errorf("read policy: %w", err)
+		return nil, err
 	}
 	return parse(data, abs, "policy", vars)
 }
@@ -548,15 +548,19 @@ func (p *Policy) loadOverlay(cwd, workspace string) error {
 		return nil
 	}
 	dir := filepath.Clean(cwd)
+	root := workspace
+	if root == "" {
+		root = dir // outside any repository only the call's own directory is looked at
+	}
 	for {
 		for _, name := range []string{filepath.Join(".airlock", "policy.yaml"), ".airlock.yaml"} {
 			file := filepath.Join(dir, name)
-			data, err := os.ReadFile(file)
-			if errors.Is(err, fs.ErrNotExist) {
+			data, err := readOverlayFile(file, root)
+			if errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrOverlayRefused) {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("read repository policy %s: %w", file, err)
+				return err
 			}
 			return p.applyOverlay(data, file)
 		}

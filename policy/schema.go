@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -226,11 +227,13 @@ func checkMap(m *yaml.Node, known []string, what string, errs *errList) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
 		if !slices.Contains(known, k.Value) {
+			// a key is the start of a line of the file: show little of it
+			key := cut(k.Value, 32)
 			hint := nearest(k.Value, known)
 			if hint != "" {
-				errs.add(k.Line, "unknown key %q in %s: did you mean %q?", k.Value, what, hint)
+				errs.add(k.Line, "unknown key %q in %s: did you mean %q?", key, what, hint)
 			} else {
-				errs.add(k.Line, "unknown key %q in %s: known keys are %s", k.Value, what, strings.Join(known, ", "))
+				errs.add(k.Line, "unknown key %q in %s: known keys are "+strings.Join(known, ", "), key, what)
 			}
 		}
 	}
@@ -293,7 +296,38 @@ type lineErr struct {
 }
 
 func (e *errList) add(line int, format string, args ...any) {
+	for i, a := range args {
+		// what is quoted comes from the file, which may not be the
+		// user's (an overlay from a repository nobody has read): a
+		// message shows a bounded piece of it, never a whole line
+		switch v := a.(type) {
+		case string:
+			args[i] = noControls(cut(v, maxShown))
+		case error:
+			args[i] = noControls(cut(v.Error(), maxShown))
+		}
+	}
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})
+}
+
+// maxShown bounds each piece of a file quoted in a load error, and
+// maxProblems the problems listed: a file of ten thousand bad keys is
+// reported by its first few, not echoed.
+const (
+	maxShown    = 120
+	maxProblems = 10
+)
+
+// cut shortens s to at most n bytes on a rune boundary, marked with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func (e *errList) err() error {
@@ -301,6 +335,10 @@ func (e *errList) err() error {
 		return nil
 	}
 	sort.SliceStable(e.errs, func(i, j int) bool { return e.errs[i].line < e.errs[j].line })
+	if n := len(e.errs); n > maxProblems {
+		more := lineErr{line: e.errs[maxProblems].line, msg: fmt.Sprintf("and %d more problems from here on: fix these first", n-maxProblems)}
+		e.errs = append(e.errs[:maxProblems:maxProblems], more)
+	}
 	return &LoadError{File: e.file, Problems: e.errs}
 }
 
@@ -318,9 +356,9 @@ func (e *LoadError) Error() string {
 			b.WriteString("\n")
 		}
 		if p.line > 0 {
-			fmt.Fprintf(&b, "%s:%d: %s", e.File, p.line, p.msg)
+			fmt.Fprintf(&b, "%s:%d: %s", shownPath(e.File), p.line, p.msg)
 		} else {
-			fmt.Fprintf(&b, "%s: %s", e.File, p.msg)
+			fmt.Fprintf(&b, "%s: %s", shownPath(e.File), p.msg)
 		}
 	}
 	return b.String()

@@ -325,12 +325,26 @@ func TestEgressBoundsAnUpstreamsResponseHead(t *testing.T) {
 	}
 }
 
+// TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel: a
+// tunnel on which only the server speaks lives past the idle timeout; one
+// on which nothing moves is ended by it. The test keeps no clock of its
+// own: the server sends its next byte when the client has read the last
+// (so the gaps are as short as scheduling allows, far under the timeout),
+// and the stream runs until the proxy has ended the silent tunnel, opened
+// after it — proof, on the proxy's own clock, that the stream outlived an
+// idle period.
 func TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel(t *testing.T) {
+	const idle = time.Second
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	next := make(chan struct{})        // the client read the last byte: send one more
+	trickleDone := make(chan struct{}) // the trickling server ended
+	stop := make(chan struct{})
+	stopTrickle := sync.OnceFunc(func() { close(stop) })
+	defer stopTrickle()
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -344,12 +358,15 @@ func TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel(t *testing
 					_, _ = io.Copy(io.Discard, c) // "s": stay silent
 					return
 				}
-				// "t": trickle one byte every 20ms for 15 idle periods,
-				// while the client sends nothing back.
-				tick := time.NewTicker(20 * time.Millisecond)
-				defer tick.Stop()
-				for i := 0; i < 75; i++ {
-					<-tick.C
+				// "t": one byte whenever asked, while the client sends
+				// nothing back
+				defer close(trickleDone)
+				for {
+					select {
+					case <-next:
+					case <-stop:
+						return
+					}
 					if _, err := c.Write([]byte{'.'}); err != nil {
 						return
 					}
@@ -359,14 +376,14 @@ func TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel(t *testing
 	}()
 	e, recs := startEgress(t, EgressOptions{
 		Decide:      func(string, int, string) (bool, string, string) { return true, "test", "" },
-		IdleTimeout: 100 * time.Millisecond,
+		IdleTimeout: idle,
 	})
 	tunnel := func(cmd string) (net.Conn, *bufio.Reader) {
 		c, err := net.Dial("tcp", e.Addr())
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+		_ = c.SetDeadline(time.Now().Add(60 * time.Second))
 		br := bufio.NewReader(c)
 		_, _ = io.WriteString(c, "CONNECT "+ln.Addr().String()+" HTTP/1.1\r\n\r\n"+cmd)
 		if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
@@ -376,25 +393,54 @@ func TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel(t *testing
 	}
 	c, br := tunnel("t")
 	defer c.Close()
-	got, err := io.ReadAll(br)
-	if err != nil || len(got) != 75 {
-		t.Errorf("slow stream through a 100ms idle timeout: got %d bytes (%v), want all 75", len(got), err)
+	read := 0
+	one := func() {
+		t.Helper()
+		select {
+		case next <- struct{}{}:
+		case <-trickleDone:
+			t.Fatalf("the slow stream's server was cut off after %d bytes", read)
+		}
+		if _, err := br.ReadByte(); err != nil {
+			t.Fatalf("slow stream through a %s idle timeout ended after %d bytes: %v", idle, read, err)
+		}
+		read++
 	}
+	one() // the stream is flowing before the silent tunnel opens
 	s, sbr := tunnel("s")
 	defer s.Close()
-	if _, err := sbr.ReadByte(); !errors.Is(err, io.EOF) {
-		t.Errorf("silent tunnel: read %v, want the proxy to end it (EOF)", err)
+	silent := make(chan error, 1)
+	go func() {
+		_, err := sbr.ReadByte()
+		silent <- err
+	}()
+	for ended := false; !ended; {
+		one()
+		select {
+		case err := <-silent:
+			if !errors.Is(err, io.EOF) {
+				t.Errorf("silent tunnel: read %v, want the proxy to end it (EOF)", err)
+			}
+			ended = true
+		default:
+		}
+	}
+	one() // and the stream still flows after
+	// the server ends the stream: the tunnel closes cleanly, not idle
+	stopTrickle()
+	if rest, err := io.ReadAll(br); err != nil || len(rest) != 0 {
+		t.Errorf("the end of the slow stream: %d more bytes, %v; want a clean end", len(rest), err)
 	}
 	_ = c.Close()
 	_ = s.Close()
 	_ = e.Close()
-	var idle int
+	var idled int
 	for _, rec := range recs.all() {
 		if strings.Contains(rec.Detail, `error="idle timeout"`) {
-			idle++
+			idled++
 		}
 	}
-	if idle != 1 {
+	if idled != 1 {
 		t.Errorf("records %+v: want exactly the silent tunnel ended by the idle timeout", recs.all())
 	}
 }

@@ -15,10 +15,36 @@ import (
 // Claude Code's own default for a tool hook is ten minutes.
 const HookTimeout = 30
 
+// HookDeadline is when, in seconds, airlock-hook refuses a call it has not
+// decided (hook.DefaultDeadline; a test holds the two together): a
+// PreToolUse timeout at or under it lets a stuck call through before the
+// hook refuses it.
+const HookDeadline = HookTimeout - 5
+
 // The events Airlock's hook answers, and the argument each is run with.
+// Claude Code fires PostToolUse only for a tool that succeeded and
+// PostToolUseFailure for one that failed: both record the outcome, so a
+// failed run is in the log too.
 var hookEvents = []struct{ event, arg string }{
 	{"PreToolUse", ""},
 	{"PostToolUse", " --post"},
+	{"PostToolUseFailure", " --post"},
+}
+
+// postEvent says an event's hook runs airlock-hook --post: it records an
+// outcome and never blocks.
+func postEvent(event string) bool {
+	return event == "PostToolUse" || event == "PostToolUseFailure"
+}
+
+// hookEvent says airlock-hook is wired under event by init.
+func hookEvent(event string) bool {
+	for _, e := range hookEvents {
+		if e.event == event {
+			return true
+		}
+	}
+	return false
 }
 
 // HookRecord is one hook init added to a Claude Code settings file.
@@ -76,7 +102,8 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// HookCommands are the commands init writes for airlock-hook at path.
+// HookCommands are the commands init writes for airlock-hook at path:
+// pre for PreToolUse, post for PostToolUse and PostToolUseFailure.
 func HookCommands(path string) (pre, post string) {
 	q := shellQuote(path)
 	return q + hookEvents[0].arg, q + hookEvents[1].arg
@@ -170,14 +197,14 @@ func runnable(prog string) bool {
 	return err == nil && filepath.IsAbs(prog) && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// hookProblem says why a PreToolUse or PostToolUse hook does not put every
-// tool call of its event through the airlock-hook at hookPath in a way that
+// hookProblem says why a PreToolUse, PostToolUse or PostToolUseFailure
+// hook does not put every tool call of its event through the airlock-hook at hookPath in a way that
 // can block ("" when it does). When hookPath is not known (installedKnown),
 // any program named airlock-hook counts.
 func hookProblem(h Hook, hookPath string) string {
 	prog, rest := splitFirstWord(h.Command)
 	want := ""
-	if h.Event == "PostToolUse" {
+	if postEvent(h.Event) {
 		want = "--post"
 	}
 	switch {
@@ -201,6 +228,8 @@ func hookProblem(h Hook, hookPath string) string {
 		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
 	case h.Timeout > 0 && h.Timeout < MinHookTimeout:
 		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
+	case h.Event == "PreToolUse" && h.Timeout > 0 && h.Timeout <= HookDeadline:
+		return fmt.Sprintf("PreToolUse gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Timeout, h.Timeout, HookDeadline, HookTimeout)
 	}
 	return ""
 }
@@ -219,7 +248,7 @@ func IsAirlockHook(command string) bool {
 }
 
 // wireHooks adds airlock-hook at hookPath to a Claude Code settings
-// file's PreToolUse and PostToolUse, for every tool, where no airlock-hook
+// file's PreToolUse, PostToolUse and PostToolUseFailure, for every tool, where no airlock-hook
 // runs yet. data is nil when the file does not exist; otherwise Parse read
 // it without error. It returns the new bytes and what it added (nothing:
 // the file needs no change).
@@ -243,7 +272,7 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 		before = &Config{Store: st}
 	}
 	pre, post := HookCommands(hookPath)
-	cmds := map[string]string{"PreToolUse": pre, "PostToolUse": post}
+	cmds := map[string]string{"PreToolUse": pre, "PostToolUse": post, "PostToolUseFailure": post}
 	var recs []HookRecord
 	for _, ev := range hookEvents {
 		wired := false
@@ -333,8 +362,8 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 	return out, append(repointed, recs...), nil
 }
 
-// repointHooks rewrites every airlock-hook command, in the PreToolUse and
-// PostToolUse lists Claude Code reads, whose program is not the
+// repointHooks rewrites every airlock-hook command, in the event lists init
+// wires (hookEvents), whose program is not the
 // airlock-hook at hookPath (Airlock was moved or reinstalled elsewhere) to
 // run hookPath instead, keeping the rest of the command line.
 func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byte, []HookRecord, error) {
@@ -390,7 +419,7 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 		return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%v", h.Event, h.Matcher, h.Command, h.Timeout, h.If, h.Async)
 	}
 	for _, h := range before.Hooks {
-		if (h.Event == "PreToolUse" || h.Event == "PostToolUse") && !h.Helper && staleHook(h.Command, hookPath) {
+		if hookEvent(h.Event) && !h.Helper && staleHook(h.Command, hookPath) {
 			h.Command = repoint(h.Command)
 		}
 		want[key(h)]++

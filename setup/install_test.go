@@ -194,6 +194,7 @@ func TestInitWiresTheClaudeHook(t *testing.T) {
 		`PostToolUse|Write|Edit|gofmt -l "$CLAUDE_PROJECT_DIR"|0`,
 		"PostToolUse|*|" + post + "|3",
 		"PreToolUse|*|" + pre + "|3",
+		"PostToolUseFailure|*|" + post + "|3",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("hooks:\n got %q\nwant %q", got, want)
@@ -212,7 +213,7 @@ func TestInitWiresTheClaudeHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Hook.Pre || !s.Hook.Post || !s.Hook.Executable || s.Hook.Command != pre {
+	if !s.Hook.Pre || !s.Hook.Post || !s.Hook.Failure || !s.Hook.Executable || s.Hook.Command != pre {
 		t.Errorf("Status hook = %+v", s.Hook)
 	}
 }

@@ -40,7 +40,10 @@ type HookStatus struct {
 	Error    string `json:"error,omitempty"`
 	Pre      bool   `json:"pre"`  // PreToolUse runs airlock-hook
 	Post     bool   `json:"post"` // PostToolUse runs airlock-hook
-	Command  string `json:"command,omitempty"`
+	// Failure: PostToolUseFailure runs airlock-hook, so a tool that
+	// failed has its outcome recorded too (wirings before 0.x lack it).
+	Failure bool   `json:"failure"`
+	Command string `json:"command,omitempty"`
 	// Executable: the program Command names exists and may be run.
 	Executable bool `json:"executable"`
 	// Disabled: a settings file that applies here (DisabledBy) sets
@@ -186,7 +189,7 @@ func hookStatus(st Store, hookPath string) HookStatus {
 		h.DisabledBy = st.Path
 	}
 	for _, hk := range cfg.Hooks {
-		if hk.Helper || !IsAirlockHook(hk.Command) || hk.Event != "PreToolUse" && hk.Event != "PostToolUse" {
+		if hk.Helper || !IsAirlockHook(hk.Command) || !hookEvent(hk.Event) {
 			continue
 		}
 		if h.Command == "" {
@@ -204,6 +207,8 @@ func hookStatus(st Store, hookPath string) HookStatus {
 			}
 		case "PostToolUse":
 			h.Post = true
+		case "PostToolUseFailure":
+			h.Failure = true
 		}
 	}
 	return h

@@ -1,5 +1,10 @@
-// Command airlock-hook is Claude Code's PreToolUse/PostToolUse hook. One
+// Command airlock-hook is Claude Code's PreToolUse, PostToolUse and
+// PostToolUseFailure hook (the last two with --post). One
 // process per tool call: read the event, decide, answer, exit.
+//
+// It answers by its deadline (25 s, 5 s before the 30 s timeout airlock
+// init writes; AIRLOCK_HOOK_DEADLINE shortens it) on every path: a
+// decision still running then is refused with exit 2, as any failure.
 //
 // Build it with CGO_ENABLED=0 (install.sh does): a static binary skips the
 // dynamic loader, which is a third of this process's life.
@@ -19,7 +24,7 @@ func main() {
 			post = true
 		}
 	}
-	os.Exit(hook.Run(hook.Options{
+	os.Exit(hook.RunWithin(hook.Options{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Post: post, Getenv: os.Getenv, EnvFunc: gate.EnvFromOS,
 	}))

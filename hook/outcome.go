@@ -1,0 +1,45 @@
+package hook
+
+import "strings"
+
+// postEvents are the events whose hook records an outcome and never
+// blocks: Claude Code fires PostToolUse for a tool that succeeded and
+// PostToolUseFailure (with an "error" string, and "is_interrupt" when the
+// user stopped it) for one that failed.
+func postEvent(name string) bool {
+	return name == "PostToolUse" || name == "PostToolUseFailure"
+}
+
+// maxOutcomeError bounds how much of a failed tool's error an outcome
+// record keeps: enough to tell a failure from another, never a whole
+// stderr.
+const maxOutcomeError = 200
+
+// outcomeReason is what an outcome record says about how the tool ended
+// ("" for a success with nothing to note).
+func outcomeReason(ev *Event) string {
+	switch {
+	case ev.Name == "PostToolUseFailure" && ev.Interrupted:
+		return "the tool was interrupted"
+	case ev.Name == "PostToolUseFailure":
+		msg := strings.TrimSpace(oneLine(ev.Error))
+		if msg == "" {
+			return "the tool failed"
+		}
+		return "the tool failed: " + cutText(msg, maxOutcomeError)
+	case ev.Response.Get("is_error").Bool() || ev.Response.Get("isError").Bool():
+		return "the tool reported an error"
+	}
+	return ""
+}
+
+// cutText shortens s to at most n bytes on a rune boundary, marked "…".
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

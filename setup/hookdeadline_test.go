@@ -1,0 +1,26 @@
+package setup_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/setup"
+)
+
+// TestHookTimeoutLeavesTheHookItsDeadline: the timeout init writes for
+// Claude Code is the one airlock-hook's deadline is measured from, so the
+// hook refuses a stuck call before Claude Code gives up on it (and lets
+// the call through).
+func TestHookTimeoutLeavesTheHookItsDeadline(t *testing.T) {
+	written := time.Duration(setup.HookTimeout) * time.Second
+	if written != hook.AgentTimeout {
+		t.Fatalf("init writes a %s hook timeout, airlock-hook assumes %s", written, hook.AgentTimeout)
+	}
+	if time.Duration(setup.HookDeadline)*time.Second != hook.DefaultDeadline {
+		t.Fatalf("setup.HookDeadline is %d s, airlock-hook's deadline %s", setup.HookDeadline, hook.DefaultDeadline)
+	}
+	if margin := written - hook.DefaultDeadline; margin < 5*time.Second {
+		t.Fatalf("airlock-hook answers by %s, only %s before the %s timeout", hook.DefaultDeadline, margin, written)
+	}
+}
