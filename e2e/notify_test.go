@@ -28,7 +28,7 @@ func TestHookNotifiesBlocks(t *testing.T) {
 			env[i] = "PATH=" + fake + ":" + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
-	env = append(env, "AIRLOCK_NOTIFY_WINDOW=3", "AIRLOCK_NOTIFY_COOLDOWN=20", "AIRLOCK_NOTIFY_MAX=5")
+	env = append(env, "AIRLOCK_NOTIFY_WINDOW=6", "AIRLOCK_NOTIFY_COOLDOWN=20", "AIRLOCK_NOTIFY_MAX=5")
 	block := func(env []string, n int) {
 		t.Helper()
 		key := filepath.Join(px.Home, ".ssh", fmt.Sprintf("id_rsa_%d", n))
@@ -68,10 +68,10 @@ func TestHookNotifiesBlocks(t *testing.T) {
 	if !strings.HasPrefix(first, "--|Airlock blocked Read") || !strings.Contains(first, "id_rsa_1") || !strings.Contains(first, "secrets.") || !strings.Contains(first, "Fix: ") {
 		t.Fatalf("notification %q does not say what, why and the fix", first)
 	}
-	if time.Since(start) > 3*time.Second {
+	if time.Since(start) > 6*time.Second {
 		t.Fatalf("the burst took longer than the window; the fold cannot be checked")
 	}
-	time.Sleep(time.Until(start.Add(3100 * time.Millisecond)))
+	time.Sleep(time.Until(start.Add(6100 * time.Millisecond)))
 	block(env, 9)
 	got = lines(7)
 	// the fold and the new block are two programs started one after the
