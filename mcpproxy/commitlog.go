@@ -2,7 +2,6 @@ package mcpproxy
 
 import (
 	"errors"
-	"io"
 	"sync"
 
 	"github.com/agentairlock/airlock/audit"
@@ -20,8 +19,7 @@ import (
 // as soon as the write before it ends. Nobody waits for company: a lone
 // call is written at once.
 type commitLog struct {
-	log    *audit.Log // nil: records are dropped (tests of the relay alone)
-	stderr io.Writer
+	log batchAppender // nil: records are dropped (tests of the relay alone)
 
 	mu      sync.Mutex
 	queue   []*commitWaiter // records waiting for the next append
@@ -41,8 +39,19 @@ type commitWaiter struct {
 // errLogClosed is what an Append after the proxy's last record gets.
 var errLogClosed = errors.New("audit: the proxy's log is closed (its last record is written)")
 
-func newCommitLog(l *audit.Log, stderr io.Writer) *commitLog {
-	return &commitLog{log: l, stderr: stderr}
+// batchAppender writes records in order under one lock; *audit.Log is one.
+// An error means none was written, unless it wraps audit.ErrCheckpoint or
+// audit.ErrAnchor (all were).
+type batchAppender interface {
+	AppendAll([]audit.Record) ([]audit.Record, error)
+}
+
+func newCommitLog(l *audit.Log) *commitLog {
+	c := &commitLog{}
+	if l != nil {
+		c.log = l
+	}
+	return c
 }
 
 // Append writes r and returns it as written. An error means r is not in the

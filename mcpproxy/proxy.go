@@ -284,7 +284,7 @@ func newProxy(o Options) *Proxy {
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
 	}
-	p.log = newCommitLog(o.Log, o.Stderr)
+	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)
 	g := *o.Gate
 	g.Log = p.log
