@@ -333,7 +333,7 @@ func (g *Gate) record(c Call, res Result) error {
 		ArgsDigest: audit.ArgsDigest(c.Input),
 	})
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+		return fmt.Errorf("record the decision: %w", err)
 	}
 	return nil
 }
