@@ -1,11 +1,13 @@
 package mcpproxy
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -167,5 +169,49 @@ func TestCommitLogCloseWithIsLast(t *testing.T) {
 	}
 	if res, err := audit.Verify(home); err != nil || res.Status != audit.Intact || len(res.Problems) > 0 {
 		t.Fatalf("verify: %v %+v", err, res)
+	}
+}
+
+// TestRelayHoldsAToolsetWhoseAdmissionCannotBeRecorded: the admission of a
+// toolset gates what reaches the model, so it takes effect only once its
+// record is written: listed while the log cannot be written, the server is
+// held; once the log recovers, the next call releases it (the toolset is
+// pinned) and the release is recorded before the call's decision. Before,
+// the failed mcp_admit was dropped and the toolset served with no record
+// of its admission at all.
+func TestRelayHoldsAToolsetWhoseAdmissionCannotBeRecorded(t *testing.T) {
+	r := newRelay(t, relayOpts{})
+	logPath := filepath.Join(r.home, audit.LogFile)
+	_ = os.Remove(logPath)
+	if err := os.Mkdir(logPath, 0o700); err != nil { // an append now fails
+		t.Fatal(err)
+	}
+	r.listAll()
+	r.p.adm.mu.Lock()
+	held := r.p.adm.held
+	r.p.adm.mu.Unlock()
+	if !held {
+		t.Fatal("the toolset was admitted although its admission was not recorded")
+	}
+	if err := os.Remove(logPath); err != nil {
+		t.Fatal(err)
+	}
+	if res := r.call(1, "echo", `{"text":"hello"}`); blocked(res) {
+		t.Fatalf("the call after the log recovered: %s", res.Raw)
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var rec audit.Record
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, rec.Event)
+	}
+	if i := slices.Index(events, "mcp_release"); i < 0 || !slices.Contains(events[i:], "decision") {
+		t.Fatalf("records %v: want the release before the call's decision", events)
 	}
 }

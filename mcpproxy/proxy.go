@@ -322,6 +322,17 @@ func (p *Proxy) sayUnrecorded(res gate.Result) {
 	}
 }
 
+// recorded reports whether an event whose record gates what reaches the
+// model may take effect after record returned err: it was written (a
+// missed checkpoint is still written), or AIRLOCK_FAIL_OPEN=1 lets it pass.
+func (p *Proxy) recorded(err error) bool {
+	if err == nil || errors.Is(err, audit.ErrCheckpoint) || errors.Is(err, audit.ErrAnchor) {
+		return true
+	}
+	g := p.opts.Gate
+	return g != nil && g.Env.Getenv != nil && g.Env.Getenv(gate.FailOpenEnv) == "1"
+}
+
 // stamp fills in what every record of this proxy says.
 func (p *Proxy) stamp(r audit.Record) audit.Record {
 	r.Source = "mcp"
