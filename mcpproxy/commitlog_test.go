@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -213,5 +215,36 @@ func TestRelayHoldsAToolsetWhoseAdmissionCannotBeRecorded(t *testing.T) {
 	}
 	if i := slices.Index(events, "mcp_release"); i < 0 || !slices.Contains(events[i:], "decision") {
 		t.Fatalf("records %v: want the release before the call's decision", events)
+	}
+}
+
+// TestProxyFinishWaitsForTheLastAppend: the stop signal's last record and
+// Run's end race; the loser must not return (and let the process exit)
+// while the winner's append is still being written. Before, Run returned
+// at once and airlock-mcp exited between the record and its checkpoint
+// (verify: checkpoint-stale after every Codex session on a busy machine).
+func TestProxyFinishWaitsForTheLastAppend(t *testing.T) {
+	g := &gatedAppender{entered: make(chan struct{}), release: make(chan struct{})}
+	p := &Proxy{log: &commitLog{log: g}, opts: Options{Name: "x", Stderr: io.Discard}}
+	var released atomic.Bool
+	go p.finish(audit.Record{Event: "mcp_exit", Detail: "stopped by SIGTERM"})
+	<-g.entered
+	returnedEarly := make(chan bool, 1)
+	go func() {
+		p.finish(audit.Record{Event: "mcp_exit", Detail: "exited with status 143"})
+		returnedEarly <- !released.Load()
+	}()
+	// give the second finish every chance to return early (no clock: it
+	// has nothing to wait for but the first append)
+	for i := 0; i < 1000; i++ {
+		runtime.Gosched()
+	}
+	released.Store(true)
+	close(g.release)
+	if <-returnedEarly {
+		t.Fatal("the second finish returned while the first append was still being written")
+	}
+	if len(g.batches) != 1 || g.batches[0][0] != "stopped by SIGTERM" {
+		t.Fatalf("appends %v: want only the first finish's record", g.batches)
 	}
 }

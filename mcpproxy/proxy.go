@@ -80,6 +80,7 @@ type Proxy struct {
 	ownPrefix     string // ids of the proxy's own requests to the server
 	unsolicited   int
 
+	finished       sync.Once // the last records are written
 	recordFailures int       // proxy events the log refused
 	lastRecordWarn time.Time // when stderr last said so
 }
@@ -256,14 +257,19 @@ func Run(ctx context.Context, o Options) int {
 
 // finish writes the proxy's last records (the sandbox's end, when there is
 // one, then the proxy's) in one append with one checkpoint, and closes the
-// log: nothing is recorded after them. Only the first call writes.
+// log: nothing is recorded after them. Only the first call writes; a
+// second one (Run ending while the signal's record is being written)
+// returns only once the first is done, so the process never exits in the
+// middle of its last append.
 func (p *Proxy) finish(rs ...audit.Record) {
-	for i := range rs {
-		rs[i] = p.stamp(rs[i])
-	}
-	if err := p.log.closeWith(rs...); err != nil && !errors.Is(err, errLogClosed) {
-		fmt.Fprintf(p.opts.Stderr, "airlock-mcp: the proxy's last record was not written: %s\n", gate.Unrecorded(err, p.home()))
-	}
+	p.finished.Do(func() {
+		for i := range rs {
+			rs[i] = p.stamp(rs[i])
+		}
+		if err := p.log.closeWith(rs...); err != nil && !errors.Is(err, errLogClosed) {
+			fmt.Fprintf(p.opts.Stderr, "airlock-mcp: the proxy's last record was not written: %s\n", gate.Unrecorded(err, p.home()))
+		}
+	})
 }
 
 // home is the audit log's directory, for messages.
