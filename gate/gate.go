@@ -97,7 +97,7 @@ type Result struct {
 	Facts     *policy.Facts
 	Note      string // what else the record should say (an unattended ask, a report-only contract)
 	Asked     string // how an ask was answered (audit.Asked*); "" when nobody was asked
-	AuditErr  error  // the record could not be written; the decision still stands
+	AuditErr  error  // the record could not be written (or was written but not checkpointed: audit.ErrCheckpoint); an unwritten record refuses the call unless AIRLOCK_FAIL_OPEN=1
 }
 
 // Gate holds a loaded policy and where decisions are recorded.
@@ -162,7 +162,10 @@ func (g *Gate) Decide(c Call) (res Result) {
 		}
 	}()
 	res = g.decide(c)
+	// The record is written before the caller forwards or answers the
+	// call; one that cannot be written refuses it (refuseUnrecorded).
 	res.AuditErr = g.record(c, res)
+	g.refuseUnrecorded(&res)
 	if res.Effective == policy.Block && g.Notify != nil {
 		g.Notify.Blocked(blockNote(c, res.Decision))
 	}
@@ -338,7 +341,7 @@ func (g *Gate) record(c Call, res Result) error {
 		ArgsDigest: audit.ArgsDigest(c.Input),
 	})
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+		return fmt.Errorf("record the decision: %w", err)
 	}
 	return nil
 }

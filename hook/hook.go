@@ -150,8 +150,17 @@ func Run(o Options) (code int) {
 	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
-	if res.AuditErr != nil {
-		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %v\n", res.AuditErr)
+	// The gate has applied the rule (a decision it could not record is a
+	// refusal unless AIRLOCK_FAIL_OPEN=1): the answer follows res.Effective;
+	// here the person is told what happened to the record.
+	switch {
+	case res.AuditErr == nil:
+	case res.FailedOpen():
+		fmt.Fprintf(o.Stderr, "airlock: warning: let through unrecorded because %s=1: %s\n", gate.FailOpenEnv, oneLine(gate.Unrecorded(res.AuditErr, env.AirlockHome)))
+	case errors.Is(res.AuditErr, audit.ErrCheckpoint) || errors.Is(res.AuditErr, audit.ErrAnchor):
+		fmt.Fprintf(o.Stderr, "airlock: warning: the decision is recorded but not checkpointed: %s\n", oneLine(res.AuditErr.Error()))
+	default:
+		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %s\n", oneLine(gate.Unrecorded(res.AuditErr, env.AirlockHome)))
 	}
 	return answer(o, ev.Tool, res)
 }

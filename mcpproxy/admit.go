@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
 	"github.com/agentairlock/airlock/policy"
@@ -299,7 +300,12 @@ func (a *admission) complete(raw []json.RawMessage, gen int) {
 	if a.held {
 		r.Decision, r.Reason, r.Detail = "block", a.reason, "server held: every call is refused until `airlock pins approve "+o.Name+"`"
 	}
-	a.p.record(r)
+	if err := a.p.record(r); !a.held && !a.p.recorded(err) {
+		// an admission nobody can read back is not given: the toolset
+		// is held until its record can be written
+		a.held = true
+		a.reason = "its admission could not be recorded: " + gate.Unrecorded(err, a.p.home())
+	}
 }
 
 func joinReason(a, b string) string {
@@ -323,8 +329,10 @@ func (a *admission) Check(server, tool string, args []byte, strict bool) (policy
 	if a.held {
 		o := a.p.opts
 		if e, err := o.Pins.Get(o.Name); err == nil && pins.Allowed(e, a.live) {
-			a.held, a.reason = false, ""
-			a.p.record(audit.Record{Event: "mcp_release", Decision: "allow", Target: a.live.Hash, Detail: "pins.json now pins the live toolset; the hold is released"})
+			// released only once the release is recorded
+			if err := a.p.record(audit.Record{Event: "mcp_release", Decision: "allow", Target: a.live.Hash, Detail: "pins.json now pins the live toolset; the hold is released"}); a.p.recorded(err) {
+				a.held, a.reason = false, ""
+			}
 		}
 	}
 	if a.held {

@@ -70,7 +70,7 @@ type Options struct {
 type Proxy struct {
 	opts     Options
 	gate     *gate.Gate
-	log      *asyncLog
+	log      *commitLog
 	adm      *admission
 	session  string
 	toClient *lineWriter
@@ -84,6 +84,10 @@ type Proxy struct {
 	ownPrefix     string // ids of the proxy's own requests to the server
 	unsolicited   int
 	dropped       int // server lines dropped as malformed
+
+	finished       sync.Once // the last records are written
+	recordFailures int       // proxy events the log refused
+	lastRecordWarn time.Time // when stderr last said so
 }
 
 type pendingReq struct {
@@ -198,7 +202,18 @@ func Run(ctx context.Context, o Options) int {
 	}
 
 	exited := make(chan struct{})
-	stopSignals := forwardSignals(cmd.Process, o.Grace, exited)
+	// A client that stops the proxy with a signal may kill it a moment
+	// later (Codex sends SIGTERM to the process group and SIGKILL about
+	// 10 ms after): the proxy's last record, and its checkpoint, are
+	// written at the signal, before the server is waited for.
+	stopSignals := forwardSignals(cmd.Process, o.Grace, exited, func(sig os.Signal) {
+		why := "stopped by " + signalName(sig)
+		var last []audit.Record
+		if sb != nil {
+			last = append(last, audit.Record{Event: "sandbox_end", Effective: "stopped", Detail: why})
+		}
+		p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: fmt.Sprintf("server %q: the proxy was %s and passed it to the server; the server's exit is not waited for%s", o.Name, why, p.dropSummary())})...)
+	})
 	defer stopSignals()
 
 	// client → server; at the end of the client's input the server's
@@ -233,13 +248,38 @@ func Run(ctx context.Context, o Options) int {
 	code := exitCode(cmd.ProcessState, waitErr)
 	detail := fmt.Sprintf("server %q exited with status %d", o.Name, code)
 	detail += p.dropSummary()
+	var last []audit.Record
 	if sb != nil {
 		sb.close()
-		p.record(audit.Record{Event: "sandbox_end", Effective: "exit " + strconv.Itoa(code), Detail: fmt.Sprintf("exit_status=%d", code)})
+		last = append(last, audit.Record{Event: "sandbox_end", Effective: "exit " + strconv.Itoa(code), Detail: fmt.Sprintf("exit_status=%d", code)})
 	}
-	p.record(audit.Record{Event: "mcp_exit", Detail: detail})
-	p.log.close()
+	p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: detail})...)
 	return code
+}
+
+// finish writes the proxy's last records (the sandbox's end, when there is
+// one, then the proxy's) in one append with one checkpoint, and closes the
+// log: nothing is recorded after them. Only the first call writes; a
+// second one (Run ending while the signal's record is being written)
+// returns only once the first is done, so the process never exits in the
+// middle of its last append.
+func (p *Proxy) finish(rs ...audit.Record) {
+	p.finished.Do(func() {
+		for i := range rs {
+			rs[i] = p.stamp(rs[i])
+		}
+		if err := p.log.closeWith(rs...); err != nil && !errors.Is(err, errLogClosed) {
+			fmt.Fprintf(p.opts.Stderr, "airlock-mcp: the proxy's last record was not written: %s\n", gate.Unrecorded(err, p.home()))
+		}
+	})
+}
+
+// home is the audit log's directory, for messages.
+func (p *Proxy) home() string {
+	if p.opts.Log != nil {
+		return p.opts.Log.Home()
+	}
+	return "$AIRLOCK_HOME"
 }
 
 func newProxy(o Options) *Proxy {
@@ -252,7 +292,7 @@ func newProxy(o Options) *Proxy {
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
 	}
-	p.log = newAsyncLog(o.Log, o.Stderr)
+	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)
 	g := *o.Gate
 	g.Log = p.log
@@ -261,14 +301,54 @@ func newProxy(o Options) *Proxy {
 	return p
 }
 
-// record writes a proxy event (not a decision) to the audit log.
-func (p *Proxy) record(r audit.Record) {
+// record writes a proxy event to the audit log and returns once it is
+// written. A caller whose event gates what reaches the model refuses on an
+// error; for the others the failure is reported on stderr (once a minute).
+func (p *Proxy) record(r audit.Record) error {
+	_, err := p.log.Append(p.stamp(r))
+	if err != nil && !errors.Is(err, errLogClosed) && !errors.Is(err, audit.ErrCheckpoint) && !errors.Is(err, audit.ErrAnchor) {
+		p.mu.Lock()
+		p.recordFailures++
+		n, warn := p.recordFailures, time.Since(p.lastRecordWarn) > time.Minute
+		if warn {
+			p.lastRecordWarn = time.Now()
+		}
+		p.mu.Unlock()
+		if warn {
+			fmt.Fprintf(p.opts.Stderr, "airlock-mcp: could not write the audit log (%d records so far): %s\n", n, gate.Unrecorded(err, p.home()))
+		}
+	}
+	return err
+}
+
+// sayUnrecorded tells the person on stderr that a decision was let
+// through unrecorded (AIRLOCK_FAIL_OPEN=1). A call refused because its
+// record failed says why in its answer.
+func (p *Proxy) sayUnrecorded(res gate.Result) {
+	if res.FailedOpen() {
+		fmt.Fprintf(p.opts.Stderr, "airlock-mcp: warning: let through unrecorded because %s=1: %s\n", gate.FailOpenEnv, gate.Unrecorded(res.AuditErr, p.home()))
+	}
+}
+
+// recorded reports whether an event whose record gates what reaches the
+// model may take effect after record returned err: it was written (a
+// missed checkpoint is still written), or AIRLOCK_FAIL_OPEN=1 lets it pass.
+func (p *Proxy) recorded(err error) bool {
+	if err == nil || errors.Is(err, audit.ErrCheckpoint) || errors.Is(err, audit.ErrAnchor) {
+		return true
+	}
+	g := p.opts.Gate
+	return g != nil && g.Env.Getenv != nil && g.Env.Getenv(gate.FailOpenEnv) == "1"
+}
+
+// stamp fills in what every record of this proxy says.
+func (p *Proxy) stamp(r audit.Record) audit.Record {
 	r.Source = "mcp"
 	r.Session = p.session
 	if r.Tool == "" {
 		r.Tool = "mcp__" + p.opts.Name
 	}
-	p.log.Append(r)
+	return r
 }
 
 func randomHex(n int) string {

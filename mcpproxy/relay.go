@@ -388,6 +388,7 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 	c.Cwd = p.opts.Dir
 	c.Session = p.session
 	res := p.gate.Decide(c)
+	p.sayUnrecorded(res)
 	if p.opts.Observe != nil && res.Mode == policy.Observe && c.ServerTool != "" && res.Facts != nil {
 		p.opts.Observe(c.ServerTool, res.Facts)
 	}

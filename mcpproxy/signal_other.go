@@ -10,14 +10,15 @@ import (
 
 // forwardSignals: outside Unix the only signal Go can deliver to a child
 // is a kill, so an interrupt stops the child at once.
-func forwardSignals(child *os.Process, grace time.Duration, exited <-chan struct{}) func() {
+func forwardSignals(child *os.Process, grace time.Duration, exited <-chan struct{}, stopped func(os.Signal)) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt)
 	stop := make(chan struct{})
 	go func() {
 		select {
-		case <-ch:
+		case s := <-ch:
 			_ = child.Kill()
+			stopped(s)
 		case <-exited:
 		case <-stop:
 		}
@@ -35,3 +36,5 @@ func terminate(child *os.Process, grace time.Duration, exited <-chan struct{}) {
 func signalExit(ps *os.ProcessState) int { return 0 }
 
 func ignoreBrokenPipe() {}
+
+func signalName(s os.Signal) string { return s.String() }

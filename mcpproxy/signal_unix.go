@@ -10,9 +10,10 @@ import (
 )
 
 // forwardSignals passes SIGINT, SIGTERM and SIGHUP to the child and kills
-// it when it is still alive a grace period later. The returned func stops
-// forwarding.
-func forwardSignals(child *os.Process, grace time.Duration, exited <-chan struct{}) func() {
+// it when it is still alive a grace period later. At the first signal it
+// calls stopped (the proxy writes its last record there: whoever sent the
+// signal may kill the proxy next). The returned func stops forwarding.
+func forwardSignals(child *os.Process, grace time.Duration, exited <-chan struct{}, stopped func(os.Signal)) func() {
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	stop := make(chan struct{})
@@ -24,6 +25,7 @@ func forwardSignals(child *os.Process, grace time.Duration, exited <-chan struct
 				_ = child.Signal(s)
 				if killer == nil {
 					killer = time.After(grace)
+					stopped(s)
 				}
 			case <-killer:
 				_ = child.Kill()
@@ -63,3 +65,16 @@ func signalExit(ps *os.ProcessState) int {
 // relay handles (drain the server, record, exit with its status) instead
 // of a SIGPIPE that kills the proxy mid-record.
 func ignoreBrokenPipe() { signal.Ignore(syscall.SIGPIPE) }
+
+// signalName is how a record names a stop signal.
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return s.String()
+}
