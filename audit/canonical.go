@@ -205,6 +205,15 @@ func hashObject(m map[string]any) (string, error) {
 // setting r.Prev to prev and r.H to the computed hash. It returns the record
 // as it will read back from the line.
 func encodeRecord(r Record, prev string) ([]byte, Record, error) {
+	if line, out, ok := encodeRecordFast(r, prev); ok {
+		return line, out, nil
+	}
+	return encodeRecordSlow(r, prev)
+}
+
+// encodeRecordSlow is the reference encoding: the record through
+// encoding/json into the map the specification hashes, and back.
+func encodeRecordSlow(r Record, prev string) ([]byte, Record, error) {
 	r.Prev = prev
 	r.H, r.Alg, r.Sig = "", "", ""
 	raw, err := json.Marshal(r)
