@@ -11,47 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentairlock/airlock/internal/fulldisk"
 )
-
-// smallTmpfs mounts a 64 KiB tmpfs for the test and unmounts it after.
-// Mounting needs root, which this machine and CI have; elsewhere the test
-// fails saying so rather than skip.
-func smallTmpfs(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Fatalf("this test mounts a 64 KiB tmpfs to fill a disk and needs root (CI runs as root): run go test as root")
-	}
-	dir := filepath.Join(t.TempDir(), "mnt")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k,mode=0700"); err != nil {
-		t.Fatalf("mount a tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-func fillDisk(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 1024)
-	for {
-		if _, err := f.Write(buf); errors.Is(err, syscall.ENOSPC) {
-			return
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestFullDiskTornLineSealed is issue 14's way back, end to end on a real
 // full disk: an append torn by ENOSPC is reported as "torn: the disk was
@@ -60,11 +22,11 @@ func fillDisk(t *testing.T, path string) {
 // verifies intact with the sealed break as a warning naming the segment;
 // new tampering after the seal, or of the sealed line, is still broken.
 func TestFullDiskTornLineSealed(t *testing.T) {
-	home := filepath.Join(smallTmpfs(t), "airlock")
+	home := filepath.Join(fulldisk.Mount(t, "64k"), "airlock")
 	t.Setenv(FsyncEnv, "never")
 	appendRecords(t, home, 0, 3)
 	filler := filepath.Join(filepath.Dir(home), "filler")
-	fillDisk(t, filler)
+	fulldisk.Fill(t, filler)
 
 	l, err := Open(home)
 	if err != nil {

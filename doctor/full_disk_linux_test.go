@@ -3,67 +3,21 @@
 package doctor
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agentairlock/airlock/internal/fulldisk"
 
 	"github.com/agentairlock/airlock/audit"
 )
-
-// smallTmpfs mounts a 64 KiB tmpfs for the test and unmounts it after.
-// Mounting needs root, which this machine and CI have; elsewhere the test
-// fails saying so rather than skip.
-func smallTmpfs(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Fatalf("this test mounts a 64 KiB tmpfs to fill a disk and needs root (CI runs as root): run go test as root")
-	}
-	dir := filepath.Join(t.TempDir(), "mnt")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k,mode=0700"); err != nil {
-		t.Fatalf("mount a tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes to path until the file system is full and returns how much
-// it wrote.
-func fill(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 1024)
-	total := 0
-	for {
-		n, err := f.Write(buf)
-		total += n
-		if errors.Is(err, syscall.ENOSPC) {
-			return total
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestAuditCheckFailsOnFullDisk: doctor said "ok" for the audit log on a
 // full disk (issue 14), because creating an empty file still works there.
 // The check now proves a record can be appended, without adding one.
 func TestAuditCheckFailsOnFullDisk(t *testing.T) {
-	home := filepath.Join(smallTmpfs(t), "airlock")
+	home := filepath.Join(fulldisk.Mount(t, "64k"), "airlock")
 	l, err := audit.Open(home)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +34,7 @@ func TestAuditCheckFailsOnFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	filler := filepath.Join(filepath.Dir(home), "filler")
-	fill(t, filler)
+	fulldisk.Fill(t, filler)
 
 	c := checkAudit(home)
 	if c.Status != Fail || !strings.Contains(strings.Join(c.Items, "\n"), "the disk is full") || !strings.Contains(c.Fix, "free space") {

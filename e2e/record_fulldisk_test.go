@@ -4,56 +4,14 @@ package e2e
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/agentairlock/airlock/internal/fulldisk"
 )
-
-// mountTmpfs mounts a tmpfs of size at dir for the test. It needs root (the
-// machine and CI run the tests as root) and fails, never skips, without it.
-func mountTmpfs(t *testing.T, dir, size string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Fatalf("this test mounts a %s tmpfs as a full disk and needs root (CI runs as root): run it as root", size)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount a tmpfs at %s: %v\n%s", dir, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v\n%s", dir, err, out)
-		}
-	})
-}
-
-// fill writes path until the file system says it is full.
-func fill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 4096)
-	for _, chunk := range []int{4096, 1} {
-		for {
-			if _, err := f.Write(buf[:chunk]); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill %s: %v", path, err)
-				}
-				break
-			}
-		}
-	}
-}
 
 // TestFullDiskRefusesEveryCallWithTheCause: on a full disk (a small tmpfs
 // as AIRLOCK_HOME) a call whose decision cannot be recorded is refused —
@@ -65,7 +23,7 @@ func fill(t *testing.T, path string) {
 // Before the fix both front ends let every call through unrecorded.
 func TestFullDiskRefusesEveryCallWithTheCause(t *testing.T) {
 	px := newProxyFixture(t)
-	mountTmpfs(t, px.AirlockHome, "256k")
+	fulldisk.MountAt(t, px.AirlockHome, "256k")
 	failOpen := append(px.env[:len(px.env):len(px.env)], "AIRLOCK_FAIL_OPEN=1")
 	n := 0
 	hook := func(env []string) result {
@@ -97,7 +55,7 @@ func TestFullDiskRefusesEveryCallWithTheCause(t *testing.T) {
 	}
 
 	filler := filepath.Join(px.AirlockHome, "filler")
-	fill(t, filler)
+	fulldisk.Fill(t, filler)
 	// The log's last page has room for a few records: calls are allowed
 	// (and recorded) until it is used up, then every one is refused.
 	const calls = 30
