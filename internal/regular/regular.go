@@ -5,10 +5,8 @@
 package regular
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -39,14 +37,7 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 // Read reads a whole regular file of at most max bytes; a longer one is
 // an error.
 func Read(path string, max int64) ([]byte, error) {
-	b, err := ReadPrefix(path, max+1)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
-	}
-	return b, nil
+	return readBounded(path, max, Open)
 }
 
 // ReadPrefix reads at most n bytes from the start of a regular file.
@@ -56,13 +47,22 @@ func ReadPrefix(path string, n int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(512)
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		size = min(st.Size()+1, n) // +1 sees a file that grew
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	if _, err := buf.ReadFrom(io.LimitReader(f, n)); err != nil {
+	return ReadAll(f, n)
+}
+
+// readBounded reads the whole file open opens, refusing one past max.
+func readBounded(path string, max int64, open func(string, int, os.FileMode) (*os.File, error)) ([]byte, error) {
+	f, err := open(path, os.O_RDONLY, 0)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	defer f.Close()
+	b, err := ReadAll(f, max+1)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return b, nil
 }

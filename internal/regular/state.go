@@ -51,19 +51,7 @@ func OpenState(path string, flag int, perm os.FileMode) (*os.File, error) {
 // ReadState reads a whole state file (OpenState's rules) of at most max
 // bytes; a longer one is an error.
 func ReadState(path string, max int64) ([]byte, error) {
-	f, err := OpenState(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := ReadAll(f, max+1)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
-	}
-	return b, nil
+	return readBounded(path, max, OpenState)
 }
 
 // ReadAll reads at most n bytes from f, sized by its Stat.
