@@ -9,6 +9,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan/secret"
 	"github.com/tidwall/gjson"
 )
 
@@ -396,8 +397,14 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 
 // clip shortens s to n bytes. It always copies: s is often a piece of a
 // message, which a kept piece would keep whole.
+//
+// A text past n is masked first (scan/secret), as the audit log would mask
+// it whole: a token cut in two no longer has its shape.
 func clip(s string, n int) string {
 	if len(s) <= n {
+		return strings.Clone(s)
+	}
+	if s = secret.Mask(s); len(s) <= n {
 		return strings.Clone(s)
 	}
 	return s[:n] + "…"
