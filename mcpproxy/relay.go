@@ -142,17 +142,30 @@ func (p *Proxy) answerUnread(top topLevel, code int, message string) error {
 func (p *Proxy) clientBatch(line, msg string) error {
 	var keep, answers []string
 	refused := false
+	// Answers with id null are alike to the client, which can match none
+	// of them: each distinct one is sent once, or a batch of two-byte
+	// elements would be answered with seventy times its size.
+	nulls := map[string]bool{}
+	add := func(answer string) {
+		if strings.HasPrefix(answer, `{"jsonrpc":"2.0","id":null,`) {
+			if nulls[answer] {
+				return
+			}
+			nulls[answer] = true
+		}
+		answers = append(answers, answer)
+	}
 	gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
 		if !el.IsObject() {
 			// a batch holds requests and notifications, nothing else;
 			// a nested batch would reach the server ungated
-			answers = append(answers, string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
+			add(string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
 			refused = true
 			return true
 		}
 		fwd, answer := p.clientMessage(el.Raw)
 		if answer != nil {
-			answers = append(answers, string(answer))
+			add(string(answer))
 		}
 		if fwd {
 			keep = append(keep, el.Raw)
