@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 )
@@ -215,9 +216,11 @@ func appendable(home string) error {
 	if err := os.Remove(name); err != nil {
 		return err
 	}
+	// opened as the log's writers open it: never through a link, never
+	// blocking on a FIFO (internal/regular.OpenState)
 	log := filepath.Join(home, audit.LogFile)
-	if _, err := os.Stat(log); err == nil {
-		lf, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if _, err := os.Lstat(log); err == nil {
+		lf, err := regular.OpenState(log, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return err
 		}

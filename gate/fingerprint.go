@@ -3,7 +3,9 @@ package gate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -69,14 +71,24 @@ func (c Config) Fingerprint() string {
 
 // FileDigest describes a further file an enforcement point read, for
 // ConfigOf's extra: "contracts PATH sha256:…", or "contracts PATH absent".
+// The file is one of Airlock's own in the home, read as its loader reads
+// it (no link followed, no FIFO waited on, at most maxDigestBytes): one
+// that is not a regular file of the user's is described as unreadable.
 func FileDigest(role, path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b, err := regular.ReadState(path, maxDigestBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return role + " " + path + " absent"
+	}
+	if err != nil {
+		return role + " " + path + " unreadable"
 	}
 	sum := sha256.Sum256(b)
 	return role + " " + path + " sha256:" + hex.EncodeToString(sum[:])
 }
+
+// maxDigestBytes bounds a file FileDigest reads: contracts.yaml's own
+// bound (contracts/atomic.go), past which its loader has refused it.
+const maxDigestBytes = 64 << 20
 
 // RecordConfig writes one gate_config record when the gate in force at
 // this enforcement point differs from the last one recorded there, so a

@@ -18,6 +18,7 @@ import (
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan/secret"
 )
 
 // Env is the user's environment as the gate sees it.
@@ -287,7 +288,9 @@ func (g *Gate) askPerson(c Call, res *Result) {
 	if g.Ask != nil {
 		d := res.Decision
 		out = g.Ask.Ask(context.Background(), ask.Request{
-			Source: c.Source, Tool: c.Tool, Server: c.Server, Target: d.Target, Rule: d.Rule, Reason: d.Reason,
+			// masked as the log masks them: a desktop dialog's text is
+			// its argv, which every local user can read
+			Source: c.Source, Tool: secret.Mask(c.Tool), Server: secret.Mask(c.Server), Target: secret.Mask(d.Target), Rule: d.Rule, Reason: secret.Mask(d.Reason),
 			Args: askArgs(c.Input), Fallback: p.AskFallback.String(),
 			// the raw server tool too: normalised names of two tools
 			// can be the same
@@ -311,13 +314,15 @@ func (g *Gate) askPerson(c Call, res *Result) {
 }
 
 // askArgs is the start of the arguments, enough for a person to see what
-// the call does; the prompt escapes and cuts it.
+// the call does, secrets masked (scan/secret) before it is cut; the prompt
+// escapes and cuts it.
 func askArgs(in []byte) string {
 	const max = 4096
-	if len(in) > max {
-		return string(in[:max])
+	s := secret.Mask(string(in))
+	if len(s) > max {
+		return s[:max]
 	}
-	return string(in)
+	return s
 }
 
 func (g *Gate) record(c Call, res Result) error {

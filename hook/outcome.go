@@ -1,6 +1,10 @@
 package hook
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentairlock/airlock/scan/secret"
+)
 
 // postEvents are the events whose hook records an outcome and never
 // blocks: Claude Code fires PostToolUse for a tool that succeeded and
@@ -34,8 +38,13 @@ func outcomeReason(ev *Event) string {
 }
 
 // cutText shortens s to at most n bytes on a rune boundary, marked "…".
+// A text past n is masked first (scan/secret), as the audit log would
+// mask it whole: a token cut in two no longer has its shape.
 func cutText(s string, n int) string {
 	if len(s) <= n {
+		return s
+	}
+	if s = secret.Mask(s); len(s) <= n {
 		return s
 	}
 	for n > 0 && s[n]&0xC0 == 0x80 {

@@ -9,6 +9,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan/secret"
 	"github.com/tidwall/gjson"
 )
 
@@ -141,17 +142,30 @@ func (p *Proxy) answerUnread(top topLevel, code int, message string) error {
 func (p *Proxy) clientBatch(line, msg string) error {
 	var keep, answers []string
 	refused := false
+	// Answers with id null are alike to the client, which can match none
+	// of them: each distinct one is sent once, or a batch of two-byte
+	// elements would be answered with seventy times its size.
+	nulls := map[string]bool{}
+	add := func(answer string) {
+		if strings.HasPrefix(answer, `{"jsonrpc":"2.0","id":null,`) {
+			if nulls[answer] {
+				return
+			}
+			nulls[answer] = true
+		}
+		answers = append(answers, answer)
+	}
 	gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
 		if !el.IsObject() {
 			// a batch holds requests and notifications, nothing else;
 			// a nested batch would reach the server ungated
-			answers = append(answers, string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
+			add(string(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this batch element: not a JSON-RPC message", "", "")))
 			refused = true
 			return true
 		}
 		fwd, answer := p.clientMessage(el.Raw)
 		if answer != nil {
-			answers = append(answers, string(answer))
+			add(string(answer))
 		}
 		if fwd {
 			keep = append(keep, el.Raw)
@@ -397,8 +411,14 @@ func (p *Proxy) decide(c gate.Call) gate.Result {
 
 // clip shortens s to n bytes. It always copies: s is often a piece of a
 // message, which a kept piece would keep whole.
+//
+// A text past n is masked first (scan/secret), as the audit log would mask
+// it whole: a token cut in two no longer has its shape.
 func clip(s string, n int) string {
 	if len(s) <= n {
+		return strings.Clone(s)
+	}
+	if s = secret.Mask(s); len(s) <= n {
 		return strings.Clone(s)
 	}
 	return s[:n] + "…"

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentairlock/airlock/scan/secret"
 )
 
 // Block is one blocked call, as the caller would describe it to a person.
@@ -99,6 +101,7 @@ func (n *Notifier) Blocked(b Block) {
 	if n.send == nil {
 		return
 	}
+	b = masked(b)
 	fold, show := n.admit(blockKey(b))
 	if fold > 0 {
 		_ = n.send("Airlock", foldBody(fold))
@@ -121,6 +124,16 @@ func (n *Notifier) Wait() {
 
 // blockKey identifies a block for the cooldown. It is a digest so that
 // notify.json stays small and never repeats a path or command line.
+// masked is b with every secret the audit log would mask masked the same
+// way (scan/secret), before anything is cut to length: a notification is
+// a program's argv, which every local user can read, and it lands in the
+// desktop's history.
+func masked(b Block) Block {
+	b.Source, b.Tool, b.Target = secret.Mask(b.Source), secret.Mask(b.Tool), secret.Mask(b.Target)
+	b.Rule, b.Reason, b.Fix = secret.Mask(b.Rule), secret.Mask(b.Reason), secret.Mask(b.Fix)
+	return b
+}
+
 func blockKey(b Block) string {
 	h := sha256.New()
 	for _, s := range []string{b.Tool, b.Rule, b.Target} {

@@ -264,6 +264,15 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 		errs.add(line, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		return nil, errs
 	}
+	switch written, expanded, cyclic := aliasGrowth(&doc); {
+	case cyclic:
+		errs.add(0, "a YAML alias (*name) refers to the node that holds it: remove the aliases")
+		return nil, errs
+	case expanded-written > maxAliasNodes:
+		errs.add(0, "its YAML aliases (*name) make it decode to %d nodes more than the %d it spells out, past the %d allowed: write the lists out, or remove the aliases",
+			expanded-written, written, maxAliasNodes)
+		return nil, errs
+	}
 	if len(doc.Content) == 0 || len(bytes.TrimSpace(data)) == 0 {
 		errs.add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
 		return nil, errs
@@ -367,6 +376,73 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 		}
 	}
 	return out, errs
+}
+
+// maxAliasNodes bounds what YAML aliases may add to a policy file: the
+// byte bounds (MaxOverlayBytes, MaxPolicyBytes) bound its cost only when
+// every node is spelled out, and an alias repeats a node of any size
+// without repeating its text (a 145 KB overlay of 2,000 rules aliasing one
+// list of 20,000 strings decoded for 14 s). Reusing an anchor for a few
+// lists of paths stays far under it.
+const maxAliasNodes = 10000
+
+// aliasGrowth counts the nodes of doc as written (an alias is one node)
+// and as decoding expands them (an alias is what it refers to), and
+// reports an alias that refers to itself. Counts stop growing past any
+// bound, so neither overflows.
+func aliasGrowth(doc *yaml.Node) (written, expanded int, cyclic bool) {
+	const stop = 1 << 40
+	var count func(n *yaml.Node) int
+	count = func(n *yaml.Node) int {
+		total := 1
+		for _, c := range n.Content {
+			total = min(total+count(c), stop)
+		}
+		return total
+	}
+	memo := map[*yaml.Node]int{} // expanded size of a node an alias refers to; -1 while it is counted
+	var size func(n *yaml.Node) int
+	size = func(n *yaml.Node) int {
+		if cyclic {
+			return 0
+		}
+		if n.Kind == yaml.AliasNode {
+			if n.Alias == nil {
+				return 1
+			}
+			t := n.Alias
+			if v, seen := memo[t]; seen {
+				if v < 0 {
+					cyclic = true
+					return 0
+				}
+				return v
+			}
+			memo[t] = -1
+			v := size(t)
+			memo[t] = v
+			return v
+		}
+		if n.Anchor != "" {
+			if v, seen := memo[n]; seen {
+				if v < 0 {
+					cyclic = true
+					return 0
+				}
+				return v
+			}
+			memo[n] = -1
+		}
+		total := 1
+		for _, c := range n.Content {
+			total = min(total+size(c), stop)
+		}
+		if n.Anchor != "" {
+			memo[n] = total
+		}
+		return total
+	}
+	return count(doc), size(doc), cyclic
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -3,6 +3,8 @@ package policy
 import (
 	"path"
 	"strings"
+
+	"github.com/agentairlock/airlock/scan/secret"
 )
 
 // Hit is the fact a rule matched: what to name in the reason.
@@ -442,8 +444,14 @@ func denyTexts(ps []TextPattern, texts []TextFact) (Hit, bool) {
 	return Hit{}, false
 }
 
+// clip cuts a target to n bytes for a decision. A text past n is masked
+// first (scan/secret), as the audit log would mask it whole: a token cut
+// in two no longer has its shape, and the log would keep most of it.
 func clip(s string, n int) string {
 	if len(s) <= n {
+		return s
+	}
+	if s = secret.Mask(s); len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"

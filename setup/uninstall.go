@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // UninstallOptions say whose init to undo.
@@ -101,10 +103,12 @@ func purgeable(dir, home string) error {
 // airlockMade says dir holds what only Airlock writes: the manifest of an
 // airlock init, or an audit log whose first record is Airlock's.
 func airlockMade(dir string) bool {
-	if fi, err := os.Stat(ManifestPath(dir)); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(ManifestPath(dir)); err == nil && fi.Mode().IsRegular() {
 		return true
 	}
-	fh, err := os.Open(filepath.Join(dir, "audit.jsonl"))
+	// read as the log's readers read it: a link (to a log elsewhere) does
+	// not vouch for this directory, and a FIFO does not hang uninstall
+	fh, err := regular.OpenState(filepath.Join(dir, "audit.jsonl"), os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
