@@ -424,3 +424,21 @@ func TestIDKeysAreNeverFinerThanAReader(t *testing.T) {
 		}
 	}
 }
+
+// DEFECT (found in review of issue 14): every malformed element of a
+// client batch wrote an mcp_malformed record — a batch of 64 MiB of
+// `{"method":"a","id":{}}` made millions, each appended before the answer.
+// The client side is bounded as the server side is.
+func TestFramingRefusedClientMessagesAreRecordedUpToABound(t *testing.T) {
+	r := newRelay(t, relayOpts{})
+	r.send("[" + strings.TrimSuffix(strings.Repeat(`{"method":"a","id":{}},`, maxRefusedRecords+50), ",") + "]")
+	if got := r.recv(); !strings.Contains(got, `"id":null`) {
+		t.Fatalf("the batch was not refused: %.200q", got)
+	}
+	if n := len(r.events("mcp_malformed")); n != maxRefusedRecords {
+		t.Fatalf("%d mcp_malformed records for %d refused messages, want %d", n, maxRefusedRecords+50, maxRefusedRecords)
+	}
+	if s := r.p.dropSummary(); !strings.Contains(s, "50 more malformed client messages") {
+		t.Fatalf("mcp_exit would say %q", s)
+	}
+}

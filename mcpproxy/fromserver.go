@@ -13,11 +13,14 @@ import (
 // requests by id, and its own requests and notifications.
 
 // maxUnsolicitedRecords bounds the records of dropped responses a server
-// can cause, and maxDroppedRecords those of other lines it sends that are
-// dropped; the rest are counted in the mcp_exit record.
+// can cause, maxDroppedRecords those of other lines it sends that are
+// dropped, and maxRefusedRecords those of client messages refused as
+// malformed (one 64 MiB batch of bad elements would otherwise write
+// millions); the rest are counted in the mcp_exit record.
 const (
 	maxUnsolicitedRecords = 100
 	maxDroppedRecords     = 100
+	maxRefusedRecords     = 100
 )
 
 // fromServer handles one line from the server. Only a JSON-RPC message
@@ -121,6 +124,18 @@ func (p *Proxy) dropServer(detail string) {
 	}
 }
 
+// refuseClient records a client message refused as malformed, the first
+// maxRefusedRecords of them; the rest are counted.
+func (p *Proxy) refuseClient(detail string) {
+	p.mu.Lock()
+	p.refused++
+	n := p.refused
+	p.mu.Unlock()
+	if n <= maxRefusedRecords {
+		p.record(audit.Record{Event: "mcp_malformed", Detail: detail})
+	}
+}
+
 // dropSummary is what mcp_exit adds about records not written.
 func (p *Proxy) dropSummary() string {
 	p.mu.Lock()
@@ -131,6 +146,9 @@ func (p *Proxy) dropSummary() string {
 	}
 	if n := p.dropped; n > maxDroppedRecords {
 		s += fmt.Sprintf("; %d more malformed server lines were dropped than were recorded", n-maxDroppedRecords)
+	}
+	if n := p.refused; n > maxRefusedRecords {
+		s += fmt.Sprintf("; %d more malformed client messages were refused than were recorded", n-maxRefusedRecords)
 	}
 	return s
 }

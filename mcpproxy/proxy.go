@@ -84,6 +84,7 @@ type Proxy struct {
 	ownPrefix     string // ids of the proxy's own requests to the server
 	unsolicited   int
 	dropped       int // server lines dropped as malformed
+	refused       int // client messages refused as malformed
 
 	finished       sync.Once // the last records are written
 	recordFailures int       // proxy events the log refused

@@ -64,13 +64,13 @@ func (p *Proxy) fromClient(line string) error {
 		return nil // a blank line: a JSON-RPC reader fails on it, and it says nothing
 	}
 	if prob := framingProblem(msg); prob != "" {
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "client line refused: " + prob})
+		p.refuseClient("client line refused: " + prob)
 		return p.answerUnread(scanTop(msg), ErrorCode, "Airlock blocked this message: "+prob)
 	}
 	if !gjson.Valid(msg) {
 		// Not JSON to us: a lenient server might still read a call in it
 		// (NaN, comments), so it is never forwarded ungated.
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a line that is not JSON; answered with a parse error"})
+		p.refuseClient("client sent a line that is not JSON; answered with a parse error")
 		return p.answerUnread(scanTop(msg), codeParseError, "Airlock: the message is not valid JSON")
 	}
 	switch msg[0] {
@@ -78,7 +78,7 @@ func (p *Proxy) fromClient(line string) error {
 		return p.clientBatch(line, msg)
 	case '{':
 	default:
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "client sent a JSON value that is not a message; refused"})
+		p.refuseClient("client sent a JSON value that is not a message; refused")
 		return p.toClient.write(errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this message: it is not a JSON-RPC message", "", ""))
 	}
 	fwd, answer := p.clientMessage(msg)
@@ -96,7 +96,7 @@ func (p *Proxy) fromClient(line string) error {
 // clientOversized refuses a client message past the cap, read to its end
 // but not kept: each request in it is answered by its id.
 func (p *Proxy) clientOversized(big *oversized) error {
-	p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + big.Error()})
+	p.refuseClient("client message refused: " + big.Error())
 	return p.answerUnread(big.top, ErrorCode, "Airlock blocked this message: "+big.Error()+
 		" (AIRLOCK_MCP_MAX_MESSAGE or --max-message sets it)")
 }
@@ -198,7 +198,7 @@ func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
 	method, id := root.Get("method"), root.Get("id")
 	if bad := ambiguity(root); bad != "" {
 		// Two parsers could read two different messages out of it.
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "client message refused: " + audit.Escape(bad)})
+		p.refuseClient("client message refused: " + audit.Escape(bad))
 		if !method.Exists() {
 			return false, nil
 		}
@@ -226,7 +226,7 @@ func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
 		if why != "" {
 			// no answer could be matched to it the way every client
 			// matches one
-			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: " + why})
+			p.refuseClient("client request refused: " + why)
 			return false, errorAnswerCode("null", codeInvalidRequest, "Airlock blocked this request: "+why, "", "")
 		}
 		if p.inFlight(k) {
@@ -234,7 +234,7 @@ func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
 			// for either request: by the proxy for one, by the client
 			// for the other (a listing read as a call's result would
 			// reach the model unadmitted)
-			p.record(audit.Record{Event: "mcp_malformed", Detail: "client request refused: id " + audit.Escape(clip(id.Raw, 80)) + " is already in flight"})
+			p.refuseClient("client request refused: id " + audit.Escape(clip(id.Raw, 80)) + " is already in flight")
 			return false, errorAnswerCode(id.Raw, codeInvalidRequest, "Airlock blocked this request: id "+clip(id.Raw, 80)+" is already in flight (MCP forbids reusing a request id within a session)", "", "")
 		}
 		key = k
@@ -333,7 +333,7 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result, key string) (bool, []byte) 
 	params := root.Get("params")
 	name := params.Get("name")
 	if name.Type != gjson.String || name.Str == "" {
-		p.record(audit.Record{Event: "mcp_malformed", Detail: "tools/call without a tool name; refused"})
+		p.refuseClient("tools/call without a tool name; refused")
 		if !idv.Exists() {
 			return false, nil
 		}
