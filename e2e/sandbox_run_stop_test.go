@@ -1,0 +1,74 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSandboxRunStoppedAsCodexStopsItVerifiesClean stops airlock run the
+// way Codex stops what it started: SIGTERM to the process group, SIGKILL
+// a moment later. The command here ignores SIGTERM, so airlock run never
+// sees it exit: the session's stop is recorded, with its checkpoint, at
+// the signal, and `airlock verify` says intact with no warning. Before the
+// fix airlock run recorded nothing until the command exited, and SIGKILL
+// came first: the session had no end. At Codex's own 12 ms a loaded
+// machine may not schedule airlock run before the SIGKILL; the log must
+// then still verify clean. Given 250 ms, the stop must be recorded.
+func TestSandboxRunStoppedAsCodexStopsItVerifiesClean(t *testing.T) {
+	runSbxNeedKernel(t)
+	e := newRunSbxEnv(t)
+	for _, c := range []struct {
+		killAfter time.Duration
+		rounds    int
+		wantStop  bool
+	}{
+		{codexKillAfter, 5, false},
+		{250 * time.Millisecond, 2, true},
+	} {
+		for round := range c.rounds {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			cmd := e.command(ctx, "run", "--", "sh", "-c", `trap '' TERM; echo ready; while :; do sleep 0.05; done`)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			pipe, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			errb := &syncBuffer{}
+			cmd.Stderr = errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pid := cmd.Process.Pid
+			if line, err := bufio.NewReader(pipe).ReadString('\n'); err != nil || line != "ready\n" {
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
+				_ = cmd.Wait()
+				t.Fatalf("the command did not start: %q %v\n%s", line, err, errb.String())
+			}
+			if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(c.killAfter) // the client's timing, replayed
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(-pid, syscall.SIGKILL) // the command, deaf to SIGTERM
+			_ = cmd.Wait()
+			cancel()
+
+			recs := e.records(t)
+			last := recs[len(recs)-1]
+			stopped := last["event"] == "sandbox_stop" && strings.Contains(last["detail"].(string), "stopped by SIGTERM")
+			if c.wantStop && !stopped {
+				t.Errorf("SIGKILL %v after SIGTERM, round %d: airlock run did not record its stop at the signal: last record %v\n%s", c.killAfter, round, last, errb.String())
+			}
+			v := e.run(t, "verify")
+			if v.code != 0 || strings.Contains(strings.ToLower(v.stdout+v.stderr), "warning") {
+				t.Fatalf("SIGKILL %v after SIGTERM, round %d: airlock verify: exit %d\n%s%s", c.killAfter, round, v.code, v.stdout, v.stderr)
+			}
+		}
+	}
+}
