@@ -55,8 +55,8 @@ func egressKillHelper(home string) int {
 
 // TestEgressKilledLeavesNoServedConnectionUnrecorded kills the egress
 // proxy with SIGKILL at random points while clients make connections
-// through it to a local server: every connection that reached the server
-// has its decision in the log. Before the fix a connection was recorded
+// through it to a local server, another writer appending to the same log:
+// every connection that reached the server has its decision in the log. Before the fix a connection was recorded
 // only when it ended, so one the server had already served left no trace.
 func TestEgressKilledLeavesNoServedConnectionUnrecorded(t *testing.T) {
 	var mu sync.Mutex
@@ -105,6 +105,26 @@ func TestEgressKilledLeavesNoServedConnectionUnrecorded(t *testing.T) {
 		delay := time.Duration(rng.IntN(2000)) * time.Microsecond
 		stop := make(chan struct{})
 		var clients sync.WaitGroup
+		// another writer appends to the same log all along
+		other, err := audit.Open(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients.Add(1)
+		go func() {
+			defer clients.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := other.Append(audit.Record{Event: "decision", Source: "test", Tool: "Read", Effective: "allow"}); err != nil {
+					t.Errorf("the other writer: %v", err)
+					return
+				}
+			}
+		}()
 		for c := range 4 {
 			clients.Add(1)
 			go func() {
@@ -130,6 +150,7 @@ func TestEgressKilledLeavesNoServedConnectionUnrecorded(t *testing.T) {
 		_ = cmd.Wait()
 		close(stop)
 		clients.Wait()
+		_ = other.Close()
 
 		recorded := map[string]bool{}
 		if err := audit.Each(home, func(en audit.Entry) error {
