@@ -4,8 +4,10 @@ package sandbox
 // pointing here, and (where Landlock has network rules) may connect only
 // to this port; every connection it makes to the outside is then decided
 // by the same policy the gate uses — cloud metadata, exfiltration
-// collectors, whatever the user's rules say — and recorded with the bytes
-// it moved. The proxy runs in the unconfined parent, on loopback only.
+// collectors, whatever the user's rules say —, its decision recorded
+// before anything is dialled or answered (a connection whose decision
+// cannot be recorded is refused) and its end with the bytes it moved. The
+// proxy runs in the unconfined parent, on loopback only.
 
 import (
 	"context"
