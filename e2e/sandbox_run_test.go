@@ -115,22 +115,38 @@ func (e *runSbxEnv) records(t *testing.T) []map[string]any {
 	return recs
 }
 
-// egressRecord is the one egress record for target.
+// runSbxEgress is the one egress decision record for target.
 func runSbxEgress(t *testing.T, recs []map[string]any, target string) map[string]any {
+	t.Helper()
+	return runSbxOne(t, recs, "egress", target)
+}
+
+// runSbxOne is the one record of event for target.
+func runSbxOne(t *testing.T, recs []map[string]any, event, target string) map[string]any {
 	t.Helper()
 	var found map[string]any
 	for _, r := range recs {
-		if r["event"] == "egress" && r["target"] == target {
+		if r["event"] == event && r["target"] == target {
 			if found != nil {
-				t.Errorf("two egress records for %s", target)
+				t.Errorf("two %s records for %s", event, target)
 			}
 			found = r
 		}
 	}
 	if found == nil {
-		t.Fatalf("no egress record for %s", target)
+		t.Fatalf("no %s record for %s", event, target)
 	}
 	return found
+}
+
+// runSbxNone checks that target has no record of event.
+func runSbxNone(t *testing.T, recs []map[string]any, event, target string) {
+	t.Helper()
+	for _, r := range recs {
+		if r["event"] == event && r["target"] == target {
+			t.Errorf("a %s record for %s: %v", event, target, r)
+		}
+	}
 }
 
 var runSbxBytes = regexp.MustCompile(`bytes_in=(\d+) bytes_out=(\d+)`)
@@ -303,21 +319,21 @@ func TestSandboxRunEgress(t *testing.T) {
 			if ok["effective"] != "allow" || ok["source"] != "sandbox" || ok["tool"] != "GET" {
 				t.Errorf("allowed record: %v", ok)
 			}
-			if in, out := runSbxMoved(t, ok); in == 0 || out == 0 {
-				t.Errorf("allowed record moved in=%d out=%d: %v", in, out, ok["detail"])
+			// the decision is recorded before the connection, its end after
+			end := runSbxOne(t, recs, "egress_end", target)
+			if in, out := runSbxMoved(t, end); in == 0 || out == 0 || end["effective"] != "allow" {
+				t.Errorf("allowed connection's end moved in=%d out=%d: %v", in, out, end)
 			}
 			md := runSbxEgress(t, recs, "169.254.169.254:80")
 			if md["effective"] != "block" || md["rule"] != "net.cloud-metadata" || !strings.Contains(md["detail"].(string), "status=403") {
 				t.Errorf("metadata record: %v", md)
 			}
-			if in, out := runSbxMoved(t, md); in != 0 || out != 0 {
-				t.Errorf("a refused connection moved in=%d out=%d", in, out)
-			}
+			runSbxNone(t, recs, "egress_end", "169.254.169.254:80") // refused: nothing moved, no end
 			wh := runSbxEgress(t, recs, "webhook.site:443")
 			if wh["effective"] != "block" || wh["rule"] != "net.exfil-collector" || wh["tool"] != "CONNECT" {
 				t.Errorf("webhook.site record: %v", wh)
 			}
-			runSbxMoved(t, wh)
+			runSbxNone(t, recs, "egress_end", "webhook.site:443")
 
 			// (b) around the proxy: Landlock lets TCP connect only to the
 			// proxy's port, so the direct connect fails and the host sees

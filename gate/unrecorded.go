@@ -1,10 +1,6 @@
 package gate
 
 import (
-	"errors"
-	"io/fs"
-	"syscall"
-
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
 )
@@ -19,29 +15,12 @@ const RuleUnrecorded = "audit-unwritable"
 
 // Unrecorded says why a record could not be written and how to fix it, for
 // a person: the cause first (disk full, permission, read-only file system),
-// then the error with the file it names, then the fix.
-func Unrecorded(err error, home string) string {
-	cause, fix := "", ""
-	switch {
-	case errors.Is(err, syscall.ENOSPC):
-		cause, fix = "the disk is full (ENOSPC)", "free space on the file system holding "+home
-	case errors.Is(err, syscall.EDQUOT):
-		cause, fix = "the disk quota is used up (EDQUOT)", "free space in your quota on the file system holding "+home
-	case errors.Is(err, syscall.EROFS):
-		cause, fix = "the file system is read-only (EROFS)", "remount it read-write, or point AIRLOCK_HOME at a writable directory"
-	case errors.Is(err, fs.ErrPermission):
-		cause, fix = "permission denied (EACCES)", "make "+home+" and the files in it yours and writable by you (chown, chmod u+rw)"
-	default:
-		cause, fix = "it could not be written", "see the error, and run airlock doctor"
-	}
-	return "the audit log in " + home + " cannot be written: " + cause + ": " + err.Error() + "; fix: " + fix
-}
+// then the error with the file it names, then the fix (audit.Unwritable).
+func Unrecorded(err error, home string) string { return audit.Unwritable(err, home) }
 
 // written reports whether an append error still leaves the record in the
 // log: written but not checkpointed, or not anchored, is recorded.
-func written(err error) bool {
-	return err == nil || errors.Is(err, audit.ErrCheckpoint) || errors.Is(err, audit.ErrAnchor)
-}
+func written(err error) bool { return audit.Written(err) }
 
 // refuseUnrecorded applies the one rule for a decision whose record could
 // not be written: the call is refused — an allow too — unless the user set

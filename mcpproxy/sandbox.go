@@ -225,6 +225,8 @@ func prepareSandbox(o Options, p *Proxy, childOut *os.File) (*sandboxed, error) 
 		eg, err := sandbox.StartEgress(sandbox.EgressOptions{
 			Policy:  o.Gate.Policy,
 			Session: p.session,
+			Home:    p.home(),
+			Getenv:  o.Gate.Env.Getenv, // AIRLOCK_FAIL_OPEN
 			Record:  func(r audit.Record) error { _, err := p.log.Append(r); return err },
 		})
 		if err != nil {

@@ -4,8 +4,10 @@ package sandbox
 // pointing here, and (where Landlock has network rules) may connect only
 // to this port; every connection it makes to the outside is then decided
 // by the same policy the gate uses — cloud metadata, exfiltration
-// collectors, whatever the user's rules say — and recorded with the bytes
-// it moved. The proxy runs in the unconfined parent, on loopback only.
+// collectors, whatever the user's rules say —, its decision recorded
+// before anything is dialled or answered (a connection whose decision
+// cannot be recorded is refused) and its end with the bytes it moved. The
+// proxy runs in the unconfined parent, on loopback only.
 
 import (
 	"context"
@@ -42,16 +44,22 @@ type EgressOptions struct {
 	// Ask settles a destination the policy asks about (a person through
 	// the ask channel, or ask_fallback). nil: ask_fallback at once.
 	Ask Asker
-	// Record receives one record per CONNECT tunnel and one per forwarded
-	// plain-HTTP request, refused ones included, when it ends: Event
-	// "egress", Source "sandbox", Tool the method (CONNECT, GET …),
-	// Target host:port (canonical host), Decision the policy's action,
-	// Effective allow or block, Rule, Reason, Mode, and Detail
+	// Record receives, for each CONNECT tunnel and each forwarded
+	// plain-HTTP request, its decision before anything is dialled or
+	// answered, and, for one that went ahead, a second record when it
+	// ends. The decision: Event "egress", Source "sandbox", Tool the
+	// method (CONNECT, GET …), Target host:port (canonical host),
+	// Decision the policy's action, Effective allow or block, Rule,
+	// Reason, Mode, and Detail "method=… port=…" plus status= (the
+	// proxy's own answer to a refused one), error=, note= and ask= when
+	// they apply. The end: Event "egress_end", the same fields, Detail
 	// "method=… port=… bytes_in=… bytes_out=… duration_ms=…" plus
-	// dialed=IP:port, status= (the proxy's own error answer) and error=
-	// when they apply. bytes_out is what the client sent towards the
-	// host, bytes_in what came back. Calls are serialised. nil: nothing
-	// is recorded.
+	// dialed=IP:port, status= and error= when they apply. bytes_out is
+	// what the client sent towards the host, bytes_in what came back.
+	// A decision Record reports as not written (audit.Written false)
+	// refuses the connection, an allow included, with the cause (403,
+	// rule audit-unwritable), unless Getenv("AIRLOCK_FAIL_OPEN") is "1".
+	// Calls are serialised. nil: nothing is recorded.
 	Record func(rec audit.Record) error
 	// MaxBytesOut caps, per host, the bytes clients send to it over the
 	// proxy's life. Keys are in any spelling CanonicalHost accepts and
@@ -73,6 +81,11 @@ type EgressOptions struct {
 	Listen string
 	// Session is written into every record.
 	Session string
+	// Home is the audit log's directory, named in a refusal of a
+	// connection whose decision could not be recorded.
+	Home string
+	// Getenv reads AIRLOCK_FAIL_OPEN; nil reads nothing (fail closed).
+	Getenv func(string) string
 
 	// Lookup resolves a host name; nil uses net.DefaultResolver.
 	Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -222,9 +235,10 @@ func (e *Egress) Env() []string {
 	return append(env, "NO_PROXY=", "no_proxy=")
 }
 
-// RecordErr is the first error Record returned, if any. A connection is
-// not refused because its record failed (the decision stands, as in the
-// gate); the launcher reports this at the end of the session.
+// RecordErr is the first error Record returned, if any. A connection whose
+// decision could not be recorded was refused (or, with AIRLOCK_FAIL_OPEN=1,
+// let through unrecorded); an end record that failed leaves the decision
+// in the log. The launcher reports this at the end of the session.
 func (e *Egress) RecordErr() error {
 	e.recMu.Lock()
 	defer e.recMu.Unlock()
@@ -232,8 +246,8 @@ func (e *Egress) RecordErr() error {
 }
 
 // Close stops accepting, waits up to CloseTimeout for open requests and
-// tunnels to finish, then cuts what is left. Every connection is recorded
-// before Close returns.
+// tunnels to finish, then cuts what is left. Every connection's end is
+// recorded before Close returns.
 func (e *Egress) Close() error {
 	e.once.Do(func() {
 		e.connMu.Lock()
@@ -366,17 +380,65 @@ func (ex *egressExchange) addOut(n int) {
 	}
 }
 
-func (e *Egress) record(ex *egressExchange) {
+// Record events.
+const (
+	egressEventDecision  = "egress"
+	egressEventEnd       = "egress_end"
+	egressRuleUnrecorded = "audit-unwritable"
+	egressFailOpenEnv    = "AIRLOCK_FAIL_OPEN"
+)
+
+// decided writes ex's decision record, before anything is dialled or
+// answered. It reports whether the connection may go ahead: an allowed
+// one whose record could not be written is refused (ex.v becomes the
+// refusal, ex.status 403) unless AIRLOCK_FAIL_OPEN=1.
+func (e *Egress) decided(ex *egressExchange) bool {
+	err := e.record(ex, egressEventDecision)
+	if ex.status != 0 || audit.Written(err) {
+		return ex.status == 0
+	}
+	why := audit.Unwritable(err, e.home())
+	if e.opt.Getenv != nil && e.opt.Getenv(egressFailOpenEnv) == "1" {
+		ex.note = joinEgressNote(ex.note, "not recorded, let through because "+egressFailOpenEnv+"=1: "+why)
+		return true
+	}
+	ex.v = egressVerdict{decision: "block", rule: egressRuleUnrecorded, mode: ex.v.mode,
+		reason: "Airlock refuses a connection it cannot record: " + why + " (or set " + egressFailOpenEnv + "=1 to let connections through unrecorded)"}
+	ex.status = 403
+	return false
+}
+
+func joinEgressNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (e *Egress) home() string {
+	if e.opt.Home != "" {
+		return e.opt.Home
+	}
+	return "$AIRLOCK_HOME"
+}
+
+// recordEnd writes the end of a connection that went ahead, with what it
+// moved.
+func (e *Egress) recordEnd(ex *egressExchange) { _ = e.record(ex, egressEventEnd) }
+
+func (e *Egress) record(ex *egressExchange, event string) error {
 	if e.opt.Record == nil {
-		return
+		return nil
 	}
 	eff := "allow"
 	if !ex.v.allow {
 		eff = "block"
 	}
 	var d strings.Builder
-	fmt.Fprintf(&d, "method=%s port=%d bytes_in=%d bytes_out=%d duration_ms=%d",
-		ex.method, ex.port, ex.in.Load(), ex.out.Load(), time.Since(ex.start).Milliseconds())
+	fmt.Fprintf(&d, "method=%s port=%d", ex.method, ex.port)
+	if event == egressEventEnd {
+		fmt.Fprintf(&d, " bytes_in=%d bytes_out=%d duration_ms=%d", ex.in.Load(), ex.out.Load(), time.Since(ex.start).Milliseconds())
+	}
 	if ex.dialed != "" {
 		fmt.Fprintf(&d, " dialed=%s", ex.dialed)
 	}
@@ -393,7 +455,7 @@ func (e *Egress) record(ex *egressExchange) {
 		fmt.Fprintf(&d, " ask=%q", ex.v.note)
 	}
 	rec := audit.Record{
-		Event:     "egress",
+		Event:     event,
 		Source:    "sandbox",
 		Session:   e.opt.Session,
 		Tool:      ex.method,
@@ -408,7 +470,9 @@ func (e *Egress) record(ex *egressExchange) {
 	}
 	e.recMu.Lock()
 	defer e.recMu.Unlock()
-	if err := e.opt.Record(rec); err != nil && e.recordErr == nil {
+	err := e.opt.Record(rec)
+	if err != nil && e.recordErr == nil {
 		e.recordErr = fmt.Errorf("egress proxy: audit record for %s: %w", rec.Target, err)
 	}
+	return err
 }

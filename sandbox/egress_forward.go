@@ -28,12 +28,13 @@ func (e *Egress) serveForward(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ex := &egressExchange{method: r.Method, host: host, port: port, start: time.Now()}
-	defer e.record(ex)
 	addrs := e.admit(r.Context(), ex, "http")
-	if addrs == nil {
+	// the decision is in the log before anything is dialled or answered
+	if !e.decided(ex) {
 		e.answerRefusal(w, ex)
 		return
 	}
+	defer e.recordEnd(ex)
 	conn, err := e.dial(r.Context(), ex, addrs)
 	if err != nil {
 		ex.status, ex.err = http.StatusBadGateway, err.Error()

@@ -35,10 +35,35 @@ func (r *egressRecords) add(rec audit.Record) error {
 	return nil
 }
 
-func (r *egressRecords) all() []audit.Record {
+// raw is every record in the order written.
+func (r *egressRecords) raw() []audit.Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]audit.Record(nil), r.list...)
+}
+
+// all is one record per connection: the end of one that went ahead, the
+// decision of one that was refused (it has no end). Each end must follow
+// a decision for the same connection that let it go ahead.
+func (r *egressRecords) all() []audit.Record {
+	var out []audit.Record
+	ahead := map[string]int{}
+	for _, rec := range r.raw() {
+		k := rec.Tool + " " + rec.Target
+		switch {
+		case rec.Event == egressEventEnd:
+			if ahead[k] == 0 {
+				rec.Detail += " MISSING-DECISION"
+			}
+			ahead[k]--
+			out = append(out, rec)
+		case rec.Event == egressEventDecision && !strings.Contains(rec.Detail, " status="):
+			ahead[k]++
+		default:
+			out = append(out, rec)
+		}
+	}
+	return out
 }
 
 func (r *egressRecords) find(t *testing.T, target, method string) audit.Record {
@@ -156,8 +181,12 @@ func TestEgressTunnelsAllowedHTTPSHostAndRecordsBytes(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	rec := recs.find(t, strings.TrimPrefix(srv.URL, "https://"), "CONNECT")
-	if rec.Event != "egress" || rec.Effective != "allow" || rec.Decision != "allow" {
-		t.Errorf("record %+v: want an egress allow", rec)
+	if rec.Event != "egress_end" || rec.Effective != "allow" || rec.Decision != "allow" || strings.Contains(rec.Detail, "MISSING") {
+		t.Errorf("record %+v: want the end of an egress allow", rec)
+	}
+	// the decision, then the end
+	if raw := recs.raw(); len(raw) != 2 || raw[0].Event != "egress" || raw[0].Effective != "allow" || strings.Contains(raw[0].Detail, "bytes_") {
+		t.Errorf("records %+v: want the decision (no byte counts) before the end", raw)
 	}
 	if in, out := egressDetailInt(t, rec, "bytes_in"), egressDetailInt(t, rec, "bytes_out"); in < 100 || out < 100 {
 		t.Errorf("record counted bytes_in=%d bytes_out=%d; a TLS egressExchange moves more", in, out)

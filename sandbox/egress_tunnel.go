@@ -23,17 +23,18 @@ func (e *Egress) serveConnect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ex := &egressExchange{method: http.MethodConnect, host: host, port: port, start: time.Now()}
-	defer e.record(ex)
 	scheme := "https"
 	if port == 80 {
 		scheme = "http" // a tunnel to port 80 carries cleartext HTTP
 	}
 	addrs := e.admit(r.Context(), ex, scheme)
-	if addrs == nil {
+	// the decision is in the log before anything is dialled or answered
+	if !e.decided(ex) {
 		w.Header().Set("Connection", "close")
 		e.answerRefusal(w, ex)
 		return
 	}
+	defer e.recordEnd(ex)
 	up, err := e.dial(r.Context(), ex, addrs)
 	if err != nil {
 		ex.status = http.StatusBadGateway

@@ -316,7 +316,10 @@ func (p *Plan) Run() (int, error) {
 	// included: passing it on too would deliver it twice.
 	interactive := isTerminal(o.Stdin)
 	done := make(chan struct{})
+	forwarded := make(chan struct{})
 	go func() {
+		defer close(forwarded)
+		stopped := false
 		for {
 			select {
 			case s := <-sigs:
@@ -324,6 +327,10 @@ func (p *Plan) Run() (int, error) {
 					continue
 				}
 				_ = cmd.Process.Signal(s)
+				if !stopped && o.Stopped != nil {
+					stopped = true
+					o.Stopped(s)
+				}
 			case <-done:
 				return
 			}
@@ -331,6 +338,7 @@ func (p *Plan) Run() (int, error) {
 	}()
 	err = cmd.Wait()
 	close(done)
+	<-forwarded // a Stopped call in progress finishes first
 	if cmd.ProcessState == nil {
 		return 0, err
 	}

@@ -59,6 +59,14 @@ type Options struct {
 	Stdin  io.Reader // default os.Stdin
 	Stdout io.Writer // default os.Stdout
 	Stderr io.Writer // default os.Stderr
+
+	// Stopped, when set, is called by Run at the first stop signal it
+	// passes on to the command (SIGTERM, SIGHUP, or a SIGINT not from a
+	// terminal), right after passing it: whoever sent the signal may kill
+	// this process a moment later (Codex sends SIGKILL about 12 ms after
+	// SIGTERM), so the caller writes its last records there. Run returns
+	// only once Stopped has returned.
+	Stopped func(sig os.Signal)
 }
 
 // Root is one allowed tree of a per-server profile (Options.Roots).

@@ -26,6 +26,9 @@ import (
 // errno it got.
 func TestMain(m *testing.M) {
 	MaybeChild()
+	if h := os.Getenv("AIRLOCK_EGRESS_KILL_HOME"); h != "" {
+		os.Exit(egressKillHelper(h))
+	}
 	if os.Getenv("AIRLOCK_SANDBOX_PROBE") == "1" {
 		os.Exit(probe(os.Args[1:]))
 	}

@@ -5,10 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -70,8 +73,10 @@ func runSandboxed(c *cli.Context) error {
 	defer log.Close()
 	session := newSession()
 	childEnv := os.Environ()
+	rec := &runRecorder{log: log, home: env.AirlockHome, stderr: c.App.ErrWriter}
 
 	opt := sandbox.Options{Argv: argv, Dir: cwd, Policy: p, RequireABI: require, MaxABI: c.Int("pretend-abi")}
+	var egress *sandbox.Egress
 	notes := notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
 	defer notes.Wait()
 	if !c.Bool("no-egress-proxy") {
@@ -83,8 +88,10 @@ func runSandboxed(c *cli.Context) error {
 			Policy:  p,
 			Ask:     asker,
 			Session: session,
+			Home:    env.AirlockHome,
+			Getenv:  env.Getenv,
 			Record: func(r audit.Record) error {
-				_, err := log.Append(r)
+				err := rec.append(r)
 				if r.Effective == "block" {
 					notes.Blocked(notify.Block{Source: "airlock run", Tool: r.Tool, Target: r.Target, Rule: r.Rule, Reason: r.Reason, Fix: "airlock report"})
 				}
@@ -94,12 +101,21 @@ func runSandboxed(c *cli.Context) error {
 		if err != nil {
 			return exitWith(exitConfig, "airlock run: the egress proxy did not start; nothing was started: %v", err)
 		}
+		egress = eg
 		defer eg.Close()
 		_, port, _ := net.SplitHostPort(eg.Addr())
 		opt.EgressPort, _ = strconv.Atoi(port)
 		childEnv = append(childEnv, eg.Env()...)
 	}
 	opt.Env = childEnv
+	// A parent that stops airlock run with a signal may kill it a moment
+	// later (Codex: SIGKILL ~12 ms after SIGTERM): the session's stop is
+	// recorded, with its checkpoint, at the signal; the end with the
+	// command's exit status follows if there is time.
+	opt.Stopped = func(sig os.Signal) {
+		rec.write(audit.Record{Event: "sandbox_stop", Source: "cli", Session: session, Tool: "run",
+			Effective: "stopped", Detail: "stopped by " + signalName(sig) + "; passed to the command"})
+	}
 
 	plan, err := sandbox.Prepare(opt)
 	if errors.Is(err, sandbox.ErrKernelTooOld) {
@@ -130,9 +146,14 @@ func runSandboxed(c *cli.Context) error {
 		end.Effective, end.Detail = "error", audit.Escape(runErr.Error())
 		status = 126
 	}
-	if _, err := log.Append(end); err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "airlock run: record the session end: %v\n", err)
+	if egress != nil {
+		// the ends of the connections still open come before the session's
+		_ = egress.Close()
+		if err := egress.RecordErr(); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "airlock run: %v\n", err)
+		}
 	}
+	rec.finish(end)
 	if runErr != nil {
 		return exitWith(status, "airlock run: %v", runErr)
 	}
@@ -143,4 +164,64 @@ func newSession() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "run-" + hex.EncodeToString(b[:])
+}
+
+// runRecorder is airlock run's audit log: the egress proxy's records, the
+// stop at a signal, the session's end. After the end nothing is written
+// (a connection decided after it is refused as unrecorded).
+type runRecorder struct {
+	log    *audit.Log
+	home   string
+	stderr io.Writer
+
+	mu    sync.Mutex
+	ended bool
+}
+
+// errSessionEnded refuses a record after the session's last.
+var errSessionEnded = errors.New("airlock run: the session has ended; nothing more is recorded")
+
+func (r *runRecorder) append(rec audit.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ended {
+		return errSessionEnded
+	}
+	_, err := r.log.Append(rec)
+	return err
+}
+
+// write appends rec, telling the person when it did not land.
+func (r *runRecorder) write(rec audit.Record) {
+	what := strings.TrimPrefix(rec.Event, "sandbox_")
+	switch err := r.append(rec); {
+	case err == nil, errors.Is(err, errSessionEnded):
+	case audit.Written(err):
+		fmt.Fprintf(r.stderr, "airlock run: the session %s is recorded, its checkpoint not: %v\n", what, err)
+	default:
+		fmt.Fprintf(r.stderr, "airlock run: record the session %s: %s\n", what, audit.Unwritable(err, r.home))
+	}
+}
+
+// finish writes the session's last record (with its checkpoint) and
+// closes the log; it waits for a record being written at a signal.
+func (r *runRecorder) finish(rec audit.Record) {
+	r.write(rec)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = true
+	_ = r.log.Close()
+}
+
+// signalName is how a record names a stop signal.
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return s.String()
 }
