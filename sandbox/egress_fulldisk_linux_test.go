@@ -3,67 +3,24 @@
 package sandbox
 
 import (
-	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
+
+	"github.com/agentairlock/airlock/internal/fulldisk"
 
 	"github.com/agentairlock/airlock/audit"
 )
-
-// egressTmpfs mounts a small tmpfs at dir for the test. It needs root (the
-// machine and CI run the tests as root) and fails, never skips, without it.
-func egressTmpfs(t *testing.T, dir, size string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Fatalf("this test mounts a %s tmpfs as a full disk and needs root (CI runs as root): run it as root", size)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount a tmpfs at %s: %v\n%s", dir, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v\n%s", dir, err, out)
-		}
-	})
-}
-
-// egressFill writes path until the file system says it is full.
-func egressFill(t *testing.T, path string) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, 4096)
-	for _, chunk := range []int{4096, 1} {
-		for {
-			if _, err := f.Write(buf[:chunk]); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill %s: %v", path, err)
-				}
-				break
-			}
-		}
-	}
-}
 
 // TestEgressOnAFullDiskRefusesWithTheCause: the audit log on a full disk
 // (a small tmpfs home): every connection is refused naming the disk and
 // the fix, and the host sees none; AIRLOCK_FAIL_OPEN=1 lets them through.
 func TestEgressOnAFullDiskRefusesWithTheCause(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
-	egressTmpfs(t, home, "256k")
+	fulldisk.MountAt(t, home, "256k")
 	log, err := audit.Open(home)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +49,7 @@ func TestEgressOnAFullDiskRefusesWithTheCause(t *testing.T) {
 	if code, body := get(); code != 200 || body != "hello" {
 		t.Fatalf("before the disk filled: %d %q", code, body)
 	}
-	egressFill(t, filepath.Join(home, "filler"))
+	fulldisk.Fill(t, filepath.Join(home, "filler"))
 	// the log's last page may still hold a few records: what is served
 	// until it is full has its record
 	for i := 0; ; i++ {
