@@ -136,3 +136,63 @@ func TestAppendShortcutInPlaceEdit(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendHeadJSON: the checkpoint's JSON written directly is byte for
+// byte json.Marshal's, and a Head with a string json.Marshal would escape
+// is not written directly.
+func TestAppendHeadJSON(t *testing.T) {
+	const hx = "f520690424e1e421f1ad0cf793fa7f21b4066d552f119b9cec3ea0801db70b25"
+	cases := []struct {
+		h     Head
+		plain bool
+	}{
+		{Head{}, true},
+		{Head{Count: 12, Last: hx, At: "2026-12-01T22:40:08.123456789Z"}, true},
+		{Head{Count: -1, Last: hx, At: "x", Segments: 3, Ledger: hx}, true},
+		{Head{Count: 1 << 40, Last: hx, At: "x", Segments: -2, Ledger: hx, Alg: "ed25519", Sig: "a+b/c=="}, true},
+		{Head{Count: 1, Last: hx, At: "x", Alg: "hmac-sha256", Sig: hx}, true},
+		{Head{At: `a"b`}, false},
+		{Head{At: `a\b`}, false},
+		{Head{At: "a<b"}, false},
+		{Head{At: "a>b"}, false},
+		{Head{Sig: "a&b"}, false},
+		{Head{Ledger: "tab\there"}, false},
+		{Head{Last: "é"}, false},
+		{Head{Alg: "\x7f"}, false},
+		{Head{At: "\xff"}, false},
+	}
+	for _, tc := range cases {
+		want, err := json.Marshal(tc.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := headPlain(tc.h); got != tc.plain {
+			t.Errorf("headPlain(%+v) = %v, want %v", tc.h, got, tc.plain)
+			continue
+		}
+		if tc.plain {
+			if got := appendHeadJSON(nil, tc.h); !bytes.Equal(got, want) {
+				t.Errorf("appendHeadJSON(%+v)\n got %s\nwant %s", tc.h, got, want)
+			}
+		}
+		slot, err := encodeSlot(nil, 7, tc.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(slot, append([]byte("7 "), want...)) {
+			t.Errorf("encodeSlot(%+v) = %s, want it to hold %s", tc.h, slot, want)
+		}
+	}
+}
+
+// TestPadSlot: a slot is its text, spaces, and a newline, size bytes in all.
+func TestPadSlot(t *testing.T) {
+	for _, tc := range []struct{ text, size int }{{0, 1}, {3, 4}, {3, 1024}, {1023, 1024}, {10, 4096}} {
+		text := bytes.Repeat([]byte{'x'}, tc.text)
+		got := padSlot([]byte("left over from before"), text, tc.size)
+		want := append(append(bytes.Clone(text), bytes.Repeat([]byte{' '}, tc.size-1-tc.text)...), '\n')
+		if !bytes.Equal(got, want) {
+			t.Errorf("padSlot(%d bytes, %d) = %q", tc.text, tc.size, got)
+		}
+	}
+}
