@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -274,22 +275,66 @@ func parseHeadJSON(b []byte) (*Head, error) {
 // encodeSlot returns checkpoint seq's slot text "<seq> <json> <digest>"
 // (without padding and newline).
 func encodeSlot(dst []byte, seq uint64, h Head) ([]byte, error) {
-	j, err := json.Marshal(h)
-	if err != nil {
-		return nil, fmt.Errorf("marshal checkpoint: %w", err)
-	}
 	dst = strconv.AppendUint(dst[:0], seq, 10)
-	dst = append(append(dst, ' '), j...)
+	dst = append(dst, ' ')
+	if !headPlain(h) {
+		j, err := json.Marshal(h)
+		if err != nil {
+			return nil, fmt.Errorf("marshal checkpoint: %w", err)
+		}
+		dst = append(dst, j...)
+	} else {
+		dst = appendHeadJSON(dst, h)
+	}
 	sum := sha256.Sum256(dst)
 	dst = append(dst, ' ')
 	return hex.AppendEncode(dst, sum[:]), nil
 }
 
+// headPlain reports whether every string of h is printable ASCII that
+// encoding/json writes as it is (no quote, backslash or HTML character it
+// escapes): then appendHeadJSON writes exactly what json.Marshal would
+// (TestAppendHeadJSON). A Head's strings are digests, a timestamp and
+// signatures; a caller's odd Time takes json.Marshal.
+func headPlain(h Head) bool {
+	for _, s := range [...]string{h.Last, h.At, h.Ledger, h.Alg, h.Sig} {
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// appendHeadJSON appends json.Marshal(h) for a Head headPlain accepts.
+func appendHeadJSON(dst []byte, h Head) []byte {
+	dst = append(dst, `{"count":`...)
+	dst = strconv.AppendInt(dst, int64(h.Count), 10)
+	dst = append(append(append(dst, `,"last":"`...), h.Last...), '"')
+	dst = append(append(append(dst, `,"at":"`...), h.At...), '"')
+	if h.Segments != 0 {
+		dst = strconv.AppendInt(append(dst, `,"segments":`...), int64(h.Segments), 10)
+	}
+	for _, f := range [...]struct{ k, v string }{{`,"ledger":"`, h.Ledger}, {`,"alg":"`, h.Alg}, {`,"sig":"`, h.Sig}} {
+		if f.v != "" {
+			dst = append(append(append(dst, f.k...), f.v...), '"')
+		}
+	}
+	return append(dst, '}')
+}
+
 // padSlot pads slot text to size bytes (spaces, then a newline).
 func padSlot(dst, text []byte, size int) []byte {
 	dst = append(dst[:0], text...)
-	for len(dst) < size-1 {
-		dst = append(dst, ' ')
+	if pad := size - 1 - len(dst); pad > 0 {
+		dst = slices.Grow(dst, pad+1)
+		start := len(dst)
+		dst = dst[:start+pad]
+		for i := start; i < len(dst); i++ {
+			dst[i] = ' '
+		}
 	}
 	return append(dst, '\n')
 }

@@ -65,6 +65,7 @@ func (l *Log) liveFile(flag int) (*os.File, int64, error) {
 		}
 		return l.live.f, st.Size(), nil
 	}
+	l.tail.ok = false // a file this Log did not leave as it is
 	f, st, err := openLive(l.home, flag)
 	if err != nil {
 		return nil, 0, err
@@ -110,7 +111,7 @@ func (l *Log) loadHead() (*Head, headState, error) {
 		return &h, c.st, nil
 	}
 	h, hst, err := decodeHead(b)
-	c.ok = false
+	c.ok, c.mine = false, false
 	if err == nil && hst.format == headSlots {
 		c.img = append(c.img[:0], b...)
 		c.head, c.st, c.ok = *h, hst, true
@@ -127,6 +128,7 @@ type headCache struct {
 	head Head
 	st   headState
 	ok   bool
+	mine bool // img is what this Log's last storeHead wrote (not merely read)
 }
 
 // wrote updates the cache after checkpoint h (seq st.seq+1) was written
@@ -142,7 +144,47 @@ func (c *headCache) wrote(h Head, st headState, off int, slot []byte) {
 	}
 	st.seq++
 	st.torn = false
-	c.head, c.st, c.ok = h, st, true
+	c.head, c.st, c.ok, c.mine = h, st, true, true
+}
+
+// tailMemo is what this Log's last append left at the end of the held
+// live file: the offset after its write, and the h and alg of the line it
+// wrote last. It lets the next append skip reading that line back.
+//
+// Why that is safe. The next append takes the shortcut only when, under
+// the append lock,
+//
+//  1. the held live file is still the file at audit.jsonl (its Lstat has
+//     the held file's identity; the file was not reopened since: liveFile
+//     clears the memo when it opens one);
+//  2. its size is exactly end, the offset after this Log's own write; and
+//  3. audit.head's bytes are exactly the bytes this Log's last storeHead
+//     wrote in place (headCache.mine).
+//
+// Every writer of the live file (this package, in any process or release)
+// appends with O_APPEND and never truncates or rewrites it in place; a
+// rotation renames it away (1 fails) and a writer killed between its line
+// and its checkpoint, or in the middle of its line, has appended bytes (2
+// fails); a writer that finished wrote its checkpoint slot, whose sequence
+// number differs from ours (3 fails). So when all three hold, no byte was
+// added to the log since this Log's write, the last line is the one it
+// wrote, and planAppend would read that line, find its h equal to
+// head.Last and return the very plan the shortcut builds. Any doubt (a
+// failed or short write, a checkpoint not written in place, a rotation, a
+// reopened file) clears the memo, and the append reads the tail as before.
+//
+// What the shortcut does not see is an edit of the log's last line in
+// place that keeps the file's size and leaves audit.head alone — not
+// something any appender does. The line is not read back, so the next
+// record chains to the h this Log wrote; verify reports the edited line
+// (its h does not match its content, or the next record's prev does not
+// match its h) exactly as it did before, only without an audit_recover
+// note from the appender (TestAppendShortcutInPlaceEdit).
+type tailMemo struct {
+	ok  bool
+	end int64  // size of the live file after this Log's last write
+	h   string // h of the line it wrote last
+	alg string // that line's alg ("" if unsigned)
 }
 
 // openHead opens audit.head read-write, or read-only when it may not be
@@ -172,7 +214,7 @@ func (l *Log) storeHead(h Head, st headState, sync bool) error {
 	l.slotBuf = text
 	c := &l.headCache
 	cached := c.ok
-	c.ok = false // until the write is known to be whole
+	c.ok, c.mine = false, false // until the write is known to be whole
 	if st.format != headSlots || l.head.f == nil || !l.head.writable || len(text)+1 > st.slot {
 		l.head.close()
 		return createHead(l.home, seq, text, sync)
@@ -199,6 +241,7 @@ func (l *Log) storeHead(h Head, st headState, sync bool) error {
 
 // releaseFiles closes the held audit.jsonl and audit.head.
 func (l *Log) releaseFiles() {
+	l.tail.ok = false
 	l.live.close()
 	l.head.close()
 }

@@ -51,6 +51,7 @@ type Log struct {
 	live, head               heldFile
 	headCache                headCache
 	headBuf, slotBuf, padBuf []byte
+	tail                     tailMemo // the end of the live file as the last append left it (held.go)
 
 	sign    SignConfig // loaded once by Open; Signer nil when signing is off
 	signErr error      // why the signing configuration could not be loaded: every Append fails with it
@@ -364,21 +365,27 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
 	signer := l.sign.Signer
-	p, err := planAppend(f, size, head, headBad, signer)
-	if err != nil {
+	var p plan
+	if t := l.tail; t.ok && head != nil && l.headCache.mine && size == t.end && head.Last == t.h {
+		// Nothing was added since this Log's last append (tailMemo, held.go).
+		p = plan{prev: head.Last, count: head.Count, segs: head.Segments, ledgerH: head.Ledger, lastAlg: t.alg}
+	} else if p, err = planAppend(f, size, head, headBad, signer); err != nil {
+		l.tail.ok = false
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
+	l.tail.ok = false // set again only once this append's line and checkpoint are written
 	setting := os.Getenv(FsyncEnv)
 	enc, err := encodePlan(p, rs, setting, signer, l.sign.Mode)
 	if err != nil {
 		return nil, fmt.Errorf("audit: append: %w", err)
 	}
-	rotated := false
+	rotated, reopened := false, false
 	// Rotation is decided here, under the lock and before writing, and
 	// only on the fast path: a log that needs recovery is repaired first
 	// (in the live file) and rotated by a later append.
 	if !p.recovery && size > 0 && (l.rotateNow || size+int64(len(enc.buf)) > maxLiveBytes()) {
 		l.live.close() // Windows cannot rename an open file
+		reopened = true
 		var e LedgerEntry
 		e, rotated, err = rotateLive(l.home, head, setting != "never", signer)
 		if err != nil {
@@ -430,6 +437,9 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	}
 	if err := l.storeHead(h, hst, enc.sync); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrCheckpoint, err)
+	}
+	if !reopened && l.headCache.mine {
+		l.tail = tailMemo{ok: true, end: size + int64(n), h: last.H, alg: last.Alg}
 	}
 	if l.anchorDir != "" {
 		if err := l.maybeAnchor(h, enc.lines, rotated); err != nil {

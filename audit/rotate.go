@@ -60,8 +60,11 @@ const segmentStamp = "20060102T150405.000000000Z"
 // maxLiveBytes is the rotation threshold from the environment.
 func maxLiveBytes() int64 {
 	v := strings.TrimSpace(os.Getenv(MaxMBEnv))
+	if v == "" {
+		return DefaultMaxMB << 20 // unset: no parse error to allocate on every append
+	}
 	mb, err := strconv.ParseFloat(v, 64)
-	if v == "" || err != nil || !(mb > 0) || mb > 1<<30 || math.IsInf(mb, 0) {
+	if err != nil || !(mb > 0) || mb > 1<<30 || math.IsInf(mb, 0) {
 		mb = DefaultMaxMB
 	}
 	return max(int64(mb*(1<<20)), 1)
