@@ -180,7 +180,7 @@ type auditRecord struct {
 	Event, Detail, Session, Source, Tool, Decision string
 }
 
-func readAudit(t *testing.T, airlockHome string) []auditRecord {
+func readAudit(t testing.TB, airlockHome string) []auditRecord {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(airlockHome, "audit.jsonl"))
 	if err != nil {

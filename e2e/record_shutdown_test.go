@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -120,7 +119,7 @@ func TestMCPProxyStoppedAsCodexStopsItVerifiesClean(t *testing.T) {
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 			_ = p.cmd.Wait()
 
-			recs := readAuditFile(t, px.AirlockHome)
+			recs := readAudit(t, px.AirlockHome)
 			exited := false
 			for _, r := range recs[before:] {
 				exited = exited || r.Event == "mcp_exit" && strings.HasPrefix(r.Session, "mcp-codexstop-") && strings.Contains(r.Detail, "SIGTERM")
@@ -139,29 +138,11 @@ func TestMCPProxyStoppedAsCodexStopsItVerifiesClean(t *testing.T) {
 	}
 }
 
-// readAuditFileIfAny is readAuditFile, nil before the log exists.
+// readAuditFileIfAny is readAudit, nil before the log exists.
 func readAuditFileIfAny(t testing.TB, airlockHome string) []auditRecord {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(airlockHome, "audit.jsonl")); os.IsNotExist(err) {
 		return nil
 	}
-	return readAuditFile(t, airlockHome)
-}
-
-// readAuditFile reads audit.jsonl; unlike readAudit it takes a testing.TB.
-func readAuditFile(t testing.TB, airlockHome string) []auditRecord {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(airlockHome, "audit.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []auditRecord
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r auditRecord
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
-			t.Fatalf("audit line %q: %v", l, err)
-		}
-		recs = append(recs, r)
-	}
-	return recs
+	return readAudit(t, airlockHome)
 }
