@@ -208,7 +208,7 @@ func Run(ctx context.Context, o Options) int {
 	// 10 ms after): the proxy's last record, and its checkpoint, are
 	// written at the signal, before the server is waited for.
 	stopSignals := forwardSignals(cmd.Process, o.Grace, exited, func(sig os.Signal) {
-		why := "stopped by " + signalName(sig)
+		why := "stopped by " + sandbox.SignalName(sig)
 		var last []audit.Record
 		if sb != nil {
 			last = append(last, audit.Record{Event: "sandbox_end", Effective: "stopped", Detail: why})

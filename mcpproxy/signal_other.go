@@ -36,5 +36,3 @@ func terminate(child *os.Process, grace time.Duration, exited <-chan struct{}) {
 func signalExit(ps *os.ProcessState) int { return 0 }
 
 func ignoreBrokenPipe() {}
-
-func signalName(s os.Signal) string { return s.String() }

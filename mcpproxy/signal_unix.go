@@ -65,16 +65,3 @@ func signalExit(ps *os.ProcessState) int {
 // relay handles (drain the server, record, exit with its status) instead
 // of a SIGPIPE that kills the proxy mid-record.
 func ignoreBrokenPipe() { signal.Ignore(syscall.SIGPIPE) }
-
-// signalName is how a record names a stop signal.
-func signalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGINT:
-		return "SIGINT"
-	}
-	return s.String()
-}

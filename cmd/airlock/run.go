@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -114,7 +113,7 @@ func runSandboxed(c *cli.Context) error {
 	// command's exit status follows if there is time.
 	opt.Stopped = func(sig os.Signal) {
 		rec.write(audit.Record{Event: "sandbox_stop", Source: "cli", Session: session, Tool: "run",
-			Effective: "stopped", Detail: "stopped by " + signalName(sig) + "; passed to the command"})
+			Effective: "stopped", Detail: "stopped by " + sandbox.SignalName(sig) + "; passed to the command"})
 	}
 
 	plan, err := sandbox.Prepare(opt)
@@ -211,17 +210,4 @@ func (r *runRecorder) finish(rec audit.Record) {
 	defer r.mu.Unlock()
 	r.ended = true
 	_ = r.log.Close()
-}
-
-// signalName is how a record names a stop signal.
-func signalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGINT:
-		return "SIGINT"
-	}
-	return s.String()
 }
