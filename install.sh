@@ -21,9 +21,19 @@ done
 case ":$PATH:" in
   *":$bin:"*) ;;
   *)
+    # Without this step the next command is "airlock: command not found".
+    # Shown as $HOME/... when it is under the home, so the line can be pasted.
+    shown=$bin
+    case "$bin" in "$HOME"/*) shown="\$HOME/${bin#"$HOME"/}" ;; esac
+    bashrc="~/.bashrc"
+    [ "$(uname -s)" = Darwin ] && bashrc="~/.bash_profile"
     echo
-    echo "warning: $bin is not on your PATH. Add it, e.g.:"
-    echo "  echo 'export PATH=\"$bin:\$PATH\"' >> ~/.profile && . ~/.profile"
+    echo "warning: $bin is not on your PATH: the shell will answer \"airlock: command not found\"."
+    echo "Add it for your shell, then open a new terminal:"
+    echo "  bash:  echo 'export PATH=\"$shown:\$PATH\"' >> $bashrc"
+    echo "  zsh:   echo 'export PATH=\"$shown:\$PATH\"' >> ~/.zshrc"
+    echo "  fish:  fish_add_path $shown"
+    echo "or, for this terminal only:  export PATH=\"$bin:\$PATH\""
     ;;
 esac
 echo
