@@ -106,7 +106,7 @@ func parseSamples(file string, lines []string) ([]sample, error) {
 	for i := 0; i < len(lines); i++ {
 		m := markerRe.FindStringSubmatch(lines[i])
 		if m == nil {
-			if strings.Contains(lines[i], "<!-- sample") {
+			if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, "<!-- sample") || strings.HasPrefix(t, "<!--sample") {
 				return nil, fmt.Errorf("%s:%d: a sample marker is one line \"<!-- sample: COMMAND -->\" (or options on the lines after it, then \"-->\")", file, i+1)
 			}
 			continue
@@ -470,6 +470,12 @@ func TestDocSampleChecker(t *testing.T) {
 	}
 	if _, err := parseSamples("x.md", []string{"<!-- sample: airlock doctor", "colour: red", "-->", "```", "```"}); err == nil {
 		t.Error("an unknown option passed")
+	}
+	if _, err := parseSamples("x.md", []string{"<!--sample: airlock demo -->", "```", "```"}); err == nil {
+		t.Error("a misspelt marker passed (it would leave its block unchecked)")
+	}
+	if s, err := parseSamples("x.md", []string{"a marker is `<!-- sample: COMMAND -->` in prose", "```", "```"}); err != nil || len(s) != 0 {
+		t.Errorf("a marker quoted in prose was taken for one: %v, %v", s, err)
 	}
 	if _, err := parseSamples("x.md", []string{"<!-- sample: airlock demo -->", "", "```", "```"}); err == nil {
 		t.Error("a marker not followed at once by its block passed")
