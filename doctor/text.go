@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agentairlock/airlock/audit"
 )
 
 // briefItems is how many of a check's items the default text report
@@ -52,18 +54,28 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 		if !verbose && c.Brief != "" {
 			detail, items = c.Brief, nil
 		}
-		fmt.Fprintf(&b, "%s  %-*s  %s\n", mark, width, c.Name, detail)
+		fmt.Fprintf(&b, "%s  %-*s  %s\n", mark, width, c.Name, shown(detail))
 		for i, it := range items {
 			if !verbose && i == briefItems-1 && len(items) > briefItems {
 				fmt.Fprintf(&b, "%sand %d more: airlock doctor --verbose\n", pad, len(items)-i)
 				break
 			}
-			fmt.Fprintf(&b, "%s%s\n", pad, it)
+			fmt.Fprintf(&b, "%s%s\n", pad, shown(it))
 		}
 		if c.Fix != "" && c.Status != OK && c.Status != Info {
-			fmt.Fprintf(&b, "%sfix: %s\n", pad, c.Fix)
+			fmt.Fprintf(&b, "%sfix: %s\n", pad, shown(c.Fix))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shown is s for a terminal: as it is, unless it holds a control or
+// hidden character (a path or a name a repository chose can), which is
+// then escaped as the audit log escapes it.
+func shown(s string) string {
+	if e := audit.Escape(s); e != strings.ReplaceAll(s, `\`, `\\`) {
+		return e
+	}
+	return s
 }

@@ -147,3 +147,28 @@ func TestDoctorTextVerdictFirstOneScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorTextEscapesNames: a detail or item naming a path a repository
+// chose reaches the terminal escaped; a Windows path keeps its
+// backslashes as they are.
+func TestDoctorTextEscapesNames(t *testing.T) {
+	r := &Report{Checks: []Check{
+		{Name: "policy", Status: Fail, Detail: "/w/ev\x1b[2Jil/.airlock.yaml: bad", Items: []string{"overlay \u202egnp.exe"}, Fix: "fix \x07 it"},
+		{Name: "audit log", Status: OK, Detail: `C:\Users\dev\.airlock\audit.jsonl`},
+	}}
+	for _, verbose := range []bool{false, true} {
+		var out bytes.Buffer
+		if err := r.WriteText(&out, verbose); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if strings.ContainsAny(s, "\x1b\x07\u202e") {
+			t.Errorf("raw control characters reach the terminal: %q", s)
+		}
+		for _, want := range []string{`ev\x1b[2Jil`, `\u202egnp.exe`, `fix \x07 it`, `C:\Users\dev\.airlock\audit.jsonl`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("output lacks %q:\n%s", want, s)
+			}
+		}
+	}
+}

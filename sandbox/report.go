@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -163,7 +164,7 @@ func (r Report) Details() string {
 	if r.ABI == 0 {
 		b.WriteString("  files:    NOT restricted: Landlock is off on this kernel\n")
 	} else {
-		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, strings.Join(r.Roots, ", "))
+		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, audit.Escape(strings.Join(r.Roots, ", ")))
 		fmt.Fprintf(&b, "  rights:   %s\n", strings.Join(r.Rights, " "))
 	}
 	fmt.Fprintf(&b, "  network:  %s\n", r.Network)
@@ -183,7 +184,10 @@ func (r Report) Details() string {
 	if len(r.Gaps) > 0 {
 		fmt.Fprintf(&b, "  not enforced (%d):\n", len(r.Gaps))
 		for _, g := range r.Gaps {
-			fmt.Fprintf(&b, "    - %s\n", g)
+			// a gap names directories of the workspace, whose names
+			// the repository chose: shown escaped, never as terminal
+			// control sequences
+			fmt.Fprintf(&b, "    - %s\n", audit.Escape(g))
 		}
 	}
 	return b.String()

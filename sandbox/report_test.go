@@ -54,3 +54,20 @@ func TestReportSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestReportDetailsEscapeNames: a gap or a root names directories a
+// repository chose; their control characters reach the terminal escaped,
+// never as sequences that clear the screen or retitle the window.
+func TestReportDetailsEscapeNames(t *testing.T) {
+	evil := "~/proj/ev\x1b[2J\x1b]0;pwn\x07il\u202e"
+	r := Report{KernelABI: 7, ABI: 7, Seccomp: true, Egress: true, Roots: []string{evil + " (rw)"},
+		Gaps: []string{"1 directories hold a denied entry and are granted entry by entry: a file created in one of them (" + evil + ") cannot be read or written"}}
+	for name, out := range map[string]string{"Details": r.Details(), "Banner": r.Banner(), "Summary": r.Summary()} {
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("%s carries raw control characters: %q", name, out)
+		}
+	}
+	if !strings.Contains(r.Details(), "ev\\x1b[2J") {
+		t.Errorf("the name is not shown escaped: %q", r.Details())
+	}
+}
