@@ -26,7 +26,7 @@ func doctorCommand() *cli.Command {
 			"EXIT STATUS\n" +
 			"  0   enforcing: every check is in force (warnings are limits Airlock cannot close)\n" +
 			"  1   not enforcing: a check failed, or nothing is wired (no agent's tool calls pass the gate;\n" +
-			"      run airlock init)\n" +
+			"      run airlock init); or doctor could not check (the error on stderr says why)\n" +
 			"  64  usage error (an unexpected argument, a bad flag)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "wrap stdio MCP servers not behind airlock-mcp and wire a missing hook, then re-check"},
