@@ -154,10 +154,10 @@ func runSandboxed(c *cli.Context) error {
 	end := audit.Record{Event: "sandbox_end", Source: "cli", Session: session, Tool: "run",
 		Effective: "exit " + strconv.Itoa(status), Detail: fmt.Sprintf("exit_status=%d", status)}
 	if runErr != nil {
-		end.Effective, end.Detail = "error", audit.Escape(runErr.Error())
 		if status == 0 {
 			status = 126
 		}
+		end.Effective, end.Detail = "error", audit.Escape(fmt.Sprintf("exit_status=%d not started: %v", status, runErr))
 	}
 	if egress != nil {
 		// the ends of the connections still open come before the session's
