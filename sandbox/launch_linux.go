@@ -438,7 +438,7 @@ func (p *Plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 func lookPath(name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+			return "", notFound{name: name}
 		}
 		return name, nil
 	}
@@ -468,8 +468,23 @@ func lookPath(name string, env []string) (string, error) {
 	if denied != "" {
 		return "", &fs.PathError{Op: "exec", Path: denied, Err: fs.ErrPermission}
 	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	return "", notFound{name: name, onPath: true}
 }
+
+// notFound is a command that is not there; it is exec.ErrNotFound.
+type notFound struct {
+	name   string
+	onPath bool // searched for on PATH; false: a path that does not exist
+}
+
+func (e notFound) Error() string {
+	if e.onPath {
+		return e.name + ": not found on PATH"
+	}
+	return e.name + ": no such file"
+}
+
+func (e notFound) Is(target error) bool { return target == exec.ErrNotFound }
 
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
