@@ -39,5 +39,6 @@ func checkAsk(o Options) Check {
 	} else {
 		c.Detail = "asks from MCP servers and airlock run reach nobody now: " + fallback + " decides them (airlock report counts them); to answer them, run airlock askd in a terminal"
 	}
+	c.Brief = c.Detail // each backend's state: --verbose
 	return c
 }

@@ -41,11 +41,19 @@ type Check struct {
 	Detail string   `json:"detail"`
 	Items  []string `json:"items,omitempty"`
 	Fix    string   `json:"fix,omitempty"`
+	// Brief, when set, is the check on one line for the default text
+	// report, which then leaves Detail and Items to --verbose (and JSON,
+	// which always has them all).
+	Brief string `json:"-"`
 }
 
 // Report is every check, in the order run.
 type Report struct {
 	Checks []Check `json:"checks"`
+	// NothingWired: no agent's tool call passes the gate (no Claude Code
+	// hook in force, no MCP server behind airlock-mcp); the "agents" check
+	// says so and fails.
+	NothingWired bool `json:"nothing_wired"`
 }
 
 // Enforcing reports whether no check failed.
@@ -79,7 +87,9 @@ func Run(o Options) *Report {
 	r := &Report{}
 	r.add(checkPolicy(o))
 	r.add(checkAudit(o.Env.AirlockHome))
-	for _, c := range checkSetup(o) {
+	setupChecks, unwired := checkSetup(o)
+	r.NothingWired = unwired
+	for _, c := range setupChecks {
 		r.add(c)
 	}
 	r.add(checkPins(o.Env.AirlockHome))

@@ -33,8 +33,7 @@ func checkFeed(home string) Check {
 func checkKernel() Check { return kernelCheck(runtime.GOOS, sandbox.Probe()) }
 
 func kernelCheck(goos string, r sandbox.Report) Check {
-	c := Check{Name: "kernel sandbox", Status: Info,
-		Detail: "what `airlock run -- CMD` enforces here; MCP servers get it with airlock-mcp --sandbox"}
+	c := Check{Name: "kernel sandbox", Status: Info}
 	if goos != "linux" {
 		c.Detail = "the kernel sandbox is Linux-only: on " + goos + " `airlock run` starts nothing and commands Airlock launches run unconfined"
 		return c
@@ -56,7 +55,7 @@ func kernelCheck(goos string, r sandbox.Report) Check {
 		c.Items = append(c.Items, "network: "+r.Network)
 	}
 	if r.Seccomp {
-		c.Items = append(c.Items, "seccomp: on (ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused)")
+		c.Items = append(c.Items, "seccomp: on ("+sandbox.SeccompRefuses+")")
 	} else {
 		c.Items = append(c.Items, "seccomp: OFF ("+r.SeccompWhy+")")
 	}
@@ -70,6 +69,16 @@ func kernelCheck(goos string, r sandbox.Report) Check {
 	}
 	for _, g := range gaps {
 		c.Items = append(c.Items, "not enforced: "+g)
+	}
+	c.Items = append(c.Items, "airlock run -v lists these for the command it starts, with what its walk of the workspace and home finds (a tree over the walk budget, directories granted entry by entry)")
+	// what airlock run starts by default: the egress proxy too
+	run := r
+	run.Egress, run.Gaps = true, gaps
+	// the same line airlock run prints (its walk may find gaps more)
+	c.Detail = "what `airlock run -- CMD` and airlock-mcp --sandbox enforce here: " + run.Summary()
+	c.Brief = "airlock run: " + run.Summary()
+	if len(gaps) > 0 {
+		c.Brief += ": airlock doctor --verbose"
 	}
 	return c
 }

@@ -41,6 +41,9 @@ func TestDoctorKernelCheck(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		c := kernelCheck("linux", sandbox.Report{Network: "NOT restricted: Landlock network rules need ABI 4 (Linux 6.7)", Seccomp: true})
 		has(t, c, "Landlock: not available", "NOT kernel-enforced", "lsm=")
+		if !strings.HasPrefix(c.Brief, "airlock run: NOT sandboxed by Landlock: files and network are open (seccomp, egress proxy)") {
+			t.Errorf("one line %q does not lead with what is off", c.Brief)
+		}
 		if c.Status != Info {
 			t.Errorf("status %s", c.Status)
 		}

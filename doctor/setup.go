@@ -20,13 +20,21 @@ func setupOptions(o Options) setup.Options {
 }
 
 // checkSetup: the Claude Code hook, every stdio MCP server behind
-// airlock-mcp, and what cannot be covered.
-func checkSetup(o Options) []Check {
+// airlock-mcp, and what cannot be covered; unwired reports that no
+// agent's tool calls pass the gate at all. Then the first check
+// ("agents") fails saying so: a machine where nothing is wired enforces
+// nothing, however clean the other checks look.
+func checkSetup(o Options) (checks []Check, unwired bool) {
 	st, err := setup.Status(setupOptions(o))
 	if err != nil && st == nil {
-		return []Check{{Name: "agents", Status: Fail, Detail: err.Error()}}
+		return []Check{{Name: "agents", Status: Fail, Detail: err.Error()}}, false
 	}
 	var out []Check
+	if unwired = !isWired(st); unwired {
+		out = append(out, Check{Name: "agents", Status: Fail,
+			Detail: "nothing is wired: no agent's tool calls pass the gate (no Claude Code hook in force, no MCP server behind airlock-mcp)",
+			Fix:    "airlock init wires the agents it finds (install your agent first); airlock run -- AGENT confines any agent in the kernel sandbox"})
+	}
 	out = append(out, hookCheck(o, st.Hook))
 	out = append(out, serversCheck(o, st))
 	out = append(out, coverageCheck(st))
@@ -34,7 +42,23 @@ func checkSetup(o Options) []Check {
 		out = append(out, Check{Name: "init manifest", Status: Warn, Detail: err.Error(),
 			Fix: "airlock uninstall needs it to restore your files; do not edit $AIRLOCK_HOME/setup by hand"})
 	}
-	return out
+	return out, unwired
+}
+
+// isWired: Claude Code's hook runs a runnable airlock-hook on PreToolUse
+// and nothing silences it, or some MCP server runs behind the installed
+// airlock-mcp. (A hook-gated server counts through the hook.)
+func isWired(st *setup.StatusReport) bool {
+	h := st.Hook
+	if h.Pre && h.Executable && !h.Disabled && h.Error == "" {
+		return true
+	}
+	for _, s := range st.Stores {
+		if len(s.Wrapped) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func hookCheck(o Options, h setup.HookStatus) Check {

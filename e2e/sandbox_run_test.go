@@ -255,6 +255,10 @@ func runSbxClients(t *testing.T, e *runSbxEnv) []runSbxClient {
 	return cs
 }
 
+// runSbxOneLineBanner is airlock run's banner without -v: the first line
+// of stderr, and the only one of airlock run's before the command's.
+var runSbxOneLineBanner = regexp.MustCompile(`\Aairlock run: sandboxed \(Landlock ABI \d+, seccomp, egress proxy\) — \d+ not enforced: airlock run -v\n`)
+
 // TestSandboxRunEgress: through the proxy an allowed host is reached, a
 // forbidden one gets the proxy's refusal, and both are in the audit chain
 // with what they moved; a connect that bypasses the proxy is refused by
@@ -289,13 +293,15 @@ func TestSandboxRunEgress(t *testing.T) {
 			// (a) allowed: the default policy lets a fetch of a loopback
 			// http:// URL through (no rule matches; default allow), and the
 			// proxy's cleartext rule spares loopback.
-			r := e.run(t, append([]string{"run", "--"}, cl.args(srv.URL+"/ok", false)...)...)
+			// -v: the banner lists the rules and every gap
+			r := e.run(t, append([]string{"run", "-v", "--"}, cl.args(srv.URL+"/ok", false)...)...)
 			if r.code != 0 || !strings.Contains(r.stdout, "hello from the allowed host") {
 				t.Fatalf("allowed host: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			}
-			for _, w := range []string{"airlock run: sandbox on — Landlock ABI", "egress:   proxy on", "network:  TCP connect only to port"} {
+			for _, w := range []string{"airlock run: sandboxed (Landlock ABI", ", seccomp, egress proxy) — ", " not enforced, listed below\n",
+				"egress:   proxy on", "network:  TCP connect only to port", "    - port rules carry no address"} {
 				if !strings.Contains(r.stderr, w) {
-					t.Errorf("banner lacks %q:\n%s", w, r.stderr)
+					t.Errorf("banner (-v) lacks %q:\n%s", w, r.stderr)
 				}
 			}
 			if hits.Load() != before+1 {
@@ -307,6 +313,10 @@ func TestSandboxRunEgress(t *testing.T) {
 			r = e.run(t, append([]string{"run", "--"}, cl.args("http://169.254.169.254/latest/meta-data/", false)...)...)
 			if !strings.Contains(r.stdout, "Airlock blocked this connection: 169.254.169.254: net.cloud-metadata") {
 				t.Fatalf("metadata: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			// without -v: one line, the gaps counted, not listed
+			if !runSbxOneLineBanner.MatchString(r.stderr) || strings.Contains(r.stderr, "  network:") {
+				t.Errorf("banner without -v is not one line naming what is enforced and the count of gaps:\n%s", r.stderr)
 			}
 			// and an exfiltration collector over HTTPS: the CONNECT is refused
 			r = e.run(t, append([]string{"run", "--"}, cl.args("https://webhook.site/abc", false)...)...)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -247,7 +248,7 @@ func networkLine(abi, egressPort int, allow bool) string {
 	case egressPort > 0:
 		return fmt.Sprintf("TCP connect only to port %d (the egress proxy); TCP bind refused", egressPort)
 	}
-	return "TCP connect and bind refused"
+	return networkRefused
 }
 
 // abiGaps lists what Landlock at abi does not mediate.
@@ -307,10 +308,13 @@ func (p *Plan) Run() (int, error) {
 	defer signal.Stop(sigs)
 	cmd, err := p.Start()
 	if err != nil {
+		// as a shell does: 127 when there is no such command, 126 when
+		// it is there and cannot be run (not executable, a directory,
+		// outside what the sandbox lets run)
 		if errors.Is(err, exec.ErrNotFound) {
 			return 127, err
 		}
-		return 0, err
+		return 126, err
 	}
 	// A terminal sends SIGINT to its whole foreground group, child
 	// included: passing it on too would deliver it twice.
@@ -425,9 +429,17 @@ func (p *Plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	return <-errc
 }
 
-// lookPath finds the command as the child would, with the child's PATH.
+// lookPath finds the command as the child would, with the child's PATH,
+// and as a shell does: a name with a slash is that file (exec.ErrNotFound
+// when it does not exist); a bare name is the first executable regular
+// file of that name on PATH, else, when PATH holds one that is not
+// executable, that file with a permission error (a shell's 126), else
+// exec.ErrNotFound (127).
 func lookPath(name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			return "", notFound{name: name}
+		}
 		return name, nil
 	}
 	pathEnv := ""
@@ -436,17 +448,43 @@ func lookPath(name string, env []string) (string, error) {
 			pathEnv = v
 		}
 	}
+	denied := ""
 	for _, dir := range filepath.SplitList(pathEnv) {
 		if dir == "" {
 			dir = "."
 		}
 		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if st.Mode()&0o111 != 0 {
 			return p, nil
 		}
+		if denied == "" {
+			denied = p
+		}
 	}
-	return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	if denied != "" {
+		return "", &fs.PathError{Op: "exec", Path: denied, Err: fs.ErrPermission}
+	}
+	return "", notFound{name: name, onPath: true}
 }
+
+// notFound is a command that is not there; it is exec.ErrNotFound.
+type notFound struct {
+	name   string
+	onPath bool // searched for on PATH; false: a path that does not exist
+}
+
+func (e notFound) Error() string {
+	if e.onPath {
+		return e.name + ": not found on PATH"
+	}
+	return e.name + ": no such file"
+}
+
+func (e notFound) Is(target error) bool { return target == exec.ErrNotFound }
 
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)

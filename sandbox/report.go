@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -93,7 +94,54 @@ type Report struct {
 	Gaps        []string
 }
 
-// Banner is the report as one screen for stderr.
+// Enforced names what the sandbox enforces, for one line:
+// "Landlock ABI 7, seccomp, egress proxy". What is off is named too
+// ("seccomp OFF"), so the line never reads as more than it is.
+func (r Report) Enforced() string {
+	landlock := fmt.Sprintf("Landlock ABI %d", r.ABI)
+	switch {
+	case r.ABI == 0:
+		landlock = "Landlock OFF"
+	case r.KernelABI > r.ABI:
+		landlock = fmt.Sprintf("Landlock ABI %d of the kernel's %d", r.ABI, r.KernelABI)
+	}
+	return landlock + ", " + r.rest()
+}
+
+// rest is Enforced after Landlock: seccomp and the network.
+func (r Report) rest() string {
+	seccomp := "seccomp"
+	if !r.Seccomp {
+		seccomp = "seccomp OFF"
+	}
+	network := "no egress proxy"
+	switch {
+	case r.Egress:
+		network = "egress proxy"
+	case r.Network == networkRefused:
+		network = "no TCP connect"
+	}
+	return seccomp + ", " + network
+}
+
+// Summary is the report on one line, without a prefix: what is enforced
+// and how many protections are not, e.g.
+// "sandboxed (Landlock ABI 7, seccomp, egress proxy) — 8 not enforced".
+// The gaps themselves are in Details, the audit record and doctor.
+func (r Report) Summary() string {
+	head := "sandboxed (" + r.Enforced() + ")"
+	if r.ABI == 0 {
+		head = "NOT sandboxed by Landlock: files and network are open (" + r.rest() + ")"
+	}
+	if len(r.Gaps) == 0 {
+		return head
+	}
+	return fmt.Sprintf("%s — %d not enforced", head, len(r.Gaps))
+}
+
+// Banner is the report as one screen for stderr: a header and Details
+// (airlock-mcp --sandbox prints it; airlock run prints Summary, and
+// Details with -v).
 func (r Report) Banner() string {
 	var b strings.Builder
 	if r.ABI == 0 {
@@ -104,12 +152,24 @@ func (r Report) Banner() string {
 			fmt.Fprintf(&b, " (kernel offers %d)", r.KernelABI)
 		}
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, strings.Join(r.Roots, ", "))
+	}
+	b.WriteString(r.Details())
+	return b.String()
+}
+
+// Details are the report's lines below its header, indented: the file
+// rules, the network, seccomp, the egress proxy, and every gap by name.
+func (r Report) Details() string {
+	var b strings.Builder
+	if r.ABI == 0 {
+		b.WriteString("  files:    NOT restricted: Landlock is off on this kernel\n")
+	} else {
+		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, audit.Escape(strings.Join(r.Roots, ", ")))
 		fmt.Fprintf(&b, "  rights:   %s\n", strings.Join(r.Rights, " "))
 	}
 	fmt.Fprintf(&b, "  network:  %s\n", r.Network)
 	if r.Seccomp {
-		b.WriteString("  seccomp:  on (ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused)\n")
+		b.WriteString("  seccomp:  on (" + SeccompRefuses + ")\n")
 	} else {
 		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
 	}
@@ -122,18 +182,31 @@ func (r Report) Banner() string {
 		b.WriteString("  scoped:   signals and abstract UNIX sockets stay inside the sandbox\n")
 	}
 	if len(r.Gaps) > 0 {
-		b.WriteString("  not enforced:\n")
+		fmt.Fprintf(&b, "  not enforced (%d):\n", len(r.Gaps))
 		for _, g := range r.Gaps {
-			fmt.Fprintf(&b, "    - %s\n", g)
+			// a gap names directories of the workspace, whose names
+			// the repository chose: shown escaped, never as terminal
+			// control sequences
+			fmt.Fprintf(&b, "    - %s\n", audit.Escape(g))
 		}
 	}
 	return b.String()
 }
 
-// AuditDetail is the report on one line for the session-start record.
+// SeccompRefuses is what the seccomp filter refuses, for the banner and
+// doctor.
+const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused"
+
+// networkRefused is Report.Network when Landlock refuses every TCP
+// connect and bind (no egress proxy).
+const networkRefused = "TCP connect and bind refused"
+
+// AuditDetail is the report on one line for the session-start record:
+// what is enforced, and every gap by name (gaps, "; "-separated) with
+// their number (not_enforced), as the banner counts them.
 func (r Report) AuditDetail() string {
-	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t network=%q gaps=%q",
-		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Network, strings.Join(r.Gaps, "; "))
+	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q enforced=%q not_enforced=%d gaps=%q",
+		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
 }
 
 func (o *Options) defaults() {

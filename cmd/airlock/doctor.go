@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/agentairlock/airlock/doctor"
 	"github.com/agentairlock/airlock/gate"
@@ -21,11 +19,19 @@ func doctorCommand() *cli.Command {
 		Usage: "say exactly what is enforcing on this machine and what is not",
 		Description: "Checks the policy, the audit chain, the Claude Code hook, every MCP server in every agent's\n" +
 			"config, the pins, the indicator feed, weakening AIRLOCK_* variables and the kernel sandbox, and\n" +
-			"lists what Airlock cannot cover. Exit 0 when everything checked is enforcing, 1 otherwise.\n" +
-			"--fix wraps stragglers and wires a missing hook (as airlock init does, with backups), then checks again.",
+			"lists what Airlock cannot cover. The verdict comes first; by default the report fits a screen\n" +
+			"(the kernel sandbox on one line, long lists cut short) and --verbose shows every detail, the\n" +
+			"sandbox's gap list included. --json always has everything.\n" +
+			"--fix wraps stragglers and wires a missing hook (as airlock init does, with backups), then checks again.\n\n" +
+			"EXIT STATUS\n" +
+			"  0   enforcing: every check is in force (warnings are limits Airlock cannot close)\n" +
+			"  1   not enforcing: a check failed, or nothing is wired (no agent's tool calls pass the gate;\n" +
+			"      run airlock init); or doctor could not check (the error on stderr says why)\n" +
+			"  64  usage error (an unexpected argument, a bad flag)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "wrap stdio MCP servers not behind airlock-mcp and wire a missing hook, then re-check"},
-			&cli.BoolFlag{Name: "json", Usage: "print the checks as JSON"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every detail: the kernel sandbox's gap list, each ask backend, every item of a long list"},
+			&cli.BoolFlag{Name: "json", Usage: "print the verdict and every check, with all details, as JSON"},
 			&cli.GenericFlag{Name: "mcp-config", Value: &pathList{}, Usage: "also check this mcpServers `FILE` (repeatable)"},
 		},
 		Action: runDoctor,
@@ -78,39 +84,18 @@ func runDoctor(c *cli.Context) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
-			Enforcing bool           `json:"enforcing"`
-			Checks    []doctor.Check `json:"checks"`
-		}{rep.Enforcing(), rep.Checks}); err != nil {
+			Enforcing    bool           `json:"enforcing"`
+			Verdict      string         `json:"verdict"`
+			NothingWired bool           `json:"nothing_wired"`
+			Checks       []doctor.Check `json:"checks"`
+		}{rep.Enforcing(), rep.Verdict(), rep.NothingWired, rep.Checks}); err != nil {
 			return exitWith(1, "airlock doctor: %v", err)
 		}
-	} else {
-		writeDoctor(w, rep)
+	} else if err := rep.WriteText(w, c.Bool("verbose")); err != nil {
+		return exitWith(1, "airlock doctor: %v", err)
 	}
 	if !rep.Enforcing() {
 		return exitWith(1, "")
 	}
 	return nil
-}
-
-func writeDoctor(w io.Writer, rep *doctor.Report) {
-	width := 0
-	for _, c := range rep.Checks {
-		width = max(width, len(c.Name))
-	}
-	for _, c := range rep.Checks {
-		mark := map[doctor.Status]string{doctor.OK: "ok  ", doctor.Info: "info", doctor.Warn: "warn", doctor.Fail: "FAIL"}[c.Status]
-		fmt.Fprintf(w, "%s  %-*s  %s\n", mark, width, c.Name, c.Detail)
-		pad := strings.Repeat(" ", width+8)
-		for _, it := range c.Items {
-			fmt.Fprintf(w, "%s%s\n", pad, it)
-		}
-		if c.Fix != "" && c.Status != doctor.OK && c.Status != doctor.Info {
-			fmt.Fprintf(w, "%sfix: %s\n", pad, c.Fix)
-		}
-	}
-	if rep.Enforcing() {
-		fmt.Fprintln(w, "\nenforcing: everything checked is in force (warnings are limits, listed so they are known)")
-	} else {
-		fmt.Fprintln(w, "\nNOT enforcing: fix the FAIL lines above (airlock doctor --fix handles stragglers and the hook)")
-	}
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,10 +30,20 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a command (an agent, a server) under Landlock, seccomp and the egress proxy",
-		ArgsUsage: "[--require-landlock N] [--no-egress-proxy] [--yes] -- CMD ARGS…",
-		Description: "A destination the policy asks about goes to the ask channel (AIRLOCK_ASK_BACKEND:\n" +
-			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.",
+		ArgsUsage: "[-v] [--require-landlock N] [--no-egress-proxy] [--yes] -- CMD ARGS…",
+		Description: "Before the command starts, one line on stderr says what is enforced and how many\n" +
+			"protections are not; -v lists them (so does airlock doctor --verbose, and the session's\n" +
+			"sandbox_start record names each). The command's own output is untouched.\n" +
+			"A destination the policy asks about goes to the ask channel (AIRLOCK_ASK_BACKEND:\n" +
+			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.\n\n" +
+			"EXIT STATUS\n" +
+			"  the command's own (128+N when signal N ended it)\n" +
+			"  64   no command given, or a bad flag\n" +
+			"  78   the policy, the audit log or the kernel cannot give the sandbox asked for: nothing started\n" +
+			"  126  the command is there but cannot be run (not executable, or outside what the sandbox runs)\n" +
+			"  127  the command was not found",
 		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list what the sandbox does not enforce, and its rules, before the command starts"},
 			&cli.IntFlag{Name: "require-landlock", Usage: "refuse to run unless the kernel offers Landlock ABI `N` or newer (AIRLOCK_REQUIRE_SANDBOX=1: 4)"},
 			&cli.BoolFlag{Name: "no-egress-proxy", Usage: "start no egress proxy: the command then gets no TCP connect at all where Landlock has network rules"},
 			&cli.BoolFlag{Name: "yes", Usage: "approve every destination the policy asks about without asking anyone (recorded as automatic; refused when ask_fallback is block)"},
@@ -128,7 +140,7 @@ func runSandboxed(c *cli.Context) error {
 	if require > 0 && !rep.Seccomp {
 		return exitWith(exitConfig, "airlock run: a sandbox was required and seccomp is off (%s); nothing was started", rep.SeccompWhy)
 	}
-	fmt.Fprint(c.App.ErrWriter, rep.Banner())
+	fmt.Fprint(c.App.ErrWriter, runBanner(rep, c.Bool("verbose")))
 
 	digest := gate.ConfigOf("run", p, env.Getenv).Fingerprint()
 	if _, err := log.Append(audit.Record{
@@ -142,8 +154,10 @@ func runSandboxed(c *cli.Context) error {
 	end := audit.Record{Event: "sandbox_end", Source: "cli", Session: session, Tool: "run",
 		Effective: "exit " + strconv.Itoa(status), Detail: fmt.Sprintf("exit_status=%d", status)}
 	if runErr != nil {
-		end.Effective, end.Detail = "error", audit.Escape(runErr.Error())
-		status = 126
+		if status == 0 {
+			status = 126
+		}
+		end.Effective, end.Detail = "error", audit.Escape(fmt.Sprintf("exit_status=%d not started: %v", status, runErr))
 	}
 	if egress != nil {
 		// the ends of the connections still open come before the session's
@@ -154,9 +168,49 @@ func runSandboxed(c *cli.Context) error {
 	}
 	rec.finish(end)
 	if runErr != nil {
-		return exitWith(status, "airlock run: %v", runErr)
+		return exitWith(status, "%s", notStarted(argv[0], runErr))
 	}
 	return exitWith(status, "")
+}
+
+// runBanner is what airlock run prints on stderr before the command: one
+// line saying what is enforced and how many protections are not, or with
+// verbose, that line and every rule and gap by name.
+func runBanner(rep sandbox.Report, verbose bool) string {
+	switch {
+	case verbose && len(rep.Gaps) > 0:
+		return "airlock run: " + rep.Summary() + ", listed below\n" + rep.Details()
+	case verbose:
+		return "airlock run: " + rep.Summary() + "\n" + rep.Details()
+	case len(rep.Gaps) > 0:
+		return "airlock run: " + rep.Summary() + ": airlock run -v\n"
+	}
+	return "airlock run: " + rep.Summary() + "\n"
+}
+
+// notStarted is the message for a command the sandbox could not start:
+// what went wrong with which command, and what to do.
+func notStarted(name string, err error) string {
+	switch {
+	case errors.Is(err, exec.ErrNotFound) && strings.Contains(name, "/"):
+		return fmt.Sprintf("airlock run: %s: no such file: check the path; nothing was run", name)
+	case errors.Is(err, exec.ErrNotFound):
+		return fmt.Sprintf("airlock run: %s: command not found on PATH: check the name, or give its path (airlock run -- ./%s); nothing was run", name, name)
+	case errors.Is(err, fs.ErrPermission):
+		file := name
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			file = pe.Path
+		}
+		st, serr := os.Stat(file)
+		switch {
+		case serr == nil && st.IsDir():
+			return fmt.Sprintf("airlock run: %s: is a directory, not a command; nothing was run", file)
+		case serr == nil && st.Mode()&0o111 == 0:
+			return fmt.Sprintf("airlock run: %s: permission denied: it is not executable (chmod +x %s); nothing was run", file, file)
+		}
+		return fmt.Sprintf("airlock run: %s: permission denied: the sandbox does not let it run (execute is granted on the system trees, the home and the workspace: airlock run -v lists them); nothing was run", file)
+	}
+	return fmt.Sprintf("airlock run: %s did not start: %v", name, err)
 }
 
 func newSession() string {
