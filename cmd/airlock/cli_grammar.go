@@ -208,6 +208,8 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 			return nil, usagef(name(), "unexpected argument %q: it takes none%s", extra, hint)
 		}
 		return nil, usagef(name(), "unexpected argument %q: it takes %s%s", extra, shape.usage, hint)
+	case len(pos) < shape.min && shape.passthrough:
+		return nil, usagef(name(), "missing the command to run, after --")
 	case len(pos) < shape.min:
 		return nil, usagef(name(), "missing %s", shape.usage)
 	}

@@ -434,7 +434,7 @@ func writeHelp(w io.Writer, app *cli.App, path []*cli.Command) {
 		flags = visibleFlags(c.Flags)
 	}
 	fmt.Fprintln(w, "\nFLAGS:")
-	writeFlags(w, append(flags, cli.HelpFlag))
+	writeFlags(w, append(flags, &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help"}))
 	if len(h.examples) > 0 {
 		fmt.Fprintln(w, "\nEXAMPLES:")
 		for _, e := range h.examples {
@@ -512,7 +512,14 @@ func writeFlags(w io.Writer, flags []cli.Flag) {
 		}
 		if d.TakesValue() {
 			if placeholder == "" {
-				placeholder = "VALUE"
+				switch f.(type) {
+				case *cli.IntFlag:
+					placeholder = "N"
+				case *cli.DurationFlag:
+					placeholder = "DURATION"
+				default:
+					placeholder = "VALUE"
+				}
 			}
 			if def := d.GetDefaultText(); def != "" && def != `""` {
 				usage += " (default: " + strings.Trim(def, `"`) + ")"
