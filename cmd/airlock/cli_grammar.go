@@ -36,7 +36,7 @@ const anyNumber = -1
 // something, by its path under airlock. A command missing here takes
 // none; TestEveryCommandHasAShape makes the choice deliberate.
 var argShapes = map[string]argShape{
-	"check":             {},
+	"check":             {usage: "[< hook-event.json]"},
 	"policy check":      {max: 1, usage: "[FILE]"},
 	"policy propose":    {},
 	"profile":           {max: 1, usage: "[yolo|default|paranoid]"},
@@ -91,6 +91,14 @@ func usagef(path, format string, args ...any) *usageError {
 	return &usageError{path: path, msg: name + ": " + fmt.Sprintf(format, args...)}
 }
 
+// flagArg is one flag as typed: its name, whether it takes a value, and
+// its words (the flag, and its value when that is a word of its own).
+type flagArg struct {
+	name  string
+	value bool
+	toks  []string
+}
+
 // parsedLine is a command line normalize understood.
 type parsedLine struct {
 	path []*cli.Command // the commands named, outermost first (empty: airlock itself)
@@ -123,7 +131,7 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 		flags = append(append([]cli.Flag{}, app.Flags...), cli.VersionFlag)
 		cmd   *cli.Command // nil: airlock itself
 		shape argShape
-		level []string // the current command's flags as given
+		level []flagArg // the current command's flags as given
 		pos   []string
 		dash  bool // a `--` was given (or a passthrough line began)
 	)
@@ -144,29 +152,37 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 			if f == nil {
 				return nil, usagef(name(), "unknown flag %s%s", a, didYouMean(flagNames(flags), fname, "--"))
 			}
-			level = append(level, a)
-			if !takesValue(f) || hasValue {
+			fa := flagArg{name: fname, value: takesValue(f), toks: []string{a}}
+			if !fa.value || hasValue {
+				level = append(level, fa)
 				continue
 			}
 			if i+1 == len(args) {
 				return nil, usagef(name(), "%s needs a value", a)
 			}
 			// `allow Bash --match --dry-run` must not grant the match
-			// "--dry-run" and write it: a value that is one of this
-			// command's flags is refused; --match=--dry-run says it.
-			if v := args[i+1]; len(v) > 1 && v[0] == '-' && findFlag(flags, strings.TrimLeft(strings.SplitN(v, "=", 2)[0], "-")) != nil {
+			// "--dry-run" and write it: a value that is a flag of this
+			// command, --help or `--` is refused; --match=--dry-run says it.
+			if v := args[i+1]; v == "--" || len(v) > 1 && v[0] == '-' && isFlagName(flags, strings.TrimLeft(strings.SplitN(v, "=", 2)[0], "-")) {
 				return nil, usagef(name(), "%s needs a value, and %s is a flag (write %s=%s if it is the value)", a, v, a, v)
 			}
-			level = append(level, args[i+1])
+			fa.toks = append(fa.toks, args[i+1])
+			level = append(level, fa)
 			i++
 			continue
 		}
 		// a word: a subcommand while no positional has been given
 		if len(pos) == 0 && len(subs) > 0 {
 			if sub := findCommand(subs, a); sub != nil {
-				p.args = append(p.args, level...)
+				// a flag typed before the subcommand is the subcommand's
+				// (`pins --json list`): the parent does not run, and
+				// urfave would read the subcommand's own, unset, flag
+				for _, fa := range level {
+					if f := findFlag(sub.Flags, fa.name); f == nil || takesValue(f) != fa.value {
+						return nil, usagef(strings.TrimSpace(name()+" "+sub.Name), "%s is not a flag of this command; put it after the command it belongs to", fa.toks[0])
+					}
+				}
 				p.args = append(p.args, sub.Name)
-				level = nil
 				cmd, subs, flags = sub, sub.Subcommands, sub.Flags
 				p.path = append(p.path, sub)
 				shape = argShapes[name()]
@@ -182,7 +198,9 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 		}
 		pos = append(pos, a)
 	}
-	p.args = append(p.args, level...)
+	for _, fa := range level {
+		p.args = append(p.args, fa.toks...)
+	}
 	if p.help {
 		return p, nil
 	}
@@ -199,8 +217,10 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 	case shape.max >= 0 && len(pos) > shape.max:
 		extra := pos[shape.max]
 		hint := ""
-		if f := findFlag(cmd.Flags, extra); f != nil && !dash {
-			hint = fmt.Sprintf(" (did you mean --%s?)", extra)
+		if bare := strings.TrimLeft(extra, "—–"); findFlag(cmd.Flags, bare) != nil && !dash {
+			// `verify json`, or `verify —json` pasted from a page
+			// that turned -- into a dash
+			hint = fmt.Sprintf(" (did you mean --%s?)", bare)
 		} else if shape.wordFlag != "" && !dash {
 			hint = fmt.Sprintf(" (did you mean --%s %s?)", shape.wordFlag, extra)
 		}
@@ -252,6 +272,11 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 		}
 	}
 	return nil
+}
+
+// isFlagName: a flag of flags, or help.
+func isFlagName(flags []cli.Flag, name string) bool {
+	return name == "h" || name == "help" || findFlag(flags, name) != nil
 }
 
 func takesValue(f cli.Flag) bool {
