@@ -10,7 +10,9 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 )
@@ -149,8 +151,8 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 				continue
 			}
 			f := findFlag(flags, fname)
-			if f == nil {
-				return nil, usagef(name(), "unknown flag %s%s", a, didYouMean(flagNames(flags), fname, "--"))
+			if f == nil || strings.HasPrefix(a, "---") {
+				return nil, usagef(name(), "unknown flag %s%s", shown(a), didYouMean(flagNames(flags), fname, "--"))
 			}
 			fa := flagArg{name: fname, value: takesValue(f), toks: []string{a}}
 			if !fa.value || hasValue {
@@ -158,13 +160,13 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 				continue
 			}
 			if i+1 == len(args) {
-				return nil, usagef(name(), "%s needs a value", a)
+				return nil, usagef(name(), "%s needs a value", shown(a))
 			}
 			// `allow Bash --match --dry-run` must not grant the match
 			// "--dry-run" and write it: a value that is a flag of this
 			// command, --help or `--` is refused; --match=--dry-run says it.
 			if v := args[i+1]; v == "--" || len(v) > 1 && v[0] == '-' && isFlagName(flags, strings.TrimLeft(strings.SplitN(v, "=", 2)[0], "-")) {
-				return nil, usagef(name(), "%s needs a value, and %s is a flag (write %s=%s if it is the value)", a, v, a, v)
+				return nil, usagef(name(), "%s needs a value, and %s is a flag (write %s=%s if it is the value)", shown(a), shown(v), shown(a), shown(v))
 			}
 			fa.toks = append(fa.toks, args[i+1])
 			level = append(level, fa)
@@ -179,7 +181,7 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 				// urfave would read the subcommand's own, unset, flag
 				for _, fa := range level {
 					if f := findFlag(sub.Flags, fa.name); f == nil || takesValue(f) != fa.value {
-						return nil, usagef(strings.TrimSpace(name()+" "+sub.Name), "%s is not a flag of this command; put it after the command it belongs to", fa.toks[0])
+						return nil, usagef(strings.TrimSpace(name()+" "+sub.Name), "%s is not a flag of this command; put it after the command it belongs to", shown(fa.toks[0]))
 					}
 				}
 				p.args = append(p.args, sub.Name)
@@ -208,7 +210,9 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 	case cmd == nil && len(pos) > 0:
 		return nil, usagef("", "unexpected argument %q: name a command first", pos[0])
 	case cmd == nil:
-		// flags only (--version): urfave answers them
+		// flags only (--version): urfave answers them; nothing at all
+		// (`airlock --`) is airlock alone
+		p.help = len(p.args) == 1
 		return p, nil
 	case cmd.Action == nil && len(pos) == 0:
 		// a group named alone (`airlock policy`) shows its commands
@@ -222,7 +226,7 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 			// that turned -- into a dash
 			hint = fmt.Sprintf(" (did you mean --%s?)", bare)
 		} else if shape.wordFlag != "" && !dash {
-			hint = fmt.Sprintf(" (did you mean --%s %s?)", shape.wordFlag, extra)
+			hint = fmt.Sprintf(" (did you mean --%s %s?)", shape.wordFlag, shown(extra))
 		}
 		if shape.max == 0 {
 			return nil, usagef(name(), "unexpected argument %q: it takes none%s", extra, hint)
@@ -261,6 +265,19 @@ func commandPath(path []*cli.Command) []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// shown is a word of the command line as an error names it: quoted
+// when it holds a space or a character that is not printable, so that a
+// line break or an escape sequence typed (or pasted) never reaches the
+// terminal raw.
+func shown(word string) string {
+	for _, r := range word {
+		if r == ' ' || !unicode.IsPrint(r) {
+			return strconv.Quote(word)
+		}
+	}
+	return word
 }
 
 func findFlag(flags []cli.Flag, name string) cli.Flag {
@@ -319,6 +336,9 @@ func commandNames(cmds []*cli.Command) []string {
 // a typo (at most one edit in a short word, two in a longer one) or the
 // only candidate typed starts.
 func didYouMean(candidates []string, typed, prefix string) string {
+	if len(typed) < 2 {
+		return ""
+	}
 	best, bestD := "", 1<<30
 	limit := 1
 	if len(typed) > 4 {
@@ -329,7 +349,7 @@ func didYouMean(candidates []string, typed, prefix string) string {
 			best, bestD = c, d
 		}
 	}
-	if best == "" && len(typed) >= 2 {
+	if best == "" {
 		var starts []string
 		for _, c := range candidates {
 			if strings.HasPrefix(c, typed) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 )
@@ -80,6 +81,8 @@ func TestNormalize(t *testing.T) {
 		{"allow T --match=--dry-run --dry-run", "airlock allow --match=--dry-run --dry-run -- T"},
 		{"check --tool", `error: airlock check: --tool needs a value`},
 		{"--bogus", `error: airlock: unknown flag --bogus`},
+		{"log ---json", `error: airlock log: unknown flag ---json (did you mean "--json"?)`},
+		{"log --t\x1b[2J", `error: airlock log: unknown flag "--t\x1b[2J"`},
 		{"DIR", `error: airlock: unknown command "DIR"`},
 		{"-- scan", `error: airlock: unexpected argument "scan": name a command first`},
 		{"run --pretend-abi 3 -- true", "airlock run --pretend-abi 3 -- true"},          // hidden, still accepted
@@ -256,4 +259,45 @@ func TestDidYouMean(t *testing.T) {
 			t.Errorf("didYouMean(%q) = %q, want %q", tc.typed, got, want)
 		}
 	}
+}
+
+// FuzzNormalize: any command line either is refused as a usage error or
+// becomes a line that normalizes to itself, so urfave/cli reads exactly
+// what normalize read (words are split on spaces).
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{
+		"scan DIR --sarif", "allow --match G TOOL", "run -- sh -c x", "pins --json list",
+		"allow T --match=--dry-run", "update sign F -o - --key K", "policy check F --forbids",
+		"log -n -1 --decision block", "run --yes cat -- --help", "help policy check",
+	} {
+		f.Add(s)
+	}
+	app := newApp()
+	f.Fuzz(func(t *testing.T, line string) {
+		argv := append([]string{"airlock"}, strings.Split(line, " ")...)
+		p, err := normalize(app, argv)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) || !strings.HasPrefix(ue.msg, "airlock") {
+				t.Fatalf("%q: not a usage error: %v", line, err)
+			}
+			// one line, and nothing typed reaches the terminal raw
+			for _, r := range ue.msg {
+				if !unicode.IsPrint(r) && r != ' ' {
+					t.Fatalf("%q: the error holds %U: %q", line, r, ue.msg)
+				}
+			}
+			return
+		}
+		if p.help {
+			return
+		}
+		again, err := normalize(app, p.args)
+		if err != nil {
+			t.Fatalf("%q → %q is refused: %v", line, p.args, err)
+		}
+		if !slices.Equal(again.args, p.args) || again.help {
+			t.Fatalf("%q → %q → %q: not a fixed point", line, p.args, again.args)
+		}
+	})
 }

@@ -446,8 +446,12 @@ func writeHelp(w io.Writer, app *cli.App, path []*cli.Command) {
 	if len(path) > 0 && len(h.exits) == 0 {
 		fmt.Fprintf(w, "   each command's own: airlock help %s COMMAND\n", key)
 	}
+	width := 0
 	for _, e := range exits {
-		fmt.Fprintf(w, "   %-4d%s\n", e.code, e.meaning)
+		width = max(width, len(fmt.Sprint(e.code))+2)
+	}
+	for _, e := range exits {
+		fmt.Fprintf(w, "   %-*d%s\n", width, e.code, e.meaning)
 	}
 	if len(path) == 0 {
 		fmt.Fprintln(w, "\nEach command's help has its examples and exit codes; all of them: docs/cli.md.")
@@ -521,7 +525,7 @@ func writeFlags(w io.Writer, flags []cli.Flag) {
 					placeholder = "VALUE"
 				}
 			}
-			if def := d.GetDefaultText(); def != "" && def != `""` {
+			if def := d.GetDefaultText(); def != "" && def != `""` && def != "0" {
 				usage += " (default: " + strings.Trim(def, `"`) + ")"
 			}
 		}
