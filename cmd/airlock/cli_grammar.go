@@ -188,6 +188,11 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 				cmd, subs, flags = sub, sub.Subcommands, sub.Flags
 				p.path = append(p.path, sub)
 				shape = argShapes[name()]
+				if sub.SkipFlagParsing {
+					// a command that reads its own line gets it verbatim
+					p.args = append(p.args, args[i+1:]...)
+					return p, nil
+				}
 				continue
 			}
 			if cmd == nil || cmd.Action == nil || shape.max == 0 {

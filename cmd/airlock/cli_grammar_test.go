@@ -176,6 +176,18 @@ func walkCommands(cmds []*cli.Command, prefix string, f func(path string, c *cli
 	}
 }
 
+// TestSkipFlagParsingIsVerbatim: a command that reads its own line (none
+// today) gets every word after its name untouched, help and -- included.
+func TestSkipFlagParsingIsVerbatim(t *testing.T) {
+	app := newApp()
+	app.Commands = append(app.Commands, &cli.Command{Name: "raw", SkipFlagParsing: true, Action: func(*cli.Context) error { return nil }})
+	line := []string{"airlock", "raw", "--x", "-h", "--", "y"}
+	p, err := normalize(app, line)
+	if err != nil || p.help || !slices.Equal(p.args, line) {
+		t.Fatalf("normalize(%q) = %+v, %v; want the line as it is", line, p, err)
+	}
+}
+
 // TestEveryCommandHasAShape: a new command declares what it takes; a
 // forgotten entry would silently take nothing.
 func TestEveryCommandHasAShape(t *testing.T) {
