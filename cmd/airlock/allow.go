@@ -22,9 +22,14 @@ const forbidNote = "only an overrides: entry with a reason can relax a built-in 
 
 func allowCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "allow",
-		Usage:     "turn what got in the way into a narrow, reviewed grant",
-		ArgsUsage: "TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N",
+		Name:  "allow",
+		Usage: "turn what got in the way into a narrow, reviewed grant",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "match", Usage: "the calls it covers: a path, host or command `GLOB` (without it, every call of TOOL)"},
+			&cli.StringFlag{Name: "expires", Usage: "the last `DAY` it applies (YYYY-MM-DD)"},
+			&cli.StringFlag{Name: "reason", Usage: "why, kept in the policy file"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show the grant, write nothing"},
+		},
 		Subcommands: []*cli.Command{
 			{Name: "recent", Usage: "what was blocked or asked about, most frequent first", Action: runAllowRecent},
 			{Name: "last", Usage: "grant the call you were just stopped on, folded over every time it was gated",
@@ -164,25 +169,10 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...s
 	return nil
 }
 
-// runAllowTool is `airlock allow TOOL [flags]`. Flags may follow TOOL, which
-// the CLI library does not parse, so they are read here.
+// runAllowTool is `airlock allow TOOL [flags]` (one TOOL: cli_grammar.go).
 func runAllowTool(c *cli.Context) error {
-	args := c.Args().Slice()
-	if len(args) == 0 {
-		return exitWith(64, "usage: airlock allow TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N")
-	}
-	pos, set, err := lateFlags(c, "allow", []string{"dry-run"}, []string{"match", "reason", "expires"})
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return exitWith(64, "airlock allow: one tool at a time (got %q and %q)", pos[0], pos[1])
-	}
-	g := policy.GrantSpec{Match: set["match"], Reason: set["reason"], Expires: set["expires"]}
-	if len(pos) == 1 {
-		g.Tool = pos[0]
-	}
-	dry := set["dry-run"] == "true"
+	g := policy.GrantSpec{Tool: c.Args().First(), Match: c.String("match"), Reason: c.String("reason"), Expires: c.String("expires")}
+	dry := c.Bool("dry-run")
 	if g.Tool == "" {
 		return exitWith(64, "airlock allow: name the tool to grant")
 	}

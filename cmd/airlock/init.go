@@ -26,7 +26,7 @@ func initCommand() *cli.Command {
 			"through airlock-mcp. Each file it edits is backed up first; airlock uninstall puts it back.\n" +
 			"It never prompts, and prints one line per file and server it looked at.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "profile", Value: "default", Usage: "bundled profile for a new policy.yaml: yolo, default or paranoid"},
+			&cli.StringFlag{Name: "profile", Value: "default", Usage: "bundled profile `NAME` for a new policy.yaml: yolo, default or paranoid"},
 			&cli.GenericFlag{Name: "mcp-config", Value: &pathList{}, Usage: "also wrap the servers of this mcpServers `FILE` (repeatable; see also AIRLOCK_MCP_CONFIGS)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change, write nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},

@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/agentairlock/airlock/sandbox"
@@ -29,7 +30,7 @@ func exitWith(code int, format string, args ...any) error {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:    "airlock",
 		Usage:   "a runtime firewall for AI coding agents",
 		Version: version,
@@ -57,9 +58,12 @@ func newApp() *cli.App {
 			askdCommand(),
 			allowCommand(),
 		},
+		HideHelp:        true, // normalize answers --help and `help` (cli_help.go)
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {},
 	}
+	applyHelp(app)
+	return app
 }
 
 func main() {
@@ -67,18 +71,42 @@ func main() {
 	os.Exit(run(os.Args))
 }
 
-func run(args []string) int {
-	err := newApp().Run(args)
+func run(args []string) int { return runCLI(args, os.Stdout, os.Stderr) }
+
+// runCLI runs one command line: normalize reads it against the command
+// tree (cli_grammar.go), then urfave/cli runs the command. A usage error
+// exits 64 with the problem and the usage on stderr; stdout stays empty.
+func runCLI(args []string, stdout, stderr io.Writer) int {
+	app := newApp()
+	app.Writer, app.ErrWriter = stdout, stderr
+	line, err := normalize(app, args)
+	if err == nil && line.help {
+		writeHelp(stdout, app, line.path)
+		return 0
+	}
+	if err == nil {
+		err = app.Run(line.args)
+	}
 	if err == nil {
 		return 0
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		writeUsageError(stderr, app, ue)
+		return exitUsage
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(os.Stderr, ee.msg)
+			fmt.Fprintln(stderr, ee.msg)
+		}
+		// a command's own usage error gets the usage too; a command run
+		// under airlock run that exits 64 is that command's business
+		if ee.code == exitUsage && ee.msg != "" && !argShapes[pathName(line.path)].passthrough {
+			writeUsageError(stderr, app, &usageError{path: pathName(line.path)})
 		}
 		return ee.code
 	}
-	fmt.Fprintf(os.Stderr, "airlock: %v\n", err)
+	fmt.Fprintf(stderr, "airlock: %v\n", err)
 	return 1
 }

@@ -30,7 +30,7 @@ func pinsCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			list,
 			{Name: "diff", ArgsUsage: "NAME", Usage: "show what a held server's pending toolset changes, field by field", Action: runPinsDiff},
-			{Name: "approve", ArgsUsage: "NAME [--hash HASH]", Usage: "pin the pending toolset and release the hold", Action: runPinsApprove,
+			{Name: "approve", Usage: "pin the pending toolset and release the hold", Action: runPinsApprove,
 				Flags: []cli.Flag{&cli.StringFlag{Name: "hash", Usage: "approve only if the pending toolset is still this one (as printed by pins diff)"}}},
 			{Name: "reject", ArgsUsage: "NAME", Usage: "refuse the pending toolset; the server stays held until it serves its pinned one", Action: runPinsReject},
 			{Name: "forget", ArgsUsage: "NAME", Usage: "drop the server's pin; its next start pins afresh", Action: runPinsForget},
@@ -46,31 +46,13 @@ func pinsStore() (*pins.Store, error) {
 	return pins.Open(env.AirlockHome), nil
 }
 
-// pinsArgs takes the server name and an optional --hash from the
-// arguments; urfave/cli stops reading flags at the first argument, and
-// people type the flag after the name.
+// pinsArgs takes the server name (exactly one: cli_grammar.go) and --hash.
 func pinsArgs(c *cli.Context, verb string, hashOK bool) (name, hash string, err error) {
-	hash = c.String("hash") // given before the name
-	args := c.Args().Slice()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case hashOK && (a == "--hash" || a == "-hash"):
-			if i+1 == len(args) {
-				return "", "", exitWith(64, "airlock pins %s: --hash needs a value", verb)
-			}
-			hash = args[i+1]
-			i++
-		case hashOK && (strings.HasPrefix(a, "--hash=") || strings.HasPrefix(a, "-hash=")):
-			hash = a[strings.Index(a, "=")+1:]
-		case name != "":
-			return "", "", exitWith(64, "airlock pins %s: one server name, please (got %q and %q)", verb, name, a)
-		default:
-			name = a
-		}
-	}
-	if name == "" {
+	if name = c.Args().First(); name == "" {
 		return "", "", exitWith(64, "airlock pins %s: which server? usage: airlock pins %s NAME", verb, verb)
+	}
+	if hashOK {
+		hash = c.String("hash")
 	}
 	return name, hash, nil
 }

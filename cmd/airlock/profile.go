@@ -35,21 +35,7 @@ func runProfile(c *cli.Context) error {
 		return exitWith(1, "airlock: %v", err)
 	}
 	file := filepath.Join(env.AirlockHome, "policy.yaml")
-	// urfave/cli stops reading flags at the first argument; accept
-	// `airlock profile default --force` as people type it
-	force := c.Bool("force")
-	name := ""
-	for _, a := range c.Args().Slice() {
-		switch a {
-		case "--force", "-force":
-			force = true
-		default:
-			if name != "" {
-				return exitWith(64, "airlock profile: one profile name, please (got %q and %q)", name, a)
-			}
-			name = a
-		}
-	}
+	force, name := c.Bool("force"), c.Args().First()
 	current, rerr := readPolicy(env, file)
 	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		return exitWith(1, "airlock: read %s: %v", file, rerr)

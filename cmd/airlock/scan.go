@@ -24,10 +24,7 @@ func scanCommand() *cli.Command {
 		Description: `Walks each folder (skipping .git, node_modules and vendored trees; symlinks are not followed)
 and scans each file as itself. Every finding is listed; where it sits decides its weight:
 imperatives in a SKILL.md, command, rules file or tool description count in full, the same
-words in code, tests and docs are weighted down. Each file gets a risk from 0 to 100.
-
-Exit status: 0, or 1 with --fail-on-findings when a finding reaches --min-severity;
-2 when a path cannot be read; 64 for bad flags.`,
+words in code, tests and docs are weighted down. Each file gets a risk from 0 to 100.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the airlock.scan/v1 JSON document (docs/scan.md)"},
 			&cli.BoolFlag{Name: "sarif", Usage: "print SARIF 2.1.0 for GitHub code scanning"},

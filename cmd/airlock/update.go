@@ -23,9 +23,8 @@ import (
 // updateCommand is `airlock update`: refresh the indicators from a signed feed.
 func updateCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "update",
-		Usage:     "refresh the indicators from a signed feed, or show the active one",
-		ArgsUsage: "[FILE|URL] [--status] [--allow-unsigned]",
+		Name:  "update",
+		Usage: "refresh the indicators from a signed feed, or show the active one",
 		Description: "Installs a feed that adds indicators and raises severities on top of the bundled ones;\n" +
 			"it can never remove or lower one. The feed must be signed by a key in " + scan.FeedKeyEnv + "\n" +
 			"(base64 ed25519 public keys, comma-separated, or a file of them); --allow-unsigned accepts an\n" +
@@ -35,14 +34,13 @@ func updateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "status", Usage: "show the active feed: version, signer, source and what it sits on"},
 			&cli.BoolFlag{Name: "allow-unsigned", Usage: "accept an unsigned feed (one you host yourself); a bad signature is still refused"},
 		},
-		Action:       runUpdate,
-		OnUsageError: feedUsageError,
+		Action: runUpdate,
 		Subcommands: []*cli.Command{
 			{Name: "keygen", Usage: "write a feed signing key pair and print the public key for " + scan.FeedKeyEnv,
-				ArgsUsage: "[--out DIR]", Action: runUpdateKeygen, OnUsageError: feedUsageError,
-				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Value: ".", Usage: "write the keys in `DIR`"}}},
-			{Name: "sign", Usage: "check a feed and write it signed", ArgsUsage: "FEED --key PRIVKEY [-o OUT]",
-				Action: runUpdateSign, OnUsageError: feedUsageError,
+				Action: runUpdateKeygen,
+				Flags:  []cli.Flag{&cli.StringFlag{Name: "out", Value: ".", Usage: "write the keys in `DIR`"}}},
+			{Name: "sign", Usage: "check a feed and write it signed (--key is required)",
+				Action: runUpdateSign,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "key", Usage: "the private key `FILE` (as keygen writes it)"},
 					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout)"},
@@ -51,27 +49,19 @@ func updateCommand() *cli.Command {
 	}
 }
 
-func feedUsageError(c *cli.Context, err error, _ bool) error {
-	return exitWith(64, "airlock %s: %v", c.Command.Name, err)
-}
-
 func runUpdate(c *cli.Context) error {
-	pos, set, err := lateFlags(c, "update", []string{"status", "allow-unsigned"}, nil)
-	if err != nil {
-		return err
-	}
 	env, err := gate.EnvFromOS()
 	if err != nil {
 		return exitWith(1, "airlock update: %v", err)
 	}
 	path := filepath.Join(env.AirlockHome, scan.FeedFile)
 	switch {
-	case set["status"] != "" && len(pos) == 0:
+	case c.Bool("status") && c.NArg() == 0:
 		return feedStatus(c.App.Writer, path)
-	case len(pos) != 1 || set["status"] != "":
+	case c.NArg() != 1 || c.Bool("status"):
 		return exitWith(64, "airlock update: usage: airlock update FILE|URL [--allow-unsigned], or airlock update --status")
 	}
-	src := pos[0]
+	src := c.Args().First()
 	keys, err := trustedFeedKeys()
 	if err != nil {
 		return exitWith(1, "airlock update: %v", err)
@@ -80,7 +70,7 @@ func runUpdate(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock update: %v", err)
 	}
-	f, err := scan.ParseFeed(raw, keys, set["allow-unsigned"] != "")
+	f, err := scan.ParseFeed(raw, keys, c.Bool("allow-unsigned"))
 	if err != nil {
 		return exitWith(1, "airlock update: %s: %v", audit.Escape(source), err)
 	}

@@ -17,17 +17,7 @@ import (
 )
 
 func runUpdateKeygen(c *cli.Context) error {
-	pos, set, err := lateFlags(c, "update keygen", nil, []string{"out"})
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return exitWith(64, "airlock update keygen: usage: airlock update keygen [--out DIR]")
-	}
 	dir := c.String("out")
-	if v, ok := set["out"]; ok {
-		dir = v
-	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return exitWith(1, "airlock update keygen: %v", err)
 	}
@@ -75,21 +65,14 @@ func writeFeedKey(path string, data []byte, mode os.FileMode) error {
 }
 
 func runUpdateSign(c *cli.Context) error {
-	pos, set, err := lateFlags(c, "update sign", nil, []string{"key", "o", "out"})
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 || set["key"] == "" {
+	if c.NArg() != 1 || c.String("key") == "" {
 		return exitWith(64, "airlock update sign: usage: airlock update sign FEED --key PRIVKEY [-o OUT]")
 	}
-	in, out := pos[0], set["o"]
-	if v := set["out"]; v != "" {
-		out = v
-	}
+	in, out := c.Args().First(), c.String("o")
 	if out == "" {
 		out = strings.TrimSuffix(in, ".json") + ".signed.json"
 	}
-	priv, err := readFeedPrivateKey(set["key"])
+	priv, err := readFeedPrivateKey(c.String("key"))
 	if err != nil {
 		return exitWith(1, "airlock update sign: %v", err)
 	}
