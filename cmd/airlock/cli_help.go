@@ -93,8 +93,8 @@ var helpTable = map[string]cmdHelp{
 	"doctor": {
 		examples: []string{"airlock doctor", "airlock doctor --fix", "airlock doctor --json"},
 		exits: []exitCode{
-			{0, "everything checked is enforcing"},
-			{1, "something checked is not enforcing (a FAIL line), or the checks could not run"},
+			{0, "enforcing: every check is in force (warnings are limits Airlock cannot close)"},
+			{1, "not enforcing: a check failed, or nothing is wired (run airlock init); or doctor could not check (stderr says why)"},
 		},
 	},
 	"uninstall": {
@@ -280,10 +280,10 @@ var helpTable = map[string]cmdHelp{
 	"run": {
 		examples: []string{"airlock run -- claude", "airlock run --require-landlock 4 -- npm test", "airlock run --no-egress-proxy -- make"},
 		exits: []exitCode{
-			{0, "the command exited 0; any other status of the command is passed back as it is"},
+			{0, "the command exited 0; any other status of the command is passed back as it is (128+N when signal N ended it)"},
 			{64, "usage error, or no command after --"},
 			{78, "the policy, the audit log or the kernel cannot give the sandbox asked for: nothing was started"},
-			{126, "the command could not be started"},
+			{126, "the command is there but cannot be run (not executable, or outside what the sandbox runs)"},
 			{127, "the command was not found, as a shell says"},
 		},
 	},

@@ -22,12 +22,7 @@ func doctorCommand() *cli.Command {
 			"lists what Airlock cannot cover. The verdict comes first; by default the report fits a screen\n" +
 			"(the kernel sandbox on one line, long lists cut short) and --verbose shows every detail, the\n" +
 			"sandbox's gap list included. --json always has everything.\n" +
-			"--fix wraps stragglers and wires a missing hook (as airlock init does, with backups), then checks again.\n\n" +
-			"EXIT STATUS\n" +
-			"  0   enforcing: every check is in force (warnings are limits Airlock cannot close)\n" +
-			"  1   not enforcing: a check failed, or nothing is wired (no agent's tool calls pass the gate;\n" +
-			"      run airlock init); or doctor could not check (the error on stderr says why)\n" +
-			"  64  usage error (an unexpected argument, a bad flag)",
+			"--fix wraps stragglers and wires a missing hook (as airlock init does, with backups), then checks again.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "wrap stdio MCP servers not behind airlock-mcp and wire a missing hook, then re-check"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print every detail: the kernel sandbox's gap list, each ask backend, every item of a long list"},

@@ -35,13 +35,7 @@ func runCommand() *cli.Command {
 			"protections are not; -v lists them (so does airlock doctor --verbose, and the session's\n" +
 			"sandbox_start record names each). The command's own output is untouched.\n" +
 			"A destination the policy asks about goes to the ask channel (AIRLOCK_ASK_BACKEND:\n" +
-			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.\n\n" +
-			"EXIT STATUS\n" +
-			"  the command's own (128+N when signal N ended it)\n" +
-			"  64   no command given, or a bad flag\n" +
-			"  78   the policy, the audit log or the kernel cannot give the sandbox asked for: nothing started\n" +
-			"  126  the command is there but cannot be run (not executable, or outside what the sandbox runs)\n" +
-			"  127  the command was not found",
+			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list what the sandbox does not enforce, and its rules, before the command starts"},
 			&cli.IntFlag{Name: "require-landlock", Usage: "refuse to run unless the kernel offers Landlock ABI `N` or newer (AIRLOCK_REQUIRE_SANDBOX=1: 4)"},
