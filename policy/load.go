@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"github.com/agentairlock/airlock/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -255,16 +256,17 @@ type rawDoc struct {
 
 func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 	errs := errList{file: name}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
+	// strictly: a key written twice would otherwise be read as the last
+	// one (the walk below is over nodes, not a decode), so an appended
+	// `mode: observe` would switch the gate off
+	doc, probs := yamlcheck.Parse(data)
+	if len(probs) > 0 {
+		for _, p := range probs {
+			errs.addMsg(p.Line, p.Msg)
 		}
-		errs.add(line, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		return nil, errs
 	}
-	switch written, expanded, cyclic := aliasGrowth(&doc); {
+	switch written, expanded, cyclic := aliasGrowth(doc); {
 	case cyclic:
 		errs.add(0, "a YAML alias (*name) refers to the node that holds it: remove the aliases")
 		return nil, errs
@@ -277,7 +279,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 		errs.add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
 		return nil, errs
 	}
-	checkKeys(&doc, &errs)
+	checkKeys(doc, &errs)
 	if len(errs.errs) > 0 {
 		return nil, errs
 	}
@@ -362,7 +364,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 			}
 		}
 		if err != nil {
-			errs.add(v.Line, "%s: %s", k.Value, strings.TrimPrefix(err.Error(), "yaml: "))
+			addDecodeErr(&errs, k.Value, v.Line, err)
 		}
 	}
 	if !builtin {
@@ -445,7 +447,25 @@ func aliasGrowth(doc *yaml.Node) (written, expanded int, cyclic bool) {
 	return count(doc), size(doc), cyclic
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+// addDecodeErr reports what yaml.v3 could not decode under key: each of
+// its problems on its own line, which yaml.v3 puts in the message.
+func addDecodeErr(errs *errList, key string, line int, err error) {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		errs.add(line, "%s: %s", key, strings.TrimPrefix(err.Error(), "yaml: "))
+		return
+	}
+	for _, e := range te.Errors {
+		l := line
+		if m := decodeLine.FindStringSubmatch(e); m != nil {
+			l, _ = strconv.Atoi(m[1])
+			e = e[len(m[0]):]
+		}
+		errs.add(l, "%s: %s", key, e)
+	}
+}
+
+var decodeLine = regexp.MustCompile(`^line (\d+): `)
 
 func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
 	if seq.Kind != yaml.SequenceNode {

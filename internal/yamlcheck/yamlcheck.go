@@ -1,0 +1,335 @@
+// Package yamlcheck parses the YAML files a person (or a repository
+// nobody has read) writes for Airlock — the policy, a repository overlay,
+// the contracts file — strictly, and says what is wrong with them on the
+// line a person would point at.
+//
+// yaml.v3 alone is not strict enough for a gate's configuration:
+//
+//   - A key written twice in one mapping is refused when yaml.v3 decodes
+//     into a Go value, but a caller that walks the yaml.Node tree itself
+//     (as the policy loader does, to keep every line) sees both and keeps
+//     whichever it reads last: one appended `mode: observe` switched the
+//     gate off. Parse refuses a repeated key at every level, naming both
+//     lines and the key's path.
+//   - A merge key (`<<: *defaults`) lets a key written beside it replace
+//     a merged one silently, so a reader of the file cannot tell which
+//     value is in force: refused.
+//   - yaml.Unmarshal reads the first document and ignores the rest, so a
+//     `---` followed by more settings is silently dropped: a second
+//     document is refused.
+//   - yaml.v3's syntax errors name the line where the construct around
+//     the problem starts, counted from 0 for some errors and from 1 for
+//     others, and sometimes no line at all. Parse finds the first line at
+//     which the document cannot be valid and reports that line once,
+//     with what to fix.
+package yamlcheck
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Problem is one thing wrong in a file: the line (0 for the file as a
+// whole) and a message that says what to fix. The message never repeats
+// the line.
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+// MaxProblems bounds the repeated keys reported for one file: a file of
+// ten thousand repeated keys is reported by its first few.
+const MaxProblems = 20
+
+// Parse parses data as at most one YAML document and checks it. On a
+// syntax error it returns nil and that one problem. Otherwise it returns
+// the document node (a DocumentNode with no content when data holds no
+// document) and the repeated keys, merge keys and extra documents found;
+// a caller must refuse the file when any problem is returned.
+func Parse(data []byte) (*yaml.Node, []Problem) {
+	docs, err := decodeAll(data)
+	if err != nil {
+		return nil, []Problem{syntaxProblem(data, err)}
+	}
+	doc := &yaml.Node{Kind: yaml.DocumentNode}
+	if len(docs) > 0 {
+		doc = docs[0]
+	}
+	var probs []Problem
+	if len(docs) > 1 {
+		probs = append(probs, Problem{Line: docStart(data, docs[1]),
+			Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"})
+	}
+	w := walker{probs: probs}
+	w.node(doc, "")
+	return doc, w.probs
+}
+
+// decodeAll decodes every document of data.
+func decodeAll(data []byte) (docs []*yaml.Node, err error) {
+	defer func() {
+		// yaml.v3 recovers its own panics into errors; this is for one it
+		// does not, so that a file never takes the process down.
+		if r := recover(); r != nil {
+			docs, err = nil, fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, &n)
+		if len(docs) > 2 {
+			return docs, nil // the second is refused: no need to read on
+		}
+	}
+}
+
+// docStart is the line of the `---` that starts doc, or of its first node.
+func docStart(data []byte, doc *yaml.Node) int {
+	line := doc.Line
+	if len(doc.Content) > 0 {
+		line = doc.Content[0].Line
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	for l := min(line, len(lines)); l >= 1; l-- {
+		if bytes.HasPrefix(lines[l-1], []byte("---")) {
+			return l
+		}
+	}
+	return line
+}
+
+type walker struct {
+	probs []Problem
+}
+
+func (w *walker) add(line int, format string, args ...any) {
+	if len(w.probs) < MaxProblems {
+		w.probs = append(w.probs, Problem{line, fmt.Sprintf(format, args...)})
+	}
+}
+
+// node checks n and everything under it. Aliases are not followed: the
+// node they refer to is checked where it is written, so the walk is linear
+// in the file whatever the aliases expand to.
+func (w *walker) node(n *yaml.Node, path string) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			w.node(c, path)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			w.node(c, fmt.Sprintf("%s[%d]", path, i))
+		}
+	case yaml.MappingNode:
+		seen := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			key := k
+			if key.Kind == yaml.AliasNode && key.Alias != nil {
+				key = key.Alias
+			}
+			if key.Kind == yaml.ScalarNode && key.ShortTag() == "!!merge" {
+				w.add(k.Line, "a merge key (<<) in %s: a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead", where(path))
+				continue
+			}
+			name, ok := keyName(key)
+			p := join(path, cut(name, maxKeyShown))
+			if ok {
+				if first, dup := seen[name]; dup {
+					w.add(k.Line, "key %s repeated (first at line %d); remove one", quote(p), first)
+				} else {
+					seen[name] = k.Line
+				}
+			}
+			w.node(key, p)
+			w.node(v, p)
+		}
+	}
+}
+
+// keyName is how a key reads, for comparing keys: a scalar by its text (as
+// yaml.v3 compares them when it decodes, so `mode` and "mode" are one key).
+// A collection used as a key is not compared.
+func keyName(k *yaml.Node) (string, bool) {
+	if k.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return k.Value, true
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func where(path string) string {
+	if path == "" {
+		return "the top-level mapping"
+	}
+	return quote(path)
+}
+
+// quote shows a key path from the file with its control characters
+// escaped and at most maxPathShown bytes of it: a repository's overlay
+// may be written to forge lines of a message or to flood it.
+func quote(s string) string {
+	return strconv.Quote(cut(s, maxPathShown))
+}
+
+// maxKeyShown bounds each key of a path a message shows, and maxPathShown
+// the path: a key is the start of a line of the file, which may be a
+// credentials file copied into a repository, so little of it is shown.
+const (
+	maxKeyShown  = 32
+	maxPathShown = 80
+)
+
+// cut shortens s to at most n bytes on a rune boundary, marked with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// yamlLine is the "line N: " yaml.v3 puts in front of most of its messages.
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
+
+// message is yaml.v3's error text without its "yaml: " and "line N: ".
+func message(err error) (msg string, line int) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	}
+	return msg, line
+}
+
+// syntaxProblem reports a syntax error on the line a person would point
+// at. For most errors that is the first line at which the document can no
+// longer be valid: the shortest prefix of whole lines that fails exactly
+// as the whole file fails (a shorter prefix either parses or fails with
+// another message or line). A quote or a bracket left open is found only
+// at the end of the file, and there the line to point at is the one it
+// opens on: yaml.v3 names it (counted from 1 for a quote, from 0 for a
+// bracket) unless it is the first line, when it names the end instead.
+func syntaxProblem(data []byte, err error) Problem {
+	msg, r := message(err)
+	ends := lineEnds(data)
+	line := 0
+	var candidates []int
+	var opener string
+	switch {
+	case strings.Contains(msg, "end of stream"):
+		candidates, opener = []int{r, 1}, `"'`
+	case strings.HasPrefix(msg, "did not find expected ',' or ']'"):
+		candidates, opener = []int{r + 1, 1}, "["
+	case strings.HasPrefix(msg, "did not find expected ',' or '}'"):
+		candidates, opener = []int{r + 1, 1}, "{"
+	}
+	for _, c := range candidates {
+		if strings.ContainsAny(lineText(data, ends, c), opener) {
+			line = c
+			break
+		}
+	}
+	if line == 0 {
+		full := err.Error()
+		line = firstFailing(data, ends, func(e error) bool { return e.Error() == full })
+	}
+	return Problem{Line: line, Msg: "not valid YAML: " + msg + hint(msg, lineText(data, ends, line))}
+}
+
+// lineEnds are the offsets just past each line of data (its newline
+// included); a last line without a newline counts.
+func lineEnds(data []byte) []int {
+	var ends []int
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		ends = append(ends, len(data))
+	}
+	return ends
+}
+
+// firstFailing is the least k in 1..len(ends) such that the first k lines
+// fail with an error same accepts, found by bisection: once the lines up
+// to the problem are in, every longer prefix fails the same way. It is
+// len(ends) when only the whole file does.
+func firstFailing(data []byte, ends []int, same func(error) bool) int {
+	lo, hi := 0, len(ends) // the first lo lines do not fail so; the first hi do
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if _, err := decodeAll(data[:ends[mid-1]]); err != nil && same(err) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+func lineText(data []byte, ends []int, line int) string {
+	if line < 1 || line > len(ends) {
+		return ""
+	}
+	start := 0
+	if line > 1 {
+		start = ends[line-2]
+	}
+	return strings.TrimRight(string(data[start:ends[line-1]]), "\r\n")
+}
+
+// hint says what to fix, for the errors people make.
+func hint(msg, text string) string {
+	indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+	switch {
+	case strings.Contains(indent, "\t") || strings.Contains(msg, "tab character"):
+		return ": a tab indents this line; YAML indents with spaces only: replace the tab with spaces"
+	case strings.Contains(msg, "end of stream") && strings.ContainsAny(text, `"'`):
+		return ": a quote opened on this line is never closed: close it, or remove it"
+	case strings.HasPrefix(msg, "did not find expected ',' or"), msg == "did not find expected node content" && strings.ContainsAny(text, "[{"):
+		return ": a [ or { opened on this line is never closed, or two of its items lack a comma between them: close it, or write the list on lines of their own starting with \"- \""
+	case msg == "did not find expected key" && strings.HasPrefix(strings.TrimSpace(text), "-"):
+		return ": a list item (\"- \") where a key was expected: indent it under the key whose list it belongs to, or remove the \"-\""
+	case msg == "did not find expected key":
+		return ": this line is not indented like the keys around it: line it up with the key it belongs beside"
+	case msg == "did not find expected '-' indicator":
+		return ": this line is not indented like the list around it: line it up with the \"- \" above, or indent it under that item's first key"
+	case msg == "mapping values are not allowed in this context":
+		return ": a \"key: value\" cannot start here: check this line's indentation and that the line above ends its key with \":\"; quote a value that contains \": \""
+	case msg == "could not find expected ':'":
+		return ": this line has a key with no \":\" after it: write key: value"
+	case msg == "block sequence entries are not allowed in this context":
+		return ": a list item (\"- \") cannot follow a key on its line: put the list on lines of its own under the key"
+	case strings.HasPrefix(msg, "unknown anchor"):
+		return ": an alias (*name) must name an anchor (&name) written before it"
+	}
+	return ""
+}
