@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -508,8 +510,18 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	if raw.AskFallback == "" {
 		p.AskFallback = Block
 	}
-	for host, n := range raw.Egress.MaxBytesOut {
+	hosts := slices.Sorted(maps.Keys(raw.Egress.MaxBytesOut))
+	spelt := map[string]string{} // canonical host → its spelling in the file
+	for _, host := range hosts {
+		n := raw.Egress.MaxBytesOut[host]
 		h := CanonicalHost(host)
+		if first, dup := spelt[h]; dup && h != "" {
+			// two spellings of one host: which cap applies would depend
+			// on the order a map is read in
+			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q and %q are the same host: keep one", first, host)
+			continue
+		}
+		spelt[h] = host
 		switch {
 		case h == "":
 			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q is not a host name or address", host)
