@@ -149,14 +149,18 @@ func (w *walker) node(n *yaml.Node, path string) {
 				w.add(k.Line, "a merge key (<<) in %s: a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead", where(path))
 				continue
 			}
-			name, ok := keyName(key)
+			if key.Kind != yaml.ScalarNode {
+				// yaml.v3 would compare it by its kind alone; no file
+				// Airlock reads has a use for one
+				w.add(k.Line, "a %s used as a key in %s: a key is a name; write one", kindName(key), where(path))
+				continue
+			}
+			name := key.Value // as yaml.v3 compares keys: `mode` and "mode" are one
 			p := join(path, cut(name, maxKeyShown))
-			if ok {
-				if first, dup := seen[name]; dup {
-					w.add(k.Line, "key %s repeated (first at line %d); remove one", quote(p), first)
-				} else {
-					seen[name] = k.Line
-				}
+			if first, dup := seen[name]; dup {
+				w.add(k.Line, "key %s repeated (first at line %d); remove one", quote(p), first)
+			} else {
+				seen[name] = k.Line
 			}
 			w.node(key, p)
 			w.node(v, p)
@@ -164,14 +168,14 @@ func (w *walker) node(n *yaml.Node, path string) {
 	}
 }
 
-// keyName is how a key reads, for comparing keys: a scalar by its text (as
-// yaml.v3 compares them when it decodes, so `mode` and "mode" are one key).
-// A collection used as a key is not compared.
-func keyName(k *yaml.Node) (string, bool) {
-	if k.Kind != yaml.ScalarNode {
-		return "", false
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "mapping"
 	}
-	return k.Value, true
+	return "value"
 }
 
 func join(path, key string) string {
