@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/agentairlock/airlock/profiles"
 )
 
 // TestLoadRefusesRepeatedKeys: a key written twice is refused at every
@@ -109,5 +111,21 @@ func TestEditRefusesRepeatedKeys(t *testing.T) {
 	}
 	if _, err := CheckEdit(out, filepath.Join(os.TempDir(), "policy.yaml"), vars); err == nil || !strings.Contains(err.Error(), `key "mode" repeated`) {
 		t.Fatalf("CheckEdit = %v; want the repeated key refused", err)
+	}
+}
+
+// BenchmarkParseDefaultProfile is what every hook call pays to read the
+// policy: the bundled default profile, parsed and compiled.
+func BenchmarkParseDefaultProfile(b *testing.B) {
+	data, err := profiles.Get("default")
+	if err != nil {
+		b.Fatal(err)
+	}
+	vars := Vars{Workspace: "/w", Home: "/h", Tmp: "/tmp", User: "u", AirlockHome: "/h/.airlock"}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := parse(data, "profile:default", "profile", vars); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

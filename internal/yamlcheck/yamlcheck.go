@@ -69,7 +69,7 @@ func Parse(data []byte) (*yaml.Node, []Problem) {
 			Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"})
 	}
 	w := walker{probs: probs}
-	w.node(doc, "")
+	w.node(doc)
 	return doc, w.probs
 }
 
@@ -116,6 +116,13 @@ func docStart(data []byte, doc *yaml.Node) int {
 
 type walker struct {
 	probs []Problem
+	path  []step // where the walk is, built into a string only for a message
+}
+
+// step is one step of a key path: a key of a mapping or an item of a list.
+type step struct {
+	key   string
+	index int // -1 for a key
 }
 
 func (w *walker) add(line int, format string, args ...any) {
@@ -124,21 +131,51 @@ func (w *walker) add(line int, format string, args ...any) {
 	}
 }
 
+// pathString is the walk's path as a message shows it: rules[0].action.
+func (w *walker) pathString() string {
+	var b strings.Builder
+	for i, s := range w.path {
+		switch {
+		case s.index >= 0:
+			fmt.Fprintf(&b, "[%d]", s.index)
+		case i > 0:
+			b.WriteString(".")
+			fallthrough
+		default:
+			b.WriteString(cut(s.key, maxKeyShown))
+		}
+	}
+	return b.String()
+}
+
+// where is the walk's place for a message: quoted, or the top level.
+func (w *walker) where() string {
+	if len(w.path) == 0 {
+		return "the top-level mapping"
+	}
+	return quote(w.pathString())
+}
+
 // node checks n and everything under it. Aliases are not followed: the
 // node they refer to is checked where it is written, so the walk is linear
 // in the file whatever the aliases expand to.
-func (w *walker) node(n *yaml.Node, path string) {
+func (w *walker) node(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
-			w.node(c, path)
+			w.node(c)
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			w.node(c, fmt.Sprintf("%s[%d]", path, i))
+			w.path = append(w.path, step{index: i})
+			w.node(c)
+			w.path = w.path[:len(w.path)-1]
 		}
 	case yaml.MappingNode:
-		seen := make(map[string]int, len(n.Content)/2)
+		var seen map[string]int // key → its line; for a small mapping, a scan back is cheaper
+		if len(n.Content) > 2*smallMapping {
+			seen = make(map[string]int, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			key := k
@@ -146,26 +183,51 @@ func (w *walker) node(n *yaml.Node, path string) {
 				key = key.Alias
 			}
 			if key.Kind == yaml.ScalarNode && key.ShortTag() == "!!merge" {
-				w.add(k.Line, "a merge key (<<) in %s: a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead", where(path))
+				w.add(k.Line, "a merge key (<<) in %s: a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead", w.where())
 				continue
 			}
 			if key.Kind != yaml.ScalarNode {
 				// yaml.v3 would compare it by its kind alone; no file
 				// Airlock reads has a use for one
-				w.add(k.Line, "a %s used as a key in %s: a key is a name; write one", kindName(key), where(path))
+				w.add(k.Line, "a %s used as a key in %s: a key is a name; write one", kindName(key), w.where())
 				continue
 			}
 			name := key.Value // as yaml.v3 compares keys: `mode` and "mode" are one
-			p := join(path, cut(name, maxKeyShown))
-			if first, dup := seen[name]; dup {
-				w.add(k.Line, "key %s repeated (first at line %d); remove one", quote(p), first)
-			} else {
+			w.path = append(w.path, step{key: name, index: -1})
+			if first, dup := firstLine(n.Content[:i], seen, name); dup {
+				w.add(k.Line, "key %s repeated (first at line %d); remove one", quote(w.pathString()), first)
+			} else if seen != nil {
 				seen[name] = k.Line
 			}
-			w.node(key, p)
-			w.node(v, p)
+			w.node(v)
+			w.path = w.path[:len(w.path)-1]
 		}
 	}
+}
+
+// smallMapping is the most keys a mapping is checked for repeats by
+// scanning back over its earlier keys rather than with a map: most
+// mappings of a policy have a handful, and a map each cost a tenth more
+// allocations for the whole load.
+const smallMapping = 16
+
+// firstLine is the line of the first key called name in a mapping whose
+// earlier pairs are before (seen holds them, for a large mapping).
+func firstLine(before []*yaml.Node, seen map[string]int, name string) (int, bool) {
+	if seen != nil {
+		l, ok := seen[name]
+		return l, ok
+	}
+	for j := 0; j+1 < len(before); j += 2 {
+		k := before[j]
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind == yaml.ScalarNode && k.ShortTag() != "!!merge" && k.Value == name {
+			return before[j].Line, true
+		}
+	}
+	return 0, false
 }
 
 func kindName(n *yaml.Node) string {
@@ -176,20 +238,6 @@ func kindName(n *yaml.Node) string {
 		return "mapping"
 	}
 	return "value"
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func where(path string) string {
-	if path == "" {
-		return "the top-level mapping"
-	}
-	return quote(path)
 }
 
 // quote shows a key path from the file with its control characters
@@ -262,7 +310,7 @@ func syntaxProblem(data []byte, err error) Problem {
 	}
 	if line == 0 {
 		full := err.Error()
-		line = firstFailing(data, ends, func(e error) bool { return e.Error() == full })
+		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
 	return Problem{Line: line, Msg: "not valid YAML: " + msg + hint(msg, lineText(data, ends, line))}
 }
@@ -283,14 +331,58 @@ func lineEnds(data []byte) []int {
 }
 
 // firstFailing is the least k in 1..len(ends) such that the first k lines
-// fail with an error same accepts, found by bisection: once the lines up
-// to the problem are in, every longer prefix fails the same way. It is
-// len(ends) when only the whole file does.
-func firstFailing(data []byte, ends []int, same func(error) bool) int {
-	lo, hi := 0, len(ends) // the first lo lines do not fail so; the first hi do
+// fail with an error same accepts: once the lines up to the problem are
+// in, every longer prefix fails the same way. The search starts from the
+// line yaml.v3 named (hint), which is the problem's line or a little
+// before it, and gallops on from there, so it mostly costs two or three
+// parses; it parses at most about four times the file, past which it
+// answers with the least line it has seen fail (a 1 MiB policy broken on
+// its last line would otherwise take some twenty parses, seconds on
+// every call the hook refuses).
+func firstFailing(data []byte, ends []int, hint int, same func(error) bool) int {
+	n := len(ends)
+	budget := 3*len(data) + searchBytes
+	// fails reports whether the first k lines fail so; ok is false when
+	// the search cannot afford to find out
+	fails := func(k int) (fail, ok bool) {
+		size := ends[k-1]
+		if size > budget {
+			return false, false
+		}
+		budget -= size
+		_, err := decodeAll(data[:size])
+		return err != nil && same(err), true
+	}
+	lo, hi := 0, n // the first lo lines do not fail so; the first hi do
+	if base := min(max(hint-1, 1), n); base < n {
+		fail, ok := fails(base)
+		switch {
+		case !ok:
+			return hi
+		case fail:
+			hi = base
+		default:
+			lo = base
+			for step := 1; lo+step < hi; step *= 2 {
+				fail, ok := fails(lo + step)
+				if !ok {
+					return hi
+				}
+				if fail {
+					hi = lo + step
+					break
+				}
+				lo += step
+			}
+		}
+	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		if _, err := decodeAll(data[:ends[mid-1]]); err != nil && same(err) {
+		fail, ok := fails(mid)
+		if !ok {
+			break
+		}
+		if fail {
 			hi = mid
 		} else {
 			lo = mid
@@ -298,6 +390,10 @@ func firstFailing(data []byte, ends []int, same func(error) bool) int {
 	}
 	return hi
 }
+
+// searchBytes is what the search for an error's line may always parse,
+// whatever the size of the file.
+const searchBytes = 256 << 10
 
 func lineText(data []byte, ends []int, line int) string {
 	if line < 1 || line > len(ends) {

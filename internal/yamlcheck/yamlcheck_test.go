@@ -1,6 +1,7 @@
 package yamlcheck
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,5 +129,25 @@ func TestRepeatedKeysBounded(t *testing.T) {
 	_, probs := Parse([]byte(b.String()))
 	if len(probs) != MaxProblems {
 		t.Fatalf("%d problems, want %d", len(probs), MaxProblems)
+	}
+}
+
+// BenchmarkSyntaxErrorAtBound is the cost of finding the line of a syntax
+// error at the end of a policy at its 1 MiB bound: the search parses about
+// log2(lines) prefixes. Only a file that does not load pays it.
+func BenchmarkSyntaxErrorAtBound(b *testing.B) {
+	var buf strings.Builder
+	buf.WriteString("mode: guard\nrules:\n")
+	for i := 0; buf.Len() < 1<<20-64; i++ {
+		fmt.Fprintf(&buf, "  - id: rule-%d\n    tool: Bash\n    action: block\n", i)
+	}
+	buf.WriteString("\t- id: tab\n")
+	data := []byte(buf.String())
+	want := strings.Count(buf.String(), "\n")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, probs := Parse(data); len(probs) != 1 || probs[0].Line != want {
+			b.Fatalf("problems %v, want one on line %d", probs, want)
+		}
 	}
 }
