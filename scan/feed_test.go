@@ -105,6 +105,8 @@ func TestParseFeedRefusesWhatItMust(t *testing.T) {
 			want: `signed feed: line 3: key "payload" repeated (first at line 2); remove one`},
 		{name: "a key in another case", raw: []byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[{"id":"secret.generic","Severity":"high"}]}`),
 			allowUnsigned: true, want: `line 1: key "indicators[0].Severity" is not in lower case`},
+		{name: "a key that folds to another", raw: []byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[{"id":"feed.acme","category":"exfiltration","severity":"high","pattern":"acme","explain":"x","\u017feverity":"low"}]}`),
+			allowUnsigned: true, want: `line 1: key "indicators[0].ſeverity" is not in lower case`},
 		{name: "nested keys may repeat across objects", raw: feedJSON(1, FeedIndicator{ID: "secret.generic", Severity: "high"}, FeedIndicator{ID: "secret.path", Severity: "high"}), allowUnsigned: true},
 		{name: "oversized pattern", raw: with(func(in *FeedIndicator) { in.Pattern = "x" + strings.Repeat("y", MaxFeedPattern) }), allowUnsigned: true, want: "over the cap of 1024"},
 		{name: "pattern program too large", raw: with(func(in *FeedIndicator) { in.Pattern = strings.Repeat("[a-z]{1000}", 6) }), allowUnsigned: true, want: "instructions, over the cap"},

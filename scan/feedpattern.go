@@ -174,10 +174,11 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// exactKeys refuses a key given twice in one object, or not in lower
-// case: encoding/json keeps the last of two keys and matches them without
-// regard to case, so {"severity": "high", "Severity": "med"} would be
-// read as med by Airlock and as high by a person reviewing the feed. The
+// exactKeys refuses a key given twice in one object, or not in lower-case
+// ASCII: encoding/json keeps the last of two keys and matches them without
+// regard to case, Unicode folding included, so {"severity": "high",
+// "Severity": "med"} (or "ſeverity", with a long s) would be read as med
+// by Airlock and as high by a person reviewing the feed. The
 // error names the key's path and its line (and the line of the first).
 func exactKeys(b []byte) error {
 	type level struct {
@@ -223,8 +224,10 @@ func exactKeys(b []byte) error {
 			if first, dup := stack[top].keys[t]; dup {
 				return fmt.Errorf("line %d: key %q repeated (first at line %d); remove one", line, path, first)
 			}
-			if strings.ToLower(t) != t {
-				return fmt.Errorf("line %d: key %q is not in lower case: every key of a feed is", line, path)
+			if !lowerASCII(t) {
+				// not only case: encoding/json folds Unicode too, so
+				// "ſeverity" (a long s) is read as "severity"
+				return fmt.Errorf("line %d: key %q is not in lower case: every key of a feed is lower-case ASCII", line, path)
 			}
 			stack[top].keys[t] = line
 			stack[top].key = clip(t, 40)
@@ -249,6 +252,17 @@ func exactKeys(b []byte) error {
 			stack[top].wantKey = true // a value was read: a key comes next
 		}
 	}
+}
+
+// lowerASCII says every byte of key is a lower-case ASCII letter, a digit
+// or '_', as every key of a feed is: no two such keys fold to one.
+func lowerASCII(key string) bool {
+	for _, c := range []byte(key) {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // lineCounter returns the line of an offset into b, for offsets that only
