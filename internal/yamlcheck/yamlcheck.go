@@ -93,22 +93,35 @@ func decodeAll(data []byte) (docs []*yaml.Node, err error) {
 			return nil, err
 		}
 		docs = append(docs, &n)
-		if len(docs) > 2 {
+		if len(docs) == 2 {
 			return docs, nil // the second is refused: no need to read on
 		}
 	}
 }
 
-// docStart is the line of the `---` that starts doc, or of its first node.
+// docStart is the line of the `---` that starts doc: the line of its
+// first node, or one before it past blank lines, comments, directives and
+// a `...` ending the document before. A document that follows a `...`
+// with no `---` starts at its first node.
 func docStart(data []byte, doc *yaml.Node) int {
 	line := doc.Line
 	if len(doc.Content) > 0 {
 		line = doc.Content[0].Line
 	}
 	lines := bytes.Split(data, []byte("\n"))
-	for l := min(line, len(lines)); l >= 1; l-- {
-		if bytes.HasPrefix(lines[l-1], []byte("---")) {
+	if line < 1 || line > len(lines) {
+		return line
+	}
+	if bytes.HasPrefix(lines[line-1], []byte("---")) {
+		return line
+	}
+	for l := line - 1; l >= 1; l-- {
+		text := lines[l-1]
+		if bytes.HasPrefix(text, []byte("---")) {
 			return l
+		}
+		if t := bytes.TrimSpace(text); len(t) > 0 && t[0] != '#' && t[0] != '%' && !bytes.Equal(t, []byte("...")) {
+			break
 		}
 	}
 	return line
