@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -458,16 +457,13 @@ func addDecodeErr(errs *errList, key string, line int, err error) {
 		return
 	}
 	for _, e := range te.Errors {
-		l := line
-		if m := decodeLine.FindStringSubmatch(e); m != nil {
-			l, _ = strconv.Atoi(m[1])
-			e = e[len(m[0]):]
+		l, rest := yamlcheck.CutLine(e)
+		if l == 0 {
+			l = line
 		}
-		errs.add(l, "%s: %s", key, e)
+		errs.add(l, "%s: %s", key, rest)
 	}
 }
-
-var decodeLine = regexp.MustCompile(`^line (\d+): `)
 
 func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
 	if seq.Kind != yaml.SequenceNode {

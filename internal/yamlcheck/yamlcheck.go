@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -280,17 +279,30 @@ func cut(s string, n int) string {
 	return s[:i] + "…"
 }
 
-// yamlLine is the "line N: " yaml.v3 puts in front of most of its messages.
-var yamlLine = regexp.MustCompile(`^line (\d+): `)
-
 // message is yaml.v3's error text without its "yaml: " and "line N: ".
 func message(err error) (msg string, line int) {
 	msg = strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = msg[len(m[0]):]
-	}
+	line, msg = CutLine(msg)
 	return msg, line
+}
+
+// CutLine splits the "line N: " yaml.v3 puts in front of a message from
+// it; line is 0 when there is none. (By hand: a package-level regexp would
+// be compiled by every process that reads a policy, the hook included.)
+func CutLine(msg string) (line int, rest string) {
+	digits, ok := strings.CutPrefix(msg, "line ")
+	if !ok {
+		return 0, msg
+	}
+	i := 0
+	for i < len(digits) && i < 9 && '0' <= digits[i] && digits[i] <= '9' {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(digits[i:], ": ") {
+		return 0, msg
+	}
+	n, _ := strconv.Atoi(digits[:i])
+	return n, digits[i+2:]
 }
 
 // syntaxProblem reports a syntax error on the line a person would point
