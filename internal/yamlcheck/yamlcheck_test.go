@@ -159,3 +159,21 @@ func BenchmarkSyntaxErrorAtBound(b *testing.B) {
 		}
 	}
 }
+
+func TestCutLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		line int
+		rest string
+	}{
+		{"line 12: mapping key \"a\" already defined at line 3", 12, "mapping key \"a\" already defined at line 3"},
+		{"cannot unmarshal !!seq into string", 0, "cannot unmarshal !!seq into string"},
+		{"line : x", 0, "line : x"},
+		{"line 3 x", 0, "line 3 x"},
+		{"line 99999999999999999999: x", 0, "line 99999999999999999999: x"},
+	} {
+		if line, rest := CutLine(c.in); line != c.line || rest != c.rest {
+			t.Errorf("CutLine(%q) = %d, %q; want %d, %q", c.in, line, rest, c.line, c.rest)
+		}
+	}
+}
