@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"net/netip"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"github.com/agentairlock/airlock/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -89,20 +89,18 @@ func (p *problems) err() error {
 	return &LoadError{File: p.file, Problems: p.list}
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
 // parse decodes, validates and compiles a contracts file. It reports every
 // problem at once so the user fixes them in one go.
 func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 	s := &Set{path: name, home: vars.Home, servers: map[string]*compiled{}}
 	errs := problems{file: name}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
+	// strictly: a repeated key, a merge key or a second document would
+	// otherwise be read one way by Airlock and another by a person
+	doc, probs := yamlcheck.Parse(data)
+	if len(probs) > 0 {
+		for _, p := range probs {
+			errs.add(p.Line, "%s", p.Msg)
 		}
-		errs.add(line, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		return nil, errs.err()
 	}
 	if len(doc.Content) == 0 || len(bytes.TrimSpace(data)) == 0 {
@@ -347,14 +345,6 @@ func checkKeys(m *yaml.Node, known []string, what string, errs *problems) {
 		} else {
 			errs.add(k.Line, "unknown key %q in %s: known keys are %s", k.Value, what, strings.Join(known, ", "))
 		}
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if l, dup := seen[k.Value]; dup && k.Kind == yaml.ScalarNode {
-			errs.add(k.Line, "key %q appears twice in %s (first at line %d): keep one", k.Value, what, l)
-		}
-		seen[k.Value] = k.Line
 	}
 }
 

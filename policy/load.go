@@ -7,14 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"github.com/agentairlock/airlock/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -255,16 +257,17 @@ type rawDoc struct {
 
 func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 	errs := errList{file: name}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
+	// strictly: a key written twice would otherwise be read as the last
+	// one (the walk below is over nodes, not a decode), so an appended
+	// `mode: observe` would switch the gate off
+	doc, probs := yamlcheck.Parse(data)
+	if len(probs) > 0 {
+		for _, p := range probs {
+			errs.addMsg(p.Line, p.Msg)
 		}
-		errs.add(line, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 		return nil, errs
 	}
-	switch written, expanded, cyclic := aliasGrowth(&doc); {
+	switch written, expanded, cyclic := aliasGrowth(doc); {
 	case cyclic:
 		errs.add(0, "a YAML alias (*name) refers to the node that holds it: remove the aliases")
 		return nil, errs
@@ -277,7 +280,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 		errs.add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
 		return nil, errs
 	}
-	checkKeys(&doc, &errs)
+	checkKeys(doc, &errs)
 	if len(errs.errs) > 0 {
 		return nil, errs
 	}
@@ -362,7 +365,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 			}
 		}
 		if err != nil {
-			errs.add(v.Line, "%s: %s", k.Value, strings.TrimPrefix(err.Error(), "yaml: "))
+			addDecodeErr(&errs, k.Value, v.Line, err)
 		}
 	}
 	if !builtin {
@@ -445,7 +448,22 @@ func aliasGrowth(doc *yaml.Node) (written, expanded int, cyclic bool) {
 	return count(doc), size(doc), cyclic
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+// addDecodeErr reports what yaml.v3 could not decode under key: each of
+// its problems on its own line, which yaml.v3 puts in the message.
+func addDecodeErr(errs *errList, key string, line int, err error) {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		errs.add(line, "%s: %s", key, strings.TrimPrefix(err.Error(), "yaml: "))
+		return
+	}
+	for _, e := range te.Errors {
+		l, rest := yamlcheck.CutLine(e)
+		if l == 0 {
+			l = line
+		}
+		errs.add(l, "%s: %s", key, rest)
+	}
+}
 
 func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
 	if seq.Kind != yaml.SequenceNode {
@@ -488,8 +506,18 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	if raw.AskFallback == "" {
 		p.AskFallback = Block
 	}
-	for host, n := range raw.Egress.MaxBytesOut {
+	hosts := slices.Sorted(maps.Keys(raw.Egress.MaxBytesOut))
+	spelt := map[string]string{} // canonical host → its spelling in the file
+	for _, host := range hosts {
+		n := raw.Egress.MaxBytesOut[host]
 		h := CanonicalHost(host)
+		if first, dup := spelt[h]; dup && h != "" {
+			// two spellings of one host: which cap applies would depend
+			// on the order a map is read in
+			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q and %q are the same host: keep one", first, host)
+			continue
+		}
+		spelt[h] = host
 		switch {
 		case h == "":
 			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q is not a host name or address", host)

@@ -310,6 +310,12 @@ func (e *errList) add(line int, format string, args ...any) {
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})
 }
 
+// addMsg adds a message written whole by Airlock (yamlcheck's, which
+// quotes what it shows of the file), with no control character in it.
+func (e *errList) addMsg(line int, msg string) {
+	e.errs = append(e.errs, lineErr{line, noControls(msg)})
+}
+
 // maxShown bounds each piece of a file quoted in a load error, and
 // maxProblems the problems listed: a file of ten thousand bad keys is
 // reported by its first few, not echoed.

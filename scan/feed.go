@@ -374,10 +374,10 @@ func compileFeed(payload []byte, stored bool) (*Feed, error) {
 		fail("feed: %d indicators, over the cap of %d", len(doc.Indicators), MaxFeedIndicators)
 		doc.Indicators = doc.Indicators[:MaxFeedIndicators]
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{} // id → the indicator it first appears in, from 1
 	for i, in := range doc.Indicators {
 		where := fmt.Sprintf("feed: indicator %d (%s)", i+1, clip(in.ID, 64))
-		if err := f.add(in, seen, stored); err != nil {
+		if err := f.add(in, i+1, seen, stored); err != nil {
 			fail("%s: %w", where, err)
 		}
 	}
@@ -387,15 +387,15 @@ func compileFeed(payload []byte, stored bool) (*Feed, error) {
 	return f, nil
 }
 
-// add validates one entry and records what it adds.
-func (f *Feed) add(in FeedIndicator, seen map[string]bool, stored bool) error {
+// add validates one entry, the nth of the feed, and records what it adds.
+func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) error {
 	if !validFeedID(in.ID) {
 		return errors.New(`id: want "feed.<name>" in lower-case letters, digits, dots and dashes, or a bundled id`)
 	}
-	if seen[in.ID] {
-		return errors.New("id appears twice in the feed")
+	if first, dup := seen[in.ID]; dup {
+		return fmt.Errorf("id repeated (first as indicator %d); remove one", first)
 	}
-	seen[in.ID] = true
+	seen[in.ID] = n
 	sev, err := feedSeverity(in.Severity)
 	if err != nil {
 		return err

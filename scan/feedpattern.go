@@ -174,17 +174,38 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// exactKeys refuses a key given twice in one object, or not in lower
-// case: encoding/json keeps the last of two keys and matches them without
-// regard to case, so {"severity": "high", "Severity": "med"} would be
-// read as med by Airlock and as high by a person reviewing the feed.
+// exactKeys refuses a key given twice in one object, or not in lower-case
+// ASCII: encoding/json keeps the last of two keys and matches them without
+// regard to case, Unicode folding included, so {"severity": "high",
+// "Severity": "med"} (or "ſeverity", with a long s) would be read as med
+// by Airlock and as high by a person reviewing the feed. The
+// error names the key's path and its line (and the line of the first).
 func exactKeys(b []byte) error {
 	type level struct {
-		keys    map[string]bool // nil in an array
+		keys    map[string]int // key → its line; nil in an array
 		wantKey bool
+		path    string // of this object or array
+		key     string // the key whose value is read next
+		index   int    // of the next item, in an array
 	}
 	var stack []level
+	lineAt := lineCounter(b)
 	dec := json.NewDecoder(bytes.NewReader(b))
+	// child is the path of the value about to be read
+	child := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		l := &stack[len(stack)-1]
+		if l.keys == nil {
+			l.index++
+			return fmt.Sprintf("%s[%d]", l.path, l.index-1)
+		}
+		if l.path == "" {
+			return l.key
+		}
+		return l.path + "." + l.key
+	}
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -194,34 +215,67 @@ func exactKeys(b []byte) error {
 			return err
 		}
 		top := len(stack) - 1
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				stack = append(stack, level{keys: map[string]bool{}, wantKey: true})
-				continue
-			case '[':
-				stack = append(stack, level{})
-				continue
+		if t, ok := tok.(string); ok && top >= 0 && stack[top].keys != nil && stack[top].wantKey {
+			line := lineAt(dec.InputOffset())
+			path := clip(t, 40)
+			if p := stack[top].path; p != "" {
+				path = p + "." + path
 			}
+			if first, dup := stack[top].keys[t]; dup {
+				return fmt.Errorf("line %d: key %q repeated (first at line %d); remove one", line, path, first)
+			}
+			if !lowerASCII(t) {
+				// not only case: encoding/json folds Unicode too, so
+				// "ſeverity" (a long s) is read as "severity"
+				return fmt.Errorf("line %d: key %q is not in lower case: every key of a feed is lower-case ASCII", line, path)
+			}
+			stack[top].keys[t] = line
+			stack[top].key = clip(t, 40)
+			stack[top].wantKey = false
+			continue
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
 			stack = stack[:top]
 			top--
-		case string:
-			if top >= 0 && stack[top].keys != nil && stack[top].wantKey {
-				switch {
-				case strings.ToLower(t) != t:
-					return fmt.Errorf("key %q is not in lower case", clip(t, 40))
-				case stack[top].keys[t]:
-					return fmt.Errorf("key %q appears twice in one object", clip(t, 40))
-				}
-				stack[top].keys[t] = true
-				stack[top].wantKey = false
-				continue
+		} else if ok {
+			path := child()
+			if d == '{' {
+				stack = append(stack, level{keys: map[string]int{}, wantKey: true, path: path})
+			} else {
+				stack = append(stack, level{path: path})
 			}
+			continue
+		} else {
+			child()
 		}
 		if top >= 0 && stack[top].keys != nil {
 			stack[top].wantKey = true // a value was read: a key comes next
 		}
+	}
+}
+
+// lowerASCII says every byte of key is a lower-case ASCII letter, a digit
+// or '_', as every key of a feed is: no two such keys fold to one.
+func lowerASCII(key string) bool {
+	for _, c := range []byte(key) {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// lineCounter returns the line of an offset into b, for offsets that only
+// grow (as a decoder reads on).
+func lineCounter(b []byte) func(off int64) int {
+	line, at := 1, 0
+	return func(off int64) int {
+		end := min(int(off), len(b))
+		if end > at {
+			line += bytes.Count(b[at:end], []byte{'\n'})
+			at = end
+		}
+		return line
 	}
 }
 
