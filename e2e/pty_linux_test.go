@@ -66,11 +66,18 @@ func openSilentPTY(t *testing.T) *silentPTY {
 }
 
 // start runs the command with the slave as its controlling terminal and
-// stdin, stdout and stderr, and starts reading the master.
+// stdout and stderr, and stdin unless the command has one, and starts
+// reading the master.
 func (p *silentPTY) start(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, p.slave, p.slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	ctty := 0 // the child's descriptor that is the terminal
+	if cmd.Stdin == nil {
+		cmd.Stdin = p.slave
+	} else {
+		ctty = 1
+	}
+	cmd.Stdout, cmd.Stderr = p.slave, p.slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
@@ -222,22 +229,28 @@ func TestCommandsDoNotProbeASilentTerminal(t *testing.T) {
 	if decide.code != 0 {
 		t.Fatalf("airlock-hook: exit %d\n%s", decide.code, decide.stderr)
 	}
+	block := event(t, "Read", `{"file_path":"~/.ssh/id_rsa"}`, fx.WS)
 	tests := []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		stdin []byte // the hook reads its event; the terminal is its stdout and stderr
 	}{
-		{"airlock", []string{"--version"}},
-		{"airlock", []string{"check", "--tool", "Bash", "--input", `{"command":"ls"}`}},
-		{"airlock", []string{"doctor"}},
-		{"airlock", []string{"log"}},
-		{"airlock", []string{"monitor", "--once"}},
-		{"airlock-mcp", []string{"--version"}},
+		{"airlock", []string{"--version"}, nil},
+		{"airlock", []string{"check", "--tool", "Bash", "--input", `{"command":"ls"}`}, nil},
+		{"airlock", []string{"doctor"}, nil},
+		{"airlock", []string{"log"}, nil},
+		{"airlock", []string{"monitor", "--once"}, nil},
+		{"airlock-mcp", []string{"--version"}, nil},
+		{"airlock-hook", nil, block},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(append([]string{tt.name}, tt.args...), " "), func(t *testing.T) {
 			p := openSilentPTY(t)
 			cmd := exec.Command(filepath.Join(bin, tt.name), tt.args...)
 			cmd.Env, cmd.Dir = env, fx.WS
+			if tt.stdin != nil {
+				cmd.Stdin = bytes.NewReader(tt.stdin)
+			}
 			p.start(t, cmd)
 			code, out := p.wait(t, cmd)
 			if q := terminalQueries(out); len(q) > 0 {
