@@ -105,6 +105,7 @@ func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		b.width, b.height = msg.Width, msg.Height
+		b.clamp()
 	case tickMsg:
 		src := b.src
 		return b, func() tea.Msg {

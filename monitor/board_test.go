@@ -323,6 +323,10 @@ func TestBoardCursorScrollsAndStaysPut(t *testing.T) {
 		press(b, key(tea.KeyDown))
 	}
 	check("down to the newest", "T91", "New", "New")
+	press(b, key(tea.KeyUp), key(tea.KeyUp))
+	b.Update(tea.WindowSizeMsg{Width: 100, Height: 7}) // 2 rows: the cursor stays on screen
+	check("a smaller screen", "T98", "T99", "T98")
+	b.Update(tea.WindowSizeMsg{Width: 100, Height: 15})
 	press(b, key(tea.KeyHome))
 	check("home", "T0", "T9", "T0")
 	press(b, key(tea.KeyEnd))

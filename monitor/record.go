@@ -35,8 +35,7 @@ const nameWidth = len("args_digest") + 2
 // then every field (empty ones as "-"), long values wrapped.
 func (v *recordView) body(w int, color bool) []string {
 	r := v.rec
-	what := "result: " + paint(color, resultSGR(r), audit.Escape(result(r)))
-	lines := []string{what}
+	lines := []string{fit("result: "+paint(color, resultSGR(r), audit.Escape(result(r))), w)}
 	if observed(r) {
 		lines = append(lines, paint(color, sgrObserved, fit("OBSERVE MODE: this call "+observedNote(r), w)))
 	}
