@@ -265,7 +265,9 @@ func TestCommandsDoNotProbeASilentTerminal(t *testing.T) {
 
 // TestMonitorBoardOnASilentTerminal runs the full-screen board on a
 // terminal that answers nothing: it must draw without waiting for a
-// reply, send no colour or cursor query, and quit on q.
+// reply, send no colour or cursor query, and, stopped by q, by Ctrl-C or
+// by a signal, exit 0 with the terminal given back (the alternate screen
+// left).
 func TestMonitorBoardOnASilentTerminal(t *testing.T) {
 	fx, err := corpus.NewFixture(t.TempDir())
 	if err != nil {
@@ -275,65 +277,86 @@ func TestMonitorBoardOnASilentTerminal(t *testing.T) {
 	if r := run(t, env, event(t, "Bash", `{"command":"ls -la"}`, fx.WS), "airlock-hook"); r.code != 0 {
 		t.Fatalf("airlock-hook: exit %d\n%s", r.code, r.stderr)
 	}
-	p := openSilentPTY(t)
-	cmd := exec.Command(filepath.Join(bin, "airlock"), "monitor")
-	cmd.Env, cmd.Dir = env, fx.WS
-	// read the master here, not in start's reader: the test waits on the
-	// board itself before it types q
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, p.slave, p.slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		stop func(cmd *exec.Cmd, master *os.File) error
+	}{
+		// keys, not replies to anything
+		{"q", func(_ *exec.Cmd, m *os.File) error { _, err := m.Write([]byte("q")); return err }},
+		{"ctrl-c", func(_ *exec.Cmd, m *os.File) error { _, err := m.Write([]byte{0x03}); return err }},
+		{"SIGINT", func(c *exec.Cmd, _ *os.File) error { return c.Process.Signal(syscall.SIGINT) }},
+		{"SIGTERM", func(c *exec.Cmd, _ *os.File) error { return c.Process.Signal(syscall.SIGTERM) }},
 	}
-	p.slave.Close()
-	_ = p.master.SetReadDeadline(time.Now().Add(ptyGuard))
-	var seen bytes.Buffer
-	buf := make([]byte, 4096)
-	for !bytes.Contains(seen.Bytes(), []byte("q quit")) || !bytes.Contains(seen.Bytes(), []byte("ls -la")) {
-		n, err := p.master.Read(buf)
-		seen.Write(buf[:n])
-		if err != nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			t.Fatalf("the board never appeared on a terminal that answers nothing (%v); it wrote:\n%q", err, seen.Bytes())
-		}
-	}
-	// a key, not a reply to anything
-	if _, err := p.master.Write([]byte("q")); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		for {
-			n, err := p.master.Read(buf)
-			seen.Write(buf[:n])
-			if err != nil {
-				return
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := openSilentPTY(t)
+			cmd := exec.Command(filepath.Join(bin, "airlock"), "monitor")
+			cmd.Env, cmd.Dir = env, fx.WS
+			// read the master here, not in start's reader: the test waits
+			// on the board itself before it stops it
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = p.slave, p.slave, p.slave
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-		}
-	}()
-	select {
-	case err := <-done:
-		<-read // EIO once the child is gone, or the guard's deadline
-		if err != nil {
-			t.Fatalf("airlock monitor after q: %v\n%q", err, seen.Bytes())
-		}
-	case <-time.After(ptyGuard):
-		_ = cmd.Process.Kill()
-		<-done
-		<-read
-		t.Fatalf("airlock monitor did not quit on q; it wrote:\n%q", seen.Bytes())
-	}
-	for _, q := range terminalQueries(seen.Bytes()) {
-		// bubbletea v2 asks, without waiting, whether the terminal does
-		// synchronized output (DECRQM 2026/2027) and which keyboard
-		// enhancements it took; a silent terminal costs it nothing
-		if strings.HasSuffix(q, "$p") || q == "\x1b[?u" {
-			continue
-		}
-		t.Errorf("the board sent the terminal query %q", q)
+			p.slave.Close()
+			_ = p.master.SetReadDeadline(time.Now().Add(ptyGuard))
+			var seen bytes.Buffer
+			buf := make([]byte, 4096)
+			for !bytes.Contains(seen.Bytes(), []byte("q quit")) || !bytes.Contains(seen.Bytes(), []byte("ls -la")) {
+				n, err := p.master.Read(buf)
+				seen.Write(buf[:n])
+				if err != nil {
+					_ = cmd.Process.Kill()
+					_ = cmd.Wait()
+					t.Fatalf("the board never appeared on a terminal that answers nothing (%v); it wrote:\n%q", err, seen.Bytes())
+				}
+			}
+			if err := tt.stop(cmd, p.master); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			read := make(chan struct{})
+			go func() {
+				defer close(read)
+				for {
+					n, err := p.master.Read(buf)
+					seen.Write(buf[:n])
+					if err != nil {
+						return
+					}
+				}
+			}()
+			select {
+			case err := <-done:
+				<-read // EIO once the child is gone, or the guard's deadline
+				if err != nil {
+					t.Fatalf("airlock monitor after %s: %v\n%q", tt.name, err, seen.Bytes())
+				}
+			case <-time.After(ptyGuard):
+				_ = cmd.Process.Kill()
+				<-done
+				<-read
+				t.Fatalf("airlock monitor did not stop on %s; it wrote:\n%q", tt.name, seen.Bytes())
+			}
+			out := seen.Bytes()
+			if enter, leave := bytes.LastIndex(out, []byte("\x1b[?1049h")), bytes.LastIndex(out, []byte("\x1b[?1049l")); enter < 0 || leave < enter {
+				t.Errorf("the alternate screen was not left (entered at %d, left at %d):\n%q", enter, leave, out)
+			}
+			if bytes.Contains(out, []byte("error")) {
+				t.Errorf("an error on stopping with %s:\n%q", tt.name, out)
+			}
+			for _, q := range terminalQueries(out) {
+				// bubbletea v2 asks, without waiting, whether the terminal
+				// does synchronized output (DECRQM 2026/2027) and which
+				// keyboard enhancements it took; a silent terminal costs
+				// it nothing
+				if strings.HasSuffix(q, "$p") || q == "\x1b[?u" {
+					continue
+				}
+				t.Errorf("the board sent the terminal query %q", q)
+			}
+		})
 	}
 }

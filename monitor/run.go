@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -34,7 +35,9 @@ func RunBoard(ctx context.Context, home string, o Options) error {
 		return err
 	}
 	p := tea.NewProgram(NewBoard(home, f, first, o), tea.WithContext(ctx))
-	if _, err := p.Run(); err != nil && ctx.Err() == nil {
+	// a signal stops the board as q does: bubbletea and ctx both hear it,
+	// and either may be first
+	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrInterrupted) {
 		return fmt.Errorf("monitor: %w", err)
 	}
 	return nil
