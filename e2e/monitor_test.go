@@ -91,7 +91,8 @@ func shellQuote(s string) string {
 // terminal (tmux) while the built airlock-hook decides calls, with the log
 // rotating every few records: the board must show each new decision and
 // its count, keep the chain intact across the rotations, filter blocks on
-// b and exit cleanly on q.
+// b, open the whole record on Enter and go back on Esc, flag a call that
+// ran only because of observe mode, and exit cleanly on q.
 func TestMonitorBoardFollowsLiveDecisions(t *testing.T) {
 	fx, err := corpus.NewFixture(t.TempDir())
 	if err != nil {
@@ -134,9 +135,34 @@ func TestMonitorBoardFollowsLiveDecisions(t *testing.T) {
 	}
 
 	pane.must("send-keys", "-t", "board", "b")
-	pane.waitFor("only blocks listed", func(s string) bool {
-		return containsAll("showing blocks", "/.ssh/id_rsa")(s) && !strings.Contains(s, "echo live-") && !strings.Contains(s, "ls -la")
+	pane.waitFor("only blocks listed, the home shown as ~", func(s string) bool {
+		return containsAll("showing blocks", "~/.ssh/id_rsa")(s) && !strings.Contains(s, "echo live-") && !strings.Contains(s, "ls -la")
 	})
+
+	// Enter opens the record under the cursor (the newest block), whole:
+	// the exact path, every field; Esc goes back to the list
+	pane.must("send-keys", "-t", "board", "Enter")
+	pane.waitFor("the whole record", containsAll("result: block", "rule", "secrets.ssh",
+		fx.Home+"/.ssh/id_rsa", "args_digest", "prev", "esc or q back"))
+	pane.must("send-keys", "-t", "board", "Escape")
+	pane.waitFor("the list again", containsAll("showing blocks", "TIME(UTC)", "~/.ssh/id_rsa"))
+
+	// observe mode lets a secret read run: flagged on the list, in the
+	// counts, by its own filter and in the record
+	if r := run(t, env, nil, "airlock", "profile", "yolo"); r.code != 0 {
+		t.Fatalf("airlock profile yolo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	decide("Read", `{"file_path":"~/.aws/credentials"}`, "allow")
+	pane.must("send-keys", "-t", "board", "o")
+	pane.waitFor("the observe-only run", func(s string) bool {
+		return containsAll("showing observe-only runs", "observe:block", "~/.aws/credentials", "(1 only by observe)")(s) &&
+			!strings.Contains(s, "id_rsa")
+	})
+	pane.must("send-keys", "-t", "board", "Enter")
+	pane.waitFor("the observed record", containsAll("result: observe:block", "OBSERVE MODE: this call ran only because of observe mode",
+		"observe", fx.Home+"/.aws/credentials"))
+	pane.must("send-keys", "-t", "board", "q") // back to the list, not out
+	pane.waitFor("the list after q in a record", containsAll("showing observe-only runs", "TIME(UTC)"))
 
 	pane.must("send-keys", "-t", "board", "q")
 	deadline := time.Now().Add(10 * time.Second)

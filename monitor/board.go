@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentairlock/airlock/audit"
 )
@@ -21,9 +21,10 @@ type Show int
 
 // What the board lists.
 const (
-	ShowAll    Show = iota // every record
-	ShowBlocks             // records whose call did not run (see stopped)
-	ShowAsks               // records that count as asks
+	ShowAll      Show = iota // every record
+	ShowBlocks               // records whose call did not run (see stopped)
+	ShowAsks                 // records that count as asks
+	ShowObserved             // calls that ran only because of observe mode
 )
 
 func (s Show) String() string {
@@ -32,6 +33,8 @@ func (s Show) String() string {
 		return "blocks"
 	case ShowAsks:
 		return "asks"
+	case ShowObserved:
+		return "observe-only runs"
 	}
 	return "all"
 }
@@ -46,12 +49,15 @@ type (
 )
 
 // Board is the bubbletea model of `airlock monitor`: counts, chain status
-// and a scrolling, filterable list of the newest records. It holds at most
-// keep records; counts cover every record the follower has read.
+// and a scrolling, filterable list of the newest records, with a cursor
+// whose record Enter opens in full. It holds at most keep records; counts
+// cover every record the follower has read.
 type Board struct {
 	home     string
 	src      Source
 	interval time.Duration
+	color    bool
+	short    shortener
 
 	ring   []audit.Record
 	next   int // oldest record once the ring is full
@@ -64,14 +70,20 @@ type Board struct {
 	editing bool
 	input   string
 	offset  int // rows scrolled back from the newest
+	cursor  int // the selected row, counted back from the newest listed
+
+	open *recordView // the record Enter opened; nil on the list
 
 	width, height int
 }
 
 // NewBoard returns a board for the log in home that starts from first (the
-// follower's Start) and polls src every interval; a nil src never polls.
-func NewBoard(home string, src Source, first Batch, keep int, interval time.Duration) *Board {
-	b := &Board{home: home, src: src, interval: interval, ring: make([]audit.Record, 0, max(keep, 1)), width: 120, height: 40}
+// follower's Start) and polls src every o.Interval, holding o.Keep
+// records; a nil src never polls. o.Color turns on colour; o.UserHome is
+// the home that paths are shortened to ~ against.
+func NewBoard(home string, src Source, first Batch, o Options) *Board {
+	b := &Board{home: home, src: src, interval: o.Interval, color: o.Color, short: newShortener(o.UserHome),
+		ring: make([]audit.Record, 0, max(o.Keep, 1)), width: 120, height: 40}
 	b.add(first)
 	return b
 }
@@ -93,6 +105,7 @@ func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		b.width, b.height = msg.Width, msg.Height
+		b.clamp()
 	case tickMsg:
 		src := b.src
 		return b, func() tea.Msg {
@@ -114,23 +127,32 @@ func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		b.err = msg.err.Error()
 		return b, b.tick()
-	case tea.KeyMsg:
-		if b.editing {
+	case tea.KeyPressMsg:
+		switch {
+		case b.open != nil:
+			return b, b.recordKey(msg)
+		case b.editing:
 			return b, b.editKey(msg)
 		}
 		return b, b.key(msg)
+	case tea.PasteMsg:
+		if b.editing {
+			b.input += msg.Content
+		}
 	}
 	return b, nil
 }
 
-// add takes in a batch. While the view is scrolled back, it stays on the
-// same records instead of moving with every new one.
+// add takes in a batch. While the view is scrolled back or the cursor is
+// off the newest row, view and cursor stay on the same records instead of
+// moving with every new one.
 func (b *Board) add(batch Batch) {
 	b.counts = b.counts.Plus(batch.Earlier)
 	for _, r := range batch.Records {
 		b.counts.Add(r)
-		if b.offset > 0 && b.keeps(r) {
+		if (b.offset > 0 || b.cursor > 0) && b.keeps(r) {
 			b.offset++
+			b.cursor++
 		}
 		if len(b.ring) < cap(b.ring) {
 			b.ring = append(b.ring, r)
@@ -143,63 +165,94 @@ func (b *Board) add(batch Batch) {
 	b.clamp()
 }
 
-func (b *Board) key(msg tea.KeyMsg) tea.Cmd {
+func (b *Board) key(msg tea.KeyPressMsg) tea.Cmd {
 	page := max(b.rows()-1, 1)
 	switch msg.String() {
 	case "q", "ctrl+c":
 		return tea.Quit
 	case "a":
-		b.show, b.text, b.offset = ShowAll, "", 0
+		b.show, b.text, b.offset, b.cursor = ShowAll, "", 0, 0
 	case "b":
-		b.show, b.offset = ShowBlocks, 0
+		b.show, b.offset, b.cursor = ShowBlocks, 0, 0
 	case "k":
-		b.show, b.offset = ShowAsks, 0
+		b.show, b.offset, b.cursor = ShowAsks, 0, 0
+	case "o":
+		b.show, b.offset, b.cursor = ShowObserved, 0, 0
 	case "/":
 		b.editing, b.input = true, b.text
 	case "esc":
-		b.text, b.offset = "", 0
+		b.text, b.offset, b.cursor = "", 0, 0
+	case "enter":
+		if r, ok := b.selected(); ok {
+			b.open = &recordView{rec: r}
+		}
 	case "up":
-		b.offset++
+		b.cursor++
 	case "down":
-		b.offset--
+		b.cursor--
 	case "pgup":
 		b.offset += page
+		b.cursor += page
 	case "pgdown":
 		b.offset -= page
+		b.cursor -= page
 	case "home":
-		b.offset = len(b.ring)
+		b.offset, b.cursor = len(b.ring), len(b.ring)
 	case "end":
-		b.offset = 0
+		b.offset, b.cursor = 0, 0
 	}
 	b.clamp()
 	return nil
 }
 
-func (b *Board) editKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.Type {
-	case tea.KeyCtrlC:
-		return tea.Quit
+func (b *Board) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.Code {
+	case 'c':
+		if msg.Mod == tea.ModCtrl {
+			return tea.Quit
+		}
 	case tea.KeyEnter:
-		b.text, b.editing, b.offset = strings.ToLower(b.input), false, 0
-	case tea.KeyEsc:
+		b.text, b.editing, b.offset, b.cursor = strings.ToLower(b.input), false, 0, 0
+		b.clamp()
+		return nil
+	case tea.KeyEscape:
 		b.editing = false
+		return nil
 	case tea.KeyBackspace:
 		if r := []rune(b.input); len(r) > 0 {
 			b.input = string(r[:len(r)-1])
 		}
-	case tea.KeySpace:
-		b.input += " "
-	case tea.KeyRunes:
-		b.input += string(msg.Runes)
+		return nil
 	}
-	b.clamp()
+	if msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0 {
+		b.input += msg.Text
+	}
 	return nil
 }
 
-// clamp keeps the scroll offset within the listed records.
+// clamp keeps the cursor on a listed record and the scroll offset where
+// the cursor's row is on screen.
 func (b *Board) clamp() {
-	b.offset = min(b.offset, b.listed()-b.rows())
-	b.offset = max(b.offset, 0)
+	n, rows := b.listed(), b.rows()
+	b.cursor = max(min(b.cursor, n-1), 0)
+	if b.cursor < b.offset {
+		b.offset = b.cursor
+	}
+	if b.cursor >= b.offset+rows {
+		b.offset = b.cursor - rows + 1
+	}
+	b.offset = max(min(b.offset, n-rows), 0)
+}
+
+// selected is the record under the cursor.
+func (b *Board) selected() (audit.Record, bool) {
+	var kept []audit.Record
+	b.each(func(r audit.Record) { kept = append(kept, r) })
+	i := len(kept) - 1 - b.cursor
+	if i < 0 || i >= len(kept) {
+		return audit.Record{}, false
+	}
+	return kept[i], true
 }
 
 // rows is how many records fit: the screen less the two status lines, the
@@ -217,6 +270,10 @@ func (b *Board) keeps(r audit.Record) bool {
 		}
 	case ShowAsks:
 		if KindOf(r) != KindAsk {
+			return false
+		}
+	case ShowObserved:
+		if !observed(r) {
 			return false
 		}
 	}
@@ -250,16 +307,37 @@ func (b *Board) listed() int {
 // Counts returns the counts the board shows.
 func (b *Board) Counts() Counts { return b.counts }
 
-// View draws the board. Every string from a record is escaped.
-func (b *Board) View() string {
+// View draws the board, full screen.
+func (b *Board) View() tea.View {
+	v := tea.NewView(b.Render())
+	v.AltScreen = true
+	return v
+}
+
+// Render draws the board, or the record Enter opened. Every string from a
+// record is escaped.
+func (b *Board) Render() string {
+	if b.open != nil {
+		return b.open.render(b.width, b.height, b.color)
+	}
 	w := max(b.width, 40)
 	lines := make([]string, 0, b.height)
-	lines = append(lines, spread("airlock monitor  "+audit.Escape(b.home), b.chain.String(), w))
+	chain := b.chain.String()
+	if b.chain.Broken != "" {
+		chain = paint(b.color, sgrBroken, fit(chain, w))
+	}
+	lines = append(lines, spread(paint(b.color, sgrTitle, "airlock monitor")+"  "+b.short.short(audit.Escape(b.home)), chain, w))
 	filter := "showing " + b.show.String()
 	if b.text != "" {
 		filter += fmt.Sprintf(" matching %q", audit.Escape(b.text))
 	}
-	lines = append(lines, spread(fmt.Sprintf("allow %d   ask %d   block %d   hold %d", b.counts.Allow, b.counts.Ask, b.counts.Block, b.counts.Hold), filter, w))
+	allow := fmt.Sprintf("allow %d", b.counts.Allow)
+	if b.counts.Observed > 0 {
+		allow += fmt.Sprintf(" (%d only by observe)", b.counts.Observed)
+	}
+	counts := paint(b.color, sgrAllow, allow) + "   " + paint(b.color, sgrAsk, fmt.Sprintf("ask %d", b.counts.Ask)) + "   " +
+		paint(b.color, sgrBlock, fmt.Sprintf("block %d", b.counts.Block)) + "   " + paint(b.color, sgrHold, fmt.Sprintf("hold %d", b.counts.Hold))
+	lines = append(lines, spread(counts, filter, w))
 
 	var kept []audit.Record
 	b.each(func(r audit.Record) { kept = append(kept, r) })
@@ -268,42 +346,49 @@ func (b *Board) View() string {
 	case b.err != "":
 		note = "error: " + audit.Escape(b.err)
 	case len(b.ring) == 0:
-		note = "no records yet: waiting for " + audit.Escape(b.home) + "/" + audit.LogFile
+		note = "no records yet: waiting for " + b.short.short(audit.Escape(b.home)) + "/" + audit.LogFile
 	case len(kept) == 0:
 		note = "no records match"
 	case b.offset > 0:
 		note = fmt.Sprintf("scrolled back: %d newer below (End to follow)", b.offset)
+	case b.cursor > 0:
+		note = "the cursor holds the view on this record (End to follow)"
 	}
 	lines = append(lines, fit(note, w))
 
 	cols := columnsFor(w)
-	lines = append(lines, cols.row([]string{"TIME(UTC)", "SRC", "RESULT", "TOOL", "TARGET", "RULE", "REASON"}))
+	lines = append(lines, cols.row([]string{"", "TIME(UTC)", "SRC", "RESULT", "TOOL", "TARGET", "RULE", "REASON"}, "", false))
 	end := len(kept) - b.offset
 	start := max(end-b.rows(), 0)
-	for _, r := range kept[start:max(end, start)] {
-		lines = append(lines, cols.row(cells(r)))
+	for i, r := range kept[start:max(end, start)] {
+		sel := start+i == len(kept)-1-b.cursor
+		lines = append(lines, cols.row(b.cells(r, sel), resultSGR(r), b.color))
 	}
 	for len(lines) < b.height-1 {
 		lines = append(lines, "")
 	}
-	help := "a all · b blocks · k asks · / filter · esc clear · ↑↓ PgUp PgDn scroll · End follow · q quit"
+	help := "↑↓ move · enter open · a all · b blocks · k asks · o observe-only · / filter · esc clear · End follow · q quit"
 	if b.editing {
 		help = "filter tool/target/rule: " + audit.Escape(b.input) + "_   (enter apply · esc cancel)"
 	}
-	return strings.Join(append(lines, fit(help, w)), "\n")
+	return strings.Join(append(lines, paint(b.color, sgrKeyHelp, fit(help, w))), "\n")
 }
 
-// cells are a record's columns, escaped.
-func cells(r audit.Record) []string {
+// cells are a record's columns, escaped, the target's home shortened to
+// ~; the first is the cursor's gutter.
+func (b *Board) cells(r audit.Record, selected bool) []string {
 	t := r.Time
 	if len(t) >= len("2006-01-02T15:04:05") {
 		t = t[len("2006-01-02T"):len("2006-01-02T15:04:05")]
 	}
 	reason := r.Reason
-	if r.Asked != "" {
+	switch {
+	case observed(r):
+		reason = "(ran only because of observe mode) " + reason
+	case r.Asked != "":
 		reason = "(asked: " + r.Asked + ") " + reason
-	} else if d := r.Decision; r.Event == "decision" && d != "" && d != effective(r) {
-		reason = "(policy: " + d + ") " + reason
+	case r.Event == "decision" && r.Decision != "" && r.Decision != effective(r):
+		reason = "(policy: " + r.Decision + ") " + reason
 	}
 	if r.Event == audit.EventMalformed {
 		reason = r.Detail
@@ -312,12 +397,21 @@ func cells(r audit.Record) []string {
 	for i := range out {
 		out[i] = audit.Escape(out[i])
 	}
-	return out
+	out[targetColumn-1] = b.short.short(out[targetColumn-1])
+	gutter := " "
+	if selected {
+		gutter = ">"
+	}
+	return append([]string{gutter}, out...)
 }
 
 // result is what happened to the call, or the event of a record that is
-// not a decision.
+// not a decision. A call that ran only because of observe mode says what
+// the policy would have done: observe:block, observe:ask.
 func result(r audit.Record) string {
+	if observed(r) {
+		return observedResult(r)
+	}
 	switch KindOf(r) {
 	case KindHold:
 		return "hold"
@@ -332,71 +426,84 @@ func result(r audit.Record) string {
 	return effective(r)
 }
 
-// columns are the display widths of the seven columns.
-type columns [7]int
+// columns are the display widths of the eight columns: the cursor's
+// gutter, then time, source, result, tool, target, rule and reason.
+type columns [8]int
 
 func columnsFor(w int) columns {
-	c := columns{9, 5, 13, 0, 0, 0, 0}
-	rest := w - (c[0] + c[1] + c[2]) - 6 // six separating spaces
-	c[3] = min(16, rest/5)
-	c[5] = min(20, rest/4)
-	c[4] = (rest - c[3] - c[5]) / 2
-	c[6] = rest - c[3] - c[4] - c[5]
+	c := columns{1, 9, 5, 13, 0, 0, 0, 0}
+	rest := w - (c[0] + c[1] + c[2] + c[3]) - 7 // seven separating spaces
+	c[4] = min(16, rest/5)
+	c[6] = min(20, rest/4)
+	c[5] = (rest - c[4] - c[6]) / 2
+	c[7] = rest - c[4] - c[5] - c[6]
 	return c
 }
 
-func (c columns) row(vals []string) string {
+// row lays out one row's cells; with colour, the gutter of the selected
+// row stands out and the result is painted resultSGR.
+func (c columns) row(vals []string, resultSGR string, color bool) string {
 	var sb strings.Builder
 	for i, v := range vals {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
+		var cell string
 		switch i {
 		case len(vals) - 1:
-			sb.WriteString(runewidth.Truncate(v, c[i], "…"))
+			cell = ansi.Truncate(v, c[i], "…")
 		case targetColumn:
-			sb.WriteString(runewidth.FillRight(truncMiddle(v, c[i]), c[i]))
+			cell = shortPath(v, c[i])
 		default:
-			sb.WriteString(runewidth.FillRight(runewidth.Truncate(v, c[i], "…"), c[i]))
+			cell = ansi.Truncate(v, c[i], "…")
 		}
+		pad := ""
+		if i < len(vals)-1 {
+			pad = strings.Repeat(" ", max(c[i]-ansi.StringWidth(cell), 0))
+		}
+		switch {
+		case i == resultColumn:
+			cell = paint(color, resultSGR, cell)
+		case i == 0 && v == ">":
+			cell = paint(color, sgrSelected, cell)
+		}
+		sb.WriteString(cell + pad)
 	}
 	return strings.TrimRight(sb.String(), " ")
 }
 
-// targetColumn is cut in the middle: the end of a path or command is
-// what tells one target from another.
-const targetColumn = 4
+// The result column is painted; the target column is cut keeping its end
+// (shortPath): the end of a path or command is what tells one target from
+// another.
+const (
+	resultColumn = 3
+	targetColumn = 5
+)
 
 // truncMiddle cuts s to width w by replacing its middle with "…".
 func truncMiddle(s string, w int) string {
-	if runewidth.StringWidth(s) <= w {
+	if ansi.StringWidth(s) <= w {
 		return s
 	}
 	if w < 8 {
-		return runewidth.Truncate(s, w, "…")
+		return ansi.Truncate(s, w, "…")
 	}
-	head := runewidth.Truncate(s, w/3, "")
-	room := w - runewidth.StringWidth(head) - 1
-	rs := []rune(s)
-	i, tail := len(rs), 0
-	for i > 0 && tail+runewidth.RuneWidth(rs[i-1]) <= room {
-		tail += runewidth.RuneWidth(rs[i-1])
-		i--
-	}
-	return head + "…" + string(rs[i:])
+	head := ansi.Truncate(s, w/3, "")
+	room := w - ansi.StringWidth(head) - 1
+	return head + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-room, "")
 }
 
 // spread puts left and right on one line of width w, cutting left first.
 func spread(left, right string, w int) string {
-	right = runewidth.Truncate(right, w, "…")
-	room := w - runewidth.StringWidth(right) - 2
+	right = ansi.Truncate(right, w, "…")
+	room := w - ansi.StringWidth(right) - 2
 	if room < 1 {
 		return right
 	}
-	left = runewidth.Truncate(left, room, "…")
-	return left + strings.Repeat(" ", w-runewidth.StringWidth(left)-runewidth.StringWidth(right)) + right
+	left = ansi.Truncate(left, room, "…")
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-ansi.StringWidth(right)) + right
 }
 
 func fit(s string, w int) string {
-	return runewidth.Truncate(s, w, "…")
+	return ansi.Truncate(s, w, "…")
 }

@@ -57,13 +57,18 @@ func stopped(r audit.Record) bool {
 	return k == KindBlock || k == KindHold || (k == KindAsk && effective(r) == "block")
 }
 
-// Counts are the decisions seen, by Kind.
+// Counts are the decisions seen, by Kind. Observed counts the allows (and
+// asks answered allow) that ran only because of observe mode.
 type Counts struct {
 	Allow, Ask, Block, Hold int
+	Observed                int
 }
 
 // Add counts r.
 func (c *Counts) Add(r audit.Record) {
+	if observed(r) {
+		c.Observed++
+	}
 	switch KindOf(r) {
 	case KindAllow:
 		c.Allow++
@@ -78,5 +83,5 @@ func (c *Counts) Add(r audit.Record) {
 
 // Plus returns c and d added up.
 func (c Counts) Plus(d Counts) Counts {
-	return Counts{Allow: c.Allow + d.Allow, Ask: c.Ask + d.Ask, Block: c.Block + d.Block, Hold: c.Hold + d.Hold}
+	return Counts{Allow: c.Allow + d.Allow, Ask: c.Ask + d.Ask, Block: c.Block + d.Block, Hold: c.Hold + d.Hold, Observed: c.Observed + d.Observed}
 }

@@ -2,11 +2,12 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/report"
@@ -17,6 +18,8 @@ type Options struct {
 	Keep     int           // records the board holds (the full-screen view)
 	Tail     int           // records plain mode prints at start
 	Interval time.Duration // how often the log is polled
+	Color    bool          // colour the board (plain mode never is)
+	UserHome string        // the user's home, shown as ~ on the board
 }
 
 // DefaultOptions keep 1000 records, print the last 20 in plain mode and
@@ -31,17 +34,20 @@ func RunBoard(ctx context.Context, home string, o Options) error {
 	if err != nil {
 		return err
 	}
-	p := tea.NewProgram(NewBoard(home, f, first, o.Keep, o.Interval), tea.WithAltScreen(), tea.WithContext(ctx))
-	if _, err := p.Run(); err != nil && ctx.Err() == nil {
+	p := tea.NewProgram(NewBoard(home, f, first, o), tea.WithContext(ctx))
+	// a signal stops the board as q does: bubbletea and ctx both hear it,
+	// and either may be first
+	if _, err := p.Run(); err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrInterrupted) {
 		return fmt.Errorf("monitor: %w", err)
 	}
 	return nil
 }
 
 // RunPlain prints the last o.Tail records, one escaped line each (the
-// format of airlock log), then every new record as it is appended until
-// ctx is done; with once it returns after the tail. The chain status goes
-// to status: once at start, and again if the chain breaks.
+// format of airlock log, see PlainLine), then every new record as it is
+// appended until ctx is done; with once it returns after the tail. The
+// chain status goes to status: once at start, and again if the chain
+// breaks.
 func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool, o Options) error {
 	f := NewFollower(home, o.Tail)
 	first, err := f.Start()
@@ -49,7 +55,7 @@ func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool
 		return err
 	}
 	fmt.Fprintf(status, "airlock monitor: %s\n", first.Chain)
-	emit := func(r audit.Record) { fmt.Fprintln(out, report.LogLine(r)) }
+	emit := func(r audit.Record) { fmt.Fprintln(out, PlainLine(r)) }
 	for _, r := range first.Records {
 		emit(r)
 	}
@@ -74,4 +80,16 @@ func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool
 			fmt.Fprintf(status, "airlock monitor: %s\n", ch)
 		}
 	}
+}
+
+// PlainLine is r as airlock log prints it, except that a call that ran
+// only because of observe mode says so where the result is, and again at
+// the end: its result reads observe:block (or observe:ask), never allow.
+func PlainLine(r audit.Record) string {
+	if !observed(r) {
+		return report.LogLine(r)
+	}
+	c := r
+	c.Effective, c.Decision = observedResult(r), observedResult(r)
+	return report.LogLine(c) + " [" + observedNote(r) + "]"
 }
