@@ -41,11 +41,12 @@ func updateCommand() *cli.Command {
 			{Name: "keygen", Usage: "write a feed signing key pair and print the public key for " + scan.FeedKeyEnv,
 				ArgsUsage: "[--out DIR]", Action: runUpdateKeygen, OnUsageError: feedUsageError,
 				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Value: ".", Usage: "write the keys in `DIR`"}}},
-			{Name: "sign", Usage: "check a feed and write it signed", ArgsUsage: "FEED --key PRIVKEY [-o OUT]",
+			{Name: "sign", Usage: "check a feed and write it signed", ArgsUsage: "FEED --key PRIVKEY [-o OUT] [--force]",
 				Action: runUpdateSign, OnUsageError: feedUsageError,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "key", Usage: "the private key `FILE` (as keygen writes it)"},
-					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout)"},
+					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout; an existing file only with --force)"},
+					&cli.BoolFlag{Name: "force", Usage: "let -o replace an existing file (written whole, its mode kept)"},
 				}},
 		},
 	}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/urfave/cli/v2"
 )
@@ -27,6 +26,10 @@ func runUpdateKeygen(c *cli.Context) error {
 	dir := c.String("out")
 	if v, ok := set["out"]; ok {
 		dir = v
+	}
+	if dir == "-" {
+		// - is stdout for a file; keygen writes two, one of them private
+		return exitWith(64, "airlock update keygen: --out names a directory for two key files, not stdout: name a directory (a private key is never printed)")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return exitWith(1, "airlock update keygen: %v", err)
@@ -75,7 +78,7 @@ func writeFeedKey(path string, data []byte, mode os.FileMode) error {
 }
 
 func runUpdateSign(c *cli.Context) error {
-	pos, set, err := lateFlags(c, "update sign", nil, []string{"key", "o", "out"})
+	pos, set, err := lateFlags(c, "update sign", []string{"force"}, []string{"key", "o", "out"})
 	if err != nil {
 		return err
 	}
@@ -101,12 +104,9 @@ func runUpdateSign(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock update sign: %s: %v", in, err)
 	}
-	if out == "-" {
-		_, err = c.App.Writer.Write(env)
+	o := output{cmd: "airlock update sign", flag: "-o", path: out, force: set["force"] != "", newMode: 0o644}
+	if err := o.write(c.App.Writer, env); err != nil || out == "-" {
 		return err
-	}
-	if err := atomicfile.Write(out, env, 0o644); err != nil {
-		return exitWith(1, "airlock update sign: %v", err)
 	}
 	fmt.Fprintf(c.App.Writer, "signed %s with key %s: %s\n", in, scan.FeedKeyID(priv.Public().(ed25519.PublicKey)), out)
 	return nil
