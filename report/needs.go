@@ -111,7 +111,7 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 			h.Time, h.Reason, h.Hash = r.Time, r.Reason, r.Target
 		case r.Event == "mcp_release" || (r.Event == "mcp_admit" && r.Decision == "allow"):
 			delete(holds, server)
-		case isMCP && r.Event == "decision" && r.Effective == "block" && strings.HasPrefix(r.Rule, "pins:"):
+		case isMCP && r.Event == "decision" && r.Effective == "block" && r.Rule == "pins:held":
 			h := holds[server]
 			if h == nil {
 				// the hold began before the window: its calls still show it
