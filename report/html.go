@@ -36,7 +36,15 @@ type htmlView struct {
 	HasTrouble     bool
 
 	// the ranked tables, keys passed through audit.Escape
-	Decisions, TopBlocked, Asks, TopTools, Trouble []Count
+	Decisions                           []classedCount
+	TopBlocked, Asks, TopTools, Trouble []Count
+}
+
+// classedCount is a row of the decisions table with the chart's colour
+// for its result.
+type classedCount struct {
+	Count
+	Class string
 }
 
 func escapedCounts(cs []Count) []Count {
@@ -137,7 +145,10 @@ func (s Summary) htmlView() htmlView {
 		v.Interrupt = s.interruptionRows()
 	}
 	v.Candidates = candidateLines(st, s.GrantCandidates)
-	v.Decisions, v.TopBlocked, v.Asks = escapedCounts(s.Decisions), escapedCounts(s.TopBlocked), escapedCounts(s.Asks)
+	for _, c := range escapedCounts(s.Decisions) {
+		v.Decisions = append(v.Decisions, classedCount{c, chartClass(c.Key)})
+	}
+	v.TopBlocked, v.Asks = escapedCounts(s.TopBlocked), escapedCounts(s.Asks)
 	v.TopTools, v.Trouble = escapedCounts(s.TopTools), escapedCounts(s.Trouble)
 	v.Time = s.timeChart()
 	v.Tools = s.toolChart()
@@ -145,7 +156,7 @@ func (s Summary) htmlView() htmlView {
 }
 
 func (s Summary) timeChart() timeChart {
-	const w, h, top, bottom, left = 760, 220, 24, 28, 36
+	const w, h, top, bottom, left, maxBar = 760, 220, 24, 28, 36, 48
 	c := timeChart{Width: w, Height: h, Unit: s.Series.Unit}
 	n := len(s.Series.Buckets)
 	m := s.Series.Max()
@@ -164,7 +175,10 @@ func (s Summary) timeChart() timeChart {
 			}
 			hh := plot * float64(cnt) / float64(m)
 			y -= hh
-			c.Rects = append(c.Rects, rect{X: x + 1, Y: y, W: max(bw-2, 1), H: hh, Class: chartClass(k),
+			// a bar is at most maxBar wide, centred in its slot: one
+			// bucket must not fill the chart like a wall
+			bar := min(max(bw-2, 1), maxBar)
+			c.Rects = append(c.Rects, rect{X: x + (bw-bar)/2, Y: y, W: bar, H: hh, Class: chartClass(k),
 				Tip: fmt.Sprintf("%s: %d %s", b.Start.Format("2006-01-02 15:04"), cnt, audit.Escape(k))})
 		}
 		if n <= 14 || i%((n+13)/14) == 0 {
@@ -197,7 +211,8 @@ func (s Summary) toolChart() toolChart {
 		if len([]rune(name)) > 32 {
 			name = string([]rune(name)[:31]) + "…"
 		}
-		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "allow", Tip: fmt.Sprintf("%s: %d", audit.Escape(t.Key), t.N)})
+		// calls of every result: the neutral colour, never an allow's
+		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "tool", Tip: fmt.Sprintf("%s: %d", audit.Escape(t.Key), t.N)})
 		c.Labels = append(c.Labels, label{X: left - 6, Y: y + row - 10, Text: name, Anchor: "end"},
 			label{X: left + bw + 6, Y: y + row - 10, Text: fmt.Sprint(t.N), Anchor: "start"})
 	}
@@ -232,9 +247,9 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 li{overflow-wrap:anywhere;margin:.25em 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}
 .h{border-bottom:1px dotted #777;cursor:help}
-svg{max-width:100%;height:auto}
+svg{max-width:100%;height:auto}svg.sw{vertical-align:-1px}
 svg text{font:11px system-ui,sans-serif;fill:#444}
-.block{fill:#c0392b}.ask{fill:#e67e22}.allow{fill:#2e86c1}.other{fill:#95a5a6}
+.block{fill:#c0392b}.ask{fill:#e67e22}.allow{fill:#2e86c1}.other{fill:#95a5a6}.tool{fill:#64748b}
 section.needs{border:2px solid #b42318;border-radius:8px;padding:.2em 1.1em .6em;margin:1.2em 0;background:#fffafa}
 section.needs h2{margin-top:.6em;border:0;color:#8a1010}
 section.needs.none{border-color:#2f855a;background:#f3fbf6}section.needs.none h2{color:#14532d}
@@ -253,19 +268,19 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 <p>{{.Window}}</p>
 <p class="note">{{.Coverage}}</p>
 
-{{if .NeedsNothing}}<section class="needs none"><h2>Needs you</h2><p>{{.NeedsNothing}}</p></section>
-{{else}}<section class="needs"><h2>Needs you: {{.NeedsCount}}</h2>
+{{if .NeedsNothing}}<section class="needs none" id="needs"><h2>Needs you</h2><p>{{.NeedsNothing}}</p></section>
+{{else}}<section class="needs" id="needs"><h2>Needs you: {{.NeedsCount}}</h2>
 {{range .Needs}}<div class="need {{.Kind}}"><p>{{.Intro}}</p>
 <ul>{{range .Items}}<li>{{template "pieces" .Text}}: <code class="cmd">{{.Cmd}}</code></li>
 {{end}}</ul></div>
 {{end}}</section>
 {{end}}
-<h2>Policy changes</h2>
+<h2 id="policy">Policy changes</h2>
 {{if .Policy}}<p>The policy in force changed {{len .Policy}} time(s); every decision after a change was made by a different policy:</p>
 <ul>{{range .Policy}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No policy change in this window: one policy was in force throughout.</p>{{end}}
 
-<h2>Decisions over time</h2>
+<h2 id="time">Decisions over time</h2>
 {{if .Time.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Time.Width}}" height="{{.Time.Height}}" viewBox="0 0 {{.Time.Width}} {{.Time.Height}}" role="img" aria-label="decisions per {{.Time.Unit}}">
 {{range .Time.Legend}}<rect x="{{.X}}" y="2" width="10" height="10" class="{{.Class}}"/><text x="{{.X}}" y="11" dx="14">{{.Text}}</text>
 {{end}}{{range .Time.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
@@ -274,42 +289,42 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 <p class="note">One bar per {{.Time.Unit}} (UTC).</p>
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2>Calls by decision</h2>
-{{if .Decisions}}<table>{{range .Decisions}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
+<h2 id="decisions">Calls by decision</h2>
+{{if .Decisions}}<table>{{range .Decisions}}<tr><td><svg class="sw" width="10" height="10" aria-hidden="true"><rect width="10" height="10" class="{{.Class}}"/></svg> {{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{if .S.Observed}}<p>{{.S.Observed}} call(s) the policy would have blocked ran because of the mode (observe).</p>{{end}}
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2>Top blocked targets</h2>
+<h2 id="blocked">Top blocked targets</h2>
 {{if .TopBlocked}}<table>{{range .TopBlocked}}<tr><td class="mono">{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>Nothing was blocked.</p>{{end}}
 
-<h2>Asks</h2>
+<h2 id="asks">Asks</h2>
 {{if .Asks}}<table>{{range .Asks}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>No call was sent to a person.</p>{{end}}
 
-<h2>Interruptions</h2>
+<h2 id="interruptions">Interruptions</h2>
 {{if .Interrupt}}<table>{{range .Interrupt}}<tr><td>{{index . 0}}</td><td class="n">{{index . 1}}</td></tr>{{end}}</table>
 {{if .S.UnattendedAllowed}}<p>{{.S.UnattendedAllowed}} ask(s) ran without a person's answer: ask_fallback allowed them.</p>{{end}}
 {{else}}<p>No ask in this window: nobody was interrupted.</p>{{end}}
 
-<h2>Grant candidates</h2>
+<h2 id="grants">Grant candidates</h2>
 {{if .Candidates}}<p>{{.CandidatesNote}}</p>
 <ul>{{range .Candidates}}<li class="mono">{{.}}</li>{{end}}</ul>
 {{else}}<p>No gated call that a grant could lift.</p>{{end}}
 
-<h2>Holds</h2>
+<h2 id="holds">Holds</h2>
 {{if .Holds}}<p>{{len .Holds}} hold record(s) in this window (those still in force are under Needs you):</p>
 <ul>{{range .Holds}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No MCP server's toolset was held.</p>{{end}}
 
-<h2>Top tools</h2>
+<h2 id="tools">Top tools</h2>
 {{if .Tools.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Tools.Width}}" height="{{.Tools.Height}}" viewBox="0 0 {{.Tools.Width}} {{.Tools.Height}}" role="img" aria-label="decisions by tool">
 {{range .Tools.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
 {{end}}{{range .Tools.Labels}}<text x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
 {{end}}</svg>
 {{else}}<p>No tool calls in this window.</p>{{end}}
 
-{{if .HasTrouble}}<h2>Problems recorded</h2>
+{{if .HasTrouble}}<h2 id="problems">Problems recorded</h2>
 <table>{{range .Trouble}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>{{end}}
 </body>
 </html>

@@ -176,7 +176,7 @@ func candidateLines(st style, cs []Candidate) []string {
 	for i, c := range cs {
 		target := "(no target)"
 		if c.Target != "" {
-			target = st.esc(c.Target)
+			target = st.short(st.esc(c.Target)) // the grant command keeps it whole
 		}
 		out[i] = fmt.Sprintf("%d× %s on %s (rule %s): %s", c.Count, st.esc(orNone(c.Tool)), target, st.esc(orNone(c.Rule)), st.esc(c.Grant))
 	}
