@@ -275,12 +275,12 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 {{end}}</ul></div>
 {{end}}</section>
 {{end}}
-<h2 id="policy">Policy changes</h2>
+<a id="policy"></a><h2>Policy changes</h2>
 {{if .Policy}}<p>The policy in force changed {{len .Policy}} time(s); every decision after a change was made by a different policy:</p>
 <ul>{{range .Policy}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No policy change in this window: one policy was in force throughout.</p>{{end}}
 
-<h2 id="time">Decisions over time</h2>
+<a id="time"></a><h2>Decisions over time</h2>
 {{if .Time.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Time.Width}}" height="{{.Time.Height}}" viewBox="0 0 {{.Time.Width}} {{.Time.Height}}" role="img" aria-label="decisions per {{.Time.Unit}}">
 {{range .Time.Legend}}<rect x="{{.X}}" y="2" width="10" height="10" class="{{.Class}}"/><text x="{{.X}}" y="11" dx="14">{{.Text}}</text>
 {{end}}{{range .Time.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
@@ -289,42 +289,42 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 <p class="note">One bar per {{.Time.Unit}} (UTC).</p>
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2 id="decisions">Calls by decision</h2>
+<a id="decisions"></a><h2>Calls by decision</h2>
 {{if .Decisions}}<table>{{range .Decisions}}<tr><td><svg class="sw" width="10" height="10" aria-hidden="true"><rect width="10" height="10" class="{{.Class}}"/></svg> {{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{if .S.Observed}}<p>{{.S.Observed}} call(s) the policy would have blocked ran because of the mode (observe).</p>{{end}}
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2 id="blocked">Top blocked targets</h2>
+<a id="blocked"></a><h2>Top blocked targets</h2>
 {{if .TopBlocked}}<table>{{range .TopBlocked}}<tr><td class="mono">{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>Nothing was blocked.</p>{{end}}
 
-<h2 id="asks">Asks</h2>
+<a id="asks"></a><h2>Asks</h2>
 {{if .Asks}}<table>{{range .Asks}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>No call was sent to a person.</p>{{end}}
 
-<h2 id="interruptions">Interruptions</h2>
+<a id="interruptions"></a><h2>Interruptions</h2>
 {{if .Interrupt}}<table>{{range .Interrupt}}<tr><td>{{index . 0}}</td><td class="n">{{index . 1}}</td></tr>{{end}}</table>
 {{if .S.UnattendedAllowed}}<p>{{.S.UnattendedAllowed}} ask(s) ran without a person's answer: ask_fallback allowed them.</p>{{end}}
 {{else}}<p>No ask in this window: nobody was interrupted.</p>{{end}}
 
-<h2 id="grants">Grant candidates</h2>
+<a id="grants"></a><h2>Grant candidates</h2>
 {{if .Candidates}}<p>{{.CandidatesNote}}</p>
 <ul>{{range .Candidates}}<li class="mono">{{.}}</li>{{end}}</ul>
 {{else}}<p>No gated call that a grant could lift.</p>{{end}}
 
-<h2 id="holds">Holds</h2>
+<a id="holds"></a><h2>Holds</h2>
 {{if .Holds}}<p>{{len .Holds}} hold record(s) in this window (those still in force are under Needs you):</p>
 <ul>{{range .Holds}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No MCP server's toolset was held.</p>{{end}}
 
-<h2 id="tools">Top tools</h2>
+<a id="tools"></a><h2>Top tools</h2>
 {{if .Tools.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Tools.Width}}" height="{{.Tools.Height}}" viewBox="0 0 {{.Tools.Width}} {{.Tools.Height}}" role="img" aria-label="decisions by tool">
 {{range .Tools.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
 {{end}}{{range .Tools.Labels}}<text x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
 {{end}}</svg>
 {{else}}<p>No tool calls in this window.</p>{{end}}
 
-{{if .HasTrouble}}<h2 id="problems">Problems recorded</h2>
+{{if .HasTrouble}}<a id="problems"></a><h2>Problems recorded</h2>
 <table>{{range .Trouble}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>{{end}}
 </body>
 </html>

@@ -13,7 +13,7 @@ import (
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "report",
-		Usage: "summarise a window of the audit log, integrity first (text, --markdown or --html FILE)",
+		Usage: "summarise a window of the audit log: integrity, then what needs you, then the rest (text, --markdown or --html FILE|-)",
 		Flags: []cli.Flag{
 			sinceFlag("7d"),
 			&cli.StringFlag{Name: "until", Usage: "end of the window (RFC 3339), to reproduce a signed-off report"},
