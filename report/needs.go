@@ -82,6 +82,16 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 	var ran []RanCall
 	holds := map[string]*Hold{}
 	var order []string
+	// the servers the proxies' own records name (mcp__SERVER), to tell a
+	// server from its tool in a call's name
+	servers := map[string]bool{}
+	for _, e := range entries {
+		if r := e.Record; e.Err == nil && r.Event != "decision" && r.Source == "mcp" {
+			if name, ok := strings.CutPrefix(r.Tool, "mcp__"); ok && name != "" {
+				servers[name] = true
+			}
+		}
+	}
 	for _, e := range entries {
 		if e.Err != nil {
 			continue
@@ -99,7 +109,7 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 		case r.Event == "decision" && r.Decision == "ask" && r.Effective == "allow" && r.Mode == "observe":
 			n.Unasked++
 		}
-		server, isMCP := mcpServer(r.Tool)
+		server, isMCP := mcpServer(r.Tool, r.Event == "decision", servers)
 		switch {
 		case r.Event == "mcp_admit" && r.Decision == "block":
 			h := holds[server]
@@ -154,11 +164,26 @@ func addRan(ran *[]RanCall, groups map[string]int, r audit.Record, why string) {
 }
 
 // mcpServer is the server an MCP proxy's record names in its tool:
-// mcp__SERVER for the proxy's own records, mcp__SERVER__TOOL for a call.
-func mcpServer(tool string) (string, bool) {
+// mcp__SERVER for the proxy's own records (admissions, releases), and
+// mcp__SERVER__TOOL for a call, where a server whose name holds "__" is
+// told from its tool by the servers the window names (the longest that
+// fits).
+func mcpServer(tool string, call bool, servers map[string]bool) (string, bool) {
 	rest, ok := strings.CutPrefix(tool, "mcp__")
 	if !ok || rest == "" {
 		return "", false
+	}
+	if !call {
+		return rest, true
+	}
+	best := ""
+	for name := range servers {
+		if len(name) > len(best) && strings.HasPrefix(rest, name+"__") {
+			best = name
+		}
+	}
+	if best != "" {
+		return best, true
 	}
 	server, _, _ := strings.Cut(rest, "__")
 	return server, true
