@@ -49,10 +49,18 @@ type RanCall struct {
 // Hold is one MCP server held at the end of the window.
 type Hold struct {
 	Server string // "" when the record does not name it
-	Time   string // ts of the last hold record
+	Time   string // ts of the hold record that began it
 	Reason string
 	Hash   string // the held toolset's hash, when recorded
 	Calls  int    // calls refused because of the hold in the window
+	Early  bool   // the hold began before the window: Time is its first refused call
+}
+
+func callsOf(h *Hold) int {
+	if h == nil {
+		return 0
+	}
+	return h.Calls
 }
 
 // Nothing reports whether nothing needs the person.
@@ -113,23 +121,22 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 		switch {
 		case r.Event == "mcp_admit" && r.Decision == "block":
 			h := holds[server]
-			if h == nil {
-				h = &Hold{Server: server}
+			if h == nil || h.Early {
+				h = &Hold{Server: server, Time: r.Time, Calls: callsOf(h)}
 				holds[server] = h
 				order = append(order, server)
 			}
-			h.Time, h.Reason, h.Hash = r.Time, r.Reason, r.Target
+			h.Reason, h.Hash = r.Reason, r.Target // a proxy's restart holds it again: keep since when
 		case r.Event == "mcp_release" || (r.Event == "mcp_admit" && r.Decision == "allow"):
 			delete(holds, server)
 		case isMCP && r.Event == "decision" && r.Effective == "block" && r.Rule == "pins:held":
 			h := holds[server]
 			if h == nil {
 				// the hold began before the window: its calls still show it
-				h = &Hold{Server: server, Reason: r.Reason}
+				h = &Hold{Server: server, Reason: r.Reason, Time: r.Time, Early: true}
 				holds[server] = h
 				order = append(order, server)
 			}
-			h.Time = r.Time
 			h.Calls++
 		}
 	}
@@ -259,9 +266,13 @@ func (n Needs) ranItem(st style, g RanCall) needItem {
 }
 
 func holdItem(st style, h Hold) needItem {
-	out := "an MCP server the record does not name, held since " + st.esc(h.Time)
+	since := " held since "
+	if h.Early {
+		since = " held at least since "
+	}
+	out := "an MCP server the record does not name," + since + st.esc(h.Time)
 	if h.Server != "" {
-		out = "server " + st.esc(h.Server) + " held since " + st.esc(h.Time)
+		out = "server " + st.esc(h.Server) + since + st.esc(h.Time)
 	}
 	if h.Reason != "" {
 		out += ": " + st.short(st.esc(h.Reason))
