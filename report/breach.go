@@ -91,11 +91,81 @@ type indexed struct {
 	r    audit.Record
 }
 
+// egressFacts is what grading needs of one decision record, worked out
+// once: a report grades every secret access of a week's log, and each
+// looked at every later record again (quadratic: seconds on 20,000).
+type egressFacts struct {
+	digests   []string // payload digests
+	host      string   // a known collector it called
+	exfilRule bool
+	staging   bool
+}
+
+// egressIndex holds the decision records that can move a grade: those
+// with payload digests (any session), and per session those that hit an
+// exfiltration rule, call a collector or stage data. Indices ascend.
+type egressIndex struct {
+	recs      []indexed
+	facts     map[int]egressFacts
+	digested  []int
+	bySession map[string][]int
+}
+
+func newEgressIndex(recs []indexed) *egressIndex {
+	x := &egressIndex{recs: recs, facts: map[int]egressFacts{}, bySession: map[string][]int{}}
+	for i, e := range recs {
+		r := e.r
+		if r.Event != "decision" {
+			continue
+		}
+		f := egressFacts{digests: PayloadDigests(r), host: collectorHost(r.Target), exfilRule: isExfilRule(r.Rule)}
+		f.staging = f.host == "" && !f.exfilRule && isStaging(r)
+		if len(f.digests) == 0 && f.host == "" && !f.exfilRule && !f.staging {
+			continue
+		}
+		x.facts[i] = f
+		if len(f.digests) > 0 {
+			x.digested = append(x.digested, i)
+		}
+		if f.host != "" || f.exfilRule || f.staging {
+			x.bySession[r.Session] = append(x.bySession[r.Session], i)
+		}
+	}
+	return x
+}
+
+// after calls fn, in log order, on every record after i that can move the
+// grade of a secret access in session (digest: whether the access has
+// digests to match).
+func (x *egressIndex) after(i int, session string, digest bool, fn func(j int) bool) {
+	a := x.bySession[session]
+	var d []int
+	if digest {
+		d = x.digested
+	}
+	a = a[sort.SearchInts(a, i+1):]
+	d = d[sort.SearchInts(d, i+1):]
+	for len(a) > 0 || len(d) > 0 {
+		var j int
+		switch {
+		case len(d) == 0 || (len(a) > 0 && a[0] < d[0]):
+			j, a = a[0], a[1:]
+		case len(a) == 0 || d[0] < a[0]:
+			j, d = d[0], d[1:]
+		default: // the same record in both
+			j, a, d = a[0], a[1:], d[1:]
+		}
+		if !fn(j) {
+			return
+		}
+	}
+}
+
 // Analyze grades every secret access in entries (already filtered to the
 // window) by the egress that followed it.
 func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 	b := Breach{Integrity: integ, Window: f}
-	var recs []indexed
+	recs := make([]indexed, 0, len(entries))
 	for _, e := range entries {
 		b.Records++
 		if e.Err == nil {
@@ -103,6 +173,14 @@ func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 		}
 	}
 	// an outcome joins its decision by session, tool and args digest
+	outcomes := map[string][]int{}
+	for j, x := range recs {
+		if x.r.Event == "outcome" {
+			k := outcomeKey(x.r)
+			outcomes[k] = append(outcomes[k], j)
+		}
+	}
+	egress := newEgressIndex(recs)
 	used := map[int]bool{}
 	for i, x := range recs {
 		r := x.r
@@ -116,17 +194,17 @@ func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 		if lone {
 			fd.Digests = SecretDigests(r)
 		} else if fd.Read {
-			for j := i + 1; j < len(recs); j++ {
-				o := recs[j].r
-				if o.Event == "outcome" && !used[j] && outcomeKey(o) == outcomeKey(r) {
+			js := outcomes[outcomeKey(r)]
+			for _, j := range js[sort.SearchInts(js, i+1):] {
+				if !used[j] {
 					used[j] = true
-					fd.Digests = SecretDigests(o)
-					fd.Timeline = append(fd.Timeline, Step{PhaseSecret, recs[j].line, o})
+					fd.Digests = SecretDigests(recs[j].r)
+					fd.Timeline = append(fd.Timeline, Step{PhaseSecret, recs[j].line, recs[j].r})
 					break
 				}
 			}
 		}
-		grade(&fd, recs[i+1:])
+		grade(&fd, i, egress)
 		if !fd.Read && fd.Grade == Possible {
 			b.Attempts = append(b.Attempts, fd)
 			continue
@@ -137,31 +215,30 @@ func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 	return b
 }
 
-// grade follows one secret access through the records after it.
-func grade(fd *Finding, after []indexed) {
+// grade follows the secret access at record i through the records after
+// it that can move its grade.
+func grade(fd *Finding, i int, egress *egressIndex) {
 	fd.Grade = Possible
 	if fd.Read {
 		fd.Why = "a secret was read; nothing in the log ties it to egress"
 	} else {
 		fd.Why = "a secret read was attempted and blocked; nothing in the log ties it to egress"
 	}
-	for _, x := range after {
+	egress.after(i, fd.Session, len(fd.Digests) > 0, func(j int) bool {
+		x, facts := egress.recs[j], egress.facts[j]
 		r := x.r
-		if r.Event != "decision" {
-			continue
-		}
 		sameSession := r.Session == fd.Session
-		hit := shared(fd.Digests, PayloadDigests(r))
+		hit := shared(fd.Digests, facts.digests)
 		digestHit := hit != ""
-		host := collectorHost(r.Target)
-		exfil := sameSession && (isExfilRule(r.Rule) || host != "")
+		host := facts.host
+		exfil := sameSession && (facts.exfilRule || host != "")
 		switch {
 		case digestHit:
 			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
 			if r.Effective != "block" {
 				fd.Grade = Confirmed
 				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound payload the gate let through"
-				return
+				return false
 			}
 			if fd.Grade < Probable {
 				fd.Grade = Probable
@@ -183,10 +260,11 @@ func grade(fd *Finding, after []indexed) {
 			} else if !fd.Read && fd.Grade == Possible {
 				fd.Why = "a secret read was attempted and blocked; the same session then tried egress (see timeline)"
 			}
-		case sameSession && isStaging(r):
+		case sameSession && facts.staging:
 			fd.Timeline = append(fd.Timeline, Step{PhaseStaging, x.line, r})
 		}
-	}
+		return true
+	})
 }
 
 // shared returns a digest in both lists, or "".

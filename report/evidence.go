@@ -99,6 +99,9 @@ var collectors = []string{
 
 // collectorHost returns the known collector a target names, or "".
 func collectorHost(target string) string {
+	if !strings.Contains(target, ".") { // every collector's name has a dot
+		return ""
+	}
 	for _, w := range strings.Fields(strings.ToLower(target)) {
 		host := w
 		if strings.Contains(w, "://") {
@@ -113,7 +116,8 @@ func collectorHost(target string) string {
 		}
 		host = strings.TrimSuffix(host, ".")
 		for _, c := range collectors {
-			if host == c || strings.HasSuffix(host, "."+c) {
+			// host is c or ends in "."+c (no string built per collector)
+			if host == c || (strings.HasSuffix(host, c) && host[len(host)-len(c)-1] == '.') {
 				return host
 			}
 		}

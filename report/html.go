@@ -24,8 +24,11 @@ type htmlView struct {
 	Window         string
 	Coverage       string
 	CandidatesNote string
-	Policy         []string
-	Holds          []string
+	Policy         [][]piece
+	Holds          [][]piece
+	NeedsNothing   string // the one line when nothing needs the person
+	NeedsCount     int
+	Needs          []htmlNeedBlock
 	Interrupt      [][2]string // the report's own words and counts
 	Candidates     []string
 	Time           timeChart
@@ -33,7 +36,15 @@ type htmlView struct {
 	HasTrouble     bool
 
 	// the ranked tables, keys passed through audit.Escape
-	Decisions, TopBlocked, Asks, TopTools, Trouble []Count
+	Decisions                           []classedCount
+	TopBlocked, Asks, TopTools, Trouble []Count
+}
+
+// classedCount is a row of the decisions table with the chart's colour
+// for its result.
+type classedCount struct {
+	Count
+	Class string
 }
 
 func escapedCounts(cs []Count) []Count {
@@ -42,6 +53,19 @@ func escapedCounts(cs []Count) []Count {
 		out[i] = Count{audit.Escape(c.Key), c.N}
 	}
 	return out
+}
+
+// htmlNeedBlock is a needBlock for the page: the text of each item split
+// into runs so a shortened hash keeps its full value as a title.
+type htmlNeedBlock struct {
+	Kind  string
+	Intro string
+	Items []htmlNeedItem
+}
+
+type htmlNeedItem struct {
+	Text []piece
+	Cmd  string
 }
 
 type rect struct {
@@ -101,16 +125,30 @@ func (s Summary) htmlView() htmlView {
 		v.BannerCls = "bad"
 	}
 	for _, r := range s.PolicyChanges {
-		v.Policy = append(v.Policy, recordLine(st, r))
+		v.Policy = append(v.Policy, pieces(recordLine(st, r)))
 	}
 	for _, r := range s.Holds {
-		v.Holds = append(v.Holds, recordLine(st, r))
+		v.Holds = append(v.Holds, pieces(recordLine(st, r)))
+	}
+	if s.Needs.Nothing() {
+		v.NeedsNothing = NothingNeedsYou
+	}
+	v.NeedsCount = s.Needs.Items()
+	for _, bl := range s.Needs.blocks(st) {
+		hb := htmlNeedBlock{Kind: bl.Kind, Intro: bl.Intro}
+		for _, it := range bl.Items {
+			hb.Items = append(hb.Items, htmlNeedItem{Text: pieces(it.Text), Cmd: audit.Escape(it.Cmd)})
+		}
+		v.Needs = append(v.Needs, hb)
 	}
 	if len(s.Asks) > 0 {
 		v.Interrupt = s.interruptionRows()
 	}
 	v.Candidates = candidateLines(st, s.GrantCandidates)
-	v.Decisions, v.TopBlocked, v.Asks = escapedCounts(s.Decisions), escapedCounts(s.TopBlocked), escapedCounts(s.Asks)
+	for _, c := range escapedCounts(s.Decisions) {
+		v.Decisions = append(v.Decisions, classedCount{c, chartClass(c.Key)})
+	}
+	v.TopBlocked, v.Asks = escapedCounts(s.TopBlocked), escapedCounts(s.Asks)
 	v.TopTools, v.Trouble = escapedCounts(s.TopTools), escapedCounts(s.Trouble)
 	v.Time = s.timeChart()
 	v.Tools = s.toolChart()
@@ -118,7 +156,7 @@ func (s Summary) htmlView() htmlView {
 }
 
 func (s Summary) timeChart() timeChart {
-	const w, h, top, bottom, left = 760, 220, 24, 28, 36
+	const w, h, top, bottom, left, maxBar = 760, 220, 24, 28, 36, 48
 	c := timeChart{Width: w, Height: h, Unit: s.Series.Unit}
 	n := len(s.Series.Buckets)
 	m := s.Series.Max()
@@ -137,7 +175,10 @@ func (s Summary) timeChart() timeChart {
 			}
 			hh := plot * float64(cnt) / float64(m)
 			y -= hh
-			c.Rects = append(c.Rects, rect{X: x + 1, Y: y, W: max(bw-2, 1), H: hh, Class: chartClass(k),
+			// a bar is at most maxBar wide, centred in its slot: one
+			// bucket must not fill the chart like a wall
+			bar := min(max(bw-2, 1), maxBar)
+			c.Rects = append(c.Rects, rect{X: x + (bw-bar)/2, Y: y, W: bar, H: hh, Class: chartClass(k),
 				Tip: fmt.Sprintf("%s: %d %s", b.Start.Format("2006-01-02 15:04"), cnt, audit.Escape(k))})
 		}
 		if n <= 14 || i%((n+13)/14) == 0 {
@@ -170,7 +211,8 @@ func (s Summary) toolChart() toolChart {
 		if len([]rune(name)) > 32 {
 			name = string([]rune(name)[:31]) + "…"
 		}
-		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "allow", Tip: fmt.Sprintf("%s: %d", audit.Escape(t.Key), t.N)})
+		// calls of every result: the neutral colour, never an allow's
+		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "tool", Tip: fmt.Sprintf("%s: %d", audit.Escape(t.Key), t.N)})
 		c.Labels = append(c.Labels, label{X: left - 6, Y: y + row - 10, Text: name, Anchor: "end"},
 			label{X: left + bw + 6, Y: y + row - 10, Text: fmt.Sprint(t.N), Anchor: "start"})
 	}
@@ -182,6 +224,10 @@ func (s Summary) toolChart() toolChart {
 // invisible character cannot reorder or hide what the page shows.
 type htmlStyle struct{ textStyle }
 
+// short leaves hashes whole: pieces shortens them on the page and keeps
+// the full value in a title.
+func (htmlStyle) short(s string) string { return s }
+
 var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -190,17 +236,29 @@ var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta name="referrer" content="no-referrer">
 <title>Airlock report</title>
 <style>
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:820px;color:#1d232a;padding:0 1em}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:860px;color:#1d232a;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.3em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #dde;padding-bottom:.2em}
 .banner{padding:.7em 1em;border-radius:6px;font-weight:600}
 .banner.ok{background:#e5f5ea;color:#14532d}.banner.warn{background:#fff4d6;color:#7a4b00}
 .banner.bad{background:#fde2e1;color:#8a1010}.banner.sim{background:#e8eefc;color:#1c3a7a}
 .note{color:#555}table{border-collapse:collapse;margin:.4em 0}
-td,th{padding:.2em .8em;border-bottom:1px solid #eee;text-align:left;vertical-align:top;word-break:break-all}
+td,th{padding:.2em .8em;border-bottom:1px solid #eee;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+li{overflow-wrap:anywhere;margin:.25em 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}
+.h{border-bottom:1px dotted #777;cursor:help}
+svg{max-width:100%;height:auto}svg.sw{vertical-align:-1px}
 svg text{font:11px system-ui,sans-serif;fill:#444}
-.block{fill:#c0392b}.ask{fill:#e67e22}.allow{fill:#2e86c1}.other{fill:#95a5a6}
+.block{fill:#c0392b}.ask{fill:#e67e22}.allow{fill:#2e86c1}.other{fill:#95a5a6}.tool{fill:#64748b}
+section.needs{border:2px solid #b42318;border-radius:8px;padding:.2em 1.1em .6em;margin:1.2em 0;background:#fffafa}
+section.needs h2{margin-top:.6em;border:0;color:#8a1010}
+section.needs.none{border-color:#2f855a;background:#f3fbf6}section.needs.none h2{color:#14532d}
+.need{margin:.8em 0 .2em;padding-left:.7em;border-left:5px solid #999}
+.need p{margin:.2em 0;font-weight:600}.need ul{margin:.2em 0;padding-left:1.2em}
+.need.broken,.need.burn{border-color:#b42318}.need.broken p,.need.burn p{color:#8a1010}
+.need.ran{border-color:#c2410c}.need.ran p{color:#9a3412}
+.need.unasked,.need.hold{border-color:#b7791f}.need.unasked p,.need.hold p{color:#7a4b00}
+code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border-radius:4px;padding:0 .35em;color:#1d232a;user-select:all;overflow-wrap:anywhere}
 </style>
 </head>
 <body>
@@ -210,12 +268,19 @@ svg text{font:11px system-ui,sans-serif;fill:#444}
 <p>{{.Window}}</p>
 <p class="note">{{.Coverage}}</p>
 
-<h2>Policy changes</h2>
+{{if .NeedsNothing}}<section class="needs none" id="needs"><h2>Needs you</h2><p>{{.NeedsNothing}}</p></section>
+{{else}}<section class="needs" id="needs"><h2>Needs you: {{.NeedsCount}}</h2>
+{{range .Needs}}<div class="need {{.Kind}}"><p>{{.Intro}}</p>
+<ul>{{range .Items}}<li>{{template "pieces" .Text}}: <code class="cmd">{{.Cmd}}</code></li>
+{{end}}</ul></div>
+{{end}}</section>
+{{end}}
+<a id="policy"></a><h2>Policy changes</h2>
 {{if .Policy}}<p>The policy in force changed {{len .Policy}} time(s); every decision after a change was made by a different policy:</p>
-<ul>{{range .Policy}}<li class="mono">{{.}}</li>{{end}}</ul>
+<ul>{{range .Policy}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No policy change in this window: one policy was in force throughout.</p>{{end}}
 
-<h2>Decisions over time</h2>
+<a id="time"></a><h2>Decisions over time</h2>
 {{if .Time.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Time.Width}}" height="{{.Time.Height}}" viewBox="0 0 {{.Time.Width}} {{.Time.Height}}" role="img" aria-label="decisions per {{.Time.Unit}}">
 {{range .Time.Legend}}<rect x="{{.X}}" y="2" width="10" height="10" class="{{.Class}}"/><text x="{{.X}}" y="11" dx="14">{{.Text}}</text>
 {{end}}{{range .Time.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
@@ -224,43 +289,43 @@ svg text{font:11px system-ui,sans-serif;fill:#444}
 <p class="note">One bar per {{.Time.Unit}} (UTC).</p>
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2>Calls by decision</h2>
-{{if .Decisions}}<table>{{range .Decisions}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
+<a id="decisions"></a><h2>Calls by decision</h2>
+{{if .Decisions}}<table>{{range .Decisions}}<tr><td><svg class="sw" width="10" height="10" aria-hidden="true"><rect width="10" height="10" class="{{.Class}}"/></svg> {{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{if .S.Observed}}<p>{{.S.Observed}} call(s) the policy would have blocked ran because of the mode (observe).</p>{{end}}
 {{else}}<p>No decisions in this window.</p>{{end}}
 
-<h2>Top blocked targets</h2>
+<a id="blocked"></a><h2>Top blocked targets</h2>
 {{if .TopBlocked}}<table>{{range .TopBlocked}}<tr><td class="mono">{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>Nothing was blocked.</p>{{end}}
 
-<h2>Asks</h2>
+<a id="asks"></a><h2>Asks</h2>
 {{if .Asks}}<table>{{range .Asks}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>
 {{else}}<p>No call was sent to a person.</p>{{end}}
 
-<h2>Interruptions</h2>
+<a id="interruptions"></a><h2>Interruptions</h2>
 {{if .Interrupt}}<table>{{range .Interrupt}}<tr><td>{{index . 0}}</td><td class="n">{{index . 1}}</td></tr>{{end}}</table>
 {{if .S.UnattendedAllowed}}<p>{{.S.UnattendedAllowed}} ask(s) ran without a person's answer: ask_fallback allowed them.</p>{{end}}
 {{else}}<p>No ask in this window: nobody was interrupted.</p>{{end}}
 
-<h2>Grant candidates</h2>
+<a id="grants"></a><h2>Grant candidates</h2>
 {{if .Candidates}}<p>{{.CandidatesNote}}</p>
 <ul>{{range .Candidates}}<li class="mono">{{.}}</li>{{end}}</ul>
 {{else}}<p>No gated call that a grant could lift.</p>{{end}}
 
-<h2>Holds</h2>
-{{if .Holds}}<p>{{len .Holds}} MCP toolset(s) held until a person approves them (airlock pins):</p>
-<ul>{{range .Holds}}<li class="mono">{{.}}</li>{{end}}</ul>
+<a id="holds"></a><h2>Holds</h2>
+{{if .Holds}}<p>{{len .Holds}} hold record(s) in this window (those still in force are under Needs you):</p>
+<ul>{{range .Holds}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
 {{else}}<p>No MCP server's toolset was held.</p>{{end}}
 
-<h2>Top tools</h2>
+<a id="tools"></a><h2>Top tools</h2>
 {{if .Tools.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Tools.Width}}" height="{{.Tools.Height}}" viewBox="0 0 {{.Tools.Width}} {{.Tools.Height}}" role="img" aria-label="decisions by tool">
 {{range .Tools.Rects}}<rect x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" width="{{printf "%.1f" .W}}" height="{{printf "%.1f" .H}}" class="{{.Class}}"><title>{{.Tip}}</title></rect>
 {{end}}{{range .Tools.Labels}}<text x="{{printf "%.1f" .X}}" y="{{printf "%.1f" .Y}}" text-anchor="{{.Anchor}}">{{.Text}}</text>
 {{end}}</svg>
 {{else}}<p>No tool calls in this window.</p>{{end}}
 
-{{if .HasTrouble}}<h2>Problems recorded</h2>
+{{if .HasTrouble}}<a id="problems"></a><h2>Problems recorded</h2>
 <table>{{range .Trouble}}<tr><td>{{.Key}}</td><td class="n">{{.N}}</td></tr>{{end}}</table>{{end}}
 </body>
 </html>
-`))
+{{define "pieces"}}{{range .}}{{if .Full}}<span class="h mono" title="{{.Full}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}{{end}}`))

@@ -26,6 +26,7 @@ func (s Summary) Markdown(w io.Writer) error {
 // three kinds of block a report has.
 type style interface {
 	esc(string) string
+	short(string) string // shortens the hashes in escaped text
 	title(b *strings.Builder, s string)
 	heading(b *strings.Builder, s string)
 	para(b *strings.Builder, s string)
@@ -42,6 +43,7 @@ func (s Summary) render(w io.Writer, st style) error {
 	}
 	st.para(&b, s.window(st))
 	st.para(&b, Coverage)
+	s.renderNeeds(&b, st)
 
 	st.heading(&b, "Policy changes")
 	if len(s.PolicyChanges) == 0 {
@@ -49,7 +51,7 @@ func (s Summary) render(w io.Writer, st style) error {
 	} else {
 		var items []string
 		for _, r := range s.PolicyChanges {
-			items = append(items, recordLine(st, r))
+			items = append(items, st.short(recordLine(st, r)))
 		}
 		st.para(&b, fmt.Sprintf("%d gate configuration record(s): each names the policy files, mode and weakening variables in force from then on at that enforcement point (the first one there is its starting configuration; every later one is a change, and the decisions after it were made by a different gate):", len(s.PolicyChanges)))
 		st.list(&b, items)
@@ -103,9 +105,9 @@ func (s Summary) render(w io.Writer, st style) error {
 	} else {
 		var items []string
 		for _, r := range s.Holds {
-			items = append(items, recordLine(st, r))
+			items = append(items, st.short(recordLine(st, r)))
 		}
-		st.para(&b, fmt.Sprintf("%d MCP toolset(s) held until a person approves them (airlock pins):", len(s.Holds)))
+		st.para(&b, fmt.Sprintf("%d hold record(s) in this window (those still in force are under Needs you):", len(s.Holds)))
 		st.list(&b, items)
 	}
 
@@ -174,7 +176,7 @@ func candidateLines(st style, cs []Candidate) []string {
 	for i, c := range cs {
 		target := "(no target)"
 		if c.Target != "" {
-			target = st.esc(c.Target)
+			target = st.short(st.esc(c.Target)) // the grant command keeps it whole
 		}
 		out[i] = fmt.Sprintf("%d× %s on %s (rule %s): %s", c.Count, st.esc(orNone(c.Tool)), target, st.esc(orNone(c.Rule)), st.esc(c.Grant))
 	}
@@ -192,7 +194,8 @@ func countRows(st style, cs []Count) [][2]string {
 // textStyle is for a terminal: audit.Escape, fixed-width columns.
 type textStyle struct{}
 
-func (textStyle) esc(s string) string { return audit.Escape(s) }
+func (textStyle) esc(s string) string   { return audit.Escape(s) }
+func (textStyle) short(s string) string { return shortenHashes(s) }
 func (textStyle) title(b *strings.Builder, s string) {
 	b.WriteString(s + "\n" + strings.Repeat("=", len(s)) + "\n")
 }
@@ -213,6 +216,7 @@ func (textStyle) table(b *strings.Builder, _ [2]string, rows [][2]string) {
 type mdStyle struct{}
 
 func (mdStyle) esc(s string) string                  { return mdEscape(s) }
+func (mdStyle) short(s string) string                { return shortenHashes(s) }
 func (mdStyle) title(b *strings.Builder, s string)   { b.WriteString("# " + s + "\n\n") }
 func (mdStyle) heading(b *strings.Builder, s string) { b.WriteString("\n## " + s + "\n\n") }
 func (mdStyle) para(b *strings.Builder, s string)    { b.WriteString(mdEscapeProse(s) + "\n\n") }

@@ -228,7 +228,23 @@ func TestReportCannotBeForgedByRecords(t *testing.T) {
 		c.Record.Event, c.Record.Decision = "mcp_admit", "block"
 		entries = append(entries, c)
 	}
+	// and as every kind of "Needs you" line: a call observe let through,
+	// a fail-open, a hold with a named server, a burned secret
+	for _, e := range hostileEntries(t)[:12] {
+		c := e
+		c.Record.Event, c.Record.Decision, c.Record.Effective, c.Record.Mode = "decision", "block", "allow", "observe"
+		entries = append(entries, c)
+		c.Record.Event = "hook_error"
+		entries = append(entries, c)
+		c.Record.Event, c.Record.Tool = "mcp_admit", "mcp__"+e.Record.Tool
+		entries = append(entries, c)
+		c.Record.Event, c.Record.Tool, c.Record.Rule, c.Record.Target = "decision", "Read", "secrets.ssh", e.Record.Target
+		entries = append(entries, c)
+	}
 	s := Summarize(entries, Integrity{Status: audit.Intact, Records: len(entries)}, Filter{})
+	if len(s.Needs.Ran) == 0 || len(s.Needs.Holds) == 0 || len(s.Needs.Burns) == 0 {
+		t.Fatalf("the hostile corpus does not reach every Needs-you line: %+v", s.Needs)
+	}
 	var secrets []Entry
 	for _, e := range entries {
 		e.Record.Rule = "secrets.ssh"

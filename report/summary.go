@@ -20,6 +20,8 @@ type Summary struct {
 	Last      string    // ts of the last record in the window
 	LastH     string    // h of the last record in the window
 
+	Needs Needs // what the person has to look at: the report opens with it
+
 	PolicyChanges     []audit.Record // gate_config: the policy in force was replaced
 	Decisions         []Count        // decision records by effective result
 	Observed          int            // policy said block, mode let it through
@@ -142,6 +144,7 @@ func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool
 		granted = nil
 	}
 	s.GrantCandidates = grantCandidates(gated.Ranked(), toEnd, granted)
+	s.Needs = needsOf(entries, integ, f)
 	return s
 }
 

@@ -200,8 +200,9 @@ var helpTable = map[string]cmdHelp{
 		},
 	},
 	"report": {
-		examples: []string{"airlock report", "airlock report --since 2d --markdown > report.md", "airlock report --html report.html"},
-		exits:    []exitCode{{0, "the report was written (a broken log is reported in it, first)"}, {1, "it could not be written, or --markdown and --html together"}},
+		examples: []string{"airlock report", "airlock report --since 2d --markdown > report.md", "airlock report --html report.html", "airlock report --html report.html --force", "airlock report --html - > page.html"},
+		exits: []exitCode{{0, "the report was written (a broken log is reported in it, first)"}, {1, "it could not be written"},
+			{64, "usage error: --markdown and --html together, or --html names an existing file without --force"}},
 	},
 	"breach": {
 		examples: []string{"airlock breach", "airlock breach --since 7d --session S", "airlock breach --simulate"},
@@ -275,7 +276,7 @@ var helpTable = map[string]cmdHelp{
 	},
 	"update sign": {
 		examples: []string{"airlock update sign feed.json --key ~/feed-keys/airlock-feed.key", "airlock update sign feed.json --key k.key -o -"},
-		exits:    []exitCode{{0, "signed"}, {1, "the feed or the key is not valid, or the output could not be written"}, {64, "usage error, or no --key"}},
+		exits:    []exitCode{{0, "signed"}, {1, "the feed or the key is not valid, or the output could not be written"}, {64, "usage error, no --key, or -o names an existing file without --force"}},
 	},
 	"run": {
 		examples: []string{"airlock run -- claude", "airlock run --require-landlock 4 -- npm test", "airlock run --no-egress-proxy -- make"},

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/agentairlock/airlock/gate"
@@ -14,16 +13,20 @@ import (
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "report",
-		Usage: "summarise a window of the audit log, integrity first (text, --markdown or --html FILE)",
+		Usage: "summarise a window of the audit log: integrity, then what needs you, then the rest (text, --markdown or --html FILE|-)",
 		Flags: []cli.Flag{
 			sinceFlag("7d"),
 			&cli.StringFlag{Name: "until", Usage: "end of the window (RFC 3339), to reproduce a signed-off report"},
 			&cli.BoolFlag{Name: "markdown", Usage: "write Markdown"},
-			&cli.StringFlag{Name: "html", Usage: "write one self-contained HTML page to `FILE`"},
+			&cli.StringFlag{Name: "html", Usage: "write one self-contained HTML page to `FILE` (- for stdout; an existing file only with --force)"},
+			&cli.BoolFlag{Name: "force", Usage: "let --html replace an existing file (written whole, its mode kept)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("markdown") && c.String("html") != "" {
-				return exitWith(1, "airlock report: choose one of --markdown and --html")
+				return exitWith(64, "airlock report: choose one of --markdown and --html")
+			}
+			if c.Bool("force") && c.String("html") == "" {
+				return exitWith(64, "airlock report: --force only applies to --html FILE")
 			}
 			env, err := gate.EnvFromOS()
 			if err != nil {
@@ -43,7 +46,8 @@ func reportCommand() *cli.Command {
 			case c.String("html") != "":
 				var page bytes.Buffer
 				if err = s.HTML(&page); err == nil {
-					err = writeFileAtomic(c.String("html"), page.Bytes())
+					return output{cmd: "airlock report", flag: "--html", path: c.String("html"), force: c.Bool("force"),
+						newMode: 0o600}.write(c.App.Writer, page.Bytes())
 				}
 			default:
 				err = s.Text(c.App.Writer)
@@ -75,22 +79,4 @@ func summarize(home string, f report.Filter) (report.Summary, error) {
 		}
 	}
 	return report.SummarizeWith(entries, integ, f, granted), nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, so a reader never sees half a page.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".airlock-report-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

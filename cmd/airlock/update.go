@@ -43,7 +43,8 @@ func updateCommand() *cli.Command {
 				Action: runUpdateSign,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "key", Usage: "the private key `FILE` (as keygen writes it)"},
-					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout)"},
+					&cli.StringFlag{Name: "o", Aliases: []string{"out"}, Usage: "write the signed feed to `OUT` (default FEED.signed.json; - for stdout; an existing file only with --force)"},
+					&cli.BoolFlag{Name: "force", Usage: "let -o replace an existing file (written whole, its mode kept)"},
 				}},
 		},
 	}

@@ -11,13 +11,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/urfave/cli/v2"
 )
 
 func runUpdateKeygen(c *cli.Context) error {
 	dir := c.String("out")
+	if dir == "-" {
+		// - is stdout for a file; keygen writes two, one of them private
+		return exitWith(64, "airlock update keygen: --out names a directory for two key files, not stdout: name a directory (a private key is never printed)")
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return exitWith(1, "airlock update keygen: %v", err)
 	}
@@ -84,12 +87,9 @@ func runUpdateSign(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock update sign: %s: %v", in, err)
 	}
-	if out == "-" {
-		_, err = c.App.Writer.Write(env)
+	o := output{cmd: "airlock update sign", flag: "-o", path: out, force: c.Bool("force"), newMode: 0o644}
+	if err := o.write(c.App.Writer, env); err != nil || out == "-" {
 		return err
-	}
-	if err := atomicfile.Write(out, env, 0o644); err != nil {
-		return exitWith(1, "airlock update sign: %v", err)
 	}
 	fmt.Fprintf(c.App.Writer, "signed %s with key %s: %s\n", in, scan.FeedKeyID(priv.Public().(ed25519.PublicKey)), out)
 	return nil

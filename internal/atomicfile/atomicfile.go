@@ -67,3 +67,55 @@ func WriteState(path string, data []byte, mode os.FileMode) error {
 	}
 	return replace(path, data, mode)
 }
+
+// Create writes data to path, which must not exist, so that a reader
+// never sees half of it: temp file beside path, sync, then a hard link to
+// the name, which fails if the name exists (the check and the write are
+// one step, no race with a file appearing meanwhile). Where the file
+// system has no hard links it falls back to O_EXCL and a direct write:
+// still never a replace. An existing path gives an error that
+// errors.Is(err, fs.ErrExist).
+func Create(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	for _, step := range []func() error{
+		func() error { _, err := tmp.Write(data); return err },
+		func() error { return tmp.Chmod(mode) },
+		tmp.Sync,
+	} {
+		if err := step(); err != nil {
+			tmp.Close()
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	err = os.Link(tmp.Name(), path)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("write %s: %w", path, fs.ErrExist)
+	}
+	// no hard links here (FAT, some network file systems): create the
+	// name exclusively and write into it
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := fh.Write(data); err != nil {
+		fh.Close()
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := fh.Sync(); err != nil {
+		fh.Close()
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return fh.Close()
+}

@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -72,5 +74,40 @@ func TestWriteStateRefusesLinks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(plain); string(b) != "b" {
 		t.Fatalf("content %q", b)
+	}
+}
+
+// Create never replaces: an existing file, or a link (even a dangling
+// one), is left as it was, and no temp file is left behind.
+func TestCreateNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.html")
+	if err := os.WriteFile(old, []byte("keep"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{old, dangling} {
+		if err := Create(p, []byte("new"), 0o600); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("Create(%s) = %v, want fs.ErrExist", p, err)
+		}
+	}
+	if b, _ := os.ReadFile(old); string(b) != "keep" {
+		t.Fatalf("replaced: %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere")); err == nil {
+		t.Fatal("written through a dangling link")
+	}
+	fresh := filepath.Join(dir, "new.html")
+	if err := Create(fresh, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(fresh); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+		t.Fatalf("new file: %v %v", fi, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Fatalf("a temp file was left behind: %v", ents)
 	}
 }
