@@ -67,8 +67,9 @@ type rawCommand struct {
 type rawCommands []rawCommand
 
 type rawGrant struct {
-	Tool    string `yaml:"tool"`
-	Match   string `yaml:"match"`
+	Tool     string  `yaml:"tool"`
+	Match    string  `yaml:"match"`
+	Commands strList `yaml:"commands"` // shell tools: the simple commands the grant covers (grant_commands.go)
 	Reason  string `yaml:"reason"`
 	Added   string `yaml:"added"`
 	Expires string `yaml:"expires"`
@@ -145,7 +146,7 @@ var (
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
-	grantKeys     = []string{"tool", "match", "reason", "added", "expires"}
+	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}
 	indicatorKeys = []string{"id", "severity", "text", "reason"}

@@ -1,0 +1,274 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// A shell grant by command (grants: - tool: Bash, commands: [...]). A text
+// match over a command line cannot stop what is chained after it, nor a
+// redirection or an environment assignment in front of it; a commands
+// grant is matched against the parsed program instead:
+//
+//   - every simple command of the call (wrappers such as sudo or sh -c are
+//     commands too, and so is what they run) must fit one of the patterns,
+//     a pattern meeting the command's words joined by single spaces, whole
+//     (a pattern without '*' or '?' is the command exactly; '*' is any run
+//     of characters, '?' one);
+//   - the call assigns no environment variable, raises no signal (an
+//     unparsed command never fits) and has no word known only when it runs
+//     ($V, $(…): a value the grant cannot see);
+//   - every path and host the call names is one of its commands' words: a
+//     redirection (> file, < file) or a path inside interpreter code is
+//     not covered by the words the person granted.
+
+// IsShellTool reports whether calls of tool carry a shell command line.
+func IsShellTool(tool string) bool { return toolKindOf(tool) == kindShell }
+
+type commandsMatch struct {
+	pats []string // variables expanded
+}
+
+func compileGrantCommands(src []string, vars Vars) (matcher, error) {
+	var m commandsMatch
+	for _, c := range src {
+		if strings.TrimSpace(c) == "" {
+			return nil, errors.New("grant commands: an empty command: write the command, e.g. \"git status\"")
+		}
+		e, ok, err := vars.expand(c)
+		if err != nil {
+			return nil, fmt.Errorf("grant command %q: %w", c, err)
+		}
+		if ok {
+			m.pats = append(m.pats, e)
+		}
+	}
+	return m, nil
+}
+
+func (m commandsMatch) match(f *Facts) bool {
+	if !commandsCoverable(f) {
+		return false
+	}
+	for i := range f.Commands {
+		line := strings.Join(f.Commands[i].Argv, " ")
+		ok := false
+		for _, p := range m.pats {
+			if globMatch(p, line) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// commandsCoverable says whether a commands grant can cover the call at
+// all, and if not, why.
+func commandsCoverable(f *Facts) bool { return whyNotCoverable(f) == "" }
+
+func whyNotCoverable(f *Facts) string {
+	switch {
+	case f.TooLarge != "":
+		return "its arguments are too large to inspect"
+	case len(f.Commands) == 0:
+		return "it holds no command"
+	case len(f.Signals) > 0:
+		return fmt.Sprintf("the shell flagged it (%s)", f.Signals[0].Signal)
+	case len(f.Env) > 0:
+		return fmt.Sprintf("it sets the environment variable %s", f.Env[0].Name)
+	}
+	words := map[string]bool{}
+	for i := range f.Commands {
+		for j, w := range f.Commands[i].Argv {
+			if strings.Contains(w, "$") {
+				return fmt.Sprintf("the word %s is only known when it runs (a variable or a command's output)", w)
+			}
+			if j > 0 {
+				words[w] = true
+			}
+		}
+	}
+	for _, p := range f.Paths {
+		if !words[p.Raw] {
+			return fmt.Sprintf("it reaches %s other than as a command's argument (a redirection or code)", p.Raw)
+		}
+	}
+	for _, h := range f.Hosts {
+		if !words[h.Raw] {
+			return fmt.Sprintf("it reaches %s other than as a command's argument", h.Raw)
+		}
+	}
+	return ""
+}
+
+// FoldCommands is the commands grant for the shell call latest, folded
+// over every earlier call in targets that is the same call: the same
+// simple commands by program and subcommand (the words up to the first
+// positional argument, as written). Per command, calls with the same
+// words give the command exactly; differing words give their longest
+// common beginning and end around one '*'. covered is the targets folded
+// in (latest among them). It refuses a call a commands grant cannot cover.
+func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns, covered []string, err error) {
+	fl := Classify(tool, TargetInput(tool, latest), env)
+	if why := whyNotCoverable(fl); why != "" {
+		return nil, nil, fmt.Errorf("a grant by command cannot cover %q: %s", latest, why)
+	}
+	want := callCommandKeys(fl)
+	lines := map[string][]string{} // key → command lines
+	heads := map[string]string{}   // key → the words up to the subcommand
+	seen := map[string]bool{}
+	for _, t := range append([]string{latest}, targets...) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		f := fl
+		if t != latest {
+			f = Classify(tool, TargetInput(tool, t), env)
+			if !commandsCoverable(f) || !sameKeys(callCommandKeys(f), want) {
+				continue
+			}
+		}
+		covered = append(covered, t)
+		for _, c := range f.Commands {
+			k, head := commandKey(c)
+			heads[k] = head
+			lines[k] = append(lines[k], strings.Join(c.Argv, " "))
+		}
+	}
+	keys := make([]string, 0, len(lines))
+	for k := range lines {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	have := map[string]bool{}
+	for _, k := range keys {
+		for _, p := range foldLines(heads[k], lines[k]) {
+			if !have[p] {
+				have[p] = true
+				patterns = append(patterns, p)
+			}
+		}
+	}
+	sort.Strings(covered)
+	return patterns, covered, nil
+}
+
+// commandKey is a command's program and subcommand: its words up to and
+// including the first positional argument (git -C dir push: all four).
+func commandKey(c CommandFact) (key, head string) {
+	n := 1
+	if sub := firstPositional(c.Argv[1:], c.Program()); sub >= 0 {
+		n = sub + 2
+	}
+	return strings.Join(c.Argv[:n], "\x00"), strings.Join(c.Argv[:n], " ")
+}
+
+func callCommandKeys(f *Facts) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range f.Commands {
+		k, _ := commandKey(c)
+		out[k] = true
+	}
+	return out
+}
+
+func sameKeys(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldLines is the tightest patterns covering lines, which all begin with
+// head: head alone when a line is head alone, and for the lines with more
+// words their common beginning (at least head and a space) and common end
+// around one '*', or the line itself when there is one.
+func foldLines(head string, lines []string) []string {
+	var out []string
+	uniq := map[string]bool{}
+	var more []string
+	for _, l := range lines {
+		if l == head {
+			if !uniq[l] {
+				out = append(out, literalPattern(l))
+			}
+			uniq[l] = true
+			continue
+		}
+		if !uniq[l] {
+			more = append(more, l)
+		}
+		uniq[l] = true
+	}
+	switch len(more) {
+	case 0:
+	case 1:
+		out = append(out, literalPattern(more[0]))
+	default:
+		prefix := more[0]
+		for _, l := range more[1:] {
+			prefix = prefix[:commonPrefix(prefix, l)]
+		}
+		prefix = validPrefix(prefix)
+		suffix := more[0][len(prefix):]
+		for _, l := range more[1:] {
+			suffix = suffix[len(suffix)-commonSuffix(suffix, l[len(prefix):]):]
+		}
+		suffix = validSuffix(suffix)
+		out = append(out, literalPattern(prefix)+"*"+literalPattern(suffix))
+	}
+	return out
+}
+
+// literalPattern makes text a pattern that meets itself: the wildcards it
+// holds become '?' (which meets them too, and only one character), and a
+// "${" cannot be read as a variable.
+func literalPattern(s string) string {
+	s = strings.ReplaceAll(s, "*", "?")
+	return strings.ReplaceAll(s, "${", "$?")
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// validPrefix and validSuffix cut a byte-wise common part back to whole
+// characters.
+func validPrefix(s string) string {
+	for s != "" && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func validSuffix(s string) string {
+	for s != "" && !utf8.ValidString(s) {
+		s = s[1:]
+	}
+	return s
+}
