@@ -49,7 +49,7 @@ func TestGrantCommands(t *testing.T) {
 		{"LD_PRELOAD=/tmp/x.so make", false},
 		{"make\nrm -rf /srv", false},
 		{"npm run build:prod ; npm run bx", true}, // both fit npm run b*
-		{"git push origin main'", false}, // unparsed
+		{"git push origin main'", false},          // unparsed
 		{"/tmp/evil/git push origin main", false},
 		{"git push origin $BRANCH", false},
 		{"X=main; git push origin $X", false},

@@ -48,9 +48,9 @@ type Grant struct {
 	Expires  string
 	Line     int
 	tools    *Rule
-	match   matcher
-	expiry  time.Time // zero: no expiry
-	invalid bool      // unreadable expiry: never grants
+	match    matcher
+	expiry   time.Time // zero: no expiry
+	invalid  bool      // unreadable expiry: never grants
 }
 
 type matcher interface{ match(f *Facts) bool }

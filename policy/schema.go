@@ -70,10 +70,10 @@ type rawGrant struct {
 	Tool     string  `yaml:"tool"`
 	Match    string  `yaml:"match"`
 	Commands strList `yaml:"commands"` // shell tools: the simple commands the grant covers (grant_commands.go)
-	Reason  string `yaml:"reason"`
-	Added   string `yaml:"added"`
-	Expires string `yaml:"expires"`
-	line    int
+	Reason   string  `yaml:"reason"`
+	Added    string  `yaml:"added"`
+	Expires  string  `yaml:"expires"`
+	line     int
 }
 
 type rawOverride struct {
