@@ -40,17 +40,18 @@ type LoadedFile struct {
 
 // Grant is a reviewed exception written by a person (airlock allow).
 type Grant struct {
-	Tool     string
-	Match    string
+	Tool    string
+	Match   string
+	Reason  string
+	Added   string
+	Expires string
+	Line    int
+	tools   *Rule
+	match   matcher
+	expiry  time.Time // zero: no expiry
+	invalid bool      // unreadable expiry: never grants
+
 	Commands []string // a shell grant's command patterns (grant_commands.go)
-	Reason   string
-	Added    string
-	Expires  string
-	Line     int
-	tools    *Rule
-	match    matcher
-	expiry   time.Time // zero: no expiry
-	invalid  bool      // unreadable expiry: never grants
 }
 
 type matcher interface{ match(f *Facts) bool }

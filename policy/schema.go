@@ -67,13 +67,14 @@ type rawCommand struct {
 type rawCommands []rawCommand
 
 type rawGrant struct {
-	Tool     string  `yaml:"tool"`
-	Match    string  `yaml:"match"`
+	Tool    string `yaml:"tool"`
+	Match   string `yaml:"match"`
+	Reason  string `yaml:"reason"`
+	Added   string `yaml:"added"`
+	Expires string `yaml:"expires"`
+	line    int
+
 	Commands strList `yaml:"commands"` // shell tools: the simple commands the grant covers (grant_commands.go)
-	Reason   string  `yaml:"reason"`
-	Added    string  `yaml:"added"`
-	Expires  string  `yaml:"expires"`
-	line     int
 }
 
 type rawOverride struct {
