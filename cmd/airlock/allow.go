@@ -206,6 +206,9 @@ func runAllowTool(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkHold("allow", g.Tool); err != nil {
+		return err
+	}
 	switch {
 	case g.Match == "*":
 		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))

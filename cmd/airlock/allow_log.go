@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
@@ -33,10 +34,42 @@ func runAllowRecent(c *cli.Context) error {
 		if forbids[g.Rule] {
 			note = "  (built-in forbid: no grant can lift it)"
 		}
+		if report.IsHold(g.Rule) {
+			note = "  (held: " + a.holdFix(g.Tool, g.Rule) + ")"
+		}
 		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, audit.Escape(g.Tool), audit.Escape(g.Rule), audit.Escape(g.Target), note)
 	}
 	fmt.Fprintln(w, "grant the latest with: airlock allow last")
 	return nil
+}
+
+// holdFix is the pins commands that lift a hold on tool, naming the
+// server as pins.json does when the agent's (normalised) name finds it.
+func (a *allowCtx) holdFix(tool, rule string) string {
+	fix, _ := report.HoldFix(tool, rule)
+	norm := report.HoldServer(tool)
+	if norm == "" {
+		return fix
+	}
+	if e, err := pins.Open(a.env.AirlockHome).Find(norm); err == nil && e != nil && e.Server != norm {
+		fix, _ = report.HoldFix("mcp__"+e.Server+"__x", rule)
+	}
+	return fix
+}
+
+// checkHold refuses a grant for an MCP tool whose server pins.json holds
+// now: the hold is decided before grants, so the grant would do nothing.
+func (a *allowCtx) checkHold(verb, tool string) error {
+	norm := report.HoldServer(tool)
+	if norm == "" || strings.ContainsAny(norm, "*?") {
+		return nil
+	}
+	e, err := pins.Open(a.env.AirlockHome).Find(norm)
+	if err != nil || e == nil || (e.State != pins.Held && e.Pinned != nil) {
+		return nil
+	}
+	return exitWith(1, "airlock %s: refused: the server of %s is held (pins), which is decided before grants; a grant cannot lift it: %s",
+		verb, audit.Escape(tool), a.holdFix(tool, "pins:held"))
 }
 
 func forbidSet() map[string]bool {
@@ -56,6 +89,10 @@ func runAllowLast(c *cli.Context) error {
 	latest, ok := report.Latest(groups)
 	if !ok {
 		return exitWith(1, "airlock allow last: nothing was blocked or asked about")
+	}
+	if report.IsHold(latest.Rule) {
+		return exitWith(1, "airlock allow last: refused: %s was stopped by the pins hold %s, which is decided before grants; a grant cannot lift it: %s",
+			audit.Escape(latest.Tool), latest.Rule, a.holdFix(latest.Tool, latest.Rule))
 	}
 	var targets []string
 	for _, g := range groups {
