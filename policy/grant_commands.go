@@ -14,10 +14,13 @@ import (
 // grant is matched against the parsed program instead:
 //
 //   - every simple command of the call (wrappers such as sudo or sh -c are
-//     commands too, and so is what they run) must fit one of the patterns,
-//     a pattern meeting the command's words joined by single spaces, whole
-//     (a pattern without '*' or '?' is the command exactly; '*' is any run
-//     of characters, '?' one);
+//     commands too, and so is what they run) must fit one of the patterns;
+//   - a pattern is words separated by single spaces, met word by word
+//     against the command's words (quotes removed): a word pattern's '*'
+//     is any run of characters within one word and '?' one character (a
+//     space inside a word too); a word pattern "**" is any number of words.
+//     "git push origin *" is git push origin and one more word, never
+//     "git push origin main --force";
 //   - the call assigns no environment variable, raises no signal (an
 //     unparsed command never fits) and has no word known only when it runs
 //     ($V, $(…): a value the grant cannot see);
@@ -29,13 +32,13 @@ import (
 func IsShellTool(tool string) bool { return toolKindOf(tool) == kindShell }
 
 type commandsMatch struct {
-	pats []string // variables expanded
+	pats [][]string // word patterns, variables expanded
 }
 
 func compileGrantCommands(src []string, vars Vars) (matcher, error) {
 	var m commandsMatch
 	for _, c := range src {
-		if strings.TrimSpace(c) == "" {
+		if c == "" {
 			return nil, errors.New("grant commands: an empty command: write the command, e.g. \"git status\"")
 		}
 		e, ok, err := vars.expand(c)
@@ -43,7 +46,7 @@ func compileGrantCommands(src []string, vars Vars) (matcher, error) {
 			return nil, fmt.Errorf("grant command %q: %w", c, err)
 		}
 		if ok {
-			m.pats = append(m.pats, e)
+			m.pats = append(m.pats, strings.Split(e, " "))
 		}
 	}
 	return m, nil
@@ -54,10 +57,9 @@ func (m commandsMatch) match(f *Facts) bool {
 		return false
 	}
 	for i := range f.Commands {
-		line := strings.Join(f.Commands[i].Argv, " ")
 		ok := false
 		for _, p := range m.pats {
-			if globMatch(p, line) {
+			if matchWords(p, f.Commands[i].Argv) {
 				ok = true
 				break
 			}
@@ -71,6 +73,33 @@ func (m commandsMatch) match(f *Facts) bool {
 
 // commandsCoverable says whether a commands grant can cover the call at
 // all, and if not, why.
+// matchWords meets words against word patterns, "**" standing for any
+// number of words. Only the last "**" seen is ever returned to, as in a
+// glob's star: O(len(pats) × len(words)).
+func matchWords(pats, words []string) bool {
+	pi, wi := 0, 0
+	star, starWi := -1, 0
+	for wi < len(words) {
+		switch {
+		case pi < len(pats) && pats[pi] == "**":
+			star, starWi = pi, wi
+			pi++
+		case pi < len(pats) && globMatch(pats[pi], words[wi]):
+			pi++
+			wi++
+		case star >= 0:
+			starWi++
+			pi, wi = star+1, starWi
+		default:
+			return false
+		}
+	}
+	for pi < len(pats) && pats[pi] == "**" {
+		pi++
+	}
+	return pi == len(pats)
+}
+
 func commandsCoverable(f *Facts) bool { return whyNotCoverable(f) == "" }
 
 func whyNotCoverable(f *Facts) string {
@@ -112,17 +141,19 @@ func whyNotCoverable(f *Facts) string {
 // over every earlier call in targets that is the same call: the same
 // simple commands by program and subcommand (the words up to the first
 // positional argument, as written). Per command, calls with the same
-// words give the command exactly; differing words give their longest
-// common beginning and end around one '*'. covered is the targets folded
-// in (latest among them). It refuses a call a commands grant cannot cover.
+// words give the command exactly; calls with as many words that differ
+// give, at each differing word, its longest common beginning and end
+// around one '*' (git push origin main and … dev: git push origin *); a
+// different number of words is another pattern. covered is the targets
+// folded in (latest among them). It refuses a call a commands grant
+// cannot cover.
 func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns, covered []string, err error) {
 	fl := Classify(tool, TargetInput(tool, latest), env)
 	if why := whyNotCoverable(fl); why != "" {
 		return nil, nil, fmt.Errorf("a grant by command cannot cover %q: %s", latest, why)
 	}
 	want := callCommandKeys(fl)
-	lines := map[string][]string{} // key → command lines
-	heads := map[string]string{}   // key → the words up to the subcommand
+	shapes := map[string][][]string{} // key and word count → the commands' words
 	seen := map[string]bool{}
 	for _, t := range append([]string{latest}, targets...) {
 		if seen[t] {
@@ -138,23 +169,21 @@ func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns,
 		}
 		covered = append(covered, t)
 		for _, c := range f.Commands {
-			k, head := commandKey(c)
-			heads[k] = head
-			lines[k] = append(lines[k], strings.Join(c.Argv, " "))
+			k, _ := commandKey(c)
+			k += fmt.Sprintf("\x00%d", len(c.Argv))
+			shapes[k] = append(shapes[k], c.Argv)
 		}
 	}
-	keys := make([]string, 0, len(lines))
-	for k := range lines {
+	keys := make([]string, 0, len(shapes))
+	for k := range shapes {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	have := map[string]bool{}
 	for _, k := range keys {
-		for _, p := range foldLines(heads[k], lines[k]) {
-			if !have[p] {
-				have[p] = true
-				patterns = append(patterns, p)
-			}
+		if p := foldWords(shapes[k]); !have[p] {
+			have[p] = true
+			patterns = append(patterns, p)
 		}
 	}
 	sort.Strings(covered)
@@ -192,52 +221,43 @@ func sameKeys(a, b map[string]bool) bool {
 	return true
 }
 
-// foldLines is the tightest patterns covering lines, which all begin with
-// head: head alone when a line is head alone, and for the lines with more
-// words their common beginning (at least head and a space) and common end
-// around one '*', or the line itself when there is one.
-func foldLines(head string, lines []string) []string {
-	var out []string
-	uniq := map[string]bool{}
-	var more []string
-	for _, l := range lines {
-		if l == head {
-			if !uniq[l] {
-				out = append(out, literalPattern(l))
-			}
-			uniq[l] = true
+// foldWords is the tightest pattern covering commands of as many words:
+// each word that is the same in all of them as it is, each other their
+// common beginning and end around one '*'.
+func foldWords(cmds [][]string) string {
+	out := make([]string, len(cmds[0]))
+	for i := range out {
+		w := cmds[0][i]
+		same := true
+		for _, c := range cmds[1:] {
+			same = same && c[i] == w
+		}
+		if same {
+			out[i] = literalPattern(w)
 			continue
 		}
-		if !uniq[l] {
-			more = append(more, l)
-		}
-		uniq[l] = true
-	}
-	switch len(more) {
-	case 0:
-	case 1:
-		out = append(out, literalPattern(more[0]))
-	default:
-		prefix := more[0]
-		for _, l := range more[1:] {
-			prefix = prefix[:commonPrefix(prefix, l)]
+		prefix := w
+		for _, c := range cmds[1:] {
+			prefix = prefix[:commonPrefix(prefix, c[i])]
 		}
 		prefix = validPrefix(prefix)
-		suffix := more[0][len(prefix):]
-		for _, l := range more[1:] {
-			suffix = suffix[len(suffix)-commonSuffix(suffix, l[len(prefix):]):]
+		suffix := w[len(prefix):]
+		for _, c := range cmds[1:] {
+			suffix = suffix[len(suffix)-commonSuffix(suffix, c[i][len(prefix):]):]
 		}
 		suffix = validSuffix(suffix)
-		out = append(out, literalPattern(prefix)+"*"+literalPattern(suffix))
+		out[i] = literalPattern(prefix) + "*" + literalPattern(suffix)
 	}
-	return out
+	return strings.Join(out, " ")
 }
 
-// literalPattern makes text a pattern that meets itself: the wildcards it
-// holds become '?' (which meets them too, and only one character), and a
-// "${" cannot be read as a variable.
+// literalPattern makes a word a word pattern that meets itself: the
+// wildcards and spaces it holds become '?' (which meets them too, and only
+// one character), so a word "**" cannot be read as "any words", and a
+// "${" cannot be read as a variable. An empty word stays empty (a pattern
+// word "" meets only an empty word).
 func literalPattern(s string) string {
-	s = strings.ReplaceAll(s, "*", "?")
+	s = strings.NewReplacer("*", "?", " ", "?").Replace(s)
 	return strings.ReplaceAll(s, "${", "$?")
 }
 

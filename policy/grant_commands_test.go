@@ -24,7 +24,7 @@ func grantPolicy(t *testing.T, grants string) *Policy {
 // redirections, environment, substitutions).
 func TestGrantCommands(t *testing.T) {
 	p := grantPolicy(t, `  - tool: Bash
-    commands: ["git push origin main", "npm run b*", "cd build", "make"]
+    commands: ["git push origin main", "npm run b*", "cd build", "make", "go test **", "git commit -m *", "echo  x"]
 `)
 	cases := []struct {
 		cmd  string
@@ -49,6 +49,15 @@ func TestGrantCommands(t *testing.T) {
 		{"LD_PRELOAD=/tmp/x.so make", false},
 		{"make\nrm -rf /srv", false},
 		{"npm run build:prod ; npm run bx", true}, // both fit npm run b*
+		{"npm run build --if-present", false},     // '*' is one word
+		{"npm run 'build x'", true},               // one word with a space
+		{"go test", true},                         // ** is any number of words
+		{"go test ./... -run X", true},
+		{"go vet ./...", false},
+		{"git commit -m 'fix: a, b'", true},
+		{"git commit -m 'fix' --amend", false},
+		{"echo '' x", true}, // an empty word meets an empty word pattern
+		{"echo x", false},
 		{"git push origin main'", false},          // unparsed
 		{"/tmp/evil/git push origin main", false},
 		{"git push origin $BRANCH", false},
@@ -117,6 +126,11 @@ func TestFoldCommands(t *testing.T) {
 		{"chain", "cd build && make", []string{"cd build && make all", "make"},
 			[]string{"cd build", "make"}, []string{"cd build && make"}, ""},
 		{"wildcards in words are escaped", "rm *.o", nil, []string{"rm ?.o"}, []string{"rm *.o"}, ""},
+		{"a space in a word", "git commit -m 'a b'", []string{"git commit -m 'a c'"}, []string{"git commit -m a?*"},
+			[]string{"git commit -m 'a b'", "git commit -m 'a c'"}, ""},
+		{"more words are another pattern", "npm run build", []string{"npm run build --watch", "npm run test"},
+			[]string{"npm run *", "npm run build --watch"}, []string{"npm run build", "npm run build --watch", "npm run test"}, ""},
+		{"an empty word", "echo ''", nil, []string{"echo "}, []string{"echo ''"}, ""},
 		{"a dollar even quoted is refused", "echo '${home}'", nil, nil, nil, "only known when it runs"},
 		{"redirection refused", "echo hi > out.txt", nil, nil, nil, "redirection"},
 		{"environment refused", "FOO=1 make", nil, nil, nil, "environment variable FOO"},
@@ -153,4 +167,43 @@ func TestFoldCommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzFoldCommands: whatever two gated command lines are, a fold that
+// succeeds writes a grant that loads and covers every line it folded in,
+// and the grant covers no call whose commands a commands grant refuses.
+func FuzzFoldCommands(f *testing.F) {
+	for _, s := range [][2]string{
+		{"git push origin main", "git push origin dev"},
+		{"go test ./a/...", "go test ./bc/..."},
+		{"cd build && make", "cd build && make"},
+		{"echo 'a b' \"c*d\"", "echo 'a x' \"c?d\""},
+		{"rm -- **", "rm -- '**'"},
+		{"echo ''", "echo ' '"},
+		{"sudo make é", "sudo make è"},
+		{"printf '%s\\n' x", "printf '%s\\n' y"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj"}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		pats, covered, err := FoldCommands("Bash", a, []string{a, b}, grantEnv)
+		if err != nil {
+			return
+		}
+		data, err := AppendGrant([]byte("mode: enforce\ndefault: ask\nrules: []\n"), GrantSpec{Tool: "Bash", Commands: pats})
+		if err != nil {
+			t.Fatalf("%q, %q: AppendGrant(%q): %v", a, b, pats, err)
+		}
+		p, err := CheckEdit(data, "policy.yaml", vars)
+		if err != nil {
+			t.Fatalf("%q, %q: the fold %q does not load: %v\n%s", a, b, pats, err, data)
+		}
+		for _, c := range covered {
+			fc := Classify("Bash", TargetInput("Bash", c), grantEnv)
+			if _, ok := p.CheckGrants(fc, time.Now()); !ok {
+				t.Fatalf("%q, %q: the fold %q does not cover %q", a, b, pats, c)
+			}
+		}
+	})
 }
