@@ -58,7 +58,7 @@ func TestGrantCommands(t *testing.T) {
 		{"git commit -m 'fix' --amend", false},
 		{"echo '' x", true}, // an empty word meets an empty word pattern
 		{"echo x", false},
-		{"git push origin main'", false},          // unparsed
+		{"git push origin main'", false}, // unparsed
 		{"/tmp/evil/git push origin main", false},
 		{"git push origin $BRANCH", false},
 		{"X=main; git push origin $X", false},
