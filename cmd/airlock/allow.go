@@ -24,7 +24,7 @@ func allowCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "allow",
 		Usage:     "turn what got in the way into a narrow, reviewed grant",
-		ArgsUsage: "TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N",
+		ArgsUsage: "TOOL --match GLOB|'*' [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N",
 		Subcommands: []*cli.Command{
 			{Name: "recent", Usage: "what was blocked or asked about, most frequent first", Action: runAllowRecent},
 			{Name: "last", Usage: "grant the call you were just stopped on, folded over every time it was gated",
@@ -175,7 +175,7 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...s
 func runAllowTool(c *cli.Context) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return exitWith(64, "usage: airlock allow TOOL [--match GLOB] [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N")
+		return exitWith(64, "usage: airlock allow TOOL --match GLOB|'*' [--expires YYYY-MM-DD] [--reason TEXT] [--dry-run] | recent | last | list | revoke N")
 	}
 	pos, set, err := lateFlags(c, "allow", []string{"dry-run"}, []string{"match", "reason", "expires"})
 	if err != nil {

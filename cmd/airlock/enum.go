@@ -15,7 +15,6 @@ var (
 	// decisionValues are what a record's decision or effective result can
 	// be (log --decision matches either).
 	decisionValues = []string{"allow", "ask", "block", "ran", "change", "stopped"}
-	verdictValues  = []string{"clean", "anomalous"}
 	severityValues = []string{"low", "med", "medium", "high"}
 )
 
