@@ -209,12 +209,6 @@ func runAllowTool(c *cli.Context) error {
 	if err := a.checkHold("allow", g.Tool); err != nil {
 		return err
 	}
-	switch {
-	case g.Match == "*":
-		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))
-	case policy.IsShellTool(g.Tool) && !strings.HasPrefix(g.Match, "/") && !strings.HasPrefix(g.Match, "~") && !strings.HasPrefix(g.Match, "${"):
-		fmt.Fprintf(c.App.Writer, "note: a --match over a %s command line cannot stop what is chained after it (as policy propose holds back shell grants); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
-	}
 	if g.Match != "" && g.Match != "*" {
 		prefix, err := a.vars().LiteralPrefix(g.Match)
 		if err != nil {
@@ -225,6 +219,12 @@ func runAllowTool(c *cli.Context) error {
 				return err
 			}
 		}
+	}
+	switch {
+	case g.Match == "*":
+		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))
+	case policy.IsShellTool(g.Tool) && !strings.HasPrefix(g.Match, "/") && !strings.HasPrefix(g.Match, "~") && !strings.HasPrefix(g.Match, "${"):
+		fmt.Fprintf(c.App.Writer, "note: a --match over a %s command line cannot stop what is chained after it (as policy propose holds back shell grants); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
 	}
 	return a.write(c.App.Writer, g, dry)
 }
