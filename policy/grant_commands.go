@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A shell grant by command (grants: - tool: Bash, commands: [...]). A text
@@ -53,7 +55,7 @@ func compileGrantCommands(src []string, vars Vars) (matcher, error) {
 }
 
 func (m commandsMatch) match(f *Facts) bool {
-	if !commandsCoverable(f) {
+	if len(f.Commands) == 0 {
 		return false
 	}
 	for i := range f.Commands {
@@ -68,11 +70,11 @@ func (m commandsMatch) match(f *Facts) bool {
 			return false
 		}
 	}
-	return true
+	// the words fit: now what rides beside them (the costlier check, a
+	// parse of the program for its redirections)
+	return commandsCoverable(f)
 }
 
-// commandsCoverable says whether a commands grant can cover the call at
-// all, and if not, why.
 // matchWords meets words against word patterns, "**" standing for any
 // number of words. Only the last "**" seen is ever returned to, as in a
 // glob's star: O(len(pats) × len(words)).
@@ -100,6 +102,39 @@ func matchWords(pats, words []string) bool {
 	return pi == len(pats)
 }
 
+// fileRedirect is the first redirection of the shell program src to or
+// from a file ("> out.txt"), or "" when there is none: a here-document, a
+// descriptor copy (2>&1) and /dev/null reach no file. A program that does
+// not parse is named as such.
+func fileRedirect(src string) string {
+	f, err := parseShellSource(src)
+	if err != nil {
+		return "(it does not parse)"
+	}
+	found := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if found != "" || !ok {
+			return found == ""
+		}
+		lit := ""
+		if r.Word != nil {
+			lit = r.Word.Lit()
+		}
+		switch {
+		case r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc:
+		case (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && (lit == "-" || (lit != "" && strings.Trim(lit, "0123456789") == "")):
+		case lit == "/dev/null" && r.Op != syntax.RdrIn:
+		case r.Word == nil:
+			found = r.Op.String()
+		default:
+			found = r.Op.String() + " " + shNodeText(src, r.Word)
+		}
+		return found == ""
+	})
+	return found
+}
+
 func commandsCoverable(f *Facts) bool { return whyNotCoverable(f) == "" }
 
 func whyNotCoverable(f *Facts) string {
@@ -113,19 +148,28 @@ func whyNotCoverable(f *Facts) string {
 	case len(f.Env) > 0:
 		return fmt.Sprintf("it sets the environment variable %s", f.Env[0].Name)
 	}
+	if r := fileRedirect(f.Primary); r != "" {
+		return fmt.Sprintf("it redirects %s", r)
+	}
+	// the words, as written and as the places they name from the
+	// command's directory (a path after a cd is recorded absolute)
 	words := map[string]bool{}
 	for i := range f.Commands {
-		for j, w := range f.Commands[i].Argv {
+		c := &f.Commands[i]
+		for j, w := range c.Argv {
 			if strings.Contains(w, "$") {
 				return fmt.Sprintf("the word %s is only known when it runs (a variable or a command's output)", w)
 			}
 			if j > 0 {
 				words[w] = true
+				if abs := absArg(w, c.Dir); abs != "" {
+					words[abs] = true
+				}
 			}
 		}
 	}
 	for _, p := range f.Paths {
-		if !words[p.Raw] {
+		if !words[p.Raw] && !words[p.Path] {
 			return fmt.Sprintf("it reaches %s other than as a command's argument (a redirection or code)", p.Raw)
 		}
 	}

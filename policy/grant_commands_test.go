@@ -24,7 +24,7 @@ func grantPolicy(t *testing.T, grants string) *Policy {
 // redirections, environment, substitutions).
 func TestGrantCommands(t *testing.T) {
 	p := grantPolicy(t, `  - tool: Bash
-    commands: ["git push origin main", "npm run b*", "cd build", "make", "go test **", "git commit -m *", "echo  x"]
+    commands: ["git push origin main", "npm run b*", "cd build", "make", "go test **", "git commit -m *", "echo  x", "tee out.log"]
 `)
 	cases := []struct {
 		cmd  string
@@ -45,6 +45,15 @@ func TestGrantCommands(t *testing.T) {
 		{"echo $(git push origin main)", false},
 		{"git push origin main > ~/.bashrc", false},
 		{"git push origin main 2> /tmp/log", false},
+		{"git push origin main 2>/dev/null", true},
+		{"git push origin main 2>&1", true},
+		{"git push origin main >&2", true},
+		{"git push origin main < /dev/null", false}, // read from a file (even this one): not in the words
+		{"git push origin main <<EOF\nx\nEOF", true},
+		{"cat build > build", false}, // the redirect names a word: still a redirect
+		{"go test ./... -run TestX | tee out.log", true},
+		{"cd build && go test ./...", true}, // a path after a cd is recorded absolute: still one of the words
+		{"git push origin main >| x", false},
 		{"GIT_SSH_COMMAND='sh -c x' git push origin main", false},
 		{"LD_PRELOAD=/tmp/x.so make", false},
 		{"make\nrm -rf /srv", false},
@@ -132,7 +141,7 @@ func TestFoldCommands(t *testing.T) {
 			[]string{"npm run *", "npm run build --watch"}, []string{"npm run build", "npm run build --watch", "npm run test"}, ""},
 		{"an empty word", "echo ''", nil, []string{"echo "}, []string{"echo ''"}, ""},
 		{"a dollar even quoted is refused", "echo '${home}'", nil, nil, nil, "only known when it runs"},
-		{"redirection refused", "echo hi > out.txt", nil, nil, nil, "redirection"},
+		{"redirection refused", "echo hi > out.txt", nil, nil, nil, "redirects > out.txt"},
 		{"environment refused", "FOO=1 make", nil, nil, nil, "environment variable FOO"},
 		{"unparsed refused", "echo 'x", nil, nil, nil, "flagged"},
 		{"expansion refused", "git push origin $B", nil, nil, nil, "only known when it runs"},
@@ -206,4 +215,36 @@ func FuzzFoldCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkGrantCommands is the cost of a commands grant against a
+// classified call, beside a text-match grant on the same call.
+func BenchmarkGrantCommands(b *testing.B) {
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj"}
+	f := Classify("Bash", TargetInput("Bash", "cd build && go test ./... -run TestX | tee out.log"), grantEnv)
+	other := Classify("Bash", TargetInput("Bash", "npm install && npm run build"), grantEnv)
+	for _, tc := range []struct{ name, grant string }{
+		{"commands", "  - tool: Bash\n    commands: [\"cd build\", \"go test **\", \"tee out.log\"]\n"},
+		{"text", "  - tool: Bash\n    match: \"cd build && go test *\"\n"},
+	} {
+		p, err := CheckEdit([]byte("rules: []\ngrants:\n"+tc.grant), "policy.yaml", vars)
+		if err != nil {
+			b.Fatal(err)
+		}
+		now := time.Now()
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				if _, ok := p.CheckGrants(f, now); !ok {
+					b.Fatal("not granted")
+				}
+			}
+		})
+		b.Run(tc.name+"-other-call", func(b *testing.B) {
+			for range b.N {
+				if _, ok := p.CheckGrants(other, now); ok {
+					b.Fatal("granted")
+				}
+			}
+		})
+	}
 }
