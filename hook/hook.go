@@ -84,6 +84,20 @@ func ParseEvent(data []byte) (*Event, error) {
 	return ev, nil
 }
 
+// CheckInput says why raw cannot be a tool_input, or nil: it must be
+// valid JSON and a JSON object, as ParseEvent requires of an event's
+// tool_input. airlock check --input answers with it, so that the command
+// refuses what the hook refuses.
+func CheckInput(raw []byte) error {
+	if !gjson.ValidBytes(raw) {
+		return errors.New("is not valid JSON")
+	}
+	if !gjson.ParseBytes(raw).IsObject() {
+		return errors.New("is not a JSON object")
+	}
+	return nil
+}
+
 // Options wire the hook to its process.
 type Options struct {
 	Stdin  io.Reader

@@ -20,6 +20,7 @@ import (
 // GrantSpec is one grant to append.
 type GrantSpec struct {
 	Tool, Match, Reason, Added, Expires string
+	Commands                            []string // a shell grant's command patterns, written after tool
 }
 
 // Expired reports whether the grant no longer applies at now: past its
@@ -55,13 +56,19 @@ func AppendGrant(data []byte, g GrantSpec) ([]byte, error) {
 		return nil, fmt.Errorf("grants: is a %s, not a list: fix the policy file first", kindName(seq))
 	}
 	item := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	for _, kv := range [][2]string{{"tool", g.Tool}, {"match", g.Match}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
+	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+	for _, kv := range [][2]string{{"tool", g.Tool}, {"match", g.Match}, {"commands", ""}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
+		if kv[0] == "commands" && len(g.Commands) > 0 {
+			list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+			for _, c := range g.Commands {
+				list.Content = append(list.Content, str(c))
+			}
+			item.Content = append(item.Content, str("commands"), list)
+		}
 		if kv[1] == "" {
 			continue
 		}
-		item.Content = append(item.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[0]},
-			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[1]})
+		item.Content = append(item.Content, str(kv[0]), str(kv[1]))
 	}
 	seq.Style = 0 // a flow-style `grants: []` becomes a block list
 	seq.Content = append(seq.Content, item)

@@ -52,6 +52,8 @@ type Grant struct {
 	match   matcher
 	expiry  time.Time // zero: no expiry
 	invalid bool      // unreadable expiry: never grants
+
+	Commands []string // a shell grant's command patterns (grant_commands.go)
 }
 
 type matcher interface{ match(f *Facts) bool }
@@ -581,7 +583,7 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 	if g.Tool == "" {
 		return nil, fmt.Errorf("grant has no tool: write tool: the tool name or glob it covers")
 	}
-	out := &Grant{Tool: g.Tool, Match: g.Match, Reason: g.Reason, Added: g.Added, Expires: g.Expires, Line: g.line}
+	out := &Grant{Tool: g.Tool, Match: g.Match, Commands: g.Commands, Reason: g.Reason, Added: g.Added, Expires: g.Expires, Line: g.line}
 	tr, err := compileRule(rawRule{ID: "grant", Tool: g.Tool, Action: "allow", line: g.line}, vars, name)
 	if err != nil {
 		return nil, err
@@ -591,6 +593,16 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 		m, err := compileGrantMatch(g.Match, vars)
 		if err != nil {
 			return nil, fmt.Errorf("grant match %q: %w", g.Match, err)
+		}
+		out.match = m
+	}
+	if len(g.Commands) > 0 {
+		if g.Match != "" {
+			return nil, fmt.Errorf("grant for %s has both match and commands: write one of them", g.Tool)
+		}
+		m, err := compileGrantCommands(g.Commands, vars)
+		if err != nil {
+			return nil, err
 		}
 		out.match = m
 	}

@@ -73,6 +73,8 @@ type rawGrant struct {
 	Added   string `yaml:"added"`
 	Expires string `yaml:"expires"`
 	line    int
+
+	Commands strList `yaml:"commands"` // shell tools: the simple commands the grant covers (grant_commands.go)
 }
 
 type rawOverride struct {
@@ -145,7 +147,7 @@ var (
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
-	grantKeys     = []string{"tool", "match", "reason", "added", "expires"}
+	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}
 	indicatorKeys = []string{"id", "severity", "text", "reason"}

@@ -14,6 +14,10 @@ import (
 type Candidate struct {
 	Gated
 	Grant string // airlock allow last, or airlock allow TOOL --match TARGET; raw, each renderer escapes it
+	// Hold says a pins hold stopped the group: the hold is decided before
+	// grants, so no grant lifts it, and Grant is the fix instead (review
+	// the toolset, then approve it: HoldFix).
+	Hold bool
 }
 
 // maxCandidates is how many grant candidates a report shows.
@@ -21,7 +25,8 @@ const maxCandidates = 5
 
 // grantCandidates picks the groups a grant could lift, most often gated
 // first. A group stopped by a built-in forbid is left out: no grant lifts
-// it, and suggesting one would teach the reader to try. When the built-in
+// it, and suggesting one would teach the reader to try. A group a pins
+// hold stopped is kept as a Hold, with the pins commands that lift it. When the built-in
 // forbids cannot be listed, nothing is suggested. toEnd says the groups
 // run to the end of the whole log (no --until, no narrowing filter), so the
 // latest of them is the one `airlock allow last` acts on.
@@ -41,6 +46,13 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 		if forbid[g.Rule] || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
 			continue
 		}
+		if fix, held := HoldFix(g.Tool, g.Rule); held {
+			out = append(out, Candidate{Gated: g, Grant: fix, Hold: true})
+			if len(out) == maxCandidates {
+				break
+			}
+			continue
+		}
 		c := Candidate{Gated: g, Grant: grantCommand(g)}
 		// allow last refuses a group with no literal target (folding
 		// nothing would grant every call of the tool)
@@ -53,6 +65,40 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 		}
 	}
 	return out
+}
+
+// IsHold says a decision's rule is a pins hold (pins:held, pins:unlisted,
+// pins:shown, pins:unreadable): the server's toolset is not admitted, which
+// the gate decides before grants.
+func IsHold(rule string) bool { return strings.HasPrefix(rule, "pins:") }
+
+// HoldFix is what lifts a pins hold on a call of tool: review the server's
+// toolset, then approve it. The server is read from the tool's name
+// (mcp__SERVER__TOOL, as the agent sees it). held is false for a rule that
+// is not a hold.
+func HoldFix(tool, rule string) (fix string, held bool) {
+	if !IsHold(rule) {
+		return "", false
+	}
+	s := HoldServer(tool)
+	if s == "" {
+		return "airlock pins list, then airlock pins diff NAME and airlock pins approve NAME (a hold: no grant lifts it)", true
+	}
+	s = shellQuote(s)
+	return "airlock pins diff " + s + ", then airlock pins approve " + s + " (a hold: no grant lifts it)", true
+}
+
+// HoldServer is the server in an MCP tool name (mcp__SERVER__TOOL), or "".
+func HoldServer(tool string) string {
+	rest, ok := strings.CutPrefix(tool, "mcp__")
+	if !ok {
+		return ""
+	}
+	i := strings.LastIndex(rest, "__")
+	if i <= 0 {
+		return ""
+	}
+	return rest[:i]
 }
 
 // GrantedBy says whether a grant of p in force now covers a call of tool

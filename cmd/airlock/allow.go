@@ -25,7 +25,7 @@ func allowCommand() *cli.Command {
 		Name:  "allow",
 		Usage: "turn what got in the way into a narrow, reviewed grant",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "match", Usage: "the calls it covers: a path, host or command `GLOB` (without it, every call of TOOL)"},
+			&cli.StringFlag{Name: "match", Usage: "the calls it covers: a path, host or command `GLOB` (required; --match '*' grants every call of TOOL on purpose)"},
 			&cli.StringFlag{Name: "expires", Usage: "the last `DAY` it applies (YYYY-MM-DD)"},
 			&cli.StringFlag{Name: "reason", Usage: "why, kept in the policy file"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "show the grant, write nothing"},
@@ -34,7 +34,7 @@ func allowCommand() *cli.Command {
 			{Name: "recent", Usage: "what was blocked or asked about, most frequent first", Action: runAllowRecent},
 			{Name: "last", Usage: "grant the call you were just stopped on, folded over every time it was gated",
 				Flags: []cli.Flag{&cli.BoolFlag{Name: "dry-run", Usage: "show the grant, write nothing"},
-					&cli.StringFlag{Name: "reason"}, &cli.StringFlag{Name: "expires"}},
+					&cli.StringFlag{Name: "reason", Usage: "why, kept in the policy file"}, &cli.StringFlag{Name: "expires", Usage: "the last `DAY` it applies (YYYY-MM-DD)"}},
 				Action: runAllowLast},
 			{Name: "list", Usage: "the grants in force, numbered", Action: runAllowList},
 			{Name: "revoke", Usage: "remove grant N", ArgsUsage: "N", Action: runAllowRevoke},
@@ -126,12 +126,18 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...s
 		g.Added = a.env.Now().Format("2006-01-02")
 	}
 	fmt.Fprintf(w, "grant:\n  tool: %s\n", audit.Escape(g.Tool))
+	if len(g.Commands) > 0 {
+		fmt.Fprintln(w, "  commands:")
+		for _, c := range g.Commands {
+			fmt.Fprintf(w, "    - %s\n", audit.Escape(c))
+		}
+	}
 	for _, kv := range [][2]string{{"match", g.Match}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "  %s: %s\n", kv[0], audit.Escape(kv[1]))
 		}
 	}
-	if g.Match == "" {
+	if g.Match == "" && len(g.Commands) == 0 {
 		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", audit.Escape(g.Tool))
 	}
 	cur, err := a.current()
@@ -176,14 +182,24 @@ func runAllowTool(c *cli.Context) error {
 	if g.Tool == "" {
 		return exitWith(64, "airlock allow: name the tool to grant")
 	}
-	if g.Expires != "" && !validDate(g.Expires) {
-		return exitWith(64, "airlock allow: --expires %q: write YYYY-MM-DD", g.Expires)
+	// A grant without a match covers every call of the tool (under
+	// paranoid, every Bash ask would become an allow): that must be typed,
+	// not be what a forgotten flag does.
+	if g.Match == "" {
+		return exitWith(64, "airlock allow: %s without --match would grant every %s call: name what to allow with --match GLOB (a path, a URL or a text glob; airlock allow recent lists what was stopped), or write --match '*' to grant every call on purpose",
+			audit.Escape(g.Tool), audit.Escape(g.Tool))
+	}
+	if err := checkExpires("allow", g.Expires, time.Now()); err != nil {
+		return err
 	}
 	a, err := newAllowCtx()
 	if err != nil {
 		return err
 	}
-	if g.Match != "" {
+	if err := a.checkHold("allow", g.Tool); err != nil {
+		return err
+	}
+	if g.Match != "" && g.Match != "*" {
 		prefix, err := a.vars().LiteralPrefix(g.Match)
 		if err != nil {
 			return exitWith(64, "airlock allow: --match: %v", err)
@@ -194,12 +210,31 @@ func runAllowTool(c *cli.Context) error {
 			}
 		}
 	}
+	switch {
+	case g.Match == "*":
+		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))
+	case policy.IsShellTool(g.Tool) && !strings.HasPrefix(g.Match, "/") && !strings.HasPrefix(g.Match, "~") && !strings.HasPrefix(g.Match, "${"):
+		fmt.Fprintf(c.App.Writer, "note: a --match over a %s command line cannot stop what is chained after it (as policy propose holds back shell grants); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
+	}
 	return a.write(c.App.Writer, g, dry)
 }
 
-func validDate(s string) bool {
-	_, err := time.Parse(time.DateOnly, s)
-	return err == nil
+// checkExpires refuses an --expires that is not a date, and one whose day
+// is over: such a grant would never apply (a grant is valid through the
+// whole day it names, as the loader reads it).
+func checkExpires(verb, s string, now time.Time) error {
+	if s == "" {
+		return nil
+	}
+	day, err := time.ParseInLocation(time.DateOnly, s, time.Local)
+	if err != nil {
+		return exitWith(64, "airlock %s: --expires %q is not a date: write YYYY-MM-DD, e.g. --expires %s", verb, s, now.AddDate(0, 1, 0).Format(time.DateOnly))
+	}
+	if !now.Before(day.AddDate(0, 0, 1)) {
+		return exitWith(64, "airlock %s: --expires %s is in the past (now %s): the grant would never apply; give a later date, or leave --expires out",
+			verb, s, now.Format("2006-01-02 15:04 MST"))
+	}
+	return nil
 }
 
 func runAllowList(c *cli.Context) error {
@@ -215,7 +250,10 @@ func runAllowList(c *cli.Context) error {
 	now := a.env.Now()
 	for i, g := range a.p.Grants {
 		match := g.Match
-		if match == "" {
+		switch {
+		case len(g.Commands) > 0:
+			match = "commands: " + strings.Join(g.Commands, " | ")
+		case match == "":
 			match = "(any call)"
 		}
 		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, audit.Escape(g.Tool), audit.Escape(match))

@@ -5,8 +5,10 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
@@ -32,10 +34,42 @@ func runAllowRecent(c *cli.Context) error {
 		if forbids[g.Rule] {
 			note = "  (built-in forbid: no grant can lift it)"
 		}
+		if report.IsHold(g.Rule) {
+			note = "  (held: " + a.holdFix(g.Tool, g.Rule) + ")"
+		}
 		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, audit.Escape(g.Tool), audit.Escape(g.Rule), audit.Escape(g.Target), note)
 	}
 	fmt.Fprintln(w, "grant the latest with: airlock allow last")
 	return nil
+}
+
+// holdFix is the pins commands that lift a hold on tool, naming the
+// server as pins.json does when the agent's (normalised) name finds it.
+func (a *allowCtx) holdFix(tool, rule string) string {
+	fix, _ := report.HoldFix(tool, rule)
+	norm := report.HoldServer(tool)
+	if norm == "" {
+		return fix
+	}
+	if e, err := pins.Open(a.env.AirlockHome).Find(norm); err == nil && e != nil && e.Server != norm {
+		fix, _ = report.HoldFix("mcp__"+e.Server+"__x", rule)
+	}
+	return fix
+}
+
+// checkHold refuses a grant for an MCP tool whose server pins.json holds
+// now: the hold is decided before grants, so the grant would do nothing.
+func (a *allowCtx) checkHold(verb, tool string) error {
+	norm := report.HoldServer(tool)
+	if norm == "" || strings.ContainsAny(norm, "*?") {
+		return nil
+	}
+	e, err := pins.Open(a.env.AirlockHome).Find(norm)
+	if err != nil || e == nil || (e.State != pins.Held && e.Pinned != nil) {
+		return nil
+	}
+	return exitWith(1, "airlock %s: refused: the server of %s is held (pins), which is decided before grants; a grant cannot lift it: %s",
+		verb, audit.Escape(tool), a.holdFix(tool, "pins:held"))
 }
 
 func forbidSet() map[string]bool {
@@ -56,6 +90,10 @@ func runAllowLast(c *cli.Context) error {
 	if !ok {
 		return exitWith(1, "airlock allow last: nothing was blocked or asked about")
 	}
+	if report.IsHold(latest.Rule) {
+		return exitWith(1, "airlock allow last: refused: %s was stopped by the pins hold %s, which is decided before grants; a grant cannot lift it: %s",
+			audit.Escape(latest.Tool), latest.Rule, a.holdFix(latest.Tool, latest.Rule))
+	}
 	var targets []string
 	for _, g := range groups {
 		if g.Tool == latest.Tool && g.Rule == latest.Rule && g.Target != "" {
@@ -63,6 +101,26 @@ func runAllowLast(c *cli.Context) error {
 		}
 	}
 	sort.Strings(targets)
+	g := policy.GrantSpec{Tool: latest.Tool, Reason: c.String("reason"), Expires: c.String("expires")}
+	if err := checkExpires("allow last", g.Expires, a.env.Now()); err != nil {
+		return err
+	}
+	// Without a concrete target the grant would cover every call of the
+	// tool: that is a decision for a person to type, not to fold.
+	if latest.Target == "" || len(targets) == 0 {
+		return exitWith(1, "airlock allow last: refused: the log names no target for %s; grant it with airlock allow %s --match GLOB", audit.Escape(latest.Tool), audit.Escape(latest.Tool))
+	}
+	// A shell call is granted by command: its program, subcommand and
+	// the tightest words that cover every time the same command was
+	// gated (the other gated commands of the tool are not folded in). A
+	// shell call stopped on a file (a path target) folds as files do.
+	byCommand := policy.IsShellTool(latest.Tool) && !strings.HasPrefix(latest.Target, "/")
+	if byCommand {
+		if g.Commands, targets, err = policy.FoldCommands(latest.Tool, latest.Target, targets, a.callEnv()); err != nil {
+			return exitWith(1, "airlock allow last: refused: %v; answer it when it is asked, or write a narrow grant yourself (airlock allow %s --match GLOB)",
+				err, audit.Escape(latest.Tool))
+		}
+	}
 	for _, t := range targets {
 		if err := a.checkForbid(latest.Tool, t); err != nil {
 			return err
@@ -72,23 +130,20 @@ func runAllowLast(c *cli.Context) error {
 		return exitWith(1, "airlock allow last: refused: %s was stopped by the built-in forbid %s; a grant cannot lift it: %s",
 			audit.Escape(latest.Tool), latest.Rule, forbidNote)
 	}
-	g := policy.GrantSpec{Tool: latest.Tool, Reason: c.String("reason"), Expires: c.String("expires")}
-	if g.Expires != "" && !validDate(g.Expires) {
-		return exitWith(64, "airlock allow last: --expires %q: write YYYY-MM-DD", g.Expires)
-	}
-	// Without a concrete target the grant would cover every call of the
-	// tool: that is a decision for a person to type, not to fold.
-	if len(targets) == 0 {
-		return exitWith(1, "airlock allow last: refused: the log names no target for %s; grant it with airlock allow %s --match GLOB", audit.Escape(latest.Tool), audit.Escape(latest.Tool))
-	}
-	if g.Match, err = policy.FoldTargets(targets, a.env.Home); err != nil {
-		return exitWith(1, "airlock allow last: refused: %v", err)
+	if !byCommand {
+		if g.Match, err = policy.FoldTargets(targets, a.env.Home); err != nil {
+			return exitWith(1, "airlock allow last: refused: %v", err)
+		}
 	}
 	if g.Reason == "" {
 		g.Reason = fmt.Sprintf("airlock allow last: %d call(s) stopped by %s", len(targets), latest.Rule)
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "%s was stopped by %s on %d target(s):\n", audit.Escape(latest.Tool), audit.Escape(latest.Rule), len(targets))
+	what := "target(s)"
+	if byCommand {
+		what = "command line(s)"
+	}
+	fmt.Fprintf(w, "%s was stopped by %s on %d %s:\n", audit.Escape(latest.Tool), audit.Escape(latest.Rule), len(targets), what)
 	for _, t := range targets {
 		fmt.Fprintf(w, "  %s\n", audit.Escape(t))
 	}

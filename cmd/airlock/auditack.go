@@ -51,13 +51,16 @@ func auditAckCommand() *cli.Command {
 				fmt.Fprintf(w, "%d review(s), chain intact\n", len(revs))
 				return nil
 			}
-			verdict := c.String("verdict")
-			if verdict != report.VerdictClean && verdict != report.VerdictAnomalous {
-				return exitWith(1, "airlock audit ack: --verdict clean or --verdict anomalous is required")
+			verdict, err := enumFlag("audit ack", "verdict", c.String("verdict"), report.VerdictClean, report.VerdictAnomalous)
+			if err != nil {
+				return err
+			}
+			if verdict == "" {
+				return exitWith(64, "airlock audit ack: --verdict clean or --verdict anomalous is required")
 			}
 			f, err := filterFrom(c)
 			if err != nil {
-				return exitWith(1, "airlock audit ack: %v", err)
+				return exitWith(64, "airlock audit ack: %v", err)
 			}
 			f.Until = time.Now().UTC().Truncate(time.Millisecond)
 			s, err := summarize(home, f)

@@ -32,7 +32,7 @@ func breachCommand() *cli.Command {
 					return exitWith(1, "airlock breach: %v", err)
 				}
 				if f, err = filterFrom(c); err != nil {
-					return exitWith(1, "airlock breach: %v", err)
+					return exitWith(64, "airlock breach: %v", err)
 				}
 				if err := requireHome(env.AirlockHome); err != nil {
 					return exitWith(2, "airlock breach: the log cannot be checked: %v", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -35,6 +36,31 @@ func checkCommand() *cli.Command {
 
 func runCheck(c *cli.Context) error {
 	tool, input, cwd := c.String("tool"), []byte(c.String("input")), c.String("cwd")
+	// The same call must get the same answer here as from the hook, which
+	// refuses an event whose tool_input is missing or not a JSON object:
+	// a malformed --input is a usage error, never a quiet allow.
+	switch {
+	case c.IsSet("tool") && tool == "":
+		return exitWith(64, "airlock check: --tool is empty: name the tool (Bash, Read, mcp__server__tool …)")
+	case tool == "" && c.IsSet("input"):
+		return exitWith(64, "airlock check: --input needs --tool: airlock check --tool NAME --input '{\"key\":\"value\"}'")
+	case tool != "" && !c.IsSet("input"):
+		return exitWith(64, "airlock check: --tool %s needs --input, the tool's arguments as a JSON object, e.g. --input '{\"command\":\"ls\"}' ({} for none)", audit.Escape(tool))
+	case tool != "":
+		if err := hook.CheckInput(input); err != nil {
+			return exitWith(64, "airlock check: --input %s: write the tool's arguments as a JSON object, e.g. '{\"command\":\"ls\"}' ({} for none)", err)
+		}
+	}
+	if c.NArg() > 0 {
+		return exitWith(64, "airlock check: unexpected argument %q: give --tool and --input, or a hook event on stdin", c.Args().First())
+	}
+	if cwd != "" && !filepath.IsAbs(cwd) {
+		abs, err := filepath.Abs(cwd)
+		if err != nil {
+			return exitWith(64, "airlock check: --cwd %q: %v", cwd, err)
+		}
+		cwd = abs
+	}
 	if tool == "" {
 		data, err := io.ReadAll(os.Stdin)
 		if err != nil {
@@ -45,12 +71,9 @@ func runCheck(c *cli.Context) error {
 			return exitWith(64, "airlock check: give --tool and --input, or a hook event on stdin: %v", err)
 		}
 		tool, input = ev.Tool, ev.Input
-		if cwd == "" {
-			cwd = ev.Cwd
+		if cwd == "" && filepath.IsAbs(ev.Cwd) {
+			cwd = ev.Cwd // as the hook: a relative cwd is no place, this directory is
 		}
-	}
-	if len(input) == 0 {
-		input = []byte("{}")
 	}
 	if cwd == "" {
 		wd, err := os.Getwd()

@@ -128,7 +128,8 @@ var helpTable = map[string]cmdHelp{
 		},
 		exits: []exitCode{
 			{0, "the grant was written (or shown, with --dry-run)"},
-			{1, "refused (a built-in forbid, a rule decided after grants) or the policy could not be read or written; nothing written"},
+			{1, "refused (a built-in forbid, a pins hold, a rule decided after grants) or the policy could not be read or written; nothing written"},
+			{64, "usage error: no --match (--match '*' grants every call on purpose), or --expires not a date or already past"},
 		},
 	},
 	"allow recent": {
@@ -139,8 +140,8 @@ var helpTable = map[string]cmdHelp{
 		examples: []string{"airlock allow last --dry-run", "airlock allow last --expires 2027-01-31"},
 		exits: []exitCode{
 			{0, "the grant was written (or shown, with --dry-run)"},
-			{1, "refused: nothing was gated, a forbid, no target to fold, or the grant would not lift the call; nothing written"},
-			{64, "usage error, or --expires is not YYYY-MM-DD"},
+			{1, "refused: nothing was gated, a forbid, a pins hold, nothing to fold, or the grant would not lift the call; nothing written"},
+			{64, "usage error, or --expires is not YYYY-MM-DD or already past"},
 		},
 	},
 	"allow list": {
@@ -153,7 +154,7 @@ var helpTable = map[string]cmdHelp{
 	},
 	"log": {
 		examples: []string{"airlock log", "airlock log -n 50 --decision block", "airlock log --tool 'mcp__*' --since 2d --json"},
-		exits:    []exitCode{{0, "the records were printed (none is not an error)"}, {1, "the log could not be read, or a filter is malformed"}},
+		exits:    []exitCode{{0, "the records were printed (none is not an error)"}, {1, "the log could not be read"}, {64, "usage error: a --decision, --since or --until that is not one of its values"}},
 	},
 	"monitor": {
 		examples: []string{"airlock monitor", "airlock monitor --plain", "airlock monitor --once -n 50"},
@@ -206,18 +207,18 @@ var helpTable = map[string]cmdHelp{
 	},
 	"breach": {
 		examples: []string{"airlock breach", "airlock breach --since 7d --session S", "airlock breach --simulate"},
-		exits:    []exitCode{{0, "no secret left"}, {1, "burns found: a secret was read and something left after it"}, {2, "the log cannot be trusted or checked"}},
+		exits:    []exitCode{{0, "no secret left"}, {1, "burns found: a secret was read and something left after it"}, {2, "the log cannot be trusted or checked"}, {64, "usage error, or a bad --since or --until"}},
 	},
 	"export": {
 		examples: []string{"airlock export --format cef --since 1d", "airlock export --format syslog >> /var/log/airlock.log", "airlock export > audit.jsonl"},
-		exits:    []exitCode{{0, "exported"}, {1, "the log could not be read, or an unknown --format"}},
+		exits:    []exitCode{{0, "exported"}, {1, "the log could not be read"}, {64, "usage error: an unknown --format, a bad --since or --until"}},
 	},
 	"audit": {
 		examples: []string{"airlock audit ack --verdict clean", "airlock audit ack --list", "airlock audit seal --reason 'disk full on 2026-11-30'"},
 	},
 	"audit ack": {
 		examples: []string{"airlock audit ack --verdict clean --since 7d", "airlock audit ack --verdict anomalous --note 'see ticket 12' --yes", "airlock audit ack --list"},
-		exits:    []exitCode{{0, "recorded (or listed, chain intact)"}, {1, "not signed off, refused (a broken log cannot be clean), or no --verdict"}},
+		exits:    []exitCode{{0, "recorded (or listed, chain intact)"}, {1, "not signed off, refused (a broken log cannot be clean), or no --verdict"}, {64, "usage error: a --verdict or --since that is not one of its values"}},
 	},
 	"audit seal": {
 		examples: []string{"airlock verify", "airlock audit seal --reason 'disk full on 2026-11-30'"},

@@ -18,17 +18,21 @@ func exportCommand() *cli.Command {
 			sinceFlag(""),
 		},
 		Action: func(c *cli.Context) error {
+			format, err := enumFlag("export", "format", c.String("format"), report.Formats...)
+			if err != nil {
+				return err
+			}
 			env, err := gate.EnvFromOS()
 			if err != nil {
 				return exitWith(1, "airlock export: %v", err)
 			}
 			f, err := filterFrom(c)
 			if err != nil {
-				return exitWith(1, "airlock export: %v", err)
+				return exitWith(64, "airlock export: %v", err)
 			}
 			host, _ := os.Hostname()
 			o := report.ExportOptions{Version: version, Host: host}
-			if err := report.Export(c.App.Writer, c.String("format"), report.LogSource(env.AirlockHome), f, o); err != nil {
+			if err := report.Export(c.App.Writer, format, report.LogSource(env.AirlockHome), f, o); err != nil {
 				return exitWith(1, "airlock export: %v", err)
 			}
 			return nil

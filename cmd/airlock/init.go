@@ -50,7 +50,10 @@ func runInit(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
 	}
-	name := c.String("profile")
+	name, err := oneOf("profile", c.String("profile"), profiles.Names...)
+	if err != nil {
+		return exitWith(64, "airlock init: %v", err)
+	}
 	policy, err := profiles.Get(name)
 	if err != nil {
 		return exitWith(64, "airlock init: %v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
@@ -19,7 +20,7 @@ func logCommand() *cli.Command {
 			&cli.IntFlag{Name: "n", Value: 20, Usage: "how many records (0: all that match)"},
 			&cli.StringFlag{Name: "session", Usage: "only this agent session"},
 			&cli.StringFlag{Name: "tool", Usage: "only tools matching this glob (e.g. 'mcp__*')"},
-			&cli.StringFlag{Name: "decision", Usage: "only records whose policy decision or result is this (allow|ask|block|ran)"},
+			&cli.StringFlag{Name: "decision", Usage: "only records whose policy decision or result is this: " + strings.Join(decisionValues, ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "one JSON record per line"},
 		}, sinceFlag("")),
 		Action: func(c *cli.Context) error {
@@ -29,7 +30,7 @@ func logCommand() *cli.Command {
 			}
 			f, err := filterFrom(c)
 			if err != nil {
-				return exitWith(1, "airlock log: %v", err)
+				return exitWith(64, "airlock log: %v", err)
 			}
 			var recs []audit.Record
 			if f.Empty() {
@@ -80,6 +81,11 @@ func filterFrom(c *cli.Context) (report.Filter, error) {
 			return f, fmt.Errorf("bad --until %q: want an RFC 3339 time", c.String("until"))
 		}
 	}
-	f.Session, f.Tool, f.Decision = c.String("session"), c.String("tool"), c.String("decision")
+	f.Session, f.Tool = c.String("session"), c.String("tool")
+	if d := c.String("decision"); d != "" {
+		if f.Decision, err = oneOf("decision", d, decisionValues...); err != nil {
+			return f, err
+		}
+	}
 	return f, f.Validate()
 }

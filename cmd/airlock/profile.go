@@ -44,6 +44,9 @@ func runProfile(c *cli.Context) error {
 		showProfile(c, env, file, current, rerr)
 		return nil
 	}
+	if name, err = oneOf("profile name", name, profiles.Names...); err != nil {
+		return exitWith(64, "airlock profile: %v", err)
+	}
 	data, err := profiles.Get(name)
 	if err != nil {
 		return exitWith(64, "airlock profile: %v", err)

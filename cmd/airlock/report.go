@@ -34,7 +34,7 @@ func reportCommand() *cli.Command {
 			}
 			f, err := filterFrom(c)
 			if err != nil {
-				return exitWith(1, "airlock report: %v", err)
+				return exitWith(64, "airlock report: %v", err)
 			}
 			s, err := summarize(env.AirlockHome, f)
 			if err != nil {

@@ -41,7 +41,11 @@ func runScan(c *cli.Context) error {
 	if c.Bool("json") && c.Bool("sarif") {
 		return exitWith(64, "airlock scan: --json and --sarif are one or the other")
 	}
-	minSev, err := scan.ParseSeverity(c.String("min-severity"))
+	sev, err := oneOf("min-severity", c.String("min-severity"), severityValues...)
+	if err != nil {
+		return exitWith(64, "airlock scan: %v", err)
+	}
+	minSev, err := scan.ParseSeverity(sev)
 	if err != nil {
 		return exitWith(64, "airlock scan: --min-severity: %v", err)
 	}

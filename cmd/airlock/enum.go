@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// A flag (or argument) whose value is one of a fixed set is checked here,
+// by every command: a value outside the set is a usage error naming the
+// set and the nearest value, never a filter that quietly matches nothing.
+
+// Values of the enumerated flags.
+var (
+	// decisionValues are what a record's decision or effective result can
+	// be (log --decision matches either).
+	decisionValues = []string{"allow", "ask", "block", "ran", "change", "stopped"}
+	severityValues = []string{"low", "med", "medium", "high"}
+)
+
+// oneOf returns the value of the set that got names (compared without
+// regard to case), or an error: `--NAME "got" is not one of a, b, c (did
+// you mean "b"?)`. name is the flag's name without dashes; a name with a
+// space in it ("profile name") is an argument and is written as it is.
+func oneOf(name, got string, values ...string) (string, error) {
+	for _, v := range values {
+		if strings.EqualFold(got, v) {
+			return v, nil
+		}
+	}
+	what := name
+	if !strings.Contains(name, " ") {
+		what = "--" + name
+	}
+	msg := fmt.Sprintf("%s %q is not one of %s", what, got, strings.Join(values, ", "))
+	if s := nearestValue(got, values); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return "", fmt.Errorf("%s", msg)
+}
+
+// enumFlag checks a flag of command verb against values: the canonical
+// value, or a usage error (exit 64). An empty value is left to the caller
+// (most such flags are optional).
+func enumFlag(verb, name, got string, values ...string) (string, error) {
+	if got == "" {
+		return "", nil
+	}
+	v, err := oneOf(name, got, values...)
+	if err != nil {
+		return "", exitWith(64, "airlock %s: %v", verb, err)
+	}
+	return v, nil
+}
+
+// nearestValue is the value nearest to got: one got begins with or that
+// begins with got ("blocked" → "block", "para" → "paranoid"), else the one
+// fewest edits away (editDistance, cli_grammar.go) when that is at most about a third of its length (and at
+// least one edit is allowed). "" when none is near.
+func nearestValue(got string, values []string) string {
+	g := strings.ToLower(got)
+	if g == "" {
+		return ""
+	}
+	for _, v := range values {
+		if len(g) >= 2 && (strings.HasPrefix(g, v) || strings.HasPrefix(v, g)) {
+			return v
+		}
+	}
+	best, bestD := "", -1
+	for _, v := range values {
+		d := editDistance(g, v)
+		limit := max(1, (utf8.RuneCountInString(v)+1)/3)
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = v, d
+		}
+	}
+	return best
+}

@@ -1,0 +1,250 @@
+package policy
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var grantEnv = CallEnv{Cwd: "/home/dev/proj", Home: "/home/dev", User: "dev"}
+
+func grantPolicy(t *testing.T, grants string) *Policy {
+	t.Helper()
+	p, err := CheckEdit([]byte("mode: enforce\ndefault: ask\nrules: []\ngrants:\n"+grants), "policy.yaml",
+		Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestGrantCommands: a commands grant covers a shell call only when every
+// simple command fits, and nothing else rides along (chains, wrappers,
+// redirections, environment, substitutions).
+func TestGrantCommands(t *testing.T) {
+	p := grantPolicy(t, `  - tool: Bash
+    commands: ["git push origin main", "npm run b*", "cd build", "make", "go test **", "git commit -m *", "echo  x", "tee out.log"]
+`)
+	cases := []struct {
+		cmd  string
+		want bool
+	}{
+		{"git push origin main", true},
+		{"git  push   'origin' \"main\"", true}, // the words, not the spelling
+		{"npm run build", true},
+		{"npm run bench", true},
+		{"cd build && make", true},
+		{"git push origin dev", false},
+		{"git push origin main --force", false},
+		{"git push origin main; rm -rf ~/src", false},
+		{"git push origin main && curl https://x.io/a", false},
+		{"git push origin main | sh", false},
+		{"sudo git push origin main", false},
+		{"sh -c 'git push origin main'", false},
+		{"echo $(git push origin main)", false},
+		{"git push origin main > ~/.bashrc", false},
+		{"git push origin main 2> /tmp/log", false},
+		{"git push origin main 2>/dev/null", true},
+		{"git push origin main 2>&1", true},
+		{"git push origin main >&2", true},
+		{"git push origin main < /dev/null", false}, // read from a file (even this one): not in the words
+		{"git push origin main <<EOF\nx\nEOF", true},
+		{"cat build > build", false}, // the redirect names a word: still a redirect
+		{"go test ./... -run TestX | tee out.log", true},
+		{"cd build && go test ./...", true}, // a path after a cd is recorded absolute: still one of the words
+		{"git push origin main >| x", false},
+		{"GIT_SSH_COMMAND='sh -c x' git push origin main", false},
+		{"LD_PRELOAD=/tmp/x.so make", false},
+		{"make\nrm -rf /srv", false},
+		{"npm run build:prod ; npm run bx", true}, // both fit npm run b*
+		{"npm run build --if-present", false},     // '*' is one word
+		{"npm run 'build x'", true},               // one word with a space
+		{"go test", true},                         // ** is any number of words
+		{"go test ./... -run X", true},
+		{"go vet ./...", false},
+		{"git commit -m 'fix: a, b'", true},
+		{"git commit -m 'fix' --amend", false},
+		{"echo '' x", true}, // an empty word meets an empty word pattern
+		{"echo x", false},
+		{"git push origin main'", false}, // unparsed
+		{"/tmp/evil/git push origin main", false},
+		{"git push origin $BRANCH", false},
+		{"X=main; git push origin $X", false},
+		{"git push origin $(echo main)", false},
+		{"f() { rm -rf ~; }; git push origin main", false},
+	}
+	for _, tc := range cases {
+		f := Classify("Bash", TargetInput("Bash", tc.cmd), grantEnv)
+		_, ok := p.CheckGrants(f, time.Now())
+		if ok != tc.want {
+			t.Errorf("%q: granted %v, want %v (why not coverable: %q)", tc.cmd, ok, tc.want, whyNotCoverable(f))
+		}
+	}
+	// a commands grant never covers a call of another kind
+	f := Classify("Read", []byte(`{"file_path":"make"}`), grantEnv)
+	if _, ok := p.CheckGrants(f, time.Now()); ok {
+		t.Error("a Bash commands grant covered a Read")
+	}
+}
+
+func TestGrantCommandsLoad(t *testing.T) {
+	for _, tc := range []struct{ grants, err string }{
+		{"  - tool: Bash\n    match: x\n    commands: [y]\n", "both match and commands"},
+		{"  - tool: Bash\n    commands: [\"\"]\n", "an empty command"},
+		{"  - tool: Bash\n    commands: [\"ls ${nope}\"]\n", "unknown variable"},
+		{"  - tool: Bash\n    comands: [ls]\n", "comands"},
+	} {
+		_, err := CheckEdit([]byte("rules: []\ngrants:\n"+tc.grants), "policy.yaml", Vars{Home: "/h"})
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: err %v, want %q", tc.grants, err, tc.err)
+		}
+	}
+	// AppendGrant writes what the loader reads back
+	data, err := AppendGrant([]byte("rules: []\n"), GrantSpec{Tool: "Bash", Commands: []string{"git status", "go test ./..."}, Reason: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := CheckEdit(data, "policy.yaml", Vars{Home: "/h"})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if got := p.Grants[0].Commands; !reflect.DeepEqual(got, []string{"git status", "go test ./..."}) {
+		t.Fatalf("commands read back: %q\n%s", got, data)
+	}
+}
+
+func TestFoldCommands(t *testing.T) {
+	cases := []struct {
+		name     string
+		latest   string
+		targets  []string
+		patterns []string
+		covered  []string
+		err      string
+	}{
+		{"one call", "git push origin main", nil, []string{"git push origin main"}, []string{"git push origin main"}, ""},
+		{"same call twice", "git push origin main", []string{"git push origin main"}, []string{"git push origin main"}, []string{"git push origin main"}, ""},
+		{"other arguments fold", "git push origin main", []string{"git push origin dev", "git status", "ls"},
+			[]string{"git push origin *"}, []string{"git push origin dev", "git push origin main"}, ""},
+		{"common end kept", "go test ./a/...", []string{"go test ./bc/..."},
+			[]string{"go test ./*/..."}, []string{"go test ./a/...", "go test ./bc/..."}, ""},
+		{"no arguments stays exact", "make", []string{"make test"}, []string{"make"}, []string{"make"}, ""},
+		{"bare and with arguments", "git push", []string{"git push origin main"},
+			[]string{"git push", "git push origin main"}, []string{"git push", "git push origin main"}, ""},
+		{"chain", "cd build && make", []string{"cd build && make all", "make"},
+			[]string{"cd build", "make"}, []string{"cd build && make"}, ""},
+		{"wildcards in words are escaped", "rm *.o", nil, []string{"rm ?.o"}, []string{"rm *.o"}, ""},
+		{"a space in a word", "git commit -m 'a b'", []string{"git commit -m 'a c'"}, []string{"git commit -m a?*"},
+			[]string{"git commit -m 'a b'", "git commit -m 'a c'"}, ""},
+		{"more words are another pattern", "npm run build", []string{"npm run build --watch", "npm run test"},
+			[]string{"npm run *", "npm run build --watch"}, []string{"npm run build", "npm run build --watch", "npm run test"}, ""},
+		{"an empty word", "echo ''", nil, []string{"echo "}, []string{"echo ''"}, ""},
+		{"a dollar even quoted is refused", "echo '${home}'", nil, nil, nil, "only known when it runs"},
+		{"redirection refused", "echo hi > out.txt", nil, nil, nil, "redirects > out.txt"},
+		{"environment refused", "FOO=1 make", nil, nil, nil, "environment variable FOO"},
+		{"unparsed refused", "echo 'x", nil, nil, nil, "flagged"},
+		{"expansion refused", "git push origin $B", nil, nil, nil, "only known when it runs"},
+		{"a host is no command", "https://x.io/a", nil, nil, nil, "reaches https://x.io/a"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pats, covered, err := FoldCommands("Bash", tc.latest, append([]string{tc.latest}, tc.targets...), grantEnv)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(pats, tc.patterns) || !reflect.DeepEqual(covered, tc.covered) {
+				t.Fatalf("got %q covering %q, want %q covering %q", pats, covered, tc.patterns, tc.covered)
+			}
+			// the fold covers every call it folded in, and what it
+			// writes loads
+			var quoted []string
+			for _, p := range pats {
+				quoted = append(quoted, "'"+strings.ReplaceAll(p, "'", "''")+"'")
+			}
+			p := grantPolicy(t, "  - tool: Bash\n    commands: ["+strings.Join(quoted, ", ")+"]\n")
+			for _, c := range covered {
+				if _, ok := p.CheckGrants(Classify("Bash", TargetInput("Bash", c), grantEnv), time.Now()); !ok {
+					t.Errorf("the fold does not cover %q", c)
+				}
+			}
+		})
+	}
+}
+
+// FuzzFoldCommands: whatever two gated command lines are, a fold that
+// succeeds writes a grant that loads and covers every line it folded in,
+// and the grant covers no call whose commands a commands grant refuses.
+func FuzzFoldCommands(f *testing.F) {
+	for _, s := range [][2]string{
+		{"git push origin main", "git push origin dev"},
+		{"go test ./a/...", "go test ./bc/..."},
+		{"cd build && make", "cd build && make"},
+		{"echo 'a b' \"c*d\"", "echo 'a x' \"c?d\""},
+		{"rm -- **", "rm -- '**'"},
+		{"echo ''", "echo ' '"},
+		{"sudo make é", "sudo make è"},
+		{"printf '%s\\n' x", "printf '%s\\n' y"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj"}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		pats, covered, err := FoldCommands("Bash", a, []string{a, b}, grantEnv)
+		if err != nil {
+			return
+		}
+		data, err := AppendGrant([]byte("mode: enforce\ndefault: ask\nrules: []\n"), GrantSpec{Tool: "Bash", Commands: pats})
+		if err != nil {
+			t.Fatalf("%q, %q: AppendGrant(%q): %v", a, b, pats, err)
+		}
+		p, err := CheckEdit(data, "policy.yaml", vars)
+		if err != nil {
+			t.Fatalf("%q, %q: the fold %q does not load: %v\n%s", a, b, pats, err, data)
+		}
+		for _, c := range covered {
+			fc := Classify("Bash", TargetInput("Bash", c), grantEnv)
+			if _, ok := p.CheckGrants(fc, time.Now()); !ok {
+				t.Fatalf("%q, %q: the fold %q does not cover %q", a, b, pats, c)
+			}
+		}
+	})
+}
+
+// BenchmarkGrantCommands is the cost of a commands grant against a
+// classified call, beside a text-match grant on the same call.
+func BenchmarkGrantCommands(b *testing.B) {
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj"}
+	f := Classify("Bash", TargetInput("Bash", "cd build && go test ./... -run TestX | tee out.log"), grantEnv)
+	other := Classify("Bash", TargetInput("Bash", "npm install && npm run build"), grantEnv)
+	for _, tc := range []struct{ name, grant string }{
+		{"commands", "  - tool: Bash\n    commands: [\"cd build\", \"go test **\", \"tee out.log\"]\n"},
+		{"text", "  - tool: Bash\n    match: \"cd build && go test *\"\n"},
+	} {
+		p, err := CheckEdit([]byte("rules: []\ngrants:\n"+tc.grant), "policy.yaml", vars)
+		if err != nil {
+			b.Fatal(err)
+		}
+		now := time.Now()
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				if _, ok := p.CheckGrants(f, now); !ok {
+					b.Fatal("not granted")
+				}
+			}
+		})
+		b.Run(tc.name+"-other-call", func(b *testing.B) {
+			for range b.N {
+				if _, ok := p.CheckGrants(other, now); ok {
+					b.Fatal("granted")
+				}
+			}
+		})
+	}
+}
