@@ -70,6 +70,10 @@ var normalise = []struct {
 	{regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b`), "<time>"},
 	// a duration as Go prints it: 1.234s, 870ms, 12.5µs
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s)\b`), "<duration>"},
+	// what the kernel offers: "Landlock ABI 7 … — 7 not enforced" (one
+	// kernel has fewer gaps than another)
+	{regexp.MustCompile(`\bLandlock ABI \d+\b`), "Landlock ABI <n>"},
+	{regexp.MustCompile(`\b\d+ not enforced\b`), "<n> not enforced"},
 }
 
 // sample is one checked block of one file.
