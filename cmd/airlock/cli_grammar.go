@@ -144,6 +144,12 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 			pos, dash = append(pos, args[i+1:]...), true
 			break
 		}
+		if bare, ok := pastedFlag(flags, a); ok {
+			// `scan . —sarif` pasted from a page that turned -- into
+			// a dash: not a path "—sarif" (exit 2, empty stdout); after
+			// -- it is the word as typed
+			return nil, usagef(name(), "unknown flag %s (did you mean %s?)", shown(a), dashed(bare))
+		}
 		if len(a) > 1 && a[0] == '-' {
 			fname, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			if fname == "h" || fname == "help" {
@@ -226,10 +232,9 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 	case shape.max >= 0 && len(pos) > shape.max:
 		extra := pos[shape.max]
 		hint := ""
-		if bare := strings.TrimLeft(extra, "—–"); findFlag(cmd.Flags, bare) != nil && !dash {
-			// `verify json`, or `verify —json` pasted from a page
-			// that turned -- into a dash
-			hint = fmt.Sprintf(" (did you mean --%s?)", bare)
+		if findFlag(cmd.Flags, extra) != nil && !dash {
+			// `verify json`
+			hint = fmt.Sprintf(" (did you mean --%s?)", extra)
 		} else if shape.wordFlag != "" && !dash {
 			hint = fmt.Sprintf(" (did you mean --%s %s?)", shape.wordFlag, shown(extra))
 		}
@@ -283,6 +288,30 @@ func shown(word string) string {
 		}
 	}
 	return word
+}
+
+// unicodeDashes are what a page or a word processor makes of - and --:
+// en and em dashes, the minus sign, hyphens.
+const unicodeDashes = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+
+// pastedFlag: word is a flag of flags (or help) written with unicode
+// dashes (—sarif, –json=x, −h), and bare is its name.
+func pastedFlag(flags []cli.Flag, word string) (bare string, ok bool) {
+	rest := strings.TrimLeft(word, unicodeDashes)
+	if rest == word {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, "-")
+	name, _, _ := strings.Cut(rest, "=")
+	return name, name != "" && isFlagName(flags, name)
+}
+
+// dashed is a flag's name as it is typed: -h, --sarif.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func findFlag(flags []cli.Flag, name string) cli.Flag {
