@@ -181,6 +181,12 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 		}
 		// a word: a subcommand while no positional has been given
 		if len(pos) == 0 && len(subs) > 0 {
+			if a == "help" && findCommand(subs, a) == nil {
+				// `pins help`, `policy help check`, as urfave answered
+				// them: never the TOOL "help" (`allow help` wrote a
+				// grant for every call of a tool named help)
+				return subHelp(p, subs, args[i+1:])
+			}
 			if sub := findCommand(subs, a); sub != nil {
 				// a flag typed before the subcommand is the subcommand's
 				// (`pins --json list`): the parent does not run, and
@@ -266,6 +272,23 @@ func helpLine(app *cli.App, words []string) (*parsedLine, error) {
 		p.path = append(p.path, sub)
 		subs = sub.Subcommands
 	}
+	return p, nil
+}
+
+// subHelp is `airlock CMD help [SUB…]`: the help of CMD, or of SUB.
+func subHelp(p *parsedLine, subs []*cli.Command, words []string) (*parsedLine, error) {
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
+			break
+		}
+		sub := findCommand(subs, w)
+		if sub == nil {
+			return nil, usagef(pathName(p.path), "unknown command %q%s", w, didYouMean(commandNames(subs), w, ""))
+		}
+		p.path = append(p.path, sub)
+		subs = sub.Subcommands
+	}
+	p.help = true
 	return p, nil
 }
 
