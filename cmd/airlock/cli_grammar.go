@@ -238,7 +238,10 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 	case shape.max >= 0 && len(pos) > shape.max:
 		extra := pos[shape.max]
 		hint := ""
-		if findFlag(cmd.Flags, extra) != nil && !dash {
+		if extra == "help" && !dash {
+			// `init help`: not --profile help
+			hint = fmt.Sprintf(" (did you mean airlock help %s?)", name())
+		} else if findFlag(cmd.Flags, extra) != nil && !dash {
 			// `verify json`
 			hint = fmt.Sprintf(" (did you mean --%s?)", extra)
 		} else if shape.wordFlag != "" && !dash {
