@@ -276,12 +276,12 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 		args = args[sub+1:]
 	}
 	for _, alts := range m.flags {
-		if !hasFlag(args, alts) {
+		if !hasFlag(args, alts, true) {
 			return false
 		}
 	}
 	for _, alts := range m.unless {
-		if hasFlag(args, alts) {
+		if hasFlag(args, alts, false) {
 			return false
 		}
 	}
@@ -365,7 +365,11 @@ func firstPositional(args []string, prog string) int {
 // hasFlag reports whether any alternative is present: a one-letter
 // alternative as a short flag in any cluster (-rf, -fr, -r -f), a longer
 // one as --name, --name=value or -name (find's single-dash words).
-func hasFlag(args []string, alts []string) bool {
+// goValue also reads -name=value as the flag (Go's flag package does:
+// airlock run -yes=true is --yes): a rule's flags meet it, its unless
+// exceptions do not (git would refuse it, and an exception must not
+// grow).
+func hasFlag(args []string, alts []string, goValue bool) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
@@ -385,13 +389,19 @@ func hasFlag(args []string, alts []string) bool {
 			}
 			continue
 		}
+		// one dash: a cluster of short flags (-rf), or a long name
+		// (find -delete), with a value for Go's flag package
 		word := a[1:]
+		name, _, valued := strings.Cut(word, "=")
+		if valued && !goValue {
+			name = word
+		}
 		for _, alt := range alts {
 			if len(alt) == 1 {
 				if strings.Contains(word, alt) && !strings.ContainsRune(word, '=') {
 					return true
 				}
-			} else if strings.EqualFold(word, alt) {
+			} else if strings.EqualFold(name, alt) {
 				return true
 			}
 		}

@@ -308,10 +308,12 @@ func (p *Plan) Run() (int, error) {
 	defer signal.Stop(sigs)
 	cmd, err := p.Start()
 	if err != nil {
-		// as a shell does: 127 when there is no such command, 126 when
-		// it is there and cannot be run (not executable, a directory,
-		// outside what the sandbox lets run)
-		if errors.Is(err, exec.ErrNotFound) {
+		// as a shell does: 127 when there is no such command, or it is
+		// there and what it needs to start is not (its #! interpreter,
+		// its ELF loader: the exec fails ENOENT), 126 when it is there
+		// and cannot be run (not executable, a directory, outside what
+		// the sandbox lets run)
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			return 127, err
 		}
 		return 126, err

@@ -116,6 +116,10 @@ func (r Report) rest() string {
 	}
 	network := "no egress proxy"
 	switch {
+	case r.Egress && r.proxyBypassable():
+		// the proxy runs, but without Landlock network rules a program
+		// that ignores HTTPS_PROXY connects anywhere: not "enforced"
+		network = "egress proxy but TCP open"
 	case r.Egress:
 		network = "egress proxy"
 	case r.Network == networkRefused:
@@ -123,6 +127,11 @@ func (r Report) rest() string {
 	}
 	return seccomp + ", " + network
 }
+
+// proxyBypassable: Landlock is on but has no network rules (ABI < 4),
+// so the egress proxy is only where a program chooses to connect. (With
+// Landlock off the summary already says the network is open.)
+func (r Report) proxyBypassable() bool { return r.ABI > 0 && r.ABI < 4 }
 
 // Summary is the report on one line, without a prefix: what is enforced
 // and how many protections are not, e.g.
@@ -173,7 +182,9 @@ func (r Report) Details() string {
 	} else {
 		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
 	}
-	if r.Egress {
+	if r.Egress && r.proxyBypassable() {
+		b.WriteString("  egress:   proxy on for the clients that use it (HTTP_PROXY, HTTPS_PROXY): TCP is open to any other\n")
+	} else if r.Egress {
 		b.WriteString("  egress:   proxy on: HTTP(S) goes through the policy\n")
 	} else {
 		b.WriteString("  egress:   proxy off\n")

@@ -18,8 +18,12 @@ func TestReportSummary(t *testing.T) {
 	}{
 		{"everything on", Report{KernelABI: 7, ABI: 7, Seccomp: true, Egress: true, Gaps: gaps},
 			"sandboxed (Landlock ABI 7, seccomp, egress proxy) — 2 not enforced"},
+		// without network rules the proxy is not enforced: a program
+		// that ignores HTTPS_PROXY connects anywhere
 		{"an older ABI than the kernel's", Report{KernelABI: 7, ABI: 3, Seccomp: true, Egress: true, Gaps: gaps},
-			"sandboxed (Landlock ABI 3 of the kernel's 7, seccomp, egress proxy) — 2 not enforced"},
+			"sandboxed (Landlock ABI 3 of the kernel's 7, seccomp, egress proxy but TCP open) — 2 not enforced"},
+		{"ABI 4: network rules", Report{KernelABI: 4, ABI: 4, Seccomp: true, Egress: true, Gaps: gaps},
+			"sandboxed (Landlock ABI 4, seccomp, egress proxy) — 2 not enforced"},
 		{"seccomp off", Report{KernelABI: 6, ABI: 6, SeccompWhy: "no filter for riscv64", Egress: true, Gaps: gaps},
 			"sandboxed (Landlock ABI 6, seccomp OFF, egress proxy) — 2 not enforced"},
 		{"no proxy, no TCP", Report{KernelABI: 5, ABI: 5, Seccomp: true, Network: networkRefused, Gaps: gaps},

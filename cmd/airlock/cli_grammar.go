@@ -144,6 +144,12 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 			pos, dash = append(pos, args[i+1:]...), true
 			break
 		}
+		if bare, ok := pastedFlag(flags, a); ok {
+			// `scan . —sarif` pasted from a page that turned -- into
+			// a dash: not a path "—sarif" (exit 2, empty stdout); after
+			// -- it is the word as typed
+			return nil, usagef(name(), "unknown flag %s (did you mean %s?)", shown(a), dashed(bare))
+		}
 		if len(a) > 1 && a[0] == '-' {
 			fname, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			if fname == "h" || fname == "help" {
@@ -175,6 +181,12 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 		}
 		// a word: a subcommand while no positional has been given
 		if len(pos) == 0 && len(subs) > 0 {
+			if a == "help" && findCommand(subs, a) == nil {
+				// `pins help`, `policy help check`, as urfave answered
+				// them: never the TOOL "help" (`allow help` wrote a
+				// grant for every call of a tool named help)
+				return subHelp(p, subs, args[i+1:])
+			}
 			if sub := findCommand(subs, a); sub != nil {
 				// a flag typed before the subcommand is the subcommand's
 				// (`pins --json list`): the parent does not run, and
@@ -226,10 +238,12 @@ func normalize(app *cli.App, argv []string) (*parsedLine, error) {
 	case shape.max >= 0 && len(pos) > shape.max:
 		extra := pos[shape.max]
 		hint := ""
-		if bare := strings.TrimLeft(extra, "—–"); findFlag(cmd.Flags, bare) != nil && !dash {
-			// `verify json`, or `verify —json` pasted from a page
-			// that turned -- into a dash
-			hint = fmt.Sprintf(" (did you mean --%s?)", bare)
+		if extra == "help" && !dash {
+			// `init help`: not --profile help
+			hint = fmt.Sprintf(" (did you mean airlock help %s?)", name())
+		} else if findFlag(cmd.Flags, extra) != nil && !dash {
+			// `verify json`
+			hint = fmt.Sprintf(" (did you mean --%s?)", extra)
 		} else if shape.wordFlag != "" && !dash {
 			hint = fmt.Sprintf(" (did you mean --%s %s?)", shape.wordFlag, shown(extra))
 		}
@@ -264,6 +278,23 @@ func helpLine(app *cli.App, words []string) (*parsedLine, error) {
 	return p, nil
 }
 
+// subHelp is `airlock CMD help [SUB…]`: the help of CMD, or of SUB.
+func subHelp(p *parsedLine, subs []*cli.Command, words []string) (*parsedLine, error) {
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
+			break
+		}
+		sub := findCommand(subs, w)
+		if sub == nil {
+			return nil, usagef(pathName(p.path), "unknown command %q%s", w, didYouMean(commandNames(subs), w, ""))
+		}
+		p.path = append(p.path, sub)
+		subs = sub.Subcommands
+	}
+	p.help = true
+	return p, nil
+}
+
 func commandPath(path []*cli.Command) []string {
 	out := make([]string, len(path))
 	for i, c := range path {
@@ -283,6 +314,30 @@ func shown(word string) string {
 		}
 	}
 	return word
+}
+
+// unicodeDashes are what a page or a word processor makes of - and --:
+// en and em dashes, the minus sign, hyphens.
+const unicodeDashes = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+
+// pastedFlag: word is a flag of flags (or help) written with unicode
+// dashes (—sarif, –json=x, −h), and bare is its name.
+func pastedFlag(flags []cli.Flag, word string) (bare string, ok bool) {
+	rest := strings.TrimLeft(word, unicodeDashes)
+	if rest == word {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, "-")
+	name, _, _ := strings.Cut(rest, "=")
+	return name, name != "" && isFlagName(flags, name)
+}
+
+// dashed is a flag's name as it is typed: -h, --sarif.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func findFlag(flags []cli.Flag, name string) cli.Flag {

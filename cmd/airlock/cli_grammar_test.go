@@ -36,7 +36,7 @@ func TestNormalize(t *testing.T) {
 		{"allow T --match --", `error: --match needs a value, and -- is a flag`},
 		{"allow T --reason --help", `error: --reason needs a value, and --help is a flag`},
 		{"allow T --reason -x", "airlock allow --reason -x -- T"},
-		{"verify —json", `error: airlock verify: unexpected argument "—json": it takes none (did you mean --json?)`},
+		{"verify —json", `error: airlock verify: unknown flag —json (did you mean --json?)`},
 		{"uninstall -y", "airlock uninstall -y"},
 		{"update sign FEED -o - --key K", "airlock update sign -o - --key K -- FEED"},
 		{"log -n -1", "airlock log -n -1"},

@@ -286,7 +286,7 @@ var helpTable = map[string]cmdHelp{
 			{64, "usage error, or no command after --"},
 			{78, "the policy, the audit log or the kernel cannot give the sandbox asked for: nothing was started"},
 			{126, "the command is there but cannot be run (not executable, or outside what the sandbox runs)"},
-			{127, "the command was not found, as a shell says"},
+			{127, "the command was not found, or a script's #! interpreter, as a shell says"},
 		},
 	},
 	"askd": {

@@ -85,7 +85,7 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err == nil {
-		err = app.Run(line.args)
+		err = runLine(app, line)
 	}
 	if err == nil {
 		return 0
@@ -109,4 +109,20 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "airlock: %v\n", err)
 	return 1
+}
+
+// runLine runs the command normalize chose. urfave/cli runs a
+// subcommand named by the first argument even after `--`, so `airlock
+// update -- keygen` wrote a key pair instead of installing the file
+// ./keygen: while the line runs, the chosen command has no subcommands
+// to run instead (normalize already took every subcommand the line
+// names).
+func runLine(app *cli.App, line *parsedLine) error {
+	if n := len(line.path); n > 0 {
+		last := line.path[n-1]
+		subs := last.Subcommands
+		last.Subcommands = nil
+		defer func() { last.Subcommands = subs }()
+	}
+	return app.Run(line.args)
 }

@@ -183,8 +183,14 @@ func runBanner(rep sandbox.Report, verbose bool) string {
 }
 
 // notStarted is the message for a command the sandbox could not start:
-// what went wrong with which command, and what to do.
+// what went wrong with which command, and what to do. The name is the
+// line's (a script, an agent's config, a repository can choose it): it
+// reaches the terminal escaped, never as control sequences.
 func notStarted(name string, err error) string {
+	return audit.Escape(notStartedText(name, err))
+}
+
+func notStartedText(name string, err error) string {
 	switch {
 	case errors.Is(err, exec.ErrNotFound) && strings.Contains(name, "/"):
 		return fmt.Sprintf("airlock run: %s: no such file: check the path; nothing was run", name)
@@ -203,8 +209,41 @@ func notStarted(name string, err error) string {
 			return fmt.Sprintf("airlock run: %s: permission denied: it is not executable (chmod +x %s); nothing was run", file, file)
 		}
 		return fmt.Sprintf("airlock run: %s: permission denied: the sandbox does not let it run (execute is granted on the system trees, the home and the workspace: airlock run -v lists them); nothing was run", file)
+	case errors.Is(err, fs.ErrNotExist):
+		// the command was found; the exec of it failed ENOENT: what is
+		// missing is what it needs to start
+		file := name
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			file = pe.Path
+		}
+		if interp := shebang(file); interp != "" {
+			return fmt.Sprintf("airlock run: %s: its interpreter %s is not there: install it or fix the script's #! line; nothing was run", file, interp)
+		}
+		return fmt.Sprintf("airlock run: %s: a file it needs to start is not there (its #! interpreter or its ELF loader); nothing was run", file)
 	}
 	return fmt.Sprintf("airlock run: %s did not start: %v", name, err)
+}
+
+// shebang is the interpreter a script's #! line names, "" when file is
+// not a script.
+func shebang(file string) string {
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var head [256]byte
+	n, _ := io.ReadFull(f, head[:])
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[0]
 }
 
 func newSession() string {
