@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
 )
 
 // A flag (or argument) whose value is one of a fixed set is checked here,
@@ -76,4 +78,19 @@ func nearestValue(got string, values []string) string {
 		}
 	}
 	return best
+}
+
+// atLeastZero is the Action of an int flag that counts something: a
+// negative value is a usage error, never "no limit" or "no requirement".
+func atLeastZero(verb, name string) func(*cli.Context, int) error {
+	return func(_ *cli.Context, v int) error {
+		if v < 0 {
+			dash := "--"
+			if len(name) == 1 {
+				dash = "-"
+			}
+			return exitWith(64, "airlock %s: %s%s %d is negative: give 0 or more", verb, dash, name, v)
+		}
+		return nil
+	}
 }

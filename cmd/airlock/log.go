@@ -17,7 +17,7 @@ func logCommand() *cli.Command {
 		Name:  "log",
 		Usage: "show recent decisions",
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "n", Value: 20, Usage: "how many records (0: all that match)"},
+			&cli.IntFlag{Name: "n", Value: 20, Usage: "how many records (0: all that match)", Action: atLeastZero("log", "n")},
 			&cli.StringFlag{Name: "session", Usage: "only this agent session"},
 			&cli.StringFlag{Name: "tool", Usage: "only tools matching this glob (e.g. 'mcp__*')"},
 			&cli.StringFlag{Name: "decision", Usage: "only records whose policy decision or result is this: " + strings.Join(decisionValues, ", ")},

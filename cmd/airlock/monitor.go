@@ -29,7 +29,7 @@ func monitorCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "plain", Usage: "print one line per record instead of the board"},
 			&cli.BoolFlag{Name: "once", Usage: "print the newest records and exit (implies --plain)"},
-			&cli.IntFlag{Name: "n", Value: monitor.DefaultOptions.Tail, Usage: "how many records plain mode prints at start"},
+			&cli.IntFlag{Name: "n", Value: monitor.DefaultOptions.Tail, Usage: "how many records plain mode prints at start", Action: atLeastZero("monitor", "n")},
 			&cli.DurationFlag{Name: "interval", Value: monitor.DefaultOptions.Interval, Usage: "how often to check the log"},
 		},
 		Action: func(c *cli.Context) error {

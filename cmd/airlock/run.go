@@ -38,7 +38,7 @@ func runCommand() *cli.Command {
 			"socket,tty,desktop,fallback): run \"airlock askd\" in another terminal to answer.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list what the sandbox does not enforce, and its rules, before the command starts"},
-			&cli.IntFlag{Name: "require-landlock", Usage: "refuse to run unless the kernel offers Landlock ABI `N` or newer (AIRLOCK_REQUIRE_SANDBOX=1: 4)"},
+			&cli.IntFlag{Name: "require-landlock", Usage: "refuse to run unless the kernel offers Landlock ABI `N` or newer (AIRLOCK_REQUIRE_SANDBOX=1: 4)", Action: atLeastZero("run", "require-landlock")},
 			&cli.BoolFlag{Name: "no-egress-proxy", Usage: "start no egress proxy: the command then gets no TCP connect at all where Landlock has network rules"},
 			&cli.BoolFlag{Name: "yes", Usage: "approve every destination the policy asks about without asking anyone (recorded as automatic; refused when ask_fallback is block)"},
 			&cli.IntFlag{Name: "pretend-abi", Hidden: true, Usage: "cap the Landlock ABI (to see what an older kernel leaves open)"},
