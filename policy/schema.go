@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -230,7 +230,7 @@ func checkMap(m *yaml.Node, known []string, what string, errs *errList) {
 		k := m.Content[i]
 		if !slices.Contains(known, k.Value) {
 			// a key is the start of a line of the file: show little of it
-			key := cut(k.Value, 32)
+			key := yamlcheck.Cut(k.Value, 32)
 			hint := nearest(k.Value, known)
 			if hint != "" {
 				errs.add(k.Line, "unknown key %q in %s: did you mean %q?", key, what, hint)
@@ -304,9 +304,9 @@ func (e *errList) add(line int, format string, args ...any) {
 		// message shows a bounded piece of it, never a whole line
 		switch v := a.(type) {
 		case string:
-			args[i] = noControls(cut(v, maxShown))
+			args[i] = noControls(yamlcheck.Cut(v, maxShown))
 		case error:
-			args[i] = noControls(cut(v.Error(), maxShown))
+			args[i] = noControls(yamlcheck.Cut(v.Error(), maxShown))
 		}
 	}
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})
@@ -325,18 +325,6 @@ const (
 	maxShown    = 120
 	maxProblems = 10
 )
-
-// cut shortens s to at most n bytes on a rune boundary, marked with "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
 
 func (e *errList) err() error {
 	if len(e.errs) == 0 {

@@ -27,25 +27,12 @@ func Write(path string, data []byte, mode os.FileMode) error {
 // replace writes data to a new temp file beside path (O_EXCL: never an
 // existing file or link) and renames it over path.
 func replace(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	tmp, err := writeTemp(path, data, mode)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	for _, step := range []func() error{
-		func() error { _, err := tmp.Write(data); return err },
-		func() error { return tmp.Chmod(mode) },
-		tmp.Sync,
-	} {
-		if err := step(); err != nil {
-			tmp.Close()
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	defer os.Remove(tmp)
+	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
@@ -76,25 +63,12 @@ func WriteState(path string, data []byte, mode os.FileMode) error {
 // still never a replace. An existing path gives an error that
 // errors.Is(err, fs.ErrExist).
 func Create(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	tmp, err := writeTemp(path, data, mode)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	for _, step := range []func() error{
-		func() error { _, err := tmp.Write(data); return err },
-		func() error { return tmp.Chmod(mode) },
-		tmp.Sync,
-	} {
-		if err := step(); err != nil {
-			tmp.Close()
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	err = os.Link(tmp.Name(), path)
+	defer os.Remove(tmp)
+	err = os.Link(tmp, path)
 	switch {
 	case err == nil:
 		return nil
@@ -118,4 +92,27 @@ func Create(path string, data []byte, mode os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return fh.Close()
+}
+
+// writeTemp writes data, with mode, to a new temp file beside path
+// (O_EXCL: never an existing file or link) and syncs it; the caller
+// renames or links it into place and removes the name after.
+func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	for _, step := range []func() error{
+		func() error { _, err := tmp.Write(data); return err },
+		func() error { return tmp.Chmod(mode) },
+		tmp.Sync,
+		tmp.Close,
+	} {
+		if err := step(); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return "", fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	return tmp.Name(), nil
 }

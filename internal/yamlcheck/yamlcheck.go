@@ -154,7 +154,7 @@ func (w *walker) pathString() string {
 			b.WriteString(".")
 			fallthrough
 		default:
-			b.WriteString(cut(s.key, maxKeyShown))
+			b.WriteString(Cut(s.key, maxKeyShown))
 		}
 	}
 	return b.String()
@@ -256,7 +256,7 @@ func kindName(n *yaml.Node) string {
 // escaped and at most maxPathShown bytes of it: a repository's overlay
 // may be written to forge lines of a message or to flood it.
 func quote(s string) string {
-	return strconv.Quote(cut(s, maxPathShown))
+	return strconv.Quote(Cut(s, maxPathShown))
 }
 
 // maxKeyShown bounds each key of a path a message shows, and maxPathShown
@@ -267,8 +267,9 @@ const (
 	maxPathShown = 80
 )
 
-// cut shortens s to at most n bytes on a rune boundary, marked with "…".
-func cut(s string, n int) string {
+// Cut shortens s to at most n bytes on a rune boundary, marked with "…"
+// (for the pieces of a file an error message quotes).
+func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
