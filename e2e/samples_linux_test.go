@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,7 +247,7 @@ func parseSession(block []string) ([]sessionCmd, error) {
 				cmds[n-1].gap = true
 			}
 			c := sessionCmd{text: text}
-			_, comment, err := splitComment(text)
+			_, comment, err := splitComment(text, "")
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", text, err)
 			}
@@ -437,17 +438,12 @@ func (w *sampleWorld) real(s string) string { return strings.ReplaceAll(s, shown
 // to the world's environment; stdin, if not nil, is the command's input.
 func (w *sampleWorld) run(t *testing.T, command string, env []string, stdin *string) (string, int) {
 	t.Helper()
-	args, _, err := splitComment(w.real(command))
+	args, _, err := splitComment(w.real(command), w.home)
 	if err != nil {
 		t.Fatalf("%s: %v", command, err)
 	}
 	if len(args) == 0 {
 		t.Fatalf("%s: empty command", command)
-	}
-	for i, a := range args {
-		if a == "~" || strings.HasPrefix(a, "~/") {
-			args[i] = w.home + a[1:]
-		}
 	}
 	base := []string{"HOME=" + w.home, "USER=you", "LOGNAME=you", "SHELL=/bin/bash", "TERM=dumb", "LANG=C.UTF-8", "TMPDIR=" + filepath.Join(w.home, "tmp")}
 	var cmd *exec.Cmd
@@ -509,14 +505,18 @@ func (w *sampleWorld) writeFile(path, content string) error {
 	return os.WriteFile(path, []byte(w.real(content)), 0o644)
 }
 
-// splitComment splits a command into words as a shell would, without
-// expanding anything: spaces separate, single or double quotes group, and
-// an unquoted # at the start of a word begins a comment (returned).
-func splitComment(s string) (words []string, comment string, err error) {
+// splitComment splits a command into words as a shell would: spaces
+// separate, single or double quotes group, an unquoted ~ that starts a word
+// (alone or before /) is home when home is not "", and an unquoted # at the
+// start of a word begins a comment (returned).
+func splitComment(s, home string) (words []string, comment string, err error) {
 	var cur strings.Builder
 	in, quote := false, rune(0)
 	for i, r := range s {
 		switch {
+		case r == '~' && !in && quote == 0 && home != "" && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == ' '):
+			cur.WriteString(home)
+			in = true
 		case quote != 0 && r == quote:
 			quote = 0
 		case quote != 0:
@@ -832,8 +832,12 @@ func TestDocSampleChecker(t *testing.T) {
 	if d := lineDiff("a\nb\nc\n", "a\nB\nc\n"); d != "  a\n- b\n+ B\n  c\n" {
 		t.Errorf("lineDiff = %q", d)
 	}
-	w, c, err := splitComment(`airlock check --tool Bash --input '{"command":"ls -l # x"}'   # exit 3: ask`)
+	w, c, err := splitComment(`airlock check --tool Bash --input '{"command":"ls -l # x"}'   # exit 3: ask`, "/h")
 	if err != nil || len(w) != 6 || w[5] != `{"command":"ls -l # x"}` || c != "exit 3: ask" {
 		t.Errorf("splitComment = %q, %q, %v", w, c, err)
+	}
+	// ~ is the home only unquoted at the start of a word, as in a shell
+	if w, _, _ := splitComment(`cat ~/.ssh/id_rsa '~/x' a~/b ~`, "/h"); !slices.Equal(w, []string{"cat", "/h/.ssh/id_rsa", "~/x", "a~/b", "/h"}) {
+		t.Errorf("splitComment(~) = %q", w)
 	}
 }
