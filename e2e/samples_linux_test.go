@@ -56,7 +56,7 @@ import (
 //	<!-- illustration: WHY -->  the block is not run (a notification, a
 //	                      full-screen board): WHY says why
 //
-// In docs/*.md every fenced block with no language is taken for output and
+// In README.md and docs/*.md every fenced block with no language is output and
 // must follow one of sample, session or illustration (unmarkedOutput).
 //
 // Each file's samples run in order in one fresh world, as a newcomer would
@@ -598,10 +598,8 @@ func TestDocSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		rel, _ := filepath.Rel(root, file)
-		if filepath.Dir(rel) == "docs" {
-			for _, e := range unmarkedOutput(rel, lines) {
-				t.Error(e)
-			}
+		for _, e := range unmarkedOutput(rel, lines) {
+			t.Error(e)
 		}
 		checked := 0
 		for _, s := range samples {
@@ -713,7 +711,7 @@ var generatedDocs = map[string]string{
 	filepath.Join("docs", "cli.md"): "TestCLIReference (cmd/airlock) rewrites it from every command's --help",
 }
 
-// unmarkedOutput names each block of a docs page that could be output
+// unmarkedOutput names each block of a page that could be output
 // but carries no marker. The rule: a fence with no language (a bare
 // three backticks) is output, and right above it there must be a sample,
 // session or illustration marker; commands to type are fenced as sh,
