@@ -92,6 +92,8 @@ var normalise = []struct {
 	{regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b`), "<time>"},
 	// the egress proxy's port: TCP port 41303
 	{regexp.MustCompile(`\bport \d+\b`), "port <port>"},
+	// a new ed25519 public key: AIRLOCK_FEED_KEY=gcn44xZ5…Oxy4=
+	{regexp.MustCompile(`\bAIRLOCK_FEED_KEY=[A-Za-z0-9+/]{43}=`), "AIRLOCK_FEED_KEY=<public key>"},
 	// a date: added: 2026-11-29
 	{regexp.MustCompile(`\b\d{4}-\d\d-\d\d\b`), "<date>"},
 	// a time of day: 17:19:09, 13:50:28.629Z
