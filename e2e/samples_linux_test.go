@@ -41,6 +41,8 @@ import (
 //	               line left out): for what differs from machine to machine
 //	env: K=V       added to the command's environment (repeatable)
 //	stdin: TEXT    the command's standard input, one line (a hook event)
+//	screen: WxH    run a full-screen command in a W×H terminal (tmux) and
+//	until: RE      show its screen once it matches RE and has settled
 //
 // Other markers:
 //
@@ -54,7 +56,7 @@ import (
 //	…                     the workspace; ~/ is the home)
 //	-->
 //	<!-- illustration: WHY -->  the block is not run (a notification, a
-//	                      full-screen board): WHY says why
+//	                      person answering at a terminal): WHY says why
 //
 // In README.md and docs/*.md every fenced block with no language is output and
 // must follow one of sample, session or illustration (unmarkedOutput).
@@ -98,9 +100,10 @@ var normalise = []struct {
 	{regexp.MustCompile(`\b\d{4}-\d\d-\d\d\b`), "<date>"},
 	// a time of day: 17:19:09, 13:50:28.629Z
 	{regexp.MustCompile(`\b\d\d:\d\d:\d\d(\.\d+Z?)?`), "<clock>"},
-	// a digest or a record's hash, whole or shortened (sha256:6abc288f78dd…):
-	// it changes with the time in a record, or with a bundled profile
-	{regexp.MustCompile(`\b[0-9a-f]{12,}\b`), "<hex>"},
+	// a digest or a record's hash, whole or shortened (sha256:6abc288f78dd…,
+	// the board's sha256:6…abb278e01515455): it changes with the time in a
+	// record, the home's path, or a bundled profile
+	{regexp.MustCompile(`(\bsha256:[0-9a-f]…)?\b[0-9a-f]{12,}\b`), "<hex>"},
 	// a duration as Go prints it: 1.234s, 870ms, 12.5µs
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s)\b`), "<duration>"},
 	// what the kernel offers: "Landlock ABI 7 … — 7 not enforced" (one
@@ -131,8 +134,10 @@ type sample struct {
 	elide      []elision
 	env        []string // KEY=VALUE
 	stdin      []string // sample: at most one; setup: one run of the command each
-	content    string   // file: what is written
-	start, end int      // the block's content: lines[start:end] (sample, session, illustration)
+	screen     [2]int   // sample: run in a terminal of this width and height (tmux)
+	until      *regexp.Regexp
+	content    string // file: what is written
+	start, end int    // the block's content: lines[start:end] (sample, session, illustration)
 	want       string
 	cmds       []sessionCmd // session
 }
@@ -204,6 +209,9 @@ func parseSamples(file string, lines []string) ([]sample, error) {
 			if len(content) > 0 {
 				s.content = strings.Join(content, "\n") + "\n"
 			}
+		}
+		if (s.screen[0] == 0) != (s.until == nil) || (s.screen[0] != 0 && s.kind != kindSample) {
+			return nil, fmt.Errorf("%s:%d: screen: and until: go together, on a sample", file, s.line)
 		}
 		if s.kind == kindSample && len(s.stdin) > 1 {
 			return nil, fmt.Errorf("%s:%d: a sample reads one stdin: (a setup runs once per stdin:)", file, s.line)
@@ -312,8 +320,22 @@ func (s *sample) option(opt string) error {
 		s.env = append(s.env, val)
 	case key == "stdin":
 		s.stdin = append(s.stdin, val)
+	case key == "screen":
+		w, h, ok := strings.Cut(val, "x")
+		var err1, err2 error
+		s.screen[0], err1 = strconv.Atoi(w)
+		s.screen[1], err2 = strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil || s.screen[0] < 20 || s.screen[1] < 5 {
+			return fmt.Errorf("sample option screen: %q is not WIDTHxHEIGHT (e.g. 120x18)", val)
+		}
+	case key == "until":
+		re, err := regexp.Compile(val)
+		if err != nil {
+			return fmt.Errorf("sample option until: %w", err)
+		}
+		s.until = re
 	default:
-		return fmt.Errorf("unknown sample option %q (exit, elide, env, stdin)", key)
+		return fmt.Errorf("unknown sample option %q (exit, elide, env, stdin, screen, until)", key)
 	}
 	return nil
 }
@@ -507,6 +529,46 @@ func (w *sampleWorld) writeFile(path, content string) error {
 	return os.WriteFile(path, []byte(w.real(content)), 0o644)
 }
 
+// screen runs a full-screen sample in a terminal of its size (a tmux pane
+// on a private server) and returns the screen once it shows until and has
+// settled (two captures alike), the home shown as /home/you, trailing
+// blank lines dropped; then it sends q.
+func (w *sampleWorld) screen(t *testing.T, s sample) string {
+	t.Helper()
+	args, _, err := splitComment(w.real(s.command), w.home)
+	if err != nil || len(args) == 0 || !strings.HasPrefix(args[0], "airlock") {
+		t.Fatalf("%s: a screen sample runs an airlock binary (%v)", s.command, err)
+	}
+	env := []string{"HOME=" + w.home, "USER=you", "LOGNAME=you", "SHELL=/bin/bash", "LANG=C.UTF-8",
+		"TMPDIR=" + filepath.Join(w.home, "tmp"), "PATH=" + filepath.Join(w.home, ".local", "bin") + ":/usr/bin:/bin"}
+	for _, e := range s.env {
+		env = append(env, w.real(e))
+	}
+	pane := newTmuxPane(t, env)
+	var sh strings.Builder
+	sh.WriteString("cd " + shellQuote(w.ws) + " && exec env")
+	for _, kv := range env {
+		sh.WriteString(" " + shellQuote(kv))
+	}
+	sh.WriteString(" TERM=xterm-256color " + shellQuote(filepath.Join(w.home, ".local", "bin", args[0])))
+	for _, a := range args[1:] {
+		sh.WriteString(" " + shellQuote(a))
+	}
+	pane.must("new-session", "-d", "-s", "board", "-x", strconv.Itoa(s.screen[0]), "-y", strconv.Itoa(s.screen[1]), sh.String())
+	last := ""
+	screen := pane.waitFor(fmt.Sprintf("%q on the screen of %s", s.until, s.command), func(screen string) bool {
+		settled := screen == last && s.until.MatchString(screen)
+		last = screen
+		return settled
+	})
+	_, _ = pane.cmd("send-keys", "-t", "board", "q")
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.ReplaceAll(strings.Join(lines, "\n")+"\n", w.home, shownHome)
+}
+
 // splitComment splits a command into words as a shell would: spaces
 // separate, single or double quotes group, an unquoted ~ that starts a word
 // (alone or before /) is home when home is not "", and an unquoted # at the
@@ -643,6 +705,10 @@ func TestDocSamples(t *testing.T) {
 					}
 					continue
 				case kindSample:
+					if s.screen[0] != 0 {
+						shown = w.screen(t, s)
+						break
+					}
 					var in *string
 					if len(s.stdin) == 1 {
 						in = &s.stdin[0]
@@ -776,6 +842,9 @@ func TestDocSampleChecker(t *testing.T) {
 	if _, err := parseSamples("x.md", []string{"<!-- sample: airlock doctor", "colour: red", "-->", "```", "```"}); err == nil {
 		t.Error("an unknown option passed")
 	}
+	if _, err := parseSamples("x.md", []string{"<!-- sample: airlock monitor", "screen: 120x18", "-->", "```", "```"}); err == nil {
+		t.Error("a screen: without until: passed (it would capture whatever came first)")
+	}
 	if _, err := parseSamples("x.md", []string{"<!--sample: airlock demo -->", "```", "```"}); err == nil {
 		t.Error("a misspelt marker passed (it would leave its block unchecked)")
 	}
@@ -791,6 +860,9 @@ func TestDocSampleChecker(t *testing.T) {
 	}
 	if normalised("backups/20261129T152524Z-f5bc632b/x") != normalised("backups/20261201T234201Z-21f9cb44/x") {
 		t.Error("two backup ids differ after normalise")
+	}
+	if normalised("sha256:6…33efdd83fc0a0fa x") != normalised("sha256:f…1d1a5d0bace17e2 x") {
+		t.Error("two shortened digests differ after normalise")
 	}
 	if normalised("18 records") == normalised("19 records") {
 		t.Error("normalise hides a count")
