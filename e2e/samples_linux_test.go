@@ -55,6 +55,9 @@ import (
 //	<!-- file: PATH       write the lines up to "-->" to PATH (relative to
 //	…                     the workspace; ~/ is the home)
 //	-->
+//	<!-- edit: PATH       replace old: with new: once on line: N of PATH,
+//	…                     as sed -i would (a record tampered with)
+//	-->
 //	<!-- illustration: WHY -->  the block is not run (a notification, a
 //	                      person answering at a terminal): WHY says why
 //
@@ -120,6 +123,7 @@ const (
 	kindSetup   = "setup"        // run COMMAND, nothing shown (its exit checked if exit: is given)
 	kindFile    = "file"         // write the marker's lines to PATH, nothing shown
 	kindIllus   = "illustration" // the block is not run: the marker says why
+	kindEdit    = "edit"         // replace old: with new: once on line: of PATH, nothing shown
 )
 
 // sample is one step of one file: a checked block, a setup or an
@@ -136,6 +140,9 @@ type sample struct {
 	stdin      []string // sample: at most one; setup: one run of the command each
 	screen     [2]int   // sample: run in a terminal of this width and height (tmux)
 	until      *regexp.Regexp
+	editLine   int    // edit: the line, from 1
+	editOld    string // edit: what is replaced, once
+	editNew    string
 	content    string // file: what is written
 	start, end int    // the block's content: lines[start:end] (sample, session, illustration)
 	want       string
@@ -165,7 +172,7 @@ func docFiles(t *testing.T) (root string, files []string) {
 	return root, append(files, docs...)
 }
 
-var markerRe = regexp.MustCompile(`^<!-- (sample|setup|file|illustration): (.*?)\s*(-->)?$|^<!-- (session)\s*(-->)?$`)
+var markerRe = regexp.MustCompile(`^<!-- (sample|setup|file|illustration|edit): (.*?)\s*(-->)?$|^<!-- (session)\s*(-->)?$`)
 
 // parseSamples finds every marker of one file and the block after it.
 func parseSamples(file string, lines []string) ([]sample, error) {
@@ -174,7 +181,7 @@ func parseSamples(file string, lines []string) ([]sample, error) {
 		m := markerRe.FindStringSubmatch(lines[i])
 		if m == nil {
 			t := strings.TrimSpace(lines[i])
-			for _, k := range []string{kindSample, kindSession, kindSetup, kindFile, kindIllus} {
+			for _, k := range []string{kindSample, kindSession, kindSetup, kindFile, kindIllus, kindEdit} {
 				if strings.HasPrefix(t, "<!-- "+k) || strings.HasPrefix(t, "<!--"+k) {
 					return nil, fmt.Errorf("%s:%d: a %s marker is one line \"<!-- %s: … -->\" (or options on the lines after it, then \"-->\")", file, i+1, k, k)
 				}
@@ -216,7 +223,10 @@ func parseSamples(file string, lines []string) ([]sample, error) {
 		if s.kind == kindSample && len(s.stdin) > 1 {
 			return nil, fmt.Errorf("%s:%d: a sample reads one stdin: (a setup runs once per stdin:)", file, s.line)
 		}
-		if s.kind == kindSetup || s.kind == kindFile {
+		if (s.kind == kindEdit) != (s.editLine > 0) || (s.kind == kindEdit && s.editOld == "") {
+			return nil, fmt.Errorf("%s:%d: line: and old: (with new:) go together, on an edit", file, s.line)
+		}
+		if s.kind == kindSetup || s.kind == kindFile || s.kind == kindEdit {
 			out = append(out, s)
 			continue
 		}
@@ -328,6 +338,16 @@ func (s *sample) option(opt string) error {
 		if !ok || err1 != nil || err2 != nil || s.screen[0] < 20 || s.screen[1] < 5 {
 			return fmt.Errorf("sample option screen: %q is not WIDTHxHEIGHT (e.g. 120x18)", val)
 		}
+	case key == "line":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("edit option line: %q is not a line number", val)
+		}
+		s.editLine = n
+	case key == "old":
+		s.editOld = val
+	case key == "new":
+		s.editNew = val
 	case key == "until":
 		re, err := regexp.Compile(val)
 		if err != nil {
@@ -569,6 +589,28 @@ func (w *sampleWorld) screen(t *testing.T, s sample) string {
 	return strings.ReplaceAll(strings.Join(lines, "\n")+"\n", w.home, shownHome)
 }
 
+// edit replaces editOld with editNew once on one line of a file, as
+// "sed -i 'Ns/OLD/NEW/'" would: someone tampering with a record.
+func (w *sampleWorld) edit(s sample) error {
+	path := w.real(s.command)
+	if strings.HasPrefix(path, "~/") {
+		path = w.home + path[1:]
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(w.ws, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(b), "\n")
+	if s.editLine > len(lines) || !strings.Contains(lines[s.editLine-1], s.editOld) {
+		return fmt.Errorf("%s line %d does not hold %q", s.command, s.editLine, s.editOld)
+	}
+	lines[s.editLine-1] = strings.Replace(lines[s.editLine-1], s.editOld, s.editNew, 1)
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600)
+}
+
 // splitComment splits a command into words as a shell would: spaces
 // separate, single or double quotes group, an unquoted ~ that starts a word
 // (alone or before /) is home when home is not "", and an unquoted # at the
@@ -686,6 +728,11 @@ func TestDocSamples(t *testing.T) {
 				case kindFile:
 					if err := w.writeFile(s.command, s.content); err != nil {
 						t.Fatalf("%s:%d: file: %v", rel, s.line, err)
+					}
+					continue
+				case kindEdit:
+					if err := w.edit(s); err != nil {
+						t.Fatalf("%s:%d: edit: %v", rel, s.line, err)
 					}
 					continue
 				case kindSetup:
@@ -819,7 +866,7 @@ func unmarkedOutput(rel string, lines []string) []string {
 		marked := false
 		if j >= 0 {
 			m := markerRe.FindStringSubmatch(lines[j])
-			marked = m != nil && m[1] != kindSetup && m[1] != kindFile
+			marked = m != nil && m[1] != kindSetup && m[1] != kindFile && m[1] != kindEdit
 		}
 		if !marked {
 			errs = append(errs, fmt.Sprintf("%s:%d: a fenced block with no language is output: put a <!-- sample: COMMAND -->, <!-- session --> or <!-- illustration: WHY --> marker right above it, or give the fence a language (sh for commands, json, yaml or text for files)", rel, i+1))
@@ -882,6 +929,27 @@ func TestDocSampleChecker(t *testing.T) {
 	ss, err = parseSamples("x.md", []string{"<!-- setup: airlock-hook", "stdin: {}", "stdin: {}", "-->", "<!-- file: ~/a", "x", "-->", "text"})
 	if err != nil || len(ss) != 2 || len(ss[0].stdin) != 2 || ss[0].exitSet || ss[1].content != "x\n" {
 		t.Errorf("parseSamples(setup, file) = %+v, %v", ss, err)
+	}
+	// an edit names its line and what it replaces
+	if _, err := parseSamples("x.md", []string{"<!-- edit: ~/.airlock/audit.jsonl", "old: allow", "-->"}); err == nil {
+		t.Error("an edit without line: passed")
+	}
+	if _, err := parseSamples("x.md", []string{"<!-- sample: airlock log", "line: 4", "-->", "```", "```"}); err == nil {
+		t.Error("line: on a sample passed")
+	}
+	ew := &sampleWorld{home: t.TempDir()}
+	ew.ws = ew.home
+	if err := os.WriteFile(filepath.Join(ew.home, "log"), []byte("a allow\nb allow allow\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := ew.edit(sample{command: "~/log", editLine: 2, editOld: "allow", editNew: "block"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ew.home, "log")); string(b) != "a allow\nb block allow\n" {
+		t.Errorf("edit wrote %q", b)
+	}
+	if err := ew.edit(sample{command: "~/log", editLine: 1, editOld: "deny"}); err == nil {
+		t.Error("an edit of text the line does not hold passed")
 	}
 	// the rule: a bare fence needs a marker; a fence with a language does not
 	for _, c := range []struct {
