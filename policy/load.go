@@ -618,11 +618,35 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 }
 
 // A grant's match is a path glob when it names a path (every path of the
-// call must fit, written and resolved), otherwise a text glob over the
-// call's primary argument, compared exactly.
+// call must fit, written and resolved); for a fetch, a host or a host glob
+// such as *.example.com when it is a bare name (every host the call
+// reaches must fit, compared in canonical form); otherwise a glob over the whole of the
+// call's primary argument, a match with no wildcard compared exactly.
+//
+// A grant is never a substring test, as a forbid's text pattern is: a
+// forbid errs wide and a grant must err narrow ("docs.example.com" does
+// not grant https://evil.example/?q=docs.example.com, and "npm test" does
+// not grant "npm test; curl …").
 type grantMatch struct {
 	path *pathMatcher
-	text *TextPattern
+	host string // a canonical host or host glob, for a fetch
+	text string // a whole-string glob, for every other call
+}
+
+// hostLike says a grant's match is a bare host name or host glob: letters,
+// digits, dots, dashes and '*', with a dot in it, nothing else.
+func hostLike(m string) bool {
+	if !strings.Contains(m, ".") {
+		return false
+	}
+	for _, r := range m {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '*':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func compileGrantMatch(m string, vars Vars) (matcher, error) {
@@ -640,19 +664,32 @@ func compileGrantMatch(m string, vars Vars) (matcher, error) {
 		}
 		return grantMatch{path: &pathMatcher{globs: []PathPattern{pp}, access: AccessAny}}, nil
 	}
-	tp, err := CompileTextGlob(e)
-	if err != nil {
-		return nil, err
+	if e == "" {
+		return nil, errEmptyPattern
 	}
-	return grantMatch{text: &tp}, nil
+	g := grantMatch{text: e}
+	if hostLike(e) {
+		g.host = CanonicalHost(e)
+	}
+	return g, nil
 }
 
 func (g grantMatch) match(f *Facts) bool {
 	switch {
 	case g.path != nil:
 		return g.path.allow(f.Paths)
-	case g.text != nil:
-		return g.text.Match(f.Primary)
+	case g.host != "" && toolKindOf(f.Tool) == kindFetch:
+		if len(f.Hosts) == 0 {
+			return false
+		}
+		for _, h := range f.Hosts {
+			if !globMatch(g.host, h.Host) {
+				return false
+			}
+		}
+		return true
+	case g.text != "":
+		return globMatch(g.text, f.Primary)
 	}
 	return false
 }
