@@ -91,7 +91,12 @@ func TestRepeatedKeys(t *testing.T) {
 		{"three times", "a: 1\na: 2\na: 3\n",
 			[]Problem{{2, `key "a" repeated (first at line 1); remove one`}, {3, `key "a" repeated (first at line 1); remove one`}}},
 		{"through an alias key", "&k mode: guard\n*k : observe\n",
-			[]Problem{{2, `key "mode" repeated (first at line 1); remove one`}}},
+			[]Problem{{2, `an alias "*k" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
+		// the policy loader read `*mode` as the key mode (an alias node's
+		// Value is its anchor's name), every YAML reader as "harmless":
+		// the gate switched to observe with no repeated key in sight
+		{"alias key named like another key", "mode: enforce\nrules:\n  - reason: &mode harmless\n*mode : observe\n",
+			[]Problem{{4, `an alias "*mode" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
 		{"merge key", "base: &b {action: block}\nrules:\n  - <<: *b\n    action: allow\n",
 			[]Problem{{3, `a merge key (<<) in "rules[0]": a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead`}}},
 		{"second document", "mode: guard\nrules: []\n---\nmode: observe\n",
