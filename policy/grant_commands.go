@@ -25,7 +25,8 @@ import (
 //     "git push origin main --force";
 //   - the call assigns no environment variable, raises no signal (an
 //     unparsed command never fits) and has no word known only when it runs
-//     ($V, $(…): a value the grant cannot see);
+//     ($V, $(…): a value the grant cannot see; an unquoted *.o or ~name,
+//     which the shell replaces by file names or a home);
 //   - every path and host the call names is one of its commands' words: a
 //     redirection (> file, < file) or a path inside interpreter code is
 //     not covered by the words the person granted.
@@ -102,20 +103,34 @@ func matchWords(pats, words []string) bool {
 	return pi == len(pats)
 }
 
-// fileRedirect is the first redirection of the shell program src to or
-// from a file ("> out.txt"), or "" when there is none: a here-document, a
-// descriptor copy (2>&1) and /dev/null reach no file. A program that does
-// not parse is named as such.
-func fileRedirect(src string) string {
+// programProblem is what in the shell program src a grant's words cannot
+// stand for, or "" when nothing: a redirection to or from a file ("it
+// redirects > out.txt": a here-document, a descriptor copy (2>&1) and
+// /dev/null reach no file), or a command's word the shell turns into
+// other words when it runs (a file-name pattern, ~user). A program that
+// does not parse is named as such.
+func programProblem(src string) string {
 	f, err := parseShellSource(src)
 	if err != nil {
-		return "(it does not parse)"
+		return "it redirects (it does not parse)"
 	}
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		if c, ok := n.(*syntax.CallExpr); ok {
+			for _, w := range c.Args {
+				if why := runtimeWord(w); why != "" {
+					found = fmt.Sprintf("the word %s %s", shNodeText(src, w), why)
+					return false
+				}
+			}
+			return true
+		}
 		r, ok := n.(*syntax.Redirect)
-		if found != "" || !ok {
-			return found == ""
+		if !ok {
+			return true
 		}
 		lit := ""
 		if r.Word != nil {
@@ -126,13 +141,60 @@ func fileRedirect(src string) string {
 		case (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && (lit == "-" || (lit != "" && strings.Trim(lit, "0123456789") == "")):
 		case lit == "/dev/null" && r.Op != syntax.RdrIn:
 		case r.Word == nil:
-			found = r.Op.String()
+			found = "it redirects " + r.Op.String()
 		default:
-			found = r.Op.String() + " " + shNodeText(src, r.Word)
+			found = "it redirects " + r.Op.String() + " " + shNodeText(src, r.Word)
 		}
 		return found == ""
 	})
 	return found
+}
+
+// runtimeWord says how the shell would turn the command word w into other
+// words when it runs, or "" when it would not: an unquoted file-name
+// pattern (*, ?, [...], @(...)) becomes the names of the files it meets
+// (git push origin * in a directory holding --force and main is git push
+// origin --force main), ~name is that user's home (~, ~/ and ~+ are
+// expanded by the parse; ~name is refused even for the user's own name)
+// and bash expands a ~ after NAME= in any word.
+func runtimeWord(w *syntax.Word) string {
+	bracket := false
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.ExtGlob:
+			return "is a file-name pattern the shell expands when it runs (quote it)"
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				name, _, _ := strings.Cut(v[1:], "/")
+				if name != "" && name != "+" {
+					return "names a home (~" + name + ") the shell finds when it runs"
+				}
+			}
+			if i == 0 {
+				// bash expands a ~ after the = of a word written as an
+				// assignment, even as an argument: make X=~root/y
+				if name, rest, ok := strings.Cut(v, "="); ok && shIsName(name) && strings.HasPrefix(rest, "~") {
+					return "holds a ~ the shell expands when it runs (quote it)"
+				}
+			}
+			for j := 0; j < len(v); j++ {
+				switch v[j] {
+				case '\\':
+					j++
+				case '*', '?':
+					return "is a file-name pattern the shell expands when it runs (quote it)"
+				case '[':
+					bracket = true
+				case ']':
+					if bracket {
+						return "is a file-name pattern the shell expands when it runs (quote it)"
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func commandsCoverable(f *Facts) bool { return whyNotCoverable(f) == "" }
@@ -148,8 +210,8 @@ func whyNotCoverable(f *Facts) string {
 	case len(f.Env) > 0:
 		return fmt.Sprintf("it sets the environment variable %s", f.Env[0].Name)
 	}
-	if r := fileRedirect(f.Primary); r != "" {
-		return fmt.Sprintf("it redirects %s", r)
+	if why := programProblem(f.Primary); why != "" {
+		return why
 	}
 	// the words, as written and as the places they name from the
 	// command's directory (a path after a cd is recorded absolute)

@@ -88,6 +88,56 @@ func TestGrantCommands(t *testing.T) {
 	}
 }
 
+// TestGrantCommandsRuntimeWords: a word the shell changes when it runs is
+// not the word the grant saw. An unquoted "git push origin *" in a
+// directory holding the files --force and main runs git push origin
+// --force main; ~root is another user's home.
+func TestGrantCommandsRuntimeWords(t *testing.T) {
+	p := grantPolicy(t, `  - tool: Bash
+    commands: ["git push origin *", "npm run b*", "git commit -m *"]
+`)
+	cases := []struct {
+		cmd  string
+		want bool
+	}{
+		{"git push origin *", false},
+		{"git push origin ma*", false},
+		{"git push origin [m]ain", false},
+		{"git push origin ?ain", false},
+		{"git push origin @(main|dev)", false},
+		{"npm run b*", false},
+		{"git push origin main && npm run b?", false},
+		{"git commit -m [wip]", false},
+		{"git commit -m x[\"a\"]", false},
+		{"git push origin ~root", false},
+		{"git push origin ~root/x", false},
+		{"git push origin ~-", false},
+		{"git push origin x=~root/y", false},
+		{"git push origin x=~", false},
+		{"git push origin main", true},
+		{"git push origin '*'", true}, // quoted: the word itself
+		{"git push origin \\*", true},
+		{"git push origin \"ma*\"", true},
+		{"git push origin [", true}, // no closing bracket: no pattern
+		{"git push origin 'x]'", true},
+		{"git push origin '~root'", true},
+		{"git push origin ~", true}, // the home the grant's words name
+		{"npm run build", true},
+		{"git commit -m 'why?'", true},
+	}
+	for _, tc := range cases {
+		f := Classify("Bash", TargetInput("Bash", tc.cmd), grantEnv)
+		_, ok := p.CheckGrants(f, time.Now())
+		if ok != tc.want {
+			t.Errorf("%q: granted %v, want %v (why not coverable: %q)", tc.cmd, ok, tc.want, whyNotCoverable(f))
+		}
+	}
+	// allow last refuses to fold such a call, saying why
+	if _, _, err := FoldCommands("Bash", "git push origin *", []string{"git push origin *"}, grantEnv); err == nil || !strings.Contains(err.Error(), "expands") {
+		t.Errorf("FoldCommands(git push origin *): err %v, want one naming the expansion", err)
+	}
+}
+
 func TestGrantCommandsLoad(t *testing.T) {
 	for _, tc := range []struct{ grants, err string }{
 		{"  - tool: Bash\n    match: x\n    commands: [y]\n", "both match and commands"},
@@ -134,7 +184,8 @@ func TestFoldCommands(t *testing.T) {
 			[]string{"git push", "git push origin main"}, []string{"git push", "git push origin main"}, ""},
 		{"chain", "cd build && make", []string{"cd build && make all", "make"},
 			[]string{"cd build", "make"}, []string{"cd build && make"}, ""},
-		{"wildcards in words are escaped", "rm *.o", nil, []string{"rm ?.o"}, []string{"rm *.o"}, ""},
+		{"wildcards in words are escaped", "rm '*.o'", nil, []string{"rm ?.o"}, []string{"rm '*.o'"}, ""},
+		{"a file-name pattern refused", "rm *.o", nil, nil, nil, "file-name pattern"},
 		{"a space in a word", "git commit -m 'a b'", []string{"git commit -m 'a c'"}, []string{"git commit -m a?*"},
 			[]string{"git commit -m 'a b'", "git commit -m 'a c'"}, ""},
 		{"more words are another pattern", "npm run build", []string{"npm run build --watch", "npm run test"},
