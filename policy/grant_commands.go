@@ -22,7 +22,9 @@ import (
 //     is any run of characters within one word and '?' one character (a
 //     space inside a word too); a word pattern "**" is any number of words.
 //     "git push origin *" is git push origin and one more word, never
-//     "git push origin main --force";
+//     "git push origin main --force"; and a word that begins with '-' (an
+//     option) is met only by a word pattern that begins with '-', so it is
+//     never "git push origin --force" either;
 //   - the call assigns no environment variable, raises no signal (an
 //     unparsed command never fits) and has no word known only when it runs
 //     ($V, $(…): a value the grant cannot see; an unquoted *.o or ~name,
@@ -87,7 +89,7 @@ func matchWords(pats, words []string) bool {
 		case pi < len(pats) && pats[pi] == "**":
 			star, starWi = pi, wi
 			pi++
-		case pi < len(pats) && globMatch(pats[pi], words[wi]):
+		case pi < len(pats) && wordFits(pats[pi], words[wi]):
 			pi++
 			wi++
 		case star >= 0:
@@ -101,6 +103,18 @@ func matchWords(pats, words []string) bool {
 		pi++
 	}
 	return pi == len(pats)
+}
+
+// wordFits meets one word against one word pattern. A word that begins
+// with '-' (an option: --force, -c, --exec=…, and the '-' of stdin) is met
+// only by a pattern that begins with '-' itself: a '*' stands for an
+// argument, so a grant for git push origin * (a branch) does not cover git
+// push origin --force, as a shell's * does not meet a leading dot.
+func wordFits(pat, word string) bool {
+	if strings.HasPrefix(word, "-") && !strings.HasPrefix(pat, "-") {
+		return false
+	}
+	return globMatch(pat, word)
 }
 
 // programProblem is what in the shell program src a grant's words cannot
@@ -247,7 +261,8 @@ func whyNotCoverable(f *Facts) string {
 // over every earlier call in targets that is the same call: the same
 // simple commands by program and subcommand (the words up to the first
 // positional argument, as written). Per command, calls with the same
-// words give the command exactly; calls with as many words that differ
+// words give the command exactly; calls with as many words, options (a
+// word beginning with '-') at the same places, that differ
 // give, at each differing word, its longest common beginning and end
 // around one '*' (git push origin main and … dev: git push origin *); a
 // different number of words is another pattern. covered is the targets
@@ -276,7 +291,16 @@ func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns,
 		covered = append(covered, t)
 		for _, c := range f.Commands {
 			k, _ := commandKey(c)
-			k += fmt.Sprintf("\x00%d", len(c.Argv))
+			// the shape: as many words, options at the same places (an
+			// option never folds with an argument into one '*')
+			shape := make([]byte, len(c.Argv))
+			for i, w := range c.Argv {
+				shape[i] = '.'
+				if strings.HasPrefix(w, "-") {
+					shape[i] = '-'
+				}
+			}
+			k += "\x00" + string(shape)
 			shapes[k] = append(shapes[k], c.Argv)
 		}
 	}

@@ -124,6 +124,14 @@ func TestGrantCommandsRuntimeWords(t *testing.T) {
 		{"git push origin ~", true}, // the home the grant's words name
 		{"npm run build", true},
 		{"git commit -m 'why?'", true},
+		// a '*' stands for an argument, never an option: the person who
+		// granted git push origin * granted a branch
+		{"git push origin --force", false},
+		{"git push origin $'\\x2d-force'", false},
+		{"git push origin --receive-pack=x", false},
+		{"git push origin -f", false},
+		{"git push origin -", false},
+		{"npm run b--x", true}, // the pattern's own b first
 	}
 	for _, tc := range cases {
 		f := Classify("Bash", TargetInput("Bash", tc.cmd), grantEnv)
@@ -188,6 +196,9 @@ func TestFoldCommands(t *testing.T) {
 		{"a file-name pattern refused", "rm *.o", nil, nil, nil, "file-name pattern"},
 		{"a space in a word", "git commit -m 'a b'", []string{"git commit -m 'a c'"}, []string{"git commit -m a?*"},
 			[]string{"git commit -m 'a b'", "git commit -m 'a c'"}, ""},
+		{"an option is not folded into an argument", "git push origin main", []string{"git push origin --force", "git push origin dev"},
+			[]string{"git push origin --force", "git push origin *"}, []string{"git push origin --force", "git push origin dev", "git push origin main"}, ""},
+		{"options fold among themselves", "ls -l", []string{"ls -a"}, []string{"ls -*"}, []string{"ls -a", "ls -l"}, ""},
 		{"more words are another pattern", "npm run build", []string{"npm run build --watch", "npm run test"},
 			[]string{"npm run *", "npm run build --watch"}, []string{"npm run build", "npm run build --watch", "npm run test"}, ""},
 		{"an empty word", "echo ''", nil, []string{"echo "}, []string{"echo ''"}, ""},
