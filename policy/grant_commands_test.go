@@ -152,6 +152,10 @@ func TestGrantCommandsLoad(t *testing.T) {
 		{"  - tool: Bash\n    commands: [\"\"]\n", "an empty command"},
 		{"  - tool: Bash\n    commands: [\"ls ${nope}\"]\n", "unknown variable"},
 		{"  - tool: Bash\n    comands: [ls]\n", "comands"},
+		// an empty list read as no matcher at all: every Bash call granted
+		{"  - tool: Bash\n    commands: []\n", "commands: lists no command"},
+		{"  - tool: Bash\n    commands:\n", "commands: lists no command"},
+		{"  - tool: Bash\n    commands: ~\n", "commands: lists no command"},
 	} {
 		_, err := CheckEdit([]byte("rules: []\ngrants:\n"+tc.grants), "policy.yaml", Vars{Home: "/h"})
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
