@@ -338,8 +338,12 @@ func syntaxProblem(data []byte, err error) Problem {
 		full := err.Error()
 		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
-	return Problem{Line: line, Msg: "not valid YAML: " + msg + hint(msg, lineText(data, ends, line))}
+	// yaml.v3 names an unknown alias whole, as long as the file makes it
+	return Problem{Line: line, Msg: "not valid YAML: " + cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
 }
+
+// maxMsgShown bounds yaml.v3's own message in a syntax problem.
+const maxMsgShown = 120
 
 // lineEnds are the offsets just past each line of data (its newline
 // included); a last line without a newline counts.

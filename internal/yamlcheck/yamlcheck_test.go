@@ -182,3 +182,17 @@ func TestCutLine(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxMessageBounded: yaml.v3 names an unknown alias in its message
+// whole, and an alias is as long as the file makes it: a 200 KB one went
+// into the refusal the hook prints on every call.
+func TestSyntaxMessageBounded(t *testing.T) {
+	doc := "rules: []\ndefault: *" + strings.Repeat("a", 200<<10) + "\n"
+	_, probs := Parse([]byte(doc))
+	if len(probs) != 1 || probs[0].Line != 2 {
+		t.Fatalf("problems %.300v, want one on line 2", probs)
+	}
+	if m := probs[0].Msg; len(m) > 400 || !strings.Contains(m, "must name an anchor") {
+		t.Fatalf("message of %d bytes: %.300q", len(m), m)
+	}
+}
