@@ -46,12 +46,19 @@ func compileGrantCommands(src []string, vars Vars) (matcher, error) {
 		if c == "" {
 			return nil, errors.New("grant commands: an empty command: write the command, e.g. \"git status\"")
 		}
-		e, ok, err := vars.expand(c)
-		if err != nil {
-			return nil, fmt.Errorf("grant command %q: %w", c, err)
+		// split, then expand: a variable is one word wherever it is,
+		// even a ${home} with a space in it
+		words := strings.Split(c, " ")
+		ok := true
+		for i, w := range words {
+			e, wok, err := vars.expand(w)
+			if err != nil {
+				return nil, fmt.Errorf("grant command %q: %w", c, err)
+			}
+			words[i], ok = e, ok && wok
 		}
 		if ok {
-			m.pats = append(m.pats, strings.Split(e, " "))
+			m.pats = append(m.pats, words)
 		}
 	}
 	return m, nil

@@ -146,6 +146,28 @@ func TestGrantCommandsRuntimeWords(t *testing.T) {
 	}
 }
 
+// TestGrantCommandsVarWithSpace: a variable stands for one word wherever
+// it is: ${home} with a space in it was split into two pattern words, so
+// "cat ${home}/x" covered the two words cat /home/my and user/x.
+func TestGrantCommandsVarWithSpace(t *testing.T) {
+	env := CallEnv{Cwd: "/home/my user/proj", Home: "/home/my user", User: "dev"}
+	p, err := CheckEdit([]byte("mode: enforce\ndefault: ask\nrules: []\ngrants:\n  - tool: Bash\n    commands: [\"cat ${home}/x\"]\n"), "policy.yaml",
+		Vars{Home: "/home/my user", User: "dev", Tmp: "/tmp", Workspace: "/home/my user/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.CheckGrants(Classify("Bash", TargetInput("Bash", "cat /home/my user/x"), env), time.Now()); ok {
+		t.Error("cat /home/my user/x (two words after cat) granted by cat ${home}/x")
+	}
+	m, err := compileGrantCommands([]string{"cat ${home}/x"}, Vars{Home: "/home/my user"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(commandsMatch).pats; !reflect.DeepEqual(got, [][]string{{"cat", "/home/my user/x"}}) {
+		t.Errorf("compiled %q, want one pattern of the words cat and /home/my user/x", got)
+	}
+}
+
 func TestGrantCommandsLoad(t *testing.T) {
 	for _, tc := range []struct{ grants, err string }{
 		{"  - tool: Bash\n    match: x\n    commands: [y]\n", "both match and commands"},
