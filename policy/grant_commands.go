@@ -28,7 +28,8 @@ import (
 //   - the call assigns no environment variable, raises no signal (an
 //     unparsed command never fits) and has no word known only when it runs
 //     ($V, $(…): a value the grant cannot see; an unquoted *.o or ~name,
-//     which the shell replaces by file names or a home);
+//     which the shell replaces by file names or a home; the words xargs
+//     and parallel read from their input);
 //   - every path and host the call names is one of its commands' words: a
 //     redirection (> file, < file) or a path inside interpreter code is
 //     not covered by the words the person granted.
@@ -239,6 +240,11 @@ func whyNotCoverable(f *Facts) string {
 	words := map[string]bool{}
 	for i := range f.Commands {
 		c := &f.Commands[i]
+		switch c.Program() {
+		case "xargs", "parallel":
+			// the command it runs takes words from its input
+			return fmt.Sprintf("%s gives the command it runs words read from its input, known only when it runs", c.Program())
+		}
 		for j, w := range c.Argv {
 			if strings.Contains(w, "$") {
 				return fmt.Sprintf("the word %s is only known when it runs (a variable or a command's output)", w)

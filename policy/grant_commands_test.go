@@ -146,6 +146,30 @@ func TestGrantCommandsRuntimeWords(t *testing.T) {
 	}
 }
 
+// TestGrantCommandsStdinArgs: xargs and parallel take the words of the
+// command they run from their input, which a grant never sees: a grant
+// for echo main | xargs git push origin covered xargs git push origin <<<
+// '--force main', which runs git push origin --force main.
+func TestGrantCommandsStdinArgs(t *testing.T) {
+	p := grantPolicy(t, `  - tool: Bash
+    commands: ["echo main", "cat *", "xargs git push origin", "git push origin", "parallel git push origin", "git push origin *"]
+`)
+	for _, cmd := range []string{
+		"xargs git push origin <<< '--force main'",
+		"echo main | xargs git push origin",
+		"cat branches.txt | xargs git push origin",
+		"parallel git push origin <<< main",
+	} {
+		f := Classify("Bash", TargetInput("Bash", cmd), grantEnv)
+		if _, ok := p.CheckGrants(f, time.Now()); ok {
+			t.Errorf("%q: granted", cmd)
+		}
+	}
+	if _, _, err := FoldCommands("Bash", "echo main | xargs git push origin", nil, grantEnv); err == nil || !strings.Contains(err.Error(), "xargs") {
+		t.Errorf("FoldCommands(… | xargs …): err %v, want one naming xargs", err)
+	}
+}
+
 // TestGrantCommandsVarWithSpace: a variable stands for one word wherever
 // it is: ${home} with a space in it was split into two pattern words, so
 // "cat ${home}/x" covered the two words cat /home/my and user/x.
