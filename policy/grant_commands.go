@@ -127,8 +127,9 @@ func wordFits(pat, word string) bool {
 
 // programProblem is what in the shell program src a grant's words cannot
 // stand for, or "" when nothing: a redirection to or from a file ("it
-// redirects > out.txt": a here-document, a descriptor copy (2>&1) and
-// /dev/null reach no file), or a command's word the shell turns into
+// redirects > out.txt": a descriptor copy (2>&1) and /dev/null reach no
+// file), a here-document or here-string as the input of anything but a
+// shell (inputProblem), or a command's word the shell turns into
 // other words when it runs (a file-name pattern, ~user). A program that
 // does not parse is named as such.
 func programProblem(src string) string {
@@ -140,6 +141,13 @@ func programProblem(src string) string {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if found != "" {
 			return false
+		}
+		if st, ok := n.(*syntax.Stmt); ok {
+			if why := inputProblem(st); why != "" {
+				found = why
+				return false
+			}
+			return true
 		}
 		if c, ok := n.(*syntax.CallExpr); ok {
 			for _, w := range c.Args {
@@ -170,6 +178,23 @@ func programProblem(src string) string {
 		return found == ""
 	})
 	return found
+}
+
+// inputProblem says why the here-document or here-string that st feeds
+// its command is not covered by the command's words, or "": the input of
+// an interpreter, a database client or ssh is its program. A shell's input
+// is parsed (each of its commands must fit a pattern) and may be covered.
+func inputProblem(st *syntax.Stmt) string {
+	for _, r := range st.Redirs {
+		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			continue
+		}
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && shellProgs[shProgName(c.Args[0].Lit())] {
+			continue
+		}
+		return "its input is a here-document or here-string, which the command's words do not cover (for an interpreter it is the program)"
+	}
+	return ""
 }
 
 // runtimeWord says how the shell would turn the command word w into other

@@ -48,9 +48,9 @@ func TestGrantCommands(t *testing.T) {
 		{"git push origin main 2>/dev/null", true},
 		{"git push origin main 2>&1", true},
 		{"git push origin main >&2", true},
-		{"git push origin main < /dev/null", false}, // read from a file (even this one): not in the words
-		{"git push origin main <<EOF\nx\nEOF", true},
-		{"cat build > build", false}, // the redirect names a word: still a redirect
+		{"git push origin main < /dev/null", false},   // read from a file (even this one): not in the words
+		{"git push origin main <<EOF\nx\nEOF", false}, // its input is the here-document, which no word covers
+		{"cat build > build", false},                  // the redirect names a word: still a redirect
 		{"go test ./... -run TestX | tee out.log", true},
 		{"cd build && go test ./...", true}, // a path after a cd is recorded absolute: still one of the words
 		{"git push origin main >| x", false},
@@ -167,6 +167,41 @@ func TestGrantCommandsStdinArgs(t *testing.T) {
 	}
 	if _, _, err := FoldCommands("Bash", "echo main | xargs git push origin", nil, grantEnv); err == nil || !strings.Contains(err.Error(), "xargs") {
 		t.Errorf("FoldCommands(… | xargs …): err %v, want one naming xargs", err)
+	}
+}
+
+// TestGrantCommandsInputAndCode: a here-document or here-string is a
+// command's input, and for an interpreter its program: a grant for
+// python3 (folded from python3 <<< 'print(1)') covered python3 <<<
+// 'import os; os.system("id")'. A shell's input is parsed, every command
+// of it fitting a pattern. (And allow last never folds interpreter code
+// into a '*': the code of python3 -c is its first positional word, part
+// of what makes two calls the same call.)
+func TestGrantCommandsInputAndCode(t *testing.T) {
+	p := grantPolicy(t, `  - tool: Bash
+    commands: ["python3", "python3 -", "node", "ssh host", "sh", "echo *"]
+`)
+	for cmd, want := range map[string]bool{
+		"python3 <<< 'print(1)'":                           false,
+		"python3 - <<'PY'\nimport os\nos.system('id')\nPY": false,
+		"node <<< 'require(\"child_process\")'":            false,
+		"ssh host <<< id":                                  false,
+		"{ python3; } <<< 'print(1)'":                      false,
+		"sh <<< 'echo hi'":                                 true, // parsed: echo hi fits
+		"sh <<< 'rm -rf ~'":                                false,
+		"python3":                                          true,
+	} {
+		f := Classify("Bash", TargetInput("Bash", cmd), grantEnv)
+		if _, ok := p.CheckGrants(f, time.Now()); ok != want {
+			t.Errorf("%q: granted %v, want %v (why not coverable: %q)", cmd, ok, want, whyNotCoverable(f))
+		}
+	}
+	pats, _, err := FoldCommands("Bash", "python3 -c 'print(1)'", []string{"python3 -c 'print(2)'"}, grantEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(pats, " "), "*") {
+		t.Errorf("fold of two python3 -c calls: %q, a '*' in code", pats)
 	}
 }
 
