@@ -22,10 +22,14 @@ import (
 //     is any run of characters within one word and '?' one character (a
 //     space inside a word too); a word pattern "**" is any number of words.
 //     "git push origin *" is git push origin and one more word, never
-//     "git push origin main --force";
+//     "git push origin main --force"; and a word that begins with '-' (an
+//     option) is met only by a word pattern that begins with '-', so it is
+//     never "git push origin --force" either;
 //   - the call assigns no environment variable, raises no signal (an
 //     unparsed command never fits) and has no word known only when it runs
-//     ($V, $(…): a value the grant cannot see);
+//     ($V, $(…): a value the grant cannot see; an unquoted *.o or ~name,
+//     which the shell replaces by file names or a home; the words xargs
+//     and parallel read from their input);
 //   - every path and host the call names is one of its commands' words: a
 //     redirection (> file, < file) or a path inside interpreter code is
 //     not covered by the words the person granted.
@@ -43,12 +47,19 @@ func compileGrantCommands(src []string, vars Vars) (matcher, error) {
 		if c == "" {
 			return nil, errors.New("grant commands: an empty command: write the command, e.g. \"git status\"")
 		}
-		e, ok, err := vars.expand(c)
-		if err != nil {
-			return nil, fmt.Errorf("grant command %q: %w", c, err)
+		// split, then expand: a variable is one word wherever it is,
+		// even a ${home} with a space in it
+		words := strings.Split(c, " ")
+		ok := true
+		for i, w := range words {
+			e, wok, err := vars.expand(w)
+			if err != nil {
+				return nil, fmt.Errorf("grant command %q: %w", c, err)
+			}
+			words[i], ok = e, ok && wok
 		}
 		if ok {
-			m.pats = append(m.pats, strings.Split(e, " "))
+			m.pats = append(m.pats, words)
 		}
 	}
 	return m, nil
@@ -86,7 +97,7 @@ func matchWords(pats, words []string) bool {
 		case pi < len(pats) && pats[pi] == "**":
 			star, starWi = pi, wi
 			pi++
-		case pi < len(pats) && globMatch(pats[pi], words[wi]):
+		case pi < len(pats) && wordFits(pats[pi], words[wi]):
 			pi++
 			wi++
 		case star >= 0:
@@ -102,20 +113,54 @@ func matchWords(pats, words []string) bool {
 	return pi == len(pats)
 }
 
-// fileRedirect is the first redirection of the shell program src to or
-// from a file ("> out.txt"), or "" when there is none: a here-document, a
-// descriptor copy (2>&1) and /dev/null reach no file. A program that does
-// not parse is named as such.
-func fileRedirect(src string) string {
+// wordFits meets one word against one word pattern. A word that begins
+// with '-' (an option: --force, -c, --exec=…, and the '-' of stdin) is met
+// only by a pattern that begins with '-' itself: a '*' stands for an
+// argument, so a grant for git push origin * (a branch) does not cover git
+// push origin --force, as a shell's * does not meet a leading dot.
+func wordFits(pat, word string) bool {
+	if strings.HasPrefix(word, "-") && !strings.HasPrefix(pat, "-") {
+		return false
+	}
+	return globMatch(pat, word)
+}
+
+// programProblem is what in the shell program src a grant's words cannot
+// stand for, or "" when nothing: a redirection to or from a file ("it
+// redirects > out.txt": a descriptor copy (2>&1) and /dev/null reach no
+// file), a here-document or here-string as the input of anything but a
+// shell (inputProblem), or a command's word the shell turns into
+// other words when it runs (a file-name pattern, ~user). A program that
+// does not parse is named as such.
+func programProblem(src string) string {
 	f, err := parseShellSource(src)
 	if err != nil {
-		return "(it does not parse)"
+		return "it redirects (it does not parse)"
 	}
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		if st, ok := n.(*syntax.Stmt); ok {
+			if why := inputProblem(st); why != "" {
+				found = why
+				return false
+			}
+			return true
+		}
+		if c, ok := n.(*syntax.CallExpr); ok {
+			for _, w := range c.Args {
+				if why := runtimeWord(w); why != "" {
+					found = fmt.Sprintf("the word %s %s", shNodeText(src, w), why)
+					return false
+				}
+			}
+			return true
+		}
 		r, ok := n.(*syntax.Redirect)
-		if found != "" || !ok {
-			return found == ""
+		if !ok {
+			return true
 		}
 		lit := ""
 		if r.Word != nil {
@@ -126,13 +171,77 @@ func fileRedirect(src string) string {
 		case (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && (lit == "-" || (lit != "" && strings.Trim(lit, "0123456789") == "")):
 		case lit == "/dev/null" && r.Op != syntax.RdrIn:
 		case r.Word == nil:
-			found = r.Op.String()
+			found = "it redirects " + r.Op.String()
 		default:
-			found = r.Op.String() + " " + shNodeText(src, r.Word)
+			found = "it redirects " + r.Op.String() + " " + shNodeText(src, r.Word)
 		}
 		return found == ""
 	})
 	return found
+}
+
+// inputProblem says why the here-document or here-string that st feeds
+// its command is not covered by the command's words, or "": the input of
+// an interpreter, a database client or ssh is its program. A shell's input
+// is parsed (each of its commands must fit a pattern) and may be covered.
+func inputProblem(st *syntax.Stmt) string {
+	for _, r := range st.Redirs {
+		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			continue
+		}
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && shellProgs[shProgName(c.Args[0].Lit())] {
+			continue
+		}
+		return "its input is a here-document or here-string, which the command's words do not cover (for an interpreter it is the program)"
+	}
+	return ""
+}
+
+// runtimeWord says how the shell would turn the command word w into other
+// words when it runs, or "" when it would not: an unquoted file-name
+// pattern (*, ?, [...], @(...)) becomes the names of the files it meets
+// (git push origin * in a directory holding --force and main is git push
+// origin --force main), ~name is that user's home (~, ~/ and ~+ are
+// expanded by the parse; ~name is refused even for the user's own name)
+// and bash expands a ~ after NAME= in any word.
+func runtimeWord(w *syntax.Word) string {
+	bracket := false
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.ExtGlob:
+			return "is a file-name pattern the shell expands when it runs (quote it)"
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				name, _, _ := strings.Cut(v[1:], "/")
+				if name != "" && name != "+" {
+					return "names a home (~" + name + ") the shell finds when it runs"
+				}
+			}
+			if i == 0 {
+				// bash expands a ~ after the = of a word written as an
+				// assignment, even as an argument: make X=~root/y
+				if name, rest, ok := strings.Cut(v, "="); ok && shIsName(name) && strings.HasPrefix(rest, "~") {
+					return "holds a ~ the shell expands when it runs (quote it)"
+				}
+			}
+			for j := 0; j < len(v); j++ {
+				switch v[j] {
+				case '\\':
+					j++
+				case '*', '?':
+					return "is a file-name pattern the shell expands when it runs (quote it)"
+				case '[':
+					bracket = true
+				case ']':
+					if bracket {
+						return "is a file-name pattern the shell expands when it runs (quote it)"
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func commandsCoverable(f *Facts) bool { return whyNotCoverable(f) == "" }
@@ -148,14 +257,19 @@ func whyNotCoverable(f *Facts) string {
 	case len(f.Env) > 0:
 		return fmt.Sprintf("it sets the environment variable %s", f.Env[0].Name)
 	}
-	if r := fileRedirect(f.Primary); r != "" {
-		return fmt.Sprintf("it redirects %s", r)
+	if why := programProblem(f.Primary); why != "" {
+		return why
 	}
 	// the words, as written and as the places they name from the
 	// command's directory (a path after a cd is recorded absolute)
 	words := map[string]bool{}
 	for i := range f.Commands {
 		c := &f.Commands[i]
+		switch c.Program() {
+		case "xargs", "parallel":
+			// the command it runs takes words from its input
+			return fmt.Sprintf("%s gives the command it runs words read from its input, known only when it runs", c.Program())
+		}
 		for j, w := range c.Argv {
 			if strings.Contains(w, "$") {
 				return fmt.Sprintf("the word %s is only known when it runs (a variable or a command's output)", w)
@@ -185,7 +299,8 @@ func whyNotCoverable(f *Facts) string {
 // over every earlier call in targets that is the same call: the same
 // simple commands by program and subcommand (the words up to the first
 // positional argument, as written). Per command, calls with the same
-// words give the command exactly; calls with as many words that differ
+// words give the command exactly; calls with as many words, options (a
+// word beginning with '-') at the same places, that differ
 // give, at each differing word, its longest common beginning and end
 // around one '*' (git push origin main and … dev: git push origin *); a
 // different number of words is another pattern. covered is the targets
@@ -214,7 +329,16 @@ func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns,
 		covered = append(covered, t)
 		for _, c := range f.Commands {
 			k, _ := commandKey(c)
-			k += fmt.Sprintf("\x00%d", len(c.Argv))
+			// the shape: as many words, options at the same places (an
+			// option never folds with an argument into one '*')
+			shape := make([]byte, len(c.Argv))
+			for i, w := range c.Argv {
+				shape[i] = '.'
+				if strings.HasPrefix(w, "-") {
+					shape[i] = '-'
+				}
+			}
+			k += "\x00" + string(shape)
 			shapes[k] = append(shapes[k], c.Argv)
 		}
 	}

@@ -321,6 +321,9 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 					return err
 				}
 				g.line = n.Line
+				for j := 0; j+1 < len(n.Content); j += 2 {
+					g.hasCommands = g.hasCommands || n.Content[j].Value == "commands"
+				}
 				out.grants = append(out.grants, g)
 				return nil
 			})
@@ -595,6 +598,9 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 			return nil, fmt.Errorf("grant match %q: %w", g.Match, err)
 		}
 		out.match = m
+	}
+	if g.hasCommands && len(g.Commands) == 0 {
+		return nil, fmt.Errorf("grant for %s: commands: lists no command (it would grant every call): write them, or match: '*'", g.Tool)
 	}
 	if len(g.Commands) > 0 {
 		if g.Match != "" {

@@ -346,3 +346,22 @@ func TestOverlayRefusalQuotesAPathWithControlCharacters(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadErrorEscapesFormatCharacters: yaml.v3 quotes a few bytes of a
+// value it cannot decode, and a double-quoted YAML value may hold any
+// character: a bidi override or a line separator from a repository's
+// overlay must not reach the terminal or the model raw.
+func TestLoadErrorEscapesFormatCharacters(t *testing.T) {
+	vars := Vars{Workspace: "/w", Home: "/h", Tmp: "/tmp", User: "u", AirlockHome: "/h/.airlock"}
+	for _, v := range []string{`\u202e`, `\u2066`, `\u200b`, `\u2028`, `\u2029`, `\ufeff`, `\e`} {
+		_, err := parse([]byte("rules: []\nversion: \""+v+"ab\"\n"), "overlay.yaml", "overlay", vars)
+		if err == nil {
+			t.Fatalf("%s: loaded", v)
+		}
+		if msg := err.Error(); strings.ContainsFunc(msg, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
+		}) {
+			t.Errorf("%s: the error carries it raw: %q", v, msg)
+		}
+	}
+}

@@ -131,14 +131,16 @@ type overlayError struct {
 func (e *overlayError) Error() string   { return e.msg }
 func (e *overlayError) Unwrap() []error { return []error{ErrOverlayRefused, e.err} }
 
-// noControls writes every control character of s as an escape.
+// noControls writes every control character of s as an escape, and every
+// character that reorders or hides text (a bidi override, a zero-width
+// space, a line separator): a message quoting a file must read as it is.
 func noControls(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+	if !strings.ContainsFunc(s, hiddenRune) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if hiddenRune(r) {
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue
@@ -146,6 +148,10 @@ func noControls(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+func hiddenRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // shownPath is a path as a message shows it: as it is when it prints

@@ -75,6 +75,9 @@ type rawGrant struct {
 	line    int
 
 	Commands strList `yaml:"commands"` // shell tools: the simple commands the grant covers (grant_commands.go)
+	// the commands key is written (an empty list is no matcher at all,
+	// which would grant every call of the tool)
+	hasCommands bool
 }
 
 type rawOverride struct {

@@ -113,8 +113,17 @@ func runAllowLast(c *cli.Context) error {
 	// A shell call is granted by command: its program, subcommand and
 	// the tightest words that cover every time the same command was
 	// gated (the other gated commands of the tool are not folded in). A
-	// shell call stopped on a file (a path target) folds as files do.
-	byCommand := policy.IsShellTool(latest.Tool) && !strings.HasPrefix(latest.Target, "/")
+	// shell call stopped on a file (a path target) is not granted as a
+	// file is: a grant by path for a shell covers every command that
+	// names only that path, an upload or interpreter code beside it
+	// included, and the log keeps the path, not the command.
+	byCommand := policy.IsShellTool(latest.Tool)
+	// (a command line may start with "/" too: /usr/bin/git push is
+	// folded by command; a one-word one is refused with the files)
+	if byCommand && strings.HasPrefix(latest.Target, "/") && !strings.ContainsAny(latest.Target, " \t\n") {
+		return exitWith(1, "airlock allow last: refused: %s was stopped on the file %s, and a grant by path for a shell covers every command that names only it (curl -T %s … uploads it): answer it when it is asked, or write a grant by command (commands: [...], docs/policy.md)",
+			audit.Escape(latest.Tool), audit.Escape(latest.Target), audit.Escape(latest.Target))
+	}
 	if byCommand {
 		if g.Commands, targets, err = policy.FoldCommands(latest.Tool, latest.Target, targets, a.callEnv()); err != nil {
 			return exitWith(1, "airlock allow last: refused: %v; answer it when it is asked, or write a narrow grant yourself (airlock allow %s --match GLOB)",

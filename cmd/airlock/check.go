@@ -84,11 +84,11 @@ func runCheck(c *cli.Context) error {
 	}
 	env, err := gate.EnvFromOS()
 	if err != nil {
-		return exitWith(checkBlock, "airlock check: %v", err)
+		return checkFailure(c, "the Airlock home is unusable", fmt.Sprintf("airlock check: %v", err))
 	}
 	p, err := gate.Load(env, cwd)
 	if err != nil {
-		return exitWith(checkBlock, "airlock check: the policy did not load:\n%v", err)
+		return checkFailure(c, "the policy did not load", fmt.Sprintf("airlock check: the policy did not load:\n%v", err))
 	}
 	g := gate.ForHook(&gate.Gate{Policy: p, Env: env})
 	res := g.Decide(gate.Call{Source: "cli", Tool: tool, Input: input, Cwd: cwd, Attended: true})
@@ -112,5 +112,20 @@ func runCheck(c *cli.Context) error {
 	case policy.Ask:
 		return exitWith(checkAsk, "")
 	}
+	return nil
+}
+
+// checkFailure answers as the hook does when Airlock itself is broken: it
+// fails closed (block, exit 2) unless AIRLOCK_FAIL_OPEN=1, under which the
+// hook lets every call through, and check must not say block for a call
+// that would run.
+func checkFailure(c *cli.Context, what, msg string) error {
+	if os.Getenv(gate.FailOpenEnv) != "1" {
+		return exitWith(checkBlock, "%s", msg)
+	}
+	fmt.Fprintln(c.App.ErrWriter, msg)
+	w := c.App.Writer
+	fmt.Fprintf(w, "decision:  %s\n", policy.Allow)
+	fmt.Fprintf(w, "reason:    %s, and %s=1 lets every call through while it is broken (as the hook does)\n", what, gate.FailOpenEnv)
 	return nil
 }

@@ -112,7 +112,7 @@ var helpTable = map[string]cmdHelp{
 		},
 		exits: []exitCode{
 			{0, "allow"},
-			{2, "block (also when the policy does not load: fail closed)"},
+			{2, "block (also when the policy does not load: fail closed, unless AIRLOCK_FAIL_OPEN=1, as the hook)"},
 			{3, "ask"},
 			{64, "usage error, or an event or --input that is not what the hook would read"},
 		},

@@ -191,8 +191,12 @@ func (w *walker) node(n *yaml.Node) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			key := k
-			if key.Kind == yaml.AliasNode && key.Alias != nil {
-				key = key.Alias
+			if key.Kind == yaml.AliasNode {
+				// yaml.v3 gives an alias node its anchor's name as its
+				// Value: a loader that walks the nodes would read
+				// `*mode : observe` as the key mode whatever &mode anchors
+				w.add(k.Line, "an alias %s used as a key in %s: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out", quote("*"+k.Value), w.where())
+				continue
 			}
 			if key.Kind == yaml.ScalarNode && key.ShortTag() == "!!merge" {
 				w.add(k.Line, "a merge key (<<) in %s: a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead", w.where())
@@ -232,9 +236,6 @@ func firstLine(before []*yaml.Node, seen map[string]int, name string) (int, bool
 	}
 	for j := 0; j+1 < len(before); j += 2 {
 		k := before[j]
-		if k.Kind == yaml.AliasNode && k.Alias != nil {
-			k = k.Alias
-		}
 		if k.Kind == yaml.ScalarNode && k.ShortTag() != "!!merge" && k.Value == name {
 			return before[j].Line, true
 		}
@@ -338,8 +339,12 @@ func syntaxProblem(data []byte, err error) Problem {
 		full := err.Error()
 		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
-	return Problem{Line: line, Msg: "not valid YAML: " + msg + hint(msg, lineText(data, ends, line))}
+	// yaml.v3 names an unknown alias whole, as long as the file makes it
+	return Problem{Line: line, Msg: "not valid YAML: " + cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
 }
+
+// maxMsgShown bounds yaml.v3's own message in a syntax problem.
+const maxMsgShown = 120
 
 // lineEnds are the offsets just past each line of data (its newline
 // included); a last line without a newline counts.

@@ -91,7 +91,12 @@ func TestRepeatedKeys(t *testing.T) {
 		{"three times", "a: 1\na: 2\na: 3\n",
 			[]Problem{{2, `key "a" repeated (first at line 1); remove one`}, {3, `key "a" repeated (first at line 1); remove one`}}},
 		{"through an alias key", "&k mode: guard\n*k : observe\n",
-			[]Problem{{2, `key "mode" repeated (first at line 1); remove one`}}},
+			[]Problem{{2, `an alias "*k" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
+		// the policy loader read `*mode` as the key mode (an alias node's
+		// Value is its anchor's name), every YAML reader as "harmless":
+		// the gate switched to observe with no repeated key in sight
+		{"alias key named like another key", "mode: enforce\nrules:\n  - reason: &mode harmless\n*mode : observe\n",
+			[]Problem{{4, `an alias "*mode" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
 		{"merge key", "base: &b {action: block}\nrules:\n  - <<: *b\n    action: allow\n",
 			[]Problem{{3, `a merge key (<<) in "rules[0]": a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead`}}},
 		{"second document", "mode: guard\nrules: []\n---\nmode: observe\n",
@@ -175,5 +180,19 @@ func TestCutLine(t *testing.T) {
 		if line, rest := CutLine(c.in); line != c.line || rest != c.rest {
 			t.Errorf("CutLine(%q) = %d, %q; want %d, %q", c.in, line, rest, c.line, c.rest)
 		}
+	}
+}
+
+// TestSyntaxMessageBounded: yaml.v3 names an unknown alias in its message
+// whole, and an alias is as long as the file makes it: a 200 KB one went
+// into the refusal the hook prints on every call.
+func TestSyntaxMessageBounded(t *testing.T) {
+	doc := "rules: []\ndefault: *" + strings.Repeat("a", 200<<10) + "\n"
+	_, probs := Parse([]byte(doc))
+	if len(probs) != 1 || probs[0].Line != 2 {
+		t.Fatalf("problems %.300v, want one on line 2", probs)
+	}
+	if m := probs[0].Msg; len(m) > 400 || !strings.Contains(m, "must name an anchor") {
+		t.Fatalf("message of %d bytes: %.300q", len(m), m)
 	}
 }
