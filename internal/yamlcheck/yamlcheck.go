@@ -340,7 +340,7 @@ func syntaxProblem(data []byte, err error) Problem {
 		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
 	// yaml.v3 names an unknown alias whole, as long as the file makes it
-	return Problem{Line: line, Msg: "not valid YAML: " + cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
+	return Problem{Line: line, Msg: "not valid YAML: " + Cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
 }
 
 // maxMsgShown bounds yaml.v3's own message in a syntax problem.
