@@ -210,11 +210,17 @@ func runAllowTool(c *cli.Context) error {
 			}
 		}
 	}
+	pathMatch := strings.HasPrefix(g.Match, "/") || strings.HasPrefix(g.Match, "~") || strings.HasPrefix(g.Match, "${")
 	switch {
 	case g.Match == "*":
 		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))
-	case policy.IsShellTool(g.Tool) && !strings.HasPrefix(g.Match, "/") && !strings.HasPrefix(g.Match, "~") && !strings.HasPrefix(g.Match, "${"):
-		fmt.Fprintf(c.App.Writer, "note: a --match over a %s command line cannot stop what is chained after it (as policy propose holds back shell grants); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
+	case policy.IsShellTool(g.Tool) && pathMatch:
+		// a path grant covers every command that names only that path:
+		// curl -T PATH https://… uploads it, python3 -c … runs anything
+		return exitWith(1, "airlock allow: a path --match on %s would grant every command that names only that path (curl -T %s uploads it): grant the command itself, with airlock allow last or a commands: grant (docs/policy.md)",
+			audit.Escape(g.Tool), audit.Escape(g.Match))
+	case policy.IsShellTool(g.Tool) && strings.ContainsAny(g.Match, "*?"):
+		fmt.Fprintf(c.App.Writer, "note: a wildcard in a --match over a %s command line also covers what is chained after it (npm test * grants npm test; curl …); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
 	}
 	return a.write(c.App.Writer, g, dry)
 }

@@ -128,7 +128,7 @@ var helpTable = map[string]cmdHelp{
 		},
 		exits: []exitCode{
 			{0, "the grant was written (or shown, with --dry-run)"},
-			{1, "refused (a built-in forbid, a pins hold, a rule decided after grants) or the policy could not be read or written; nothing written"},
+			{1, "refused (a built-in forbid, a pins hold, a rule decided after grants, a path --match on a shell tool) or the policy could not be read or written; nothing written"},
 			{64, "usage error: no --match (--match '*' grants every call on purpose), or --expires not a date or already past"},
 		},
 	},
