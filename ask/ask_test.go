@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 func env(kv ...string) func(string) string {
@@ -265,7 +266,7 @@ func FuzzLines(f *testing.F) {
 			t.Fatalf("%d lines, want %d", len(lines), want)
 		}
 		for _, l := range lines {
-			if audit.Escape(l) != strings.ReplaceAll(l, `\`, `\\`) {
+			if textsafe.Escape(l) != strings.ReplaceAll(l, `\`, `\\`) {
 				t.Fatalf("line needs escaping: %q", l)
 			}
 		}

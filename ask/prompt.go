@@ -6,14 +6,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // maxShown caps how much of one string a prompt shows.
 const maxShown = 240
 
 // Quote shows a string that came from outside the broker: in double
-// quotes, escaped with audit.Escape (control, bidi, invisible and tag
+// quotes, escaped with textsafe.Escape (control, bidi, invisible and tag
 // characters made visible), its own quotes escaped, and cut at maxShown
 // runes of the original with the length of the rest said. The cut is made
 // before escaping, so it never splits an escape.
@@ -30,7 +30,7 @@ func Quote(s string) string {
 			n++
 		}
 	}
-	e := `"` + strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
+	e := `"` + strings.ReplaceAll(textsafe.Escape(s), `"`, `\"`)
 	if rest > 0 {
 		return e + fmt.Sprintf(`…" (%d more bytes)`, rest)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // briefItems is how many of a check's items the default text report
@@ -74,7 +74,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 // hidden character (a path or a name a repository chose can), which is
 // then escaped as the audit log escapes it.
 func shown(s string) string {
-	if e := audit.Escape(s); e != strings.ReplaceAll(s, `\`, `\\`) {
+	if e := textsafe.Escape(s); e != strings.ReplaceAll(s, `\`, `\\`) {
 		return e
 	}
 	return s

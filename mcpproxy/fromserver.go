@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/tidwall/gjson"
 )
 
@@ -38,7 +39,7 @@ func (p *Proxy) fromServer(line string) error {
 		return nil
 	}
 	if !gjson.Valid(msg) {
-		p.dropServer(fmt.Sprintf("server line dropped: not JSON (%d bytes, starting %s)", len(msg), audit.Escape(strconv.Quote(clip(msg, 40)))))
+		p.dropServer(fmt.Sprintf("server line dropped: not JSON (%d bytes, starting %s)", len(msg), textsafe.Escape(strconv.Quote(clip(msg, 40)))))
 		return nil
 	}
 	switch msg[0] {
@@ -164,7 +165,7 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 	if bad := ambiguity(m); bad != "" {
 		// the client's parser could see another message than the one
 		// the proxy judged (another id, another tool list)
-		p.dropServer("server message dropped: " + audit.Escape(bad))
+		p.dropServer("server message dropped: " + textsafe.Escape(bad))
 		return false, ""
 	}
 	method, id := m.Get("method"), m.Get("id")
@@ -226,7 +227,7 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 		n := p.unsolicited
 		p.mu.Unlock()
 		if n <= maxUnsolicitedRecords {
-			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", audit.Escape(clip(id.Raw, 80)))})
+			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", textsafe.Escape(clip(id.Raw, 80)))})
 		}
 		return false, ""
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
 	"github.com/agentairlock/airlock/policy"
@@ -368,7 +369,7 @@ func describeArgv(argv []string) string {
 		}
 		s += fmt.Sprintf("%q", a)
 	}
-	return audit.Escape(s)
+	return textsafe.Escape(s)
 }
 
 func exitCode(ps *os.ProcessState, err error) int {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
 	"github.com/tidwall/gjson"
@@ -198,7 +199,7 @@ func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
 	method, id := root.Get("method"), root.Get("id")
 	if bad := ambiguity(root); bad != "" {
 		// Two parsers could read two different messages out of it.
-		p.refuseClient("client message refused: " + audit.Escape(bad))
+		p.refuseClient("client message refused: " + textsafe.Escape(bad))
 		if !method.Exists() {
 			return false, nil
 		}
@@ -234,7 +235,7 @@ func (p *Proxy) clientMessage(msg string) (forward bool, answer []byte) {
 			// for either request: by the proxy for one, by the client
 			// for the other (a listing read as a call's result would
 			// reach the model unadmitted)
-			p.refuseClient("client request refused: id " + audit.Escape(clip(id.Raw, 80)) + " is already in flight")
+			p.refuseClient("client request refused: id " + textsafe.Escape(clip(id.Raw, 80)) + " is already in flight")
 			return false, errorAnswerCode(id.Raw, codeInvalidRequest, "Airlock blocked this request: id "+clip(id.Raw, 80)+" is already in flight (MCP forbids reusing a request id within a session)", "", "")
 		}
 		key = k

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Source is what the board polls for new records; *Follower is one.
@@ -281,7 +282,7 @@ func (b *Board) keeps(r audit.Record) bool {
 		return true
 	}
 	for _, s := range []string{r.Tool, r.Target, r.Rule} {
-		if strings.Contains(strings.ToLower(s), b.text) || strings.Contains(strings.ToLower(audit.Escape(s)), b.text) {
+		if strings.Contains(strings.ToLower(s), b.text) || strings.Contains(strings.ToLower(textsafe.Escape(s)), b.text) {
 			return true
 		}
 	}
@@ -326,10 +327,10 @@ func (b *Board) Render() string {
 	if b.chain.Broken != "" {
 		chain = paint(b.color, sgrBroken, fit(chain, w))
 	}
-	lines = append(lines, spread(paint(b.color, sgrTitle, "airlock monitor")+"  "+b.short.short(audit.Escape(b.home)), chain, w))
+	lines = append(lines, spread(paint(b.color, sgrTitle, "airlock monitor")+"  "+b.short.short(textsafe.Escape(b.home)), chain, w))
 	filter := "showing " + b.show.String()
 	if b.text != "" {
-		filter += fmt.Sprintf(" matching %q", audit.Escape(b.text))
+		filter += fmt.Sprintf(" matching %q", textsafe.Escape(b.text))
 	}
 	allow := fmt.Sprintf("allow %d", b.counts.Allow)
 	if b.counts.Observed > 0 {
@@ -344,9 +345,9 @@ func (b *Board) Render() string {
 	note := ""
 	switch {
 	case b.err != "":
-		note = "error: " + audit.Escape(b.err)
+		note = "error: " + textsafe.Escape(b.err)
 	case len(b.ring) == 0:
-		note = "no records yet: waiting for " + b.short.short(audit.Escape(b.home)) + "/" + audit.LogFile
+		note = "no records yet: waiting for " + b.short.short(textsafe.Escape(b.home)) + "/" + audit.LogFile
 	case len(kept) == 0:
 		note = "no records match"
 	case b.offset > 0:
@@ -369,7 +370,7 @@ func (b *Board) Render() string {
 	}
 	help := "↑↓ move · enter open · a all · b blocks · k asks · o observe-only · / filter · esc clear · End follow · q quit"
 	if b.editing {
-		help = "filter tool/target/rule: " + audit.Escape(b.input) + "_   (enter apply · esc cancel)"
+		help = "filter tool/target/rule: " + textsafe.Escape(b.input) + "_   (enter apply · esc cancel)"
 	}
 	return strings.Join(append(lines, paint(b.color, sgrKeyHelp, fit(help, w))), "\n")
 }
@@ -395,7 +396,7 @@ func (b *Board) cells(r audit.Record, selected bool) []string {
 	}
 	out := []string{t, r.Source, result(r), r.Tool, r.Target, r.Rule, reason}
 	for i := range out {
-		out[i] = audit.Escape(out[i])
+		out[i] = textsafe.Escape(out[i])
 	}
 	out[targetColumn-1] = b.short.short(out[targetColumn-1])
 	gutter := " "

@@ -6,7 +6,7 @@
 // The monitor only reads. It never appends, repairs or rotates the log
 // (that is the audit package's job, under its lock), and it never decides
 // anything. Every string taken from a record is passed through
-// audit.Escape before it reaches the terminal, so an agent cannot forge a
+// textsafe.Escape before it reaches the terminal, so an agent cannot forge a
 // line, hide text or drive the terminal through a tool name or a target.
 //
 // Memory stays bounded however large the log grows: the log is streamed

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 const (
@@ -148,7 +149,7 @@ func verdict(rep *audit.Report) (broken, note string) {
 				at = fmt.Sprintf("%s:%d", p.File, p.Line)
 			}
 			// Message is already escaped by audit; the rest is ours.
-			return fmt.Sprintf("%s (%s: %s)", audit.Escape(at), p.Kind, p.Message), ""
+			return fmt.Sprintf("%s (%s: %s)", textsafe.Escape(at), p.Kind, p.Message), ""
 		}
 		if note == "" && p.Severity == audit.TailUnprovable {
 			note = p.Kind
@@ -311,7 +312,7 @@ func (f *Follower) observe(r audit.Record, name string, line int, push func(audi
 
 func (f *Follower) breakAt(name string, line int, why string) {
 	if f.chain.Broken == "" {
-		f.chain.Broken = fmt.Sprintf("%s:%d (%s)", audit.Escape(name), line, why)
+		f.chain.Broken = fmt.Sprintf("%s:%d (%s)", textsafe.Escape(name), line, why)
 	}
 }
 

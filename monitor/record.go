@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // recordView is one record opened in full: every field, escaped, wrapped
@@ -35,14 +36,14 @@ const nameWidth = len("args_digest") + 2
 // then every field (empty ones as "-"), long values wrapped.
 func (v *recordView) body(w int, color bool) []string {
 	r := v.rec
-	lines := []string{fit("result: "+paint(color, resultSGR(r), audit.Escape(result(r))), w)}
+	lines := []string{fit("result: "+paint(color, resultSGR(r), textsafe.Escape(result(r))), w)}
 	if observed(r) {
 		lines = append(lines, paint(color, sgrObserved, fit("OBSERVE MODE: this call "+observedNote(r), w)))
 	}
 	lines = append(lines, "")
 	room := max(w-nameWidth, 10)
 	for _, f := range fields(r) {
-		val := audit.Escape(f[1])
+		val := textsafe.Escape(f[1])
 		if val == "" {
 			val = "-"
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // observed reports a call that ran only because the policy is in observe
@@ -98,7 +99,7 @@ func newShortener(home string) shortener {
 	if home == "/" {
 		return shortener{}
 	}
-	return shortener{home: audit.Escape(home)}
+	return shortener{home: textsafe.Escape(home)}
 }
 
 // short replaces every occurrence of the home directory that is a whole

@@ -18,7 +18,7 @@
 // reaped in a goroutine that kills it after 5 s. A short-lived airlock-hook
 // simply exits; a long-lived process may call Notifier.Wait at shutdown.
 //
-// Every agent-controlled string is passed through audit.Escape (no control,
+// Every agent-controlled string is passed through textsafe.Escape (no control,
 // bidi or invisible character survives) and capped: title ≤ 80 runes,
 // body ≤ 300 runes, and the target is clipped before the fix command so that
 // the fix is always visible. notify-send bodies are additionally escaped for

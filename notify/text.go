@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 const (
@@ -17,12 +17,12 @@ const (
 
 // title is "Airlock blocked Read", with the source when there is one.
 func title(b Block) string {
-	tool := audit.Escape(b.Tool)
+	tool := textsafe.Escape(b.Tool)
 	if tool == "" {
 		tool = "a call"
 	}
 	t := "Airlock blocked " + tool
-	if src := audit.Escape(b.Source); src != "" {
+	if src := textsafe.Escape(b.Source); src != "" {
 		t += " (" + src + ")"
 	}
 	return clip(t, maxTitleRunes)
@@ -32,8 +32,8 @@ func title(b Block) string {
 // airlock allow last". The fix is clipped least and placed so that it
 // always survives the length cap: it is what the person needs to act.
 func body(b Block) string {
-	why := audit.Escape(b.Rule)
-	if reason := audit.Escape(b.Reason); reason != "" {
+	why := textsafe.Escape(b.Rule)
+	if reason := textsafe.Escape(b.Reason); reason != "" {
 		if why != "" {
 			why += ": "
 		}
@@ -41,7 +41,7 @@ func body(b Block) string {
 	}
 	head := join(" — ", quoted(b.Target, maxTargetRunes), why)
 	tail := "."
-	if fix := clip(audit.Escape(b.Fix), maxFixRunes); fix != "" {
+	if fix := clip(textsafe.Escape(b.Fix), maxFixRunes); fix != "" {
 		tail = ". Fix: " + fix
 	}
 	head = strings.TrimSuffix(head, ".")
@@ -101,7 +101,7 @@ func quoted(s string, max int) string {
 			n++
 		}
 	}
-	q := `"` + strings.ReplaceAll(audit.Escape(s), `"`, `\"`)
+	q := `"` + strings.ReplaceAll(textsafe.Escape(s), `"`, `\"`)
 	if cut {
 		q += "…"
 	}

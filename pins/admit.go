@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Inspector judges a toolset: poisoned means hold it, with why. The caller
@@ -122,7 +122,7 @@ func judge(inspect Inspector, ts *Toolset) (bool, string) {
 	if why == "" {
 		why = "the scanner gave no reason"
 	}
-	return bad, audit.Escape(why)
+	return bad, textsafe.Escape(why)
 }
 
 func hashOf(ts *Toolset) string {
@@ -150,7 +150,7 @@ func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@:/+=") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(audit.Escape(s), "'", `'\''`) + "'"
+	return "'" + strings.ReplaceAll(textsafe.Escape(s), "'", `'\''`) + "'"
 }
 
 // Approve makes the pending toolset the pin and clears the hold.
@@ -166,7 +166,7 @@ func (s *Store) Approve(server string, now time.Time) (*Entry, error) {
 func (s *Store) ApprovePending(server, hash string, now time.Time) (*Entry, error) {
 	want := strings.TrimPrefix(hash, "sha256:")
 	if hash != "" && len(want) < 12 {
-		return nil, fmt.Errorf("pins: %q is too short to name a toolset: give at least 12 hex digits", audit.Escape(hash))
+		return nil, fmt.Errorf("pins: %q is too short to name a toolset: give at least 12 hex digits", textsafe.Escape(hash))
 	}
 	var out *Entry
 	err := s.update(func(m map[string]*Entry) (bool, error) {
@@ -179,7 +179,7 @@ func (s *Store) ApprovePending(server, hash string, now time.Time) (*Entry, erro
 		}
 		if want != "" && !strings.HasPrefix(strings.TrimPrefix(e.Pending.Hash, "sha256:"), want) {
 			return false, fmt.Errorf("pins: the pending toolset of %q is %s, not %s: it changed since it was reviewed; run %q again",
-				audit.Escape(server), ShortHash(e.Pending.Hash), audit.Escape(want), "airlock pins diff "+shellWord(server))
+				textsafe.Escape(server), ShortHash(e.Pending.Hash), textsafe.Escape(want), "airlock pins diff "+shellWord(server))
 		}
 		e.Pinned, e.Pending, e.State, e.Reason, e.Updated = e.Pending, nil, Pinned, "", now
 		e.Rejected = slices.DeleteFunc(e.Rejected, func(h string) bool { return h == e.Pinned.Hash })
@@ -231,7 +231,7 @@ func (s *Store) entry(m map[string]*Entry, server string) (*Entry, error) {
 }
 
 func nothingPending(e *Entry, verb string) error {
-	msg := fmt.Sprintf("pins: %q has nothing pending to %s: it is %s", audit.Escape(e.Server), verb, e.State)
+	msg := fmt.Sprintf("pins: %q has nothing pending to %s: it is %s", textsafe.Escape(e.Server), verb, e.State)
 	if e.State == Held {
 		msg += " (" + e.Reason + ")"
 	}

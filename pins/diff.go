@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Change names the pinned fields of one tool that differ:
@@ -90,15 +90,15 @@ func (d Diff) String() string {
 	}
 	var parts []string
 	if len(d.Added) > 0 {
-		parts = append(parts, "added "+listNames(d.Added, func(s string) string { return audit.Escape(s) }))
+		parts = append(parts, "added "+listNames(d.Added, func(s string) string { return textsafe.Escape(s) }))
 	}
 	if len(d.Removed) > 0 {
-		parts = append(parts, "removed "+listNames(d.Removed, func(s string) string { return audit.Escape(s) }))
+		parts = append(parts, "removed "+listNames(d.Removed, func(s string) string { return textsafe.Escape(s) }))
 	}
 	if len(d.Changed) > 0 {
 		names := make([]string, len(d.Changed))
 		for i, c := range d.Changed {
-			names[i] = fmt.Sprintf("%s (%s)", audit.Escape(c.Name), strings.Join(c.Fields, ", "))
+			names[i] = fmt.Sprintf("%s (%s)", textsafe.Escape(c.Name), strings.Join(c.Fields, ", "))
 		}
 		parts = append(parts, "changed "+listNames(names, func(s string) string { return s }))
 	}

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/flock"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // State is whether a server may serve calls.
@@ -72,11 +72,11 @@ func (e *UnknownServerError) Error() string {
 	if len(e.Known) > 0 {
 		names := make([]string, len(e.Known))
 		for i, k := range e.Known {
-			names[i] = audit.Escape(k)
+			names[i] = textsafe.Escape(k)
 		}
 		known = "known: " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("pins: no server named %q in %s (%s)", audit.Escape(e.Server), e.Path, known)
+	return fmt.Sprintf("pins: no server named %q in %s (%s)", textsafe.Escape(e.Server), e.Path, known)
 }
 
 // Store is the pins file of one Airlock home: $AIRLOCK_HOME/pins.json,
@@ -142,7 +142,7 @@ func (s *Store) parse(data []byte) (map[string]*Entry, error) {
 	}
 	for name, e := range f.Servers {
 		if err := checkEntry(name, e); err != nil {
-			return nil, fmt.Errorf("pins: %s: %w: server %q: %v; %s", s.path, ErrCorrupt, audit.Escape(name), err, fixCorrupt)
+			return nil, fmt.Errorf("pins: %s: %w: server %q: %v; %s", s.path, ErrCorrupt, textsafe.Escape(name), err, fixCorrupt)
 		}
 	}
 	return f.Servers, nil
@@ -172,15 +172,15 @@ func checkEntry(name string, e *Entry) error {
 	case e == nil:
 		return errors.New("entry is null")
 	case e.Server != name:
-		return fmt.Errorf("entry names server %q", audit.Escape(e.Server))
+		return fmt.Errorf("entry names server %q", textsafe.Escape(e.Server))
 	case e.State != Pinned && e.State != Held:
-		return fmt.Errorf("unknown state %q", audit.Escape(string(e.State)))
+		return fmt.Errorf("unknown state %q", textsafe.Escape(string(e.State)))
 	case e.State == Pinned && e.Pinned == nil:
 		return errors.New("state is pinned but no toolset is pinned")
 	}
 	for _, ts := range []*Toolset{e.Pinned, e.Pending} {
 		if ts != nil && !strings.HasPrefix(ts.Hash, "sha256:") {
-			return fmt.Errorf("toolset hash %q is not a sha256 hash", audit.Escape(ts.Hash))
+			return fmt.Errorf("toolset hash %q is not a sha256 hash", textsafe.Escape(ts.Hash))
 		}
 	}
 	return nil
@@ -210,7 +210,7 @@ func (s *Store) Find(normServer string) (*Entry, error) {
 			continue
 		}
 		if found != nil {
-			return nil, fmt.Errorf("pins: servers %q and %q both appear to the agent as %q; rename one of them", audit.Escape(found.Server), audit.Escape(name), audit.Escape(normServer))
+			return nil, fmt.Errorf("pins: servers %q and %q both appear to the agent as %q; rename one of them", textsafe.Escape(found.Server), textsafe.Escape(name), textsafe.Escape(normServer))
 		}
 		found = m[name]
 	}
@@ -270,11 +270,11 @@ func (s *Store) write(m map[string]*Entry) error {
 		buf.WriteString("\n")
 		k, err := json.Marshal(name)
 		if err != nil {
-			return fmt.Errorf("pins: encode %q: %w", audit.Escape(name), err)
+			return fmt.Errorf("pins: encode %q: %w", textsafe.Escape(name), err)
 		}
 		v, err := json.Marshal(m[name])
 		if err != nil {
-			return fmt.Errorf("pins: encode %q: %w", audit.Escape(name), err)
+			return fmt.Errorf("pins: encode %q: %w", textsafe.Escape(name), err)
 		}
 		buf.Write(k)
 		buf.WriteByte(':')

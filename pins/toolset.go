@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Tool is one tool as pinned.
@@ -66,7 +66,7 @@ func NewToolset(raw []json.RawMessage) (*Toolset, error) {
 	slices.SortFunc(ts.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	for i := 1; i < len(ts.Tools); i++ {
 		if ts.Tools[i].Name == ts.Tools[i-1].Name {
-			return nil, fmt.Errorf("pins: the server lists two tools named %q", audit.Escape(ts.Tools[i].Name))
+			return nil, fmt.Errorf("pins: the server lists two tools named %q", textsafe.Escape(ts.Tools[i].Name))
 		}
 	}
 	ts.Hash = hashTools(ts.Tools)
@@ -103,7 +103,7 @@ func newTool(raw []byte) (Tool, error) {
 	}
 	canon, err := appendMembers(nil, members)
 	if err != nil {
-		return Tool{}, fmt.Errorf("tool %q: %w", audit.Escape(name), err)
+		return Tool{}, fmt.Errorf("tool %q: %w", textsafe.Escape(name), err)
 	}
 	return Tool{Name: name, Digest: digest(canon), Canon: canon}, nil
 }
@@ -154,7 +154,7 @@ func (ts *Toolset) Names() []string {
 func (t *Tool) Fields() (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(t.Canon, &m); err != nil {
-		return nil, fmt.Errorf("pins: tool %q: %w", audit.Escape(t.Name), err)
+		return nil, fmt.Errorf("pins: tool %q: %w", textsafe.Escape(t.Name), err)
 	}
 	return m, nil
 }

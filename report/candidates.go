@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -147,7 +147,7 @@ func grantCommand(g Gated) string {
 // invisible character is shown escaped, so the command on screen would
 // not be the target).
 func literalTarget(t string) bool {
-	return t != "" && t[0] != '-' && !strings.ContainsAny(t, "*?{}[") && audit.Escape(t) == t
+	return t != "" && t[0] != '-' && !strings.ContainsAny(t, "*?{}[") && textsafe.Escape(t) == t
 }
 
 // shellQuote makes s one shell word, so a pasted command cannot run

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Export formats.
@@ -71,7 +72,7 @@ func AsRecord(e Entry) audit.Record {
 		Event:  audit.EventMalformed,
 		Source: "audit",
 		Reason: fmt.Sprintf("%s line %d: %v", e.File, e.Line, e.Err),
-		Detail: audit.Escape(string(e.Raw)),
+		Detail: textsafe.Escape(string(e.Raw)),
 	}
 }
 
@@ -115,7 +116,7 @@ func Severity(r audit.Record) int {
 
 // CEFLine renders r as one ArcSight CEF line. Header fields escape \ and |;
 // extension values escape \, = and line breaks; every other control, bidi
-// or invisible character is written in audit.Escape's visible form.
+// or invisible character is written in textsafe.Escape's visible form.
 func CEFLine(r audit.Record, version string) string {
 	var b strings.Builder
 	b.WriteString("CEF:0|Airlock|airlock|")
@@ -227,10 +228,10 @@ func cefEscape(s string, header bool) string {
 			b.WriteString(`\r`)
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			// a byte that is not UTF-8: its visible \xNN form
-			b.WriteString(strings.ReplaceAll(audit.Escape(s[i:i+1]), `\`, `\\`))
+			b.WriteString(strings.ReplaceAll(textsafe.Escape(s[i:i+1]), `\`, `\\`))
 		default:
 			one := string(r)
-			if esc := audit.Escape(one); esc != one {
+			if esc := textsafe.Escape(one); esc != one {
 				// visible form, its backslash escaped so a parser keeps it
 				b.WriteString(strings.ReplaceAll(esc, `\`, `\\`))
 				continue

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // HTML writes the report as one self-contained page: inline CSS and inline
@@ -35,7 +36,7 @@ type htmlView struct {
 	Tools          toolChart
 	HasTrouble     bool
 
-	// the ranked tables, keys passed through audit.Escape
+	// the ranked tables, keys passed through textsafe.Escape
 	Decisions                           []classedCount
 	TopBlocked, Asks, TopTools, Trouble []Count
 }
@@ -50,7 +51,7 @@ type classedCount struct {
 func escapedCounts(cs []Count) []Count {
 	out := make([]Count, len(cs))
 	for i, c := range cs {
-		out[i] = Count{audit.Escape(c.Key), c.N}
+		out[i] = Count{textsafe.Escape(c.Key), c.N}
 	}
 	return out
 }
@@ -137,7 +138,7 @@ func (s Summary) htmlView() htmlView {
 	for _, bl := range s.Needs.blocks(st) {
 		hb := htmlNeedBlock{Kind: bl.Kind, Intro: bl.Intro}
 		for _, it := range bl.Items {
-			hb.Items = append(hb.Items, htmlNeedItem{Text: pieces(it.Text), Cmd: audit.Escape(it.Cmd)})
+			hb.Items = append(hb.Items, htmlNeedItem{Text: pieces(it.Text), Cmd: textsafe.Escape(it.Cmd)})
 		}
 		v.Needs = append(v.Needs, hb)
 	}
@@ -179,7 +180,7 @@ func (s Summary) timeChart() timeChart {
 			// bucket must not fill the chart like a wall
 			bar := min(max(bw-2, 1), maxBar)
 			c.Rects = append(c.Rects, rect{X: x + (bw-bar)/2, Y: y, W: bar, H: hh, Class: chartClass(k),
-				Tip: fmt.Sprintf("%s: %d %s", b.Start.Format("2006-01-02 15:04"), cnt, audit.Escape(k))})
+				Tip: fmt.Sprintf("%s: %d %s", b.Start.Format("2006-01-02 15:04"), cnt, textsafe.Escape(k))})
 		}
 		if n <= 14 || i%((n+13)/14) == 0 {
 			lt := b.Start.Format("01-02")
@@ -192,7 +193,7 @@ func (s Summary) timeChart() timeChart {
 	c.Labels = append(c.Labels, label{X: left - 4, Y: top + 4, Text: fmt.Sprint(m), Anchor: "end"},
 		label{X: left - 4, Y: float64(h - bottom), Text: "0", Anchor: "end"})
 	for i, k := range s.Series.Keys {
-		c.Legend = append(c.Legend, legendItem{X: float64(left + i*110), Class: chartClass(k), Text: audit.Escape(k)})
+		c.Legend = append(c.Legend, legendItem{X: float64(left + i*110), Class: chartClass(k), Text: textsafe.Escape(k)})
 	}
 	return c
 }
@@ -207,12 +208,12 @@ func (s Summary) toolChart() toolChart {
 	for i, t := range s.TopTools {
 		y := float64(i*row + 2)
 		bw := float64(w-left-60) * float64(t.N) / float64(max(m, 1))
-		name := audit.Escape(t.Key)
+		name := textsafe.Escape(t.Key)
 		if len([]rune(name)) > 32 {
 			name = string([]rune(name)[:31]) + "…"
 		}
 		// calls of every result: the neutral colour, never an allow's
-		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "tool", Tip: fmt.Sprintf("%s: %d", audit.Escape(t.Key), t.N)})
+		c.Rects = append(c.Rects, rect{X: left, Y: y, W: max(bw, 1), H: row - 6, Class: "tool", Tip: fmt.Sprintf("%s: %d", textsafe.Escape(t.Key), t.N)})
 		c.Labels = append(c.Labels, label{X: left - 6, Y: y + row - 10, Text: name, Anchor: "end"},
 			label{X: left + bw + 6, Y: y + row - 10, Text: fmt.Sprint(t.N), Anchor: "start"})
 	}
@@ -220,7 +221,7 @@ func (s Summary) toolChart() toolChart {
 }
 
 // htmlStyle leaves text raw: html/template escapes it when the page is
-// written. Record text still passes audit.Escape, so a bidi override or an
+// written. Record text still passes textsafe.Escape, so a bidi override or an
 // invisible character cannot reorder or hide what the page shows.
 type htmlStyle struct{ textStyle }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Integrity is what every report and breach analysis opens with: can the
@@ -58,7 +59,7 @@ func (i Integrity) Headline() string {
 		h := fmt.Sprintf("INTEGRITY: intact, %d records, chain and checkpoint verified (airlock verify)", i.Records)
 		switch {
 		case len(i.Sealed) > 0:
-			h += fmt.Sprintf("; sealed breaks in %s, kept as evidence (airlock verify names them)", audit.Escape(strings.Join(i.Sealed, ", ")))
+			h += fmt.Sprintf("; sealed breaks in %s, kept as evidence (airlock verify names them)", textsafe.Escape(strings.Join(i.Sealed, ", ")))
 		case i.Warnings > 0:
 			h += fmt.Sprintf("; %d warning(s): airlock verify names them", i.Warnings)
 		}

@@ -4,27 +4,28 @@ import (
 	"fmt"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // LogLine renders one record on one line for airlock log; every field that
 // came from an agent is escaped so a record cannot forge a line or hide
 // text.
 func LogLine(r audit.Record) string {
-	s := fmt.Sprintf("%s %-8s %-6s %-9s %s", audit.Escape(r.Time), audit.Escape(r.Event), audit.Escape(r.Source), audit.Escape(r.Effective), audit.Escape(r.Tool))
+	s := fmt.Sprintf("%s %-8s %-6s %-9s %s", textsafe.Escape(r.Time), textsafe.Escape(r.Event), textsafe.Escape(r.Source), textsafe.Escape(r.Effective), textsafe.Escape(r.Tool))
 	if r.Effective != r.Decision && r.Decision != "" {
-		s += fmt.Sprintf(" (policy: %s)", audit.Escape(r.Decision))
+		s += fmt.Sprintf(" (policy: %s)", textsafe.Escape(r.Decision))
 	}
 	if r.Rule != "" {
-		s += " [" + audit.Escape(r.Rule) + "]"
+		s += " [" + textsafe.Escape(r.Rule) + "]"
 	}
 	if r.Target != "" {
-		s += " " + audit.Escape(r.Target)
+		s += " " + textsafe.Escape(r.Target)
 	}
 	if r.Reason != "" {
-		s += " — " + audit.Escape(r.Reason)
+		s += " — " + textsafe.Escape(r.Reason)
 	}
 	if r.Event == audit.EventMalformed && r.Detail != "" {
-		s += " " + audit.Escape(r.Detail)
+		s += " " + textsafe.Escape(r.Detail)
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -432,15 +433,15 @@ func (pr *Proposal) Write(w io.Writer, includeShell bool, today string) error {
 	if len(pr.Withheld) > 0 {
 		b.WriteString("\n# not proposed (listed for you to see, never whitelisted):\n")
 		for _, wh := range pr.Withheld {
-			fmt.Fprintf(&b, "#   %5d  %s  %s", wh.Count, audit.Escape(wh.Tool), audit.Escape(wh.Why))
+			fmt.Fprintf(&b, "#   %5d  %s  %s", wh.Count, textsafe.Escape(wh.Tool), textsafe.Escape(wh.Why))
 			if wh.Rule != "" {
-				fmt.Fprintf(&b, "  [%s]", audit.Escape(wh.Rule))
+				fmt.Fprintf(&b, "  [%s]", textsafe.Escape(wh.Rule))
 			}
 			if wh.Reason != "" {
-				fmt.Fprintf(&b, " %s", audit.Escape(wh.Reason))
+				fmt.Fprintf(&b, " %s", textsafe.Escape(wh.Reason))
 			}
 			if wh.Example != "" {
-				fmt.Fprintf(&b, "  e.g. %s", audit.Escape(clip(wh.Example, 100)))
+				fmt.Fprintf(&b, "  e.g. %s", textsafe.Escape(clip(wh.Example, 100)))
 			}
 			b.WriteString("\n")
 		}

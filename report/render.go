@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Coverage is the standing statement of what the log can and cannot show.
@@ -191,10 +192,10 @@ func countRows(st style, cs []Count) [][2]string {
 	return rows
 }
 
-// textStyle is for a terminal: audit.Escape, fixed-width columns.
+// textStyle is for a terminal: textsafe.Escape, fixed-width columns.
 type textStyle struct{}
 
-func (textStyle) esc(s string) string   { return audit.Escape(s) }
+func (textStyle) esc(s string) string   { return textsafe.Escape(s) }
 func (textStyle) short(s string) string { return shortenHashes(s) }
 func (textStyle) title(b *strings.Builder, s string) {
 	b.WriteString(s + "\n" + strings.Repeat("=", len(s)) + "\n")
@@ -233,12 +234,12 @@ func (mdStyle) table(b *strings.Builder, head [2]string, rows [][2]string) {
 }
 
 // mdEscape makes record text inert in Markdown: control and invisible
-// characters are made visible (audit.Escape), <, > and & become entities
+// characters are made visible (textsafe.Escape), <, > and & become entities
 // (no raw HTML), and every other ASCII punctuation character is
 // backslash-escaped, so no link, emphasis, code span, heading or table
 // cell boundary can come from a record.
 func mdEscape(s string) string {
-	s = audit.Escape(s)
+	s = textsafe.Escape(s)
 	var b strings.Builder
 	for _, r := range s {
 		switch {

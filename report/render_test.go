@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 func hostileEntries(t *testing.T) []Entry {
@@ -27,12 +28,12 @@ func hostileEntries(t *testing.T) []Entry {
 func forged(s string) string {
 	for _, bad := range []string{"\x1b", "\r", "\x00", "\x7f", "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\u2029"} {
 		if strings.Contains(s, bad) {
-			return "raw " + strings.Trim(audit.Escape(bad), "\"")
+			return "raw " + strings.Trim(textsafe.Escape(bad), "\"")
 		}
 	}
 	for _, line := range strings.Split(s, "\n") {
 		if strings.HasPrefix(strings.TrimLeft(line, " -|#>*"), "FORGED") {
-			return "a forged line: " + audit.Escape(line)
+			return "a forged line: " + textsafe.Escape(line)
 		}
 	}
 	return ""
@@ -98,7 +99,7 @@ func cefUnescapeVisible(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		one := string(r)
-		if esc := audit.Escape(one); esc != one && r != '\\' {
+		if esc := textsafe.Escape(one); esc != one && r != '\\' {
 			b.WriteString(esc)
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // SyslogEnterpriseID is the private enterprise number in the structured
@@ -22,7 +23,7 @@ const syslogFacility = 13
 // Exactly one SD element is written. Its PARAM-VALUEs escape ", \ and ]
 // (RFC 5424 §6.3.3), so no record field can close the element or open
 // another; MSGID and HOSTNAME are reduced to printable ASCII without
-// spaces; every field is first passed through audit.Escape, so no line
+// spaces; every field is first passed through textsafe.Escape, so no line
 // break, control or bidi character reaches the output and one record is
 // always one line. MSG starts with the event name, never with "[", so a
 // lenient parser cannot mistake record text for a second SD element.
@@ -49,7 +50,7 @@ func SyslogLine(r audit.Record, host string) string {
 		b.WriteByte(' ')
 		b.WriteString(k)
 		b.WriteString(`="`)
-		b.WriteString(sdEscape(audit.Escape(v)))
+		b.WriteString(sdEscape(textsafe.Escape(v)))
 		b.WriteByte('"')
 	}
 	param("ts", r.Time)
@@ -67,7 +68,7 @@ func SyslogLine(r audit.Record, host string) string {
 	param("args_digest", r.ArgsDigest)
 	param("h", r.H)
 	b.WriteString("] ")
-	b.WriteString(audit.Escape(syslogMessage(r)))
+	b.WriteString(textsafe.Escape(syslogMessage(r)))
 	return b.String()
 }
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -173,7 +173,7 @@ func (r Report) Details() string {
 	if r.ABI == 0 {
 		b.WriteString("  files:    NOT restricted: Landlock is off on this kernel\n")
 	} else {
-		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, audit.Escape(strings.Join(r.Roots, ", ")))
+		fmt.Fprintf(&b, "  files:    %d rules over %s\n", r.Rules, textsafe.Escape(strings.Join(r.Roots, ", ")))
 		fmt.Fprintf(&b, "  rights:   %s\n", strings.Join(r.Rights, " "))
 	}
 	fmt.Fprintf(&b, "  network:  %s\n", r.Network)
@@ -198,7 +198,7 @@ func (r Report) Details() string {
 			// a gap names directories of the workspace, whose names
 			// the repository chose: shown escaped, never as terminal
 			// control sequences
-			fmt.Fprintf(&b, "    - %s\n", audit.Escape(g))
+			fmt.Fprintf(&b, "    - %s\n", textsafe.Escape(g))
 		}
 	}
 	return b.String()

@@ -28,6 +28,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Feed files, keys and caps.
@@ -403,7 +405,7 @@ func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) er
 	if len(in.Explain) > MaxFeedExplain {
 		return fmt.Errorf("explain is %d bytes, over the cap of %d", len(in.Explain), MaxFeedExplain)
 	}
-	if !utf8.ValidString(in.Explain) || strings.ContainsFunc(in.Explain, needsEscape) {
+	if !utf8.ValidString(in.Explain) || strings.ContainsFunc(in.Explain, textsafe.Hidden) || strings.ContainsRune(in.Explain, utf8.RuneError) {
 		return errors.New("explain must be one line of printable text")
 	}
 	var p *feedPattern

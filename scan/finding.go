@@ -3,8 +3,9 @@ package scan
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Severity orders how much a finding, or a set of findings, should worry a
@@ -131,68 +132,9 @@ func (c Context) String() string {
 // maxMatch bounds Finding.Match, in runes of the escaped form.
 const maxMatch = 120
 
-// Escape renders s for a person: control characters, zero-width and other
-// format characters, bidi controls, Unicode tag characters, variation
-// selectors and line/paragraph separators are written as Go-style escapes
-// (\n, \x1b, \u200b, \U000e0041); invalid UTF-8 bytes as \xNN. Everything
-// else, backslashes included, is left as is, so the result is for display,
-// not a reversible quoting. The result is always valid UTF-8.
-func Escape(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || needsEscape(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case needsEscape(r) && r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case needsEscape(r) && r <= 0xFFFF:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case needsEscape(r):
-			fmt.Fprintf(&b, `\U%08x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func needsEscape(r rune) bool {
-	switch {
-	case r < 0x20 || r == 0x7f:
-		return true
-	case r < 0x80:
-		return false
-	case r >= 0xE0000 && r <= 0xE007F, // tag characters
-		r >= 0xFE00 && r <= 0xFE0F,                         // variation selectors
-		r >= 0xE0100 && r <= 0xE01EF,                       // variation selectors supplement
-		r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0: // Hangul fillers, rendered blank
-		return true
-	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Co) || r == utf8.RuneError
-}
-
 // clip escapes s and bounds it to n runes, marking a cut with "…".
 func clip(s string, n int) string {
-	e := Escape(s)
+	e := textsafe.EscapeLoose(s)
 	if utf8.RuneCountInString(e) <= n {
 		return e
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // ParseSeverity reads "low", "med" (or "medium") and "high".
@@ -283,7 +285,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			lowOnly++
 			continue
 		}
-		fmt.Fprintf(w, "\n%s  risk %d/100 %s  (read as %s)\n", Escape(f.Path), f.Risk, f.Severity, f.Kind)
+		fmt.Fprintf(w, "\n%s  risk %d/100 %s  (read as %s)\n", textsafe.EscapeLoose(f.Path), f.Risk, f.Severity, f.Kind)
 		fs := slices.Clone(f.Findings)
 		slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
 		hidden := 0
@@ -294,9 +296,9 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			}
 			where := ""
 			if fd.Tool != "" {
-				where = fmt.Sprintf(" [tool %q %s]", fd.Tool, Escape(fd.Field))
+				where = fmt.Sprintf(" [tool %q %s]", fd.Tool, textsafe.EscapeLoose(fd.Field))
 			}
-			fmt.Fprintf(w, "  %d:%d  %-4s %-22s %s%s\n", fd.Line, fd.Col, fd.Severity, fd.ID, Escape(fd.Explain), where)
+			fmt.Fprintf(w, "  %d:%d  %-4s %-22s %s%s\n", fd.Line, fd.Col, fd.Severity, fd.ID, textsafe.EscapeLoose(fd.Explain), where)
 			if fd.Match != "" {
 				fmt.Fprintf(w, "        \"%s\"\n", fd.Match)
 			}
@@ -318,14 +320,14 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 			if s.Gated {
 				gated = "yes"
 			}
-			what := Escape(s.URL)
+			what := textsafe.EscapeLoose(s.URL)
 			if len(s.Command) > 0 {
-				what = Escape(strings.Join(s.Command, " "))
+				what = textsafe.EscapeLoose(strings.Join(s.Command, " "))
 			}
 			if len([]rune(what)) > 60 {
 				what = string([]rune(what)[:59]) + "…"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s:%d\n", Escape(s.Name), s.Agent, gated, Escape(s.Admission), what, Escape(s.File), s.Line)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s:%d\n", textsafe.EscapeLoose(s.Name), s.Agent, gated, textsafe.EscapeLoose(s.Admission), what, textsafe.EscapeLoose(s.File), s.Line)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -334,7 +336,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 		for _, s := range r.Servers {
 			if s.Note != "" && !notes[s.Note] {
 				notes[s.Note] = true
-				fmt.Fprintf(w, "  %s: %s\n", Escape(s.Admission), Escape(s.Note))
+				fmt.Fprintf(w, "  %s: %s\n", textsafe.EscapeLoose(s.Admission), textsafe.EscapeLoose(s.Note))
 			}
 		}
 	}
@@ -350,7 +352,7 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 		if shown++; shown > 20 {
 			continue
 		}
-		fmt.Fprintf(w, "  %s: %s\n", Escape(s.Path), Escape(s.Reason))
+		fmt.Fprintf(w, "  %s: %s\n", textsafe.EscapeLoose(s.Path), textsafe.EscapeLoose(s.Reason))
 	}
 	if shown > 20 {
 		fmt.Fprintf(w, "  and %d more (--json lists them all)\n", shown-20)

@@ -3,34 +3,7 @@ package scan
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
-
-func TestEscape(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain ascii", "plain ascii"},
-		{"ig\u200bnore", `ig\u200bnore`},
-		{"a\u202eb\u2066c\u2069", `a\u202eb\u2066c\u2069`},
-		{"\U000E0041\U000E0042", `\U000e0041\U000e0042`},
-		{"line\nnext\ttab\r", `line\nnext\ttab\r`},
-		{"esc\x1b[31m", `esc\x1b[31m`},
-		{"bad\xffbyte", `bad\xffbyte`},
-		{"bom\ufeff", `bom\ufeff`},
-		{"soft\u00adhyphen", `soft\u00adhyphen`},
-		{"emoji 👩\u200d💻 stays", `emoji 👩\u200d💻 stays`},
-		{"日本語 é ü", "日本語 é ü"},
-		{`C:\Users\me`, `C:\Users\me`},
-		{"vs\ufe0f", `vs\ufe0f`},
-		{"sep\u2028", `sep\u2028`},
-	} {
-		if got := Escape(tc.in); got != tc.want {
-			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-		if !utf8.ValidString(Escape(tc.in)) {
-			t.Errorf("Escape(%q) is not valid UTF-8", tc.in)
-		}
-	}
-}
 
 func TestSeverityString(t *testing.T) {
 	for s, want := range map[Severity]string{None: "none", Low: "low", Med: "med", High: "high"} {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/urfave/cli/v2"
@@ -113,7 +113,7 @@ func (a *allowCtx) commit(data []byte) error {
 func (a *allowCtx) checkForbid(tool, target string) error {
 	if id, hit := a.p.ForbidOn(tool, target, a.callEnv()); hit {
 		return exitWith(1, "airlock allow: refused: %s on %s meets the built-in forbid %s; a grant cannot lift it: %s",
-			tool, audit.Escape(target), id, forbidNote)
+			tool, textsafe.Escape(target), id, forbidNote)
 	}
 	return nil
 }
@@ -125,20 +125,20 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...s
 	if g.Added == "" {
 		g.Added = a.env.Now().Format("2006-01-02")
 	}
-	fmt.Fprintf(w, "grant:\n  tool: %s\n", audit.Escape(g.Tool))
+	fmt.Fprintf(w, "grant:\n  tool: %s\n", textsafe.Escape(g.Tool))
 	if len(g.Commands) > 0 {
 		fmt.Fprintln(w, "  commands:")
 		for _, c := range g.Commands {
-			fmt.Fprintf(w, "    - %s\n", audit.Escape(c))
+			fmt.Fprintf(w, "    - %s\n", textsafe.Escape(c))
 		}
 	}
 	for _, kv := range [][2]string{{"match", g.Match}, {"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
 		if kv[1] != "" {
-			fmt.Fprintf(w, "  %s: %s\n", kv[0], audit.Escape(kv[1]))
+			fmt.Fprintf(w, "  %s: %s\n", kv[0], textsafe.Escape(kv[1]))
 		}
 	}
 	if g.Match == "" && len(g.Commands) == 0 {
-		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", audit.Escape(g.Tool))
+		fmt.Fprintf(w, "note: no --match: this grants every %s call\n", textsafe.Escape(g.Tool))
 	}
 	cur, err := a.current()
 	if err != nil {
@@ -160,7 +160,7 @@ func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...s
 		for _, t := range targets {
 			if d, ok := q.AllowsTarget(g.Tool, t, a.callEnv(), a.env.Now()); !ok {
 				return exitWith(1, "airlock allow: refused: with this grant, %s on %s would still be %s by %s (%s, decided after grants); nothing written",
-					audit.Escape(g.Tool), audit.Escape(t), d.Action, audit.Escape(d.Rule), d.Source)
+					textsafe.Escape(g.Tool), textsafe.Escape(t), d.Action, textsafe.Escape(d.Rule), d.Source)
 			}
 		}
 	}
@@ -187,7 +187,7 @@ func runAllowTool(c *cli.Context) error {
 	// not be what a forgotten flag does.
 	if g.Match == "" {
 		return exitWith(64, "airlock allow: %s without --match would grant every %s call: name what to allow with --match GLOB (a path, a URL or a text glob; airlock allow recent lists what was stopped), or write --match '*' to grant every call on purpose",
-			audit.Escape(g.Tool), audit.Escape(g.Tool))
+			textsafe.Escape(g.Tool), textsafe.Escape(g.Tool))
 	}
 	if err := checkExpires("allow", g.Expires, time.Now()); err != nil {
 		return err
@@ -213,14 +213,14 @@ func runAllowTool(c *cli.Context) error {
 	pathMatch := strings.HasPrefix(g.Match, "/") || strings.HasPrefix(g.Match, "~") || strings.HasPrefix(g.Match, "${")
 	switch {
 	case g.Match == "*":
-		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", audit.Escape(g.Tool))
+		fmt.Fprintf(c.App.Writer, "note: --match '*' grants every %s call (the built-in forbids still stand)\n", textsafe.Escape(g.Tool))
 	case policy.IsShellTool(g.Tool) && pathMatch:
 		// a path grant covers every command that names only that path:
 		// curl -T PATH https://… uploads it, python3 -c … runs anything
 		return exitWith(1, "airlock allow: a path --match on %s would grant every command that names only that path (curl -T %s uploads it): grant the command itself, with airlock allow last or a commands: grant (docs/policy.md)",
-			audit.Escape(g.Tool), audit.Escape(g.Match))
+			textsafe.Escape(g.Tool), textsafe.Escape(g.Match))
 	case policy.IsShellTool(g.Tool) && strings.ContainsAny(g.Match, "*?"):
-		fmt.Fprintf(c.App.Writer, "note: a wildcard in a --match over a %s command line also covers what is chained after it (npm test * grants npm test; curl …); airlock allow last grants a command by its words\n", audit.Escape(g.Tool))
+		fmt.Fprintf(c.App.Writer, "note: a wildcard in a --match over a %s command line also covers what is chained after it (npm test * grants npm test; curl …); airlock allow last grants a command by its words\n", textsafe.Escape(g.Tool))
 	}
 	return a.write(c.App.Writer, g, dry)
 }
@@ -262,11 +262,11 @@ func runAllowList(c *cli.Context) error {
 		case match == "":
 			match = "(any call)"
 		}
-		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, audit.Escape(g.Tool), audit.Escape(match))
+		fmt.Fprintf(w, "%3d  %-16s %s\n", i+1, textsafe.Escape(g.Tool), textsafe.Escape(match))
 		var meta []string
 		for _, kv := range [][2]string{{"reason", g.Reason}, {"added", g.Added}, {"expires", g.Expires}} {
 			if kv[1] != "" {
-				meta = append(meta, kv[0]+" "+audit.Escape(kv[1]))
+				meta = append(meta, kv[0]+" "+textsafe.Escape(kv[1]))
 			}
 		}
 		if g.Expired(now) {

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/report"
@@ -37,7 +37,7 @@ func runAllowRecent(c *cli.Context) error {
 		if report.IsHold(g.Rule) {
 			note = "  (held: " + a.holdFix(g.Tool, g.Rule) + ")"
 		}
-		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, audit.Escape(g.Tool), audit.Escape(g.Rule), audit.Escape(g.Target), note)
+		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, textsafe.Escape(g.Tool), textsafe.Escape(g.Rule), textsafe.Escape(g.Target), note)
 	}
 	fmt.Fprintln(w, "grant the latest with: airlock allow last")
 	return nil
@@ -69,7 +69,7 @@ func (a *allowCtx) checkHold(verb, tool string) error {
 		return nil
 	}
 	return exitWith(1, "airlock %s: refused: the server of %s is held (pins), which is decided before grants; a grant cannot lift it: %s",
-		verb, audit.Escape(tool), a.holdFix(tool, "pins:held"))
+		verb, textsafe.Escape(tool), a.holdFix(tool, "pins:held"))
 }
 
 func forbidSet() map[string]bool {
@@ -92,7 +92,7 @@ func runAllowLast(c *cli.Context) error {
 	}
 	if report.IsHold(latest.Rule) {
 		return exitWith(1, "airlock allow last: refused: %s was stopped by the pins hold %s, which is decided before grants; a grant cannot lift it: %s",
-			audit.Escape(latest.Tool), latest.Rule, a.holdFix(latest.Tool, latest.Rule))
+			textsafe.Escape(latest.Tool), latest.Rule, a.holdFix(latest.Tool, latest.Rule))
 	}
 	var targets []string
 	for _, g := range groups {
@@ -108,7 +108,7 @@ func runAllowLast(c *cli.Context) error {
 	// Without a concrete target the grant would cover every call of the
 	// tool: that is a decision for a person to type, not to fold.
 	if latest.Target == "" || len(targets) == 0 {
-		return exitWith(1, "airlock allow last: refused: the log names no target for %s; grant it with airlock allow %s --match GLOB", audit.Escape(latest.Tool), audit.Escape(latest.Tool))
+		return exitWith(1, "airlock allow last: refused: the log names no target for %s; grant it with airlock allow %s --match GLOB", textsafe.Escape(latest.Tool), textsafe.Escape(latest.Tool))
 	}
 	// A shell call is granted by command: its program, subcommand and
 	// the tightest words that cover every time the same command was
@@ -122,12 +122,12 @@ func runAllowLast(c *cli.Context) error {
 	// folded by command; a one-word one is refused with the files)
 	if byCommand && strings.HasPrefix(latest.Target, "/") && !strings.ContainsAny(latest.Target, " \t\n") {
 		return exitWith(1, "airlock allow last: refused: %s was stopped on the file %s, and a grant by path for a shell covers every command that names only it (curl -T %s … uploads it): answer it when it is asked, or write a grant by command (commands: [...], docs/policy.md)",
-			audit.Escape(latest.Tool), audit.Escape(latest.Target), audit.Escape(latest.Target))
+			textsafe.Escape(latest.Tool), textsafe.Escape(latest.Target), textsafe.Escape(latest.Target))
 	}
 	if byCommand {
 		if g.Commands, targets, err = policy.FoldCommands(latest.Tool, latest.Target, targets, a.callEnv()); err != nil {
 			return exitWith(1, "airlock allow last: refused: %v; answer it when it is asked, or write a narrow grant yourself (airlock allow %s --match GLOB)",
-				err, audit.Escape(latest.Tool))
+				err, textsafe.Escape(latest.Tool))
 		}
 	}
 	for _, t := range targets {
@@ -137,7 +137,7 @@ func runAllowLast(c *cli.Context) error {
 	}
 	if _, overridden := a.p.Overrides[latest.Rule]; forbidSet()[latest.Rule] && !overridden {
 		return exitWith(1, "airlock allow last: refused: %s was stopped by the built-in forbid %s; a grant cannot lift it: %s",
-			audit.Escape(latest.Tool), latest.Rule, forbidNote)
+			textsafe.Escape(latest.Tool), latest.Rule, forbidNote)
 	}
 	if !byCommand {
 		if g.Match, err = policy.FoldTargets(targets, a.env.Home); err != nil {
@@ -152,9 +152,9 @@ func runAllowLast(c *cli.Context) error {
 	if byCommand {
 		what = "command line(s)"
 	}
-	fmt.Fprintf(w, "%s was stopped by %s on %d %s:\n", audit.Escape(latest.Tool), audit.Escape(latest.Rule), len(targets), what)
+	fmt.Fprintf(w, "%s was stopped by %s on %d %s:\n", textsafe.Escape(latest.Tool), textsafe.Escape(latest.Rule), len(targets), what)
 	for _, t := range targets {
-		fmt.Fprintf(w, "  %s\n", audit.Escape(t))
+		fmt.Fprintf(w, "  %s\n", textsafe.Escape(t))
 	}
 	return a.write(w, g, c.Bool("dry-run"), targets...)
 }

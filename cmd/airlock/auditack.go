@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
@@ -87,7 +88,7 @@ func auditAckCommand() *cli.Command {
 				if !isTerminal(os.Stdin) {
 					return exitWith(1, "airlock audit ack: no terminal to confirm on; a person must answer, or pass --yes to record an automatic review")
 				}
-				fmt.Fprintf(w, "\nSign off this report (%d records, %s) as %q, reviewed by %s? [y/N] ", rev.Records, rev.ReportDigest, verdict, audit.Escape(os.Getenv("USER")))
+				fmt.Fprintf(w, "\nSign off this report (%d records, %s) as %q, reviewed by %s? [y/N] ", rev.Records, rev.ReportDigest, verdict, textsafe.Escape(os.Getenv("USER")))
 				answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
 				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 					return exitWith(1, "airlock audit ack: not signed off")
@@ -109,14 +110,14 @@ func userSuffix(r report.Review) string {
 	if r.User == "" {
 		return ""
 	}
-	return " (" + audit.Escape(r.User) + ")"
+	return " (" + textsafe.Escape(r.User) + ")"
 }
 
 func noteSuffix(r report.Review) string {
 	if r.Note == "" {
 		return ""
 	}
-	return " — " + audit.Escape(r.Note)
+	return " — " + textsafe.Escape(r.Note)
 }
 
 func orAll(since string) string {

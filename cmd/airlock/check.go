@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
 )
@@ -45,7 +45,7 @@ func runCheck(c *cli.Context) error {
 	case tool == "" && c.IsSet("input"):
 		return exitWith(64, "airlock check: --input needs --tool: airlock check --tool NAME --input '{\"key\":\"value\"}'")
 	case tool != "" && !c.IsSet("input"):
-		return exitWith(64, "airlock check: --tool %s needs --input, the tool's arguments as a JSON object, e.g. --input '{\"command\":\"ls\"}' ({} for none)", audit.Escape(tool))
+		return exitWith(64, "airlock check: --tool %s needs --input, the tool's arguments as a JSON object, e.g. --input '{\"command\":\"ls\"}' ({} for none)", textsafe.Escape(tool))
 	case tool != "":
 		if err := hook.CheckInput(input); err != nil {
 			return exitWith(64, "airlock check: --input %s: write the tool's arguments as a JSON object, e.g. '{\"command\":\"ls\"}' ({} for none)", err)
@@ -99,12 +99,12 @@ func runCheck(c *cli.Context) error {
 		fmt.Fprintf(w, "policy:    %s (mode %s)\n", d.Action, res.Mode)
 	}
 	fmt.Fprintf(w, "rule:      %s\n", d.Rule)
-	fmt.Fprintf(w, "reason:    %s\n", audit.Escape(d.Reason))
+	fmt.Fprintf(w, "reason:    %s\n", textsafe.Escape(d.Reason))
 	if d.Target != "" {
-		fmt.Fprintf(w, "target:    %s\n", audit.Escape(d.Target))
+		fmt.Fprintf(w, "target:    %s\n", textsafe.Escape(d.Target))
 	}
 	if d.Hidden && d.Arg != "" {
-		fmt.Fprintf(w, "hidden in: argument %s\n", audit.Escape(d.Arg))
+		fmt.Fprintf(w, "hidden in: argument %s\n", textsafe.Escape(d.Arg))
 	}
 	switch res.Effective {
 	case policy.Block:

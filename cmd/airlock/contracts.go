@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/contracts"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
@@ -96,7 +96,7 @@ func runContractsList(c *cli.Context) error {
 			}
 			last = fp.Last.Local().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", audit.Escape(n), state, calls, last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textsafe.Escape(n), state, calls, last)
 	}
 	return tw.Flush()
 }
@@ -213,7 +213,7 @@ func showList(w io.Writer, label string, items []string, truncated bool) {
 	}
 	fmt.Fprintf(w, "  %s: %d%s\n", label, len(items), more)
 	for _, it := range items {
-		fmt.Fprintf(w, "    %s\n", audit.Escape(it))
+		fmt.Fprintf(w, "    %s\n", textsafe.Escape(it))
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // output is where a command writes a document that a flag names: "-" is
@@ -34,7 +34,7 @@ func (o output) write(stdout io.Writer, data []byte) error {
 		}
 		return nil
 	}
-	shown := audit.Escape(o.path)
+	shown := textsafe.Escape(o.path)
 	fi, err := os.Stat(o.path) // through a link: its target is what is written
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/urfave/cli/v2"
 )
@@ -86,9 +86,9 @@ func runPinsList(c *cli.Context) error {
 		if e.Pinned != nil {
 			hash, count = pins.ShortHash(e.Pinned.Hash), fmt.Sprint(len(e.Pinned.Tools))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s tools", audit.Escape(name), e.State, hash, count)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s tools", textsafe.Escape(name), e.State, hash, count)
 		if e.State == pins.Held {
-			fmt.Fprintf(tw, "\t%s", audit.Escape(e.Reason))
+			fmt.Fprintf(tw, "\t%s", textsafe.Escape(e.Reason))
 			if e.Pending != nil {
 				fmt.Fprintf(tw, " [pending %s: %s]", pins.ShortHash(e.Pending.Hash), pins.Compare(e.Pinned, e.Pending))
 			}
@@ -116,9 +116,9 @@ func runPinsDiff(c *cli.Context) error {
 		return exitWith(1, "airlock %v", &pins.UnknownServerError{Server: name, Path: s.Path(), Known: sortedKeys(m)})
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "%s: %s\n", audit.Escape(name), e.State)
+	fmt.Fprintf(w, "%s: %s\n", textsafe.Escape(name), e.State)
 	if e.Reason != "" {
-		fmt.Fprintf(w, "reason: %s\n", audit.Escape(e.Reason))
+		fmt.Fprintf(w, "reason: %s\n", textsafe.Escape(e.Reason))
 	}
 	describe := func(what string, ts *pins.Toolset) {
 		if ts == nil {
@@ -137,16 +137,16 @@ func runPinsDiff(c *cli.Context) error {
 	fmt.Fprintf(w, "\n%s\n", d)
 	for _, t := range d.Added {
 		tool, _ := e.Pending.Tool(t)
-		fmt.Fprintf(w, "\nadded %s\n", audit.Escape(t))
+		fmt.Fprintf(w, "\nadded %s\n", textsafe.Escape(t))
 		printFields(w, nil, tool)
 	}
 	for _, t := range d.Removed {
-		fmt.Fprintf(w, "\nremoved %s\n", audit.Escape(t))
+		fmt.Fprintf(w, "\nremoved %s\n", textsafe.Escape(t))
 	}
 	for _, ch := range d.Changed {
 		old, _ := e.Pinned.Tool(ch.Name)
 		cur, _ := e.Pending.Tool(ch.Name)
-		fmt.Fprintf(w, "\nchanged %s\n", audit.Escape(ch.Name))
+		fmt.Fprintf(w, "\nchanged %s\n", textsafe.Escape(ch.Name))
 		printFields(w, old, cur)
 	}
 	fmt.Fprintf(w, "\nto pin exactly this toolset: airlock pins approve %s --hash %s\n", shellArg(name), pins.ShortHash(e.Pending.Hash))
@@ -187,9 +187,9 @@ func fieldText(v json.RawMessage) string {
 	}
 	var s string
 	if json.Unmarshal(v, &s) == nil {
-		return audit.Escape(s)
+		return textsafe.Escape(s)
 	}
-	return audit.Escape(string(v))
+	return textsafe.Escape(string(v))
 }
 
 func runPinsApprove(c *cli.Context) error {
@@ -206,7 +206,7 @@ func runPinsApprove(c *cli.Context) error {
 		return exitWith(1, "airlock %v", err)
 	}
 	fmt.Fprintf(c.App.Writer, "approved %s: toolset %s (%d tools) is pinned; the hold is released\n",
-		audit.Escape(name), pins.ShortHash(e.Pinned.Hash), len(e.Pinned.Tools))
+		textsafe.Escape(name), pins.ShortHash(e.Pinned.Hash), len(e.Pinned.Tools))
 	return nil
 }
 
@@ -223,7 +223,7 @@ func runPinsReject(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock %v", err)
 	}
-	fmt.Fprintf(c.App.Writer, "rejected %s: %s\n", audit.Escape(name), audit.Escape(e.Reason))
+	fmt.Fprintf(c.App.Writer, "rejected %s: %s\n", textsafe.Escape(name), textsafe.Escape(e.Reason))
 	return nil
 }
 
@@ -239,7 +239,7 @@ func runPinsForget(c *cli.Context) error {
 	if err := s.Forget(name); err != nil {
 		return exitWith(1, "airlock %v", err)
 	}
-	fmt.Fprintf(c.App.Writer, "forgot %s: its next start pins its toolset afresh\n", audit.Escape(name))
+	fmt.Fprintf(c.App.Writer, "forgot %s: its next start pins its toolset afresh\n", textsafe.Escape(name))
 	return nil
 }
 
@@ -257,5 +257,5 @@ func shellArg(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@:/+=") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(audit.Escape(s), "'", `'\''`) + "'"
+	return "'" + strings.ReplaceAll(textsafe.Escape(s), "'", `'\''`) + "'"
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/urfave/cli/v2"
 )
 
@@ -40,10 +41,10 @@ func auditSealCommand() *cli.Command {
 				return exitWith(1, "airlock audit seal: %v", err)
 			}
 			for _, p := range res.Sealed {
-				fmt.Fprintf(w, "sealed: %s line %d: %s: %s\n", audit.Escape(p.File), p.Line, p.Kind, audit.Escape(p.Message))
+				fmt.Fprintf(w, "sealed: %s line %d: %s: %s\n", textsafe.Escape(p.File), p.Line, p.Kind, textsafe.Escape(p.Message))
 			}
 			if res.Segment != "" {
-				fmt.Fprintf(w, "the broken file is kept as segment %s; the chain continues in %s\n", audit.Escape(res.Segment), audit.LogFile)
+				fmt.Fprintf(w, "the broken file is kept as segment %s; the chain continues in %s\n", textsafe.Escape(res.Segment), audit.LogFile)
 			} else {
 				fmt.Fprintf(w, "the seal is the last record of %s (it could not be rotated now; the next rotation keeps it)\n", audit.LogFile)
 			}

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/urfave/cli/v2"
 )
@@ -73,19 +73,19 @@ func runUpdate(c *cli.Context) error {
 	}
 	f, err := scan.ParseFeed(raw, keys, c.Bool("allow-unsigned"))
 	if err != nil {
-		return exitWith(1, "airlock update: %s: %v", audit.Escape(source), err)
+		return exitWith(1, "airlock update: %s: %v", textsafe.Escape(source), err)
 	}
 	f.Source, f.Installed = source, time.Now().UTC()
 	already, err := scan.InstallFeed(path, f)
 	if err != nil {
-		return exitWith(1, "airlock update: %s: %v", audit.Escape(source), err)
+		return exitWith(1, "airlock update: %s: %v", textsafe.Escape(source), err)
 	}
 	w := c.App.Writer
 	if already {
 		fmt.Fprintf(w, "feed version %d is already active (%s)\n", f.Version, path)
 		return nil
 	}
-	fmt.Fprintf(w, "installed feed version %d from %s, %s: %s\n", f.Version, audit.Escape(source), signerText(f.Signer), feedCounts(f))
+	fmt.Fprintf(w, "installed feed version %d from %s, %s: %s\n", f.Version, textsafe.Escape(source), signerText(f.Signer), feedCounts(f))
 	fmt.Fprintf(w, "airlock-mcp proxies use it from their next start (%s)\n", path)
 	if f.Signer == scan.Unsigned {
 		fmt.Fprintln(c.App.ErrWriter, "warning: this feed is not signed; anyone who can change it where it is hosted can change what Airlock flags")
@@ -225,7 +225,7 @@ func feedStatus(w io.Writer, path string) error {
 	}
 	fmt.Fprintf(w, "feed:       version %d, created %s\n", f.Version, f.Created.Format(time.RFC3339))
 	fmt.Fprintf(w, "signer:     %s%s\n", signerText(f.Signer), trust)
-	fmt.Fprintf(w, "source:     %s\n", audit.Escape(f.Source))
+	fmt.Fprintf(w, "source:     %s\n", textsafe.Escape(f.Source))
 	fmt.Fprintf(w, "installed:  %s\n", f.Installed.Format(time.RFC3339))
 	fmt.Fprintf(w, "indicators: %s\n", feedCounts(f))
 	fmt.Fprintf(w, "sits on:    %d bundled indicators, which it can raise but never remove or lower\n", scan.BundledIndicators())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/urfave/cli/v2"
 )
 
@@ -59,7 +60,7 @@ func runVerify(c *cli.Context) error {
 		if err != nil {
 			return exitWith(1, "airlock verify --anchor: %v", err)
 		}
-		anchored = fmt.Sprintf("anchored: %d records (last h %.12s…) in %s", count, last, audit.Escape(dir))
+		anchored = fmt.Sprintf("anchored: %d records (last h %.12s…) in %s", count, last, textsafe.Escape(dir))
 		// report what the log is worth now that the anchor is there
 		if again, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir}); err == nil && again.Status == audit.Intact {
 			rep = again
@@ -92,18 +93,18 @@ func runVerify(c *cli.Context) error {
 // the notes, the verdict for an intact log and, last, the strength.
 func printReport(w io.Writer, rep *audit.Report, anchored string) {
 	for _, p := range rep.Problems {
-		file := audit.Escape(p.File)
+		file := textsafe.Escape(p.File)
 		if p.Line > 0 {
-			fmt.Fprintf(w, "%s line %d: %s: %s\n", file, p.Line, p.Kind, audit.Escape(p.Message))
+			fmt.Fprintf(w, "%s line %d: %s: %s\n", file, p.Line, p.Kind, textsafe.Escape(p.Message))
 		} else {
-			fmt.Fprintf(w, "%s: %s: %s\n", file, p.Kind, audit.Escape(p.Message))
+			fmt.Fprintf(w, "%s: %s: %s\n", file, p.Kind, textsafe.Escape(p.Message))
 		}
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "note: %s\n", audit.Escape(n))
+		fmt.Fprintf(w, "note: %s\n", textsafe.Escape(n))
 	}
 	for _, x := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s: %s\n", x.Kind, audit.Escape(x.Message))
+		fmt.Fprintf(w, "warning: %s: %s\n", x.Kind, textsafe.Escape(x.Message))
 	}
 	if rep.Status == audit.Intact {
 		what := "chain and checkpoint verified"
@@ -121,7 +122,7 @@ func printReport(w io.Writer, rep *audit.Report, anchored string) {
 	if anchored != "" {
 		fmt.Fprintln(w, anchored)
 	}
-	fmt.Fprintf(w, "strength: %s\n", audit.Escape(rep.Strength))
+	fmt.Fprintf(w, "strength: %s\n", textsafe.Escape(rep.Strength))
 }
 
 // requireHome refuses a home that is not there: a typo'd AIRLOCK_HOME
@@ -132,11 +133,11 @@ func requireHome(home string) error {
 	st, err := os.Stat(home)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s does not exist: there is no Airlock home there (check AIRLOCK_HOME; airlock init creates it)", audit.Escape(home))
+		return fmt.Errorf("%s does not exist: there is no Airlock home there (check AIRLOCK_HOME; airlock init creates it)", textsafe.Escape(home))
 	case err != nil:
-		return fmt.Errorf("%s: %w", audit.Escape(home), err)
+		return fmt.Errorf("%s: %w", textsafe.Escape(home), err)
 	case !st.IsDir():
-		return fmt.Errorf("%s is not a directory: it cannot be an Airlock home (check AIRLOCK_HOME)", audit.Escape(home))
+		return fmt.Errorf("%s is not a directory: it cannot be an Airlock home (check AIRLOCK_HOME)", textsafe.Escape(home))
 	}
 	return nil
 }

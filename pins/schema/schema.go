@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -61,12 +61,12 @@ func NewSchemas() *Schemas {
 func (s *Schemas) Validate(ts *pins.Toolset, tool string, args []byte, strict bool) error {
 	t, ok := ts.Tool(tool)
 	if !ok {
-		return &ArgError{Tool: tool, msg: fmt.Sprintf("tool %q is not in the pinned toolset of this server", audit.Escape(tool))}
+		return &ArgError{Tool: tool, msg: fmt.Sprintf("tool %q is not in the pinned toolset of this server", textsafe.Escape(tool))}
 	}
 	c := s.compiled(t)
 	if c.err != nil {
 		return &ArgError{Tool: tool, err: c.err,
-			msg: fmt.Sprintf("tool %q has an input schema that cannot be compiled: %s", audit.Escape(tool), oneLine(c.err.Error()))}
+			msg: fmt.Sprintf("tool %q has an input schema that cannot be compiled: %s", textsafe.Escape(tool), oneLine(c.err.Error()))}
 	}
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
@@ -211,12 +211,12 @@ func oneLine(msg string) string {
 	for i, l := range lines {
 		lines[i] = strings.TrimPrefix(strings.TrimSpace(l), "- ")
 	}
-	return audit.Escape(strings.Join(lines, "; "))
+	return textsafe.Escape(strings.Join(lines, "; "))
 }
 
 func ghost(tool, arg string) *ArgError {
 	return &ArgError{Tool: tool, Arg: arg,
-		msg: fmt.Sprintf("argument %q is not declared by the tool's input schema", audit.Escape(arg))}
+		msg: fmt.Sprintf("argument %q is not declared by the tool's input schema", textsafe.Escape(arg))}
 }
 
 // explain turns a validation error into one message about one argument.
@@ -261,10 +261,10 @@ func explain(tool string, ve *jsonschema.ValidationError) error {
 	case *kind.Required:
 		if len(k.Missing) > 0 {
 			arg := joinPath(loc, k.Missing[0])
-			return &ArgError{Tool: tool, Arg: arg, err: ve, msg: fmt.Sprintf("missing required argument %q", audit.Escape(arg))}
+			return &ArgError{Tool: tool, Arg: arg, err: ve, msg: fmt.Sprintf("missing required argument %q", textsafe.Escape(arg))}
 		}
 	case *kind.Type:
-		what := fmt.Sprintf("argument %q", audit.Escape(loc))
+		what := fmt.Sprintf("argument %q", textsafe.Escape(loc))
 		if loc == "" {
 			what = "the arguments"
 		}
@@ -273,7 +273,7 @@ func explain(tool string, ve *jsonschema.ValidationError) error {
 	}
 	// a copy without causes prints as one line: "at '/loc': message"
 	one := &jsonschema.ValidationError{SchemaURL: best.SchemaURL, InstanceLocation: best.InstanceLocation, ErrorKind: best.ErrorKind}
-	return &ArgError{Tool: tool, Arg: loc, err: ve, msg: "argument " + audit.Escape(one.Error())}
+	return &ArgError{Tool: tool, Arg: loc, err: ve, msg: "argument " + textsafe.Escape(one.Error())}
 }
 
 func rank(k jsonschema.ErrorKind) int {

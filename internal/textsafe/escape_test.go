@@ -1,4 +1,4 @@
-package audit
+package textsafe
 
 import (
 	"strconv"
@@ -63,7 +63,7 @@ func checkEscaped(t *testing.T, in, out string) {
 		t.Fatalf("Escape(%q) = %q is not valid UTF-8", in, out)
 	}
 	for _, r := range out {
-		if hiddenRune(r) {
+		if Hidden(r) {
 			t.Fatalf("Escape(%q) = %q contains hidden rune %U", in, out, r)
 		}
 	}
@@ -113,4 +113,32 @@ func unescapeForTest(s string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// TestEscapeLoose is scan's former Escape: the table escaped as Escape
+// does, backslashes kept.
+func TestEscapeLoose(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain ascii", "plain ascii"},
+		{"ig\u200bnore", `ig\u200bnore`},
+		{"a\u202eb\u2066c\u2069", `a\u202eb\u2066c\u2069`},
+		{"\U000E0041\U000E0042", `\U000e0041\U000e0042`},
+		{"line\nnext\ttab\r", `line\nnext\ttab\r`},
+		{"esc\x1b[31m", `esc\x1b[31m`},
+		{"bad\xffbyte", `bad\xffbyte`},
+		{"bom\ufeff", `bom\ufeff`},
+		{"soft\u00adhyphen", `soft\u00adhyphen`},
+		{"emoji 👩\u200d💻 stays", `emoji 👩\u200d💻 stays`},
+		{"日本語 é ü", "日本語 é ü"},
+		{`C:\Users\me`, `C:\Users\me`},
+		{"vs\ufe0f", `vs\ufe0f`},
+		{"sep\u2028", `sep\u2028`},
+	} {
+		if got := EscapeLoose(tc.in); got != tc.want {
+			t.Errorf("EscapeLoose(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if !utf8.ValidString(EscapeLoose(tc.in)) {
+			t.Errorf("EscapeLoose(%q) is not valid UTF-8", tc.in)
+		}
+	}
 }
