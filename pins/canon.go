@@ -413,6 +413,12 @@ func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
 // embeddings, overrides and isolates, zero-width and other format
 // characters, line and paragraph separators, variation selectors and
 // Unicode tags. Canonical JSON escapes them, so pins.json shows them.
+//
+// This is not textsafe's table and must not become it: digests are
+// computed over the encoding, so it is frozen. TestCanonAgainstTable lists
+// what the table hides and this leaves raw (Hangul fillers such as U+3164,
+// private use, some format characters); everything shown from a pin goes
+// through textsafe.Escape, which hides those too.
 func hiddenRune(r rune) bool {
 	switch {
 	case r >= 0x80 && r <= 0x9F, r == 0xAD, r == 0x61C, r == 0x180E,
