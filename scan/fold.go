@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // folded is the text indicators match against, with a map back to the
@@ -87,12 +89,12 @@ func fold(s string) folded {
 			// invalid byte: dropped, like an invisible character
 		case isTag:
 			emit(unicode.ToLower(r-0xE0000), i)
-		case invisible(r):
+		case textsafe.Invisible(r):
 		default:
 			nfkc = norm.NFKC.AppendString(nfkc[:0], s[i:i+size])
 			for _, c := range string(nfkc) {
 				switch {
-				case unicode.Is(unicode.Mn, c) || invisible(c):
+				case unicode.Is(unicode.Mn, c) || textsafe.Invisible(c):
 				case unicode.IsSpace(c):
 					emit(' ', i)
 				default:
@@ -204,22 +206,6 @@ func (f folded) orig(src string, a, b int) (int, int) {
 	last := f.offs[b-1]
 	_, size := utf8.DecodeRuneInString(src[last:])
 	return start, last + size
-}
-
-// invisible reports characters a reader does not see: zero-width and
-// joiner characters, bidi controls, invisible operators, the BOM, soft
-// hyphen, variation selectors, tag characters and Hangul fillers.
-func invisible(r rune) bool {
-	switch {
-	case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5,
-		r == 0x180E, r == 0x3164, r == 0xFEFF, r == 0xFFA0:
-		return true
-	case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
-		return true
-	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE007F, r >= 0xE0100 && r <= 0xE01EF:
-		return true
-	}
-	return false
 }
 
 // lookalike maps lower-case Cyrillic and Greek letters that render like

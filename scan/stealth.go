@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Stealth indicators: characters and markup that hide text from the
@@ -51,33 +53,57 @@ func hiddenChars(s string) []hit {
 	return hits
 }
 
+// kindOf is textsafe's table read by a detector, which must not cry wolf
+// at ordinary text: bidi marks (U+061C, U+200E, U+200F) steer one spot of
+// right-to-left text; the soft hyphen and the deprecated format
+// characters (U+2065-206F) are not counted; a BOM at the start is a byte
+// order mark; joiners are legitimate in Indic and Persian scripts and
+// emoji, and variation selectors after CJK and emoji, so U+200C, U+200D
+// and U+FE00-FE0D count only inside an ASCII word (U+FE0E and U+FE0F, the
+// text and emoji presentation selectors, never).
 func kindOf(s string, i int, r rune, size int, prev rune) charKind {
-	switch {
-	case r < 0x80:
+	if r < 0x80 {
 		return plainChar
-	case r >= 0xE0000 && r <= 0xE007F:
+	}
+	switch textsafe.ClassOf(r) {
+	case textsafe.Tag:
 		return tagChar
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+	case textsafe.Bidi:
+		if r == 0x061C || r == 0x200E || r == 0x200F {
+			return plainChar
+		}
 		return bidiChar
-	case r == 0x200B, r >= 0x2060 && r <= 0x2064, r == 0x180E, r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0,
-		r == 0x034F, r == 0x17B4, r == 0x17B5, r >= 0xE0100 && r <= 0xE01EF:
+	case textsafe.Filler:
 		return zeroWidth
-	case r == 0xFEFF:
-		if i == 0 {
-			return plainChar // byte order mark
-		}
-		return zeroWidth
-	case r == 0x200C, r == 0x200D, r >= 0xFE00 && r <= 0xFE0D:
-		// Joiners are legitimate in Indic and Persian scripts and emoji,
-		// variation selectors after CJK and emoji: only suspicious inside
-		// an ASCII word.
-		next := byte(0)
-		if i+size < len(s) {
-			next = s[i+size]
-		}
-		if isWordByte(next) && prev < 0x80 && isWordByte(byte(prev)) {
+	case textsafe.Selector:
+		switch {
+		case r >= 0xE0100:
 			return zeroWidth
+		case r <= 0xFE0D:
+			return inASCIIWord(s, i, size, prev)
 		}
+	case textsafe.ZeroWidth:
+		switch {
+		case r == 0x00AD, r == 0x2065, r >= 0x206A && r <= 0x206F:
+			return plainChar
+		case r == 0xFEFF && i == 0:
+			return plainChar // byte order mark
+		case r == 0x200C, r == 0x200D:
+			return inASCIIWord(s, i, size, prev)
+		}
+		return zeroWidth
+	}
+	return plainChar
+}
+
+// inASCIIWord is zeroWidth for a character between two ASCII word bytes.
+func inASCIIWord(s string, i, size int, prev rune) charKind {
+	next := byte(0)
+	if i+size < len(s) {
+		next = s[i+size]
+	}
+	if isWordByte(next) && prev < 0x80 && isWordByte(byte(prev)) {
+		return zeroWidth
 	}
 	return plainChar
 }

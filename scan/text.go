@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // MaxText is the most of one string Text reads. Beyond it Text reports
@@ -104,7 +106,7 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 		if fd.Category != Stealth {
 			if hidden := tagText(s[h.oa:h.ob]); hidden != "" {
 				fd.Explain += fmt.Sprintf(" (hidden in Unicode tag characters: %q)", clip(hidden, 80))
-			} else if strings.ContainsFunc(s[h.oa:h.ob], invisible) {
+			} else if strings.ContainsFunc(s[h.oa:h.ob], textsafe.Invisible) {
 				fd.Explain += " (split by invisible characters)"
 			}
 		}

@@ -89,3 +89,26 @@ func BenchmarkEscapeHostile(b *testing.B) {
 		_ = Escape(s)
 	}
 }
+
+// TestInvisibleExactly: Invisible is exactly the set scan's folding
+// deleted before it read the table (a wider set would join words the
+// folding keeps apart, a narrower one let "ig\u200bnore" through).
+func TestInvisibleExactly(t *testing.T) {
+	want := func(r rune) bool {
+		switch {
+		case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x115F, r == 0x1160, r == 0x17B4, r == 0x17B5,
+			r == 0x180E, r == 0x3164, r == 0xFEFF, r == 0xFFA0:
+			return true
+		case r >= 0x200B && r <= 0x200F, r >= 0x202A && r <= 0x202E, r >= 0x2060 && r <= 0x206F:
+			return true
+		case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0000 && r <= 0xE007F, r >= 0xE0100 && r <= 0xE01EF:
+			return true
+		}
+		return false
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if Invisible(r) != want(r) {
+			t.Errorf("Invisible(%U) = %v, want %v", r, Invisible(r), want(r))
+		}
+	}
+}
