@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Every policy file is read to a bound, as a regular file, opened without
@@ -115,7 +115,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 func overlayErr(file, cause, fix string, err error) error {
 	return &overlayError{
 		msg: fmt.Sprintf("repository policy %s %s: Airlock refuses it and blocks every call in this repository; %s (%s)",
-			shownPath(file), cause, fix, noControls(err.Error())),
+			shownPath(file), cause, fix, textsafe.EscapeLoose(err.Error())),
 		err: err,
 	}
 }
@@ -131,35 +131,13 @@ type overlayError struct {
 func (e *overlayError) Error() string   { return e.msg }
 func (e *overlayError) Unwrap() []error { return []error{ErrOverlayRefused, e.err} }
 
-// noControls writes every control character of s as an escape, and every
-// character that reorders or hides text (a bidi override, a zero-width
-// space, a line separator): a message quoting a file must read as it is.
-func noControls(s string) string {
-	if !strings.ContainsFunc(s, hiddenRune) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if hiddenRune(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func hiddenRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
-}
-
 // shownPath is a path as a message shows it: as it is when it prints
 // plainly, quoted when a repository's directory names carry control
-// characters (a forged line, a terminal escape).
+// characters (a forged line, a terminal escape) or any other character
+// of textsafe's table (a Hangul filler strconv.Quote would keep).
 func shownPath(p string) string {
-	if q := strconv.Quote(p); q[1:len(q)-1] != p {
-		return q
+	if q := strconv.Quote(p); q[1:len(q)-1] != p || textsafe.Escape(p) != p {
+		return `"` + strings.ReplaceAll(textsafe.Escape(p), `"`, `\"`) + `"`
 	}
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
@@ -307,9 +308,9 @@ func (e *errList) add(line int, format string, args ...any) {
 		// message shows a bounded piece of it, never a whole line
 		switch v := a.(type) {
 		case string:
-			args[i] = noControls(yamlcheck.Cut(v, maxShown))
+			args[i] = textsafe.EscapeLoose(yamlcheck.Cut(v, maxShown))
 		case error:
-			args[i] = noControls(yamlcheck.Cut(v.Error(), maxShown))
+			args[i] = textsafe.EscapeLoose(yamlcheck.Cut(v.Error(), maxShown))
 		}
 	}
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})
@@ -318,7 +319,7 @@ func (e *errList) add(line int, format string, args ...any) {
 // addMsg adds a message written whole by Airlock (yamlcheck's, which
 // quotes what it shows of the file), with no control character in it.
 func (e *errList) addMsg(line int, msg string) {
-	e.errs = append(e.errs, lineErr{line, noControls(msg)})
+	e.errs = append(e.errs, lineErr{line, textsafe.EscapeLoose(msg)})
 }
 
 // maxShown bounds each piece of a file quoted in a load error, and
