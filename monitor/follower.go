@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/regular"
@@ -340,16 +339,7 @@ func malformed(line []byte, oversize bool) audit.Record {
 }
 
 // clip cuts s to at most maxField bytes on a rune boundary, marking the cut.
-func clip(s string) string {
-	if len(s) <= maxField {
-		return s
-	}
-	cut := maxField
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func clip(s string) string { return textsafe.Cut(s, maxField) }
 
 func sameFileAt(path string, fi os.FileInfo) bool {
 	st, err := os.Stat(path)

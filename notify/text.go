@@ -25,7 +25,7 @@ func title(b Block) string {
 	if src := textsafe.Escape(b.Source); src != "" {
 		t += " (" + src + ")"
 	}
-	return clip(t, maxTitleRunes)
+	return textsafe.CutRunes(t, maxTitleRunes)
 }
 
 // body is "~/.ssh/id_rsa — secrets.ssh: reading SSH private keys. Fix:
@@ -41,14 +41,14 @@ func body(b Block) string {
 	}
 	head := join(" — ", quoted(b.Target, maxTargetRunes), why)
 	tail := "."
-	if fix := clip(textsafe.Escape(b.Fix), maxFixRunes); fix != "" {
+	if fix := textsafe.CutRunes(textsafe.Escape(b.Fix), maxFixRunes); fix != "" {
 		tail = ". Fix: " + fix
 	}
 	head = strings.TrimSuffix(head, ".")
 	if head == "" {
 		head = "Blocked"
 	}
-	return clip(head, maxBodyRunes-utf8.RuneCountInString(tail)) + tail
+	return textsafe.CutRunes(head, maxBodyRunes-utf8.RuneCountInString(tail)) + tail
 }
 
 func foldBody(n int) string {
@@ -63,23 +63,6 @@ func join(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(kept, sep)
-}
-
-// clip cuts s to at most max runes, marking a cut with "…".
-func clip(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	if max <= 0 {
-		return ""
-	}
-	i, n := 0, 0
-	for i < len(s) && n < max-1 {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		n++
-	}
-	return s[:i] + "…"
 }
 
 // quoted shows an agent's string as the agent's: cut to max runes first

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
-	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"gopkg.in/yaml.v3"
 )
 
@@ -234,7 +233,7 @@ func checkMap(m *yaml.Node, known []string, what string, errs *errList) {
 		k := m.Content[i]
 		if !slices.Contains(known, k.Value) {
 			// a key is the start of a line of the file: show little of it
-			key := yamlcheck.Cut(k.Value, 32)
+			key := textsafe.Cut(k.Value, 32)
 			hint := nearest(k.Value, known)
 			if hint != "" {
 				errs.add(k.Line, "unknown key %q in %s: did you mean %q?", key, what, hint)
@@ -308,9 +307,9 @@ func (e *errList) add(line int, format string, args ...any) {
 		// message shows a bounded piece of it, never a whole line
 		switch v := a.(type) {
 		case string:
-			args[i] = textsafe.EscapeLoose(yamlcheck.Cut(v, maxShown))
+			args[i] = textsafe.EscapeLoose(textsafe.Cut(v, maxShown))
 		case error:
-			args[i] = textsafe.EscapeLoose(yamlcheck.Cut(v.Error(), maxShown))
+			args[i] = textsafe.EscapeLoose(textsafe.Cut(v.Error(), maxShown))
 		}
 	}
 	e.errs = append(e.errs, lineErr{line, fmt.Sprintf(format, args...)})

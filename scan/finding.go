@@ -3,7 +3,6 @@ package scan
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
@@ -133,16 +132,4 @@ func (c Context) String() string {
 const maxMatch = 120
 
 // clip escapes s and bounds it to n runes, marking a cut with "…".
-func clip(s string, n int) string {
-	e := textsafe.EscapeLoose(s)
-	if utf8.RuneCountInString(e) <= n {
-		return e
-	}
-	i, count := 0, 0
-	for i < len(e) && count < n-1 {
-		_, size := utf8.DecodeRuneInString(e[i:])
-		i += size
-		count++
-	}
-	return e[:i] + "…"
-}
+func clip(s string, n int) string { return textsafe.CutRunes(textsafe.EscapeLoose(s), n) }

@@ -31,9 +31,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Problem is one thing wrong in a file: the line (0 for the file as a
@@ -154,7 +155,7 @@ func (w *walker) pathString() string {
 			b.WriteString(".")
 			fallthrough
 		default:
-			b.WriteString(Cut(s.key, maxKeyShown))
+			b.WriteString(textsafe.Cut(s.key, maxKeyShown))
 		}
 	}
 	return b.String()
@@ -257,7 +258,7 @@ func kindName(n *yaml.Node) string {
 // escaped and at most maxPathShown bytes of it: a repository's overlay
 // may be written to forge lines of a message or to flood it.
 func quote(s string) string {
-	return strconv.Quote(Cut(s, maxPathShown))
+	return strconv.Quote(textsafe.Cut(s, maxPathShown))
 }
 
 // maxKeyShown bounds each key of a path a message shows, and maxPathShown
@@ -267,19 +268,6 @@ const (
 	maxKeyShown  = 32
 	maxPathShown = 80
 )
-
-// Cut shortens s to at most n bytes on a rune boundary, marked with "…"
-// (for the pieces of a file an error message quotes).
-func Cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
 
 // message is yaml.v3's error text without its "yaml: " and "line N: ".
 func message(err error) (msg string, line int) {
@@ -340,7 +328,7 @@ func syntaxProblem(data []byte, err error) Problem {
 		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
 	// yaml.v3 names an unknown alias whole, as long as the file makes it
-	return Problem{Line: line, Msg: "not valid YAML: " + Cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
+	return Problem{Line: line, Msg: "not valid YAML: " + textsafe.Cut(msg, maxMsgShown) + hint(msg, lineText(data, ends, line))}
 }
 
 // maxMsgShown bounds yaml.v3's own message in a syntax problem.
