@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // External anchors.
@@ -274,7 +275,7 @@ func readAnchorsAt(dir, homeID, homePath string) (mine, foreign []Anchor, proble
 		data = data[i+1:]
 		m, err := decodeObject(line)
 		if err != nil {
-			add(n, "malformed: %s", Escape(err.Error()))
+			add(n, "malformed: %s", textsafe.Escape(err.Error()))
 			continue
 		}
 		h, okH := m["h"].(string)
@@ -336,7 +337,7 @@ func CheckAgainstAnchors(anchors []Anchor, hAt func(count int64) (string, bool))
 	var maxCount int64
 	maxLine := 0
 	for _, a := range anchors {
-		where := fmt.Sprintf("the anchor at %s line %d (%s)", AnchorFile, a.Line, Escape(a.At))
+		where := fmt.Sprintf("the anchor at %s line %d (%s)", AnchorFile, a.Line, textsafe.Escape(a.At))
 		if a.Count < maxCount {
 			out = append(out, fmt.Sprintf("%s records %d records, fewer than the %d of the anchor at line %d: the log was rolled back or restarted between them", where, a.Count, maxCount, maxLine))
 		} else {
@@ -361,7 +362,7 @@ func anchorShort(h string) string {
 	if h == "" {
 		return `""`
 	}
-	return Escape(h)
+	return textsafe.Escape(h)
 }
 
 // AnchorNow appends an anchor for the current checkpoint of home to dir
@@ -377,7 +378,7 @@ func AnchorNow(home, dir string) (int64, string, error) {
 	if _, err := ExistingHomeID(home); errors.Is(err, fs.ErrNotExist) {
 		// A new install.id would hide the anchors this path already has.
 		if _, foreign, _, rerr := readAnchorsAt(dir, "", abs); rerr == nil && len(foreign) > 0 {
-			return 0, "", fmt.Errorf("audit: anchor: %s is missing but %s holds %d anchors for %s: restore %s (to start afresh on purpose, move the anchor file aside)", InstallIDFile, Escape(dir), len(foreign), Escape(abs), InstallIDFile)
+			return 0, "", fmt.Errorf("audit: anchor: %s is missing but %s holds %d anchors for %s: restore %s (to start afresh on purpose, move the anchor file aside)", InstallIDFile, textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), InstallIDFile)
 		}
 	}
 	id, err := HomeID(home)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // A write that fails because the disk is full (ENOSPC, or EDQUOT for a
@@ -135,9 +137,9 @@ func tornReason(detail string) string {
 	at, _, _ = strings.Cut(at, " ")
 	switch cause {
 	case CauseDiskFull:
-		return "the disk was full at " + Escape(at)
+		return "the disk was full at " + textsafe.Escape(at)
 	case CauseQuota:
-		return "the disk quota was exceeded at " + Escape(at)
+		return "the disk quota was exceeded at " + textsafe.Escape(at)
 	}
 	return ""
 }

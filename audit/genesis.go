@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // GenesisFile marks a home whose chain was started. It is written once,
@@ -140,10 +142,10 @@ func (v *verifier) checkGenesis(g *genesisMark, snap *snapshot) {
 	}
 	switch {
 	case v.rep.Records == 0 && snap.head == nil && snap.headBad == nil && len(snap.ledger) == 0 && len(snap.segFiles) == 0:
-		v.addIn(LogFile, 0, KindLogDeleted, Broken, "%s and %s are gone but %s says this home's chain was started at %s (first record h %s): the log was deleted", LogFile, HeadFile, GenesisFile, Escape(g.At), shortHash([]byte(g.H)))
+		v.addIn(LogFile, 0, KindLogDeleted, Broken, "%s and %s are gone but %s says this home's chain was started at %s (first record h %s): the log was deleted", LogFile, HeadFile, GenesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
 	case v.firstH != nil && v.firstGenesis && string(v.firstH) != g.H:
 		// (A first record that does not start from genesis is reported
 		// by the walk as records deleted from the start.)
-		v.addIn(v.firstFile, 1, KindChainReplaced, Broken, "the chain starts with a record whose h is %s but %s says it was started at %s with h %s: the log was deleted or replaced and a new chain started", shortHash(v.firstH), GenesisFile, Escape(g.At), shortHash([]byte(g.H)))
+		v.addIn(v.firstFile, 1, KindChainReplaced, Broken, "the chain starts with a record whose h is %s but %s says it was started at %s with h %s: the log was deleted or replaced and a new chain started", shortHash(v.firstH), GenesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
 	}
 }

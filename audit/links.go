@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // shortHash renders a claimed hash for messages: first 12 characters, escaped.
@@ -18,7 +20,7 @@ func shortHash(h []byte) string {
 	if s == "" {
 		return `""`
 	}
-	return Escape(s)
+	return textsafe.Escape(s)
 }
 
 // digest is a fixed-size key for a claimed hash string: the decoded SHA-256

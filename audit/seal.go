@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Sealing is the documented way back from a break that is understood — a
@@ -261,7 +263,7 @@ func (v *verifier) applySeals(home string) {
 			continue
 		}
 		v.warn(Warning{File: p.File, Line: p.Line, Kind: KindSealedBreak,
-			Message: fmt.Sprintf("sealed break: line %d of %s: %s: %s; sealed by the audit_seal at line %d of %s: %s", p.Line, Escape(p.File), p.Kind, p.Message, by.line, Escape(by.file), Escape(by.reason))})
+			Message: fmt.Sprintf("sealed break: line %d of %s: %s: %s; sealed by the audit_seal at line %d of %s: %s", p.Line, textsafe.Escape(p.File), p.Kind, p.Message, by.line, textsafe.Escape(by.file), textsafe.Escape(by.reason))})
 	}
 	v.rep.Problems = kept
 }

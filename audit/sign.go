@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Environment variables and files of record signing.
@@ -353,7 +354,7 @@ func checkSig(cfg SignConfig, what string, msg []byte, alg, sig string) (string,
 		}
 		return SigKeyAbsent, fmt.Sprintf("key absent: the %s's signature cannot be checked: %s", what, why)
 	case !cfg.Verifier.Verify(msg, sig):
-		return SigBad, fmt.Sprintf("the %s's signature does not verify with %s: it was forged, or signed with another key", what, Escape(cfg.KeyFile))
+		return SigBad, fmt.Sprintf("the %s's signature does not verify with %s: it was forged, or signed with another key", what, textsafe.Escape(cfg.KeyFile))
 	}
 	return SigOK, ""
 }

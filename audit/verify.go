@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // Status is the overall verdict of Verify. The CLI exits with int(Status).
@@ -163,7 +165,7 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 	v := &verifier{rep: rep, base: map[string]int64{}}
 	v.initSig(cfg)
 	if cfgErr != nil {
-		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "signatures cannot be checked: %s", Escape(cfgErr.Error()))
+		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "signatures cannot be checked: %s", textsafe.Escape(cfgErr.Error()))
 	}
 	an, err := v.loadAnchors(home, anchorDir)
 	if err != nil {
@@ -348,7 +350,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	defer func() { v.prevItem = &items[idx] }()
 	if !it.live && !it.exists {
 		e := it.entry
-		v.add(0, KindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, Escape(e.Segment), e.Seq, e.Count)
+		v.add(0, KindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, textsafe.Escape(e.Segment), e.Seq, e.Count)
 		v.lastH = append(v.lastH[:0], e.Last...)
 		v.pos += int64(e.Count)
 		v.checkLedgerSig(e)
@@ -360,7 +362,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	f, size, err := snap.openItem(home, it)
 	if errors.Is(err, ErrNotRegular) && !it.live {
 		// planted: a FIFO, device or directory where a segment should be
-		v.add(0, KindNotRegular, Broken, "%s is not a regular file (a FIFO, device or directory was put in its place): %s", Escape(it.name), Escape(err.Error()))
+		v.add(0, KindNotRegular, Broken, "%s is not a regular file (a FIFO, device or directory was put in its place): %s", textsafe.Escape(it.name), textsafe.Escape(err.Error()))
 		if it.entry != nil {
 			v.lastH = append(v.lastH[:0], it.entry.Last...)
 			v.pos += int64(it.entry.Count)
@@ -396,7 +398,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	} else if !it.live && idx != v.target {
 		// (The checkpoint's target is judged in checkpoint: it may be a
 		// rotation a killed writer left half done.)
-		v.add(0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", Escape(it.name), LedgerFile)
+		v.add(0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
 	}
 	return st, nil
 }
@@ -552,11 +554,11 @@ func (v *verifier) segmentStart(n int, detail string) {
 	e, found := v.bySeq[seq]
 	switch {
 	case !found:
-		v.add(n, KindLedgerPruned, Broken, "%s is the segment_start after %s, ledger entry %d, which %s no longer has: ledger lines were removed", v.loc(n), Escape(seg), seq, LedgerFile)
+		v.add(n, KindLedgerPruned, Broken, "%s is the segment_start after %s, ledger entry %d, which %s no longer has: ledger lines were removed", v.loc(n), textsafe.Escape(seg), seq, LedgerFile)
 	case e.H != lh || e.Segment != seg:
-		v.add(n, KindLedgerEdited, Broken, "%s is the segment_start after %s, ledger entry %d with h %s, but %s has %s with h %s there: the ledger was rewritten", v.loc(n), Escape(seg), seq, shortHash([]byte(lh)), LedgerFile, Escape(e.Segment), shortHash([]byte(e.H)))
+		v.add(n, KindLedgerEdited, Broken, "%s is the segment_start after %s, ledger entry %d with h %s, but %s has %s with h %s there: the ledger was rewritten", v.loc(n), textsafe.Escape(seg), seq, shortHash([]byte(lh)), LedgerFile, textsafe.Escape(e.Segment), shortHash([]byte(e.H)))
 	case v.prevItem != nil && v.prevItem.entry != nil && v.prevItem.exists && v.prevItem.entry.Seq != seq:
-		v.add(n, KindLedgerMismatch, Broken, "%s is the segment_start after %s (entry %d) but follows %s (entry %d)", v.loc(n), Escape(seg), seq, Escape(v.prevItem.name), v.prevItem.entry.Seq)
+		v.add(n, KindLedgerMismatch, Broken, "%s is the segment_start after %s (entry %d) but follows %s (entry %d)", v.loc(n), textsafe.Escape(seg), seq, textsafe.Escape(v.prevItem.name), v.prevItem.entry.Seq)
 	}
 }
 
@@ -566,13 +568,13 @@ func (v *verifier) badLine(n int, complete bool, why string) {
 		v.add(n, KindTorn, Broken, "%s: torn last line (a writer was killed mid-append)", v.loc(n))
 		return
 	}
-	v.add(n, KindMalformed, Broken, "%s is malformed: %s", v.loc(n), Escape(why))
+	v.add(n, KindMalformed, Broken, "%s is malformed: %s", v.loc(n), textsafe.Escape(why))
 	v.malformed, v.malIdx = n, len(v.rep.Problems)-1
 }
 
 // recovered turns an audit_recover record into the finding it preserves.
 func (v *verifier) recovered(n int, reason, detail string) {
-	d := Escape(detail)
+	d := textsafe.Escape(detail)
 	switch reason {
 	case RecoverTorn:
 		// The appender terminates the torn line and writes this record in

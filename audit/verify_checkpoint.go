@@ -1,5 +1,7 @@
 package audit
 
+import "github.com/agentairlock/airlock/internal/textsafe"
+
 // checkpoint compares audit.head (and the ledger's end) with what the walk
 // found. target is the walk index of the file the checkpoint names a line
 // of (-1 if none), tst that file's state, live the live file's.
@@ -18,7 +20,7 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 	liveIdx := len(items) - 1
 	switch {
 	case headBad != nil:
-		v.addIn(HeadFile, 0, KindCheckpointMalformed, Broken, "%s is unreadable: %s", HeadFile, Escape(headBad.Error()))
+		v.addIn(HeadFile, 0, KindCheckpointMalformed, Broken, "%s is unreadable: %s", HeadFile, textsafe.Escape(headBad.Error()))
 	case head == nil:
 		if v.rep.Records == 0 {
 			return
@@ -42,9 +44,9 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 			if tst.hAtOK {
 				got = "h " + shortHash([]byte(tst.hAt))
 			}
-			v.addIn(it.name, head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d of %s has h %s but it has %s", head.Count, Escape(it.name), shortHash([]byte(head.Last)), got)
+			v.addIn(it.name, head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d of %s has h %s but it has %s", head.Count, textsafe.Escape(it.name), shortHash([]byte(head.Last)), got)
 			if it.entry == nil {
-				v.addIn(it.name, 0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", Escape(it.name), LedgerFile)
+				v.addIn(it.name, 0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
 			}
 		default:
 			v.afterRotation(items, target, tst, live, head.Count, it.entry == nil)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"slices"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // ledgerCheck is what Verify learned from audit.chain.
@@ -51,7 +53,7 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 				continue
 			}
 			if derr != nil {
-				v.add(n, KindMalformed, Broken, "line %d of %s is malformed: %s", n, LedgerFile, Escape(derr.Error()))
+				v.add(n, KindMalformed, Broken, "line %d of %s is malformed: %s", n, LedgerFile, textsafe.Escape(derr.Error()))
 				continue
 			}
 			hs, _ := m["h"].(string)
@@ -67,7 +69,7 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 		}
 		e, err := parseLedgerEntry(line)
 		if err != nil {
-			v.add(n, KindMalformed, Broken, "line %d of %s is not a ledger entry: %s", n, LedgerFile, Escape(err.Error()))
+			v.add(n, KindMalformed, Broken, "line %d of %s is not a ledger entry: %s", n, LedgerFile, textsafe.Escape(err.Error()))
 			continue
 		}
 		lc.entries = append(lc.entries, e)

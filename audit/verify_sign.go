@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // What Verify detects, by configuration.
@@ -106,10 +108,10 @@ func (v *verifier) finishKeyAbsent() {
 		return
 	}
 	if s.seen || s.started {
-		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "key absent: signatures cannot be checked: %s", Escape(s.absent))
+		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "key absent: signatures cannot be checked: %s", textsafe.Escape(s.absent))
 		return
 	}
-	v.addIn(LogFile, 0, KindKeyAbsent, TailUnprovable, "%s=%s is set but no record is signed yet and there is no key to check with (%s): nothing proves the signatures were not stripped; the next append starts signing", SignEnv, s.cfg.Mode, Escape(s.absent))
+	v.addIn(LogFile, 0, KindKeyAbsent, TailUnprovable, "%s=%s is set but no record is signed yet and there is no key to check with (%s): nothing proves the signatures were not stripped; the next append starts signing", SignEnv, s.cfg.Mode, textsafe.Escape(s.absent))
 }
 
 // recordSig checks the signature of line n (claimed h). Records before the
@@ -187,7 +189,7 @@ func (v *verifier) loadAnchors(home, dir string) (*anchorSet, error) {
 	as := &anchorSet{dir: dir}
 	id, err := ExistingHomeID(home)
 	if errors.Is(err, fs.ErrNotExist) {
-		v.note("%s has no %s: this home was never anchored (or %s was deleted, which hides its anchors)", Escape(home), InstallIDFile, InstallIDFile)
+		v.note("%s has no %s: this home was never anchored (or %s was deleted, which hides its anchors)", textsafe.Escape(home), InstallIDFile, InstallIDFile)
 		id = ""
 	} else if err != nil {
 		return nil, err
@@ -204,7 +206,7 @@ func (v *verifier) loadAnchors(home, dir string) (*anchorSet, error) {
 		return nil, err
 	}
 	if len(foreign) > 0 {
-		v.addIn(InstallIDFile, 0, KindAnchorForeign, Broken, "%s holds %d anchors for this home (%s) taken under another install id: %s was deleted or replaced, which would hide them (restore it; to start afresh on purpose, move the anchor file aside)", Escape(dir), len(foreign), Escape(abs), InstallIDFile)
+		v.addIn(InstallIDFile, 0, KindAnchorForeign, Broken, "%s holds %d anchors for this home (%s) taken under another install id: %s was deleted or replaced, which would hide them (restore it; to start afresh on purpose, move the anchor file aside)", textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), InstallIDFile)
 	}
 	v.wantH, v.gotH = AnchoredCounts(as.anchors), map[int64]string{}
 	return as, nil
@@ -241,7 +243,7 @@ func (v *verifier) checkAnchors(as *anchorSet) {
 		}
 	}
 	if len(as.anchors) == 0 && v.rep.Records > 0 {
-		v.note("%s holds no anchor for this home yet (one is taken every %d records, at every rotation, and by `airlock verify --anchor`)", Escape(filepath.Join(as.dir, AnchorFile)), AnchorEvery)
+		v.note("%s holds no anchor for this home yet (one is taken every %d records, at every rotation, and by `airlock verify --anchor`)", textsafe.Escape(filepath.Join(as.dir, AnchorFile)), AnchorEvery)
 	}
 }
 
@@ -254,14 +256,14 @@ func (v *verifier) finishNotes() {
 	v.finishKeyAbsent()
 	s := &v.sig
 	if !s.on && s.stripped > 0 {
-		v.addIn(s.bareFile, s.firstBare, KindUnsigned, Broken, "%d records after sign_start (line %d of %s) carry no signature: signatures were stripped (set %s and the key to check the rest)", s.stripped, s.startLine, Escape(s.startFile), SignEnv)
+		v.addIn(s.bareFile, s.firstBare, KindUnsigned, Broken, "%d records after sign_start (line %d of %s) carry no signature: signatures were stripped (set %s and the key to check the rest)", s.stripped, s.startLine, textsafe.Escape(s.startFile), SignEnv)
 	}
 	switch {
 	case s.on && s.started && s.before > 0:
 		v.rep.Unsigned = s.before
 		where := ""
 		if s.startFile != LogFile {
-			where = " of " + Escape(s.startFile)
+			where = " of " + textsafe.Escape(s.startFile)
 		}
 		v.note("%d records before signing was enabled (sign_start at line %d%s) are unsigned: they are protected by the chain up to the signed checkpoint, not by signatures of their own", s.before, s.startLine, where)
 	case s.cfg.Mode == "" && s.seen:
@@ -274,17 +276,17 @@ func strength(rep *Report, cfg SignConfig, as *anchorSet) string {
 	var parts []string
 	switch {
 	case rep.Signing == AlgHMAC:
-		parts = append(parts, fmt.Sprintf("signed (hmac, local key %s): protects against edits by anyone who cannot read the key; not against the same OS user, who can read it and re-sign a rewritten log", Escape(cfg.KeyFile)))
+		parts = append(parts, fmt.Sprintf("signed (hmac, local key %s): protects against edits by anyone who cannot read the key; not against the same OS user, who can read it and re-sign a rewritten log", textsafe.Escape(cfg.KeyFile)))
 	case rep.Signing == AlgEd25519:
-		parts = append(parts, fmt.Sprintf("signed (ed25519, public key %s): protects against anyone without the private key; not against whoever can read %s", Escape(cfg.KeyFile), SignKeyEnv))
+		parts = append(parts, fmt.Sprintf("signed (ed25519, public key %s): protects against anyone without the private key; not against whoever can read %s", textsafe.Escape(cfg.KeyFile), SignKeyEnv))
 	case cfg.Mode != "":
 		parts = append(parts, fmt.Sprintf("%s=%s but the key is absent: signatures were not checked", SignEnv, cfg.Mode))
 	}
 	switch {
 	case as != nil && rep.Anchors > 0:
-		parts = append(parts, fmt.Sprintf("anchored in %s (%d anchors): a rewrite, re-signing or rollback of what they cover is detected", Escape(as.dir), rep.Anchors))
+		parts = append(parts, fmt.Sprintf("anchored in %s (%d anchors): a rewrite, re-signing or rollback of what they cover is detected", textsafe.Escape(as.dir), rep.Anchors))
 	case as != nil:
-		parts = append(parts, fmt.Sprintf("anchor directory %s holds no anchor for this home yet", Escape(as.dir)))
+		parts = append(parts, fmt.Sprintf("anchor directory %s holds no anchor for this home yet", textsafe.Escape(as.dir)))
 	case rep.Signing != "":
 		parts = append(parts, "not anchored: a rollback to an older signed checkpoint is not detected")
 	}

@@ -1,6 +1,10 @@
 package audit
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
+)
 
 // Warning kinds: findings that leave the verdict intact but that a reader
 // must see. `airlock verify --strict` treats any of them as tail-unprovable.
@@ -78,18 +82,18 @@ func (v *verifier) afterRotation(items []walkItem, target int, tst, live *fileSt
 	clean := tst.lines == count && v.tailClean(items, target, count, live)
 	switch {
 	case !clean && interrupted:
-		v.addIn(it.name, 0, KindRotationInterrupted, TailUnprovable, "a writer was killed while rotating: %s was moved aside but not yet listed in %s; the next append lists it and starts a new %s", Escape(it.name), LedgerFile, LogFile)
+		v.addIn(it.name, 0, KindRotationInterrupted, TailUnprovable, "a writer was killed while rotating: %s was moved aside but not yet listed in %s; the next append lists it and starts a new %s", textsafe.Escape(it.name), LedgerFile, LogFile)
 	case !clean:
-		v.addIn(LogFile, 0, KindCheckpointStale, TailUnprovable, "the checkpoint names line %d of %s, from before the rotation that followed it, and what follows it has findings of its own: the %d line(s) of %s after it are not confirmed", count, Escape(it.name), live.lines, LogFile)
+		v.addIn(LogFile, 0, KindCheckpointStale, TailUnprovable, "the checkpoint names line %d of %s, from before the rotation that followed it, and what follows it has findings of its own: the %d line(s) of %s after it are not confirmed", count, textsafe.Escape(it.name), live.lines, LogFile)
 	case interrupted:
 		v.warn(Warning{File: it.name, Kind: KindRotationInterrupted,
-			Message: fmt.Sprintf("a writer was stopped while rotating: %s (which ends with the checkpointed record) was moved aside but not yet listed in %s; the next append lists it and starts a new %s", Escape(it.name), LedgerFile, LogFile)})
+			Message: fmt.Sprintf("a writer was stopped while rotating: %s (which ends with the checkpointed record) was moved aside but not yet listed in %s; the next append lists it and starts a new %s", textsafe.Escape(it.name), LedgerFile, LogFile)})
 	case live.lines == 0:
 		v.warn(Warning{File: it.name, Kind: KindUnconfirmedTail,
-			Message: fmt.Sprintf("the checkpoint names the last line (%d) of %s, from before the rotation that listed it (a writer was stopped before updating the checkpoint); no record follows yet; the next append confirms it", count, Escape(it.name))})
+			Message: fmt.Sprintf("the checkpoint names the last line (%d) of %s, from before the rotation that listed it (a writer was stopped before updating the checkpoint); no record follows yet; the next append confirms it", count, textsafe.Escape(it.name))})
 	default:
 		v.warn(Warning{File: LogFile, Line: 1, LastLine: rangeEnd(1, live.lines), Kind: KindUnconfirmedTail,
-			Message: fmt.Sprintf("%s of %s %s after the checkpoint, which names the last line (%d) of %s from before the rotation: well-formed records chained from it, left by a writer stopped before updating the checkpoint; nothing proves no record after line %d was removed; the next append confirms them", lineRange(1, live.lines), LogFile, comes(1, live.lines), count, Escape(it.name), live.lines)})
+			Message: fmt.Sprintf("%s of %s %s after the checkpoint, which names the last line (%d) of %s from before the rotation: well-formed records chained from it, left by a writer stopped before updating the checkpoint; nothing proves no record after line %d was removed; the next append confirms them", lineRange(1, live.lines), LogFile, comes(1, live.lines), count, textsafe.Escape(it.name), live.lines)})
 	}
 }
 

@@ -64,12 +64,16 @@ func ClassOf(r rune) Class {
 		return Tag
 	case r == 0x2028, r == 0x2029:
 		return Separator
-	case r < 0x0600:
-		return Plain // nothing else below U+0600 is Cf or Co: the common case stays cheap
+	case r < 0x0600, r >= 0x2070 && r < 0xE000:
+		// No other Cf or Co character is in these ranges (Latin, Greek,
+		// Cyrillic, CJK, Hangul syllables ...), so most text skips the
+		// category lookups. TestTableCoversCategories holds this against
+		// the Unicode tables of every Go release.
+		return Plain
+	case r <= 0xF8FF && r >= 0xE000, r >= 0xF0000 && r <= 0xFFFFD, r >= 0x100000 && r <= 0x10FFFD:
+		return Private
 	case unicode.Is(unicode.Cf, r):
 		return Format
-	case unicode.Is(unicode.Co, r):
-		return Private
 	}
 	return Plain
 }

@@ -41,6 +41,12 @@ func TestTableCoversCategories(t *testing.T) {
 		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Zl, unicode.Zp) && !Hidden(r) {
 			t.Errorf("%U (category %s) is not in the table", r, category(r))
 		}
+		if (ClassOf(r) == Private) != unicode.Is(unicode.Co, r) {
+			t.Errorf("%U: class %v, category %s", r, ClassOf(r), category(r))
+		}
+		if ClassOf(r) == Format && !unicode.Is(unicode.Cf, r) {
+			t.Errorf("%U: class format, category %s", r, category(r))
+		}
 		if Invisible(r) && !Hidden(r) {
 			t.Errorf("%U is Invisible but not Hidden", r)
 		}
@@ -110,5 +116,12 @@ func TestInvisibleExactly(t *testing.T) {
 		if Invisible(r) != want(r) {
 			t.Errorf("Invisible(%U) = %v, want %v", r, Invisible(r), want(r))
 		}
+	}
+}
+
+func BenchmarkEscapeCJK(b *testing.B) {
+	s := "日本語のテキストはそのまま表示されます。ファイル名も同じです"
+	for b.Loop() {
+		_ = Escape(s)
 	}
 }
