@@ -137,7 +137,7 @@ func (e *overlayError) Unwrap() []error { return []error{ErrOverlayRefused, e.er
 // of textsafe's table (a Hangul filler strconv.Quote would keep).
 func shownPath(p string) string {
 	if q := strconv.Quote(p); q[1:len(q)-1] != p || textsafe.Escape(p) != p {
-		return `"` + strings.ReplaceAll(textsafe.Escape(p), `"`, `\"`) + `"`
+		return textsafe.EscapeLoose(q) // strconv.Quote's form, with the hidden letters it keeps escaped too
 	}
 	return p
 }

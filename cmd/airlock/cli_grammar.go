@@ -15,6 +15,8 @@ import (
 	"unicode"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
 // exitUsage is the exit status of every usage error (sysexits EX_USAGE).
@@ -304,13 +306,14 @@ func commandPath(path []*cli.Command) []string {
 }
 
 // shown is a word of the command line as an error names it: quoted
-// when it holds a space or a character that is not printable, so that a
-// line break or an escape sequence typed (or pasted) never reaches the
+// when it holds a space, a character that is not printable or one of
+// textsafe's hidden characters (a Hangul filler is "printable"), so that
+// a line break or an escape sequence typed (or pasted) never reaches the
 // terminal raw.
 func shown(word string) string {
 	for _, r := range word {
-		if r == ' ' || !unicode.IsPrint(r) {
-			return strconv.Quote(word)
+		if r == ' ' || !unicode.IsPrint(r) || textsafe.Hidden(r) {
+			return textsafe.EscapeLoose(strconv.Quote(word))
 		}
 	}
 	return word
