@@ -1,7 +1,8 @@
 // Package gate is the one decision pipeline both front ends call (the
-// Claude Code hook and the MCP proxy): budget → forbid → hold → grants →
-// rules → default → escalation → contract → overlay → mode, then one audit
-// record. The hold and contract stages apply to MCP calls only.
+// Claude Code hook and the MCP proxy): classification, policy.Decide (the
+// one stage order) with the proxy's holds and contracts in its slots, the
+// ask channel, then one audit record. The hold and contract stages apply
+// to MCP calls only.
 //
 // The gate fails closed: an error or a panic inside it refuses the call.
 package gate
@@ -211,50 +212,37 @@ func (g *Gate) decide(c Call) Result {
 		Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv),
 	})
 	res := Result{Mode: p.Mode, Facts: f}
-	d, ok := policy.CheckBudget(f)
-	if !ok {
-		d, ok = p.CheckForbids(f)
-	}
-	server, tool := mcpTarget(c)
-	if !ok && tool != "" && g.Toolsets != nil {
-		d, ok = g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
-	}
-	if !ok {
-		d, ok = p.CheckGrants(f, now())
-	}
-	if !ok {
-		d, ok = p.CheckRules(f)
-	}
-	if !ok {
-		d = p.DefaultDecision(f)
-	}
-	if d.Source != policy.FromBudget {
-		d = p.EscalateDecision(f, d)
-	}
-	if tool != "" && g.Contracts != nil && !absolute(d.Source) {
-		if cd, enforced, hit := g.Contracts.Check(server, tool, f); hit {
-			if !enforced {
-				res.Note = "report-only contract: " + cd.Explain()
-			} else if cd.Action > d.Action {
-				d = cd
+	var st policy.Stages
+	if server, tool := mcpTarget(c); tool != "" {
+		if g.Toolsets != nil {
+			st.Hold = func(*policy.Facts) (policy.Decision, bool) {
+				return g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
+			}
+		}
+		if g.Contracts != nil {
+			st.Contract = func(f *policy.Facts, d policy.Decision) (policy.Decision, string) {
+				if absolute(d.Source) {
+					return d, ""
+				}
+				cd, enforced, hit := g.Contracts.Check(server, tool, f)
+				switch {
+				case !hit:
+				case !enforced:
+					return d, "report-only contract: " + cd.Explain()
+				case cd.Action > d.Action:
+					return cd, ""
+				}
+				return d, ""
 			}
 		}
 	}
-	d = p.ApplyOverlay(f, d)
-	res.Decision = d
-	res.Effective = p.Effective(d, true)
+	v := p.Decide(f, now(), st)
+	res.Decision, res.Effective, res.Note = v.Decision, v.Effective, v.Note
 	if res.Effective == policy.Ask && !c.Attended {
 		// every stage that can refuse has run: only an ask reaches a
 		// person, so no answer (remembered or not) can lift a forbid or
-		// a hold
+		// a hold; a call the budget refused is never an ask (Decide)
 		g.askPerson(c, &res)
-	}
-	if d.Source == policy.FromBudget {
-		// not read is not clean: no mode turns an unread call into an allow
-		// except observe, which refuses nothing by definition
-		if p.Mode != policy.Observe {
-			res.Effective = policy.Block
-		}
 	}
 	return res
 }

@@ -5,9 +5,70 @@ import (
 	"time"
 )
 
-// The stages of a decision, in the order the gate runs them: forbid →
-// grants → rules → default → escalation → overlay → mode. Each is a method
-// so the gate can put its own stages (holds, contracts) between them.
+// Stages are a caller's own stages, each run in its place in the one order
+// Decide keeps; a nil stage is skipped. The gate fills them for MCP calls.
+type Stages struct {
+	// Hold runs after the forbids and before the grants: a refusal no
+	// grant lifts (the proxy's holds, unknown tools, argument schemas).
+	// When it returns true its decision goes on to escalation.
+	Hold func(f *Facts) (Decision, bool)
+	// Contract runs after escalation and before the overlay, with the
+	// decision so far; it returns the decision to go on with and a note
+	// for the record (a report-only contract says what it would do).
+	Contract func(f *Facts, d Decision) (Decision, string)
+}
+
+// Verdict is what Decide found.
+type Verdict struct {
+	Decision  Decision
+	Effective Action // after the mode; an ask stays an ask for the caller to settle
+	Note      string // what a caller's stage added for the record
+}
+
+// Decide runs the one stage order on the facts of a call: budget → forbid
+// → hold → grants → rules → default → escalation → contract → overlay →
+// mode. Every front end (the gate, the sandbox's egress proxy, `airlock
+// allow`'s check of a new grant) and the property tests decide through it,
+// so the order is written here alone. now is when grants expire against.
+//
+// The effective action is the mode's answer for a caller that can put an
+// ask to a person (Effective(d, true)); one that cannot maps an ask to
+// AskFallback. A call refused by the budget stays refused in every mode but
+// observe: not read is not clean.
+func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
+	var v Verdict
+	d, ok := CheckBudget(f)
+	if !ok {
+		d, ok = p.CheckForbids(f)
+	}
+	if !ok && s.Hold != nil {
+		d, ok = s.Hold(f)
+	}
+	if !ok {
+		d, ok = p.CheckGrants(f, now)
+	}
+	if !ok {
+		d, ok = p.CheckRules(f)
+	}
+	if !ok {
+		d = p.DefaultDecision(f)
+	}
+	if d.Source != FromBudget {
+		d = p.EscalateDecision(f, d)
+	}
+	if s.Contract != nil {
+		d, v.Note = s.Contract(f, d)
+	}
+	d = p.ApplyOverlay(f, d)
+	v.Decision = d
+	v.Effective = p.Effective(d, true)
+	if d.Source == FromBudget && p.Mode != Observe {
+		v.Effective = Block
+	}
+	return v
+}
+
+// The stages of a decision, each a method that Decide calls in its order.
 
 // CheckBudget refuses a call whose arguments were not fully read.
 func CheckBudget(f *Facts) (Decision, bool) {
