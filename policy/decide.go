@@ -37,7 +37,7 @@ type Verdict struct {
 // observe: not read is not clean.
 func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
 	var v Verdict
-	d, ok := CheckBudget(f)
+	d, ok := checkBudget(f)
 	if !ok {
 		d, ok = p.CheckForbids(f)
 	}
@@ -48,10 +48,10 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
 		d, ok = p.CheckGrants(f, now)
 	}
 	if !ok {
-		d, ok = p.CheckRules(f)
+		d, ok = p.checkRules(f)
 	}
 	if !ok {
-		d = p.DefaultDecision(f)
+		d = p.defaultDecision(f)
 	}
 	if d.Source != FromBudget {
 		d = p.EscalateDecision(f, d)
@@ -59,7 +59,7 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
 	if s.Contract != nil {
 		d, v.Note = s.Contract(f, d)
 	}
-	d = p.ApplyOverlay(f, d)
+	d = p.overlayDecision(f, d)
 	v.Decision = d
 	v.Effective = p.Effective(d, true)
 	if d.Source == FromBudget && p.Mode != Observe {
@@ -68,10 +68,13 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
 	return v
 }
 
-// The stages of a decision, each a method that Decide calls in its order.
+// The stages Decide calls in its order. The forbids, the grants and
+// escalation stay exported for the single questions other packages ask
+// (is this a secret, which grant covers a record, is this flagged); none
+// of them is a pipeline.
 
-// CheckBudget refuses a call whose arguments were not fully read.
-func CheckBudget(f *Facts) (Decision, bool) {
+// checkBudget refuses a call whose arguments were not fully read.
+func checkBudget(f *Facts) (Decision, bool) {
 	if f.TooLarge == "" {
 		return Decision{}, false
 	}
@@ -111,8 +114,8 @@ func (p *Policy) CheckGrants(f *Facts, now time.Time) (Decision, bool) {
 	return Decision{}, false
 }
 
-// CheckRules returns the first rule that matches.
-func (p *Policy) CheckRules(f *Facts) (Decision, bool) {
+// checkRules returns the first rule that matches.
+func (p *Policy) checkRules(f *Facts) (Decision, bool) {
 	for _, r := range p.Rules {
 		if hit, ok := r.Match(f); ok {
 			return decisionFrom(r, hit, f, FromRule), true
@@ -121,13 +124,13 @@ func (p *Policy) CheckRules(f *Facts) (Decision, bool) {
 	return Decision{}, false
 }
 
-// DefaultDecision is what an unmatched call gets.
-func (p *Policy) DefaultDecision(f *Facts) Decision {
+// defaultDecision is what an unmatched call gets.
+func (p *Policy) defaultDecision(f *Facts) Decision {
 	return Decision{Action: p.Default, Source: FromDefault, Rule: "default",
 		Reason: "no rule matched; the policy's default is " + p.Default.String(), Target: f.Primary, Arg: f.PrimaryArg}
 }
 
-// Escalate raises a decision when an indicator in the arguments has a
+// EscalateDecision raises a decision when an indicator in the arguments has a
 // severity the policy escalates. It never lowers one.
 func (p *Policy) EscalateDecision(f *Facts, d Decision) Decision {
 	if len(p.Escalate) == 0 || d.Action == Block {
@@ -152,9 +155,9 @@ func (p *Policy) EscalateDecision(f *Facts, d Decision) Decision {
 	return d
 }
 
-// ApplyOverlay consults the repository's rules and keeps their answer only
+// overlayDecision consults the repository's rules and keeps their answer only
 // when it is stricter.
-func (p *Policy) ApplyOverlay(f *Facts, d Decision) Decision {
+func (p *Policy) overlayDecision(f *Facts, d Decision) Decision {
 	if p.Overlay == nil {
 		return d
 	}
