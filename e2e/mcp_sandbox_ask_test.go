@@ -14,8 +14,8 @@ import (
 
 // TestMCPSandboxEgressAsksAskd: a server under airlock-mcp --sandbox
 // opens a tunnel through its egress proxy to a host the policy asks
-// about, and the question reaches the running airlock askd, as it does
-// for airlock run: yes lets the tunnel through to the host, no refuses it
+// about, and the question reaches the running airlock askd, naming the
+// server, as it does for airlock run: yes lets the tunnel through to the host, no refuses it
 // (403, nothing reaches the host) and sends the desktop notice of a
 // block. Before sandbox.Session, the --sandbox egress proxy had no ask
 // channel (the ask became ask_fallback at once, askd saw nothing) and sent
@@ -105,6 +105,9 @@ func TestMCPSandboxEgressAsksAskd(t *testing.T) {
 	}
 
 	yes, status, reached := start("y", 1)
+	if !strings.Contains(d.out.String(), `server  "net"`) {
+		t.Errorf("the question does not name the server:\n%s", d.out.String())
+	}
 	if !strings.HasPrefix(status, "HTTP/1.1 200") || !reached {
 		t.Fatalf("approved destination %s: the proxy answered %q, the host reached: %v\naskd:\n%s", yes, status, reached, d.out.String())
 	}

@@ -226,6 +226,7 @@ func prepareSandbox(o Options, p *Proxy, childOut *os.File) (*sandboxed, error) 
 		Getenv:   o.Gate.Env.Getenv, // AIRLOCK_FAIL_OPEN
 		NoEgress: !s.profile.network,
 		Ask:      o.Gate.Ask,
+		Server:   o.Name,
 		Record:   func(r audit.Record) error { _, err := p.log.Append(r); return err },
 	}
 	if n := o.Gate.Notify; n != nil {

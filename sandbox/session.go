@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 
+	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 )
 
@@ -35,6 +37,10 @@ type SessionConfig struct {
 	// airlock askd, a terminal, a desktop dialog). nil: ask_fallback at
 	// once.
 	Ask Asker
+	// Server names the MCP server the session runs (airlock-mcp
+	// --sandbox): each ask then names it, and an answer is remembered for
+	// that server alone. "": the command of airlock run.
+	Server string
 	// Record receives every egress record (see EgressOptions.Record).
 	Record func(audit.Record) error
 	// Notice is called, after Record, with every egress record whose
@@ -77,7 +83,7 @@ func OpenSession(cfg SessionConfig) (*Session, error) {
 	if !cfg.NoEgress {
 		eg, err := StartEgress(EgressOptions{
 			Policy:  cfg.Policy,
-			Ask:     cfg.Ask,
+			Ask:     serverAsker(cfg.Ask, cfg.Server),
 			Session: cfg.ID,
 			Home:    cfg.Home,
 			Getenv:  cfg.Getenv,
@@ -99,6 +105,29 @@ func OpenSession(cfg SessionConfig) (*Session, error) {
 	}
 	s.plan = plan
 	return s, nil
+}
+
+// serverAsker is a, with every question naming server and its answer
+// remembered for that server alone: a yes to one server's destination is
+// not another's.
+func serverAsker(a Asker, server string) Asker {
+	if a == nil || server == "" {
+		return a
+	}
+	return askAs{a, server}
+}
+
+type askAs struct {
+	Asker
+	server string
+}
+
+func (a askAs) Ask(ctx context.Context, r ask.Request) ask.Outcome {
+	r.Server = a.server
+	if r.Shape != "" {
+		r.Shape = ask.Shape(r.Source, a.server, r.Tool, []byte(r.Shape))
+	}
+	return a.Asker.Ask(ctx, r)
 }
 
 // recordEgress records one egress record and, for a block, sends the

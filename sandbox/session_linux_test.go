@@ -100,3 +100,33 @@ func TestSessionRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionAsksNameTheServer: under airlock-mcp --sandbox each question
+// names the server, and an answer about one server's destination is not
+// remembered for another's (or for airlock run's command).
+func TestSessionAsksNameTheServer(t *testing.T) {
+	p := hostilePolicy(t, "mode: enforce\ndefault: allow\nask_fallback: block\nrules:\n"+
+		"  - id: ask-api\n    tool: WebFetch\n    host: [\"api.test\"]\n    action: ask\n    reason: the test asks\n")
+	shapes := map[string]string{}
+	for _, server := range []string{"", "srv-a", "srv-b"} {
+		per := &hostilePerson{answer: ask.Deny}
+		s, err := OpenSession(SessionConfig{
+			Options: Options{Argv: []string{"/bin/true"}, Dir: t.TempDir(), Policy: p},
+			ID:      "sess-" + server, Ask: per, Server: server,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		egressRaw(t, s.egress.Addr(), "CONNECT api.test:443 HTTP/1.1\r\nHost: api.test:443\r\n\r\n")
+		_ = s.Close()
+		if len(per.asked) != 1 || per.asked[0].Server != server || per.asked[0].Shape == "" {
+			t.Fatalf("server %q: asked %+v", server, per.asked)
+		}
+		for other, shape := range shapes {
+			if shape == per.asked[0].Shape {
+				t.Errorf("servers %q and %q share the shape of a remembered answer", other, server)
+			}
+		}
+		shapes[server] = per.asked[0].Shape
+	}
+}
