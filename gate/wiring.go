@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/contracts"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan"
@@ -19,8 +20,8 @@ import (
 // LoadMCP loads the gate an MCP proxy runs: the policy and the contracts,
 // and it activates the indicator feed for the toolset checks. The proxy
 // supplies the toolset stage from what it sees live.
-func LoadMCP(env Env, cwd string) (*Gate, error) {
-	p, err := Load(env, cwd)
+func LoadMCP(env home.Env, cwd string) (*Gate, error) {
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ import (
 // yes approves every ask automatically (--yes).
 func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int, error) {
 	o := Options{Name: name, Argv: argv, Stderr: stderr}
-	env, err := gate.EnvFromOS()
+	env, err := airlockhome.FromOS()
 	if err != nil {
 		return o, ExitConfig, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
 )
@@ -82,11 +83,11 @@ func runCheck(c *cli.Context) error {
 		}
 		cwd = wd
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return checkFailure(c, "the Airlock home is unusable", fmt.Sprintf("airlock check: %v", err))
 	}
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return checkFailure(c, "the policy did not load", fmt.Sprintf("airlock check: the policy did not load:\n%v", err))
 	}

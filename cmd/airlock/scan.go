@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/setup"
@@ -53,7 +54,7 @@ func runScan(c *cli.Context) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
