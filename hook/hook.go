@@ -162,7 +162,7 @@ func Run(o Options) (code int) {
 	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env,
+	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	// The gate has applied the rule (a decision it could not record is a

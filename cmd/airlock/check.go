@@ -91,7 +91,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return checkFailure(c, "the policy did not load", fmt.Sprintf("airlock check: the policy did not load:\n%v", err))
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Env: env})
+	g := hook.WithMCPStages(&gate.Gate{Policy: p, Env: env})
 	res := g.Decide(gate.Call{Source: "cli", Tool: tool, Input: input, Cwd: cwd, Attended: true})
 	d := res.Decision
 	w := c.App.Writer

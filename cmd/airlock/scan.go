@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/scan"
@@ -58,7 +57,7 @@ func runScan(c *cli.Context) error {
 	if err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
-	if err := gate.ActivateFeed(env.AirlockHome); err != nil {
+	if err := scan.ActivateInstalledFeed(env.AirlockHome); err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
 	opt := scan.Options{Admission: admissionFrom(env.AirlockHome)}
