@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/user"
 	"time"
 
 	"github.com/agentairlock/airlock/ask"
@@ -21,54 +20,6 @@ import (
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
 )
-
-// Env is the user's environment as the gate sees it.
-type Env struct {
-	Home        string
-	User        string
-	Tmp         string
-	AirlockHome string
-	Getenv      func(string) string
-	Now         func() time.Time
-}
-
-// EnvFromOS reads the process environment. It fails when no home
-// directory can be found: without one neither the policy nor the secret
-// paths it protects can be placed; and when the Airlock home is relative
-// or not controlled by the user alone (internal/home.Check).
-func EnvFromOS() (Env, error) {
-	e := Env{Getenv: os.Getenv, Now: time.Now}
-	e.Home = os.Getenv("HOME")
-	if e.Home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return e, fmt.Errorf("find home directory: %w", err)
-		}
-		e.Home = h
-	}
-	e.User = os.Getenv("USER")
-	if e.User == "" {
-		e.User = os.Getenv("USERNAME")
-	}
-	if e.User == "" {
-		if u, err := user.Current(); err == nil {
-			e.User = u.Username
-		}
-	}
-	e.Tmp = os.TempDir()
-	// The home steers the gate (policy, pins, the chain): one another user
-	// can write, or a relative one inside the agent's project, is refused
-	// before anything in it is read.
-	h, err := home.Locate(os.Getenv, e.Home)
-	if err != nil {
-		return e, err
-	}
-	e.AirlockHome = h
-	if err := home.Check(h); err != nil {
-		return e, fmt.Errorf("refusing the Airlock home %s: %w", h, err)
-	}
-	return e, nil
-}
 
 // Recorder appends audit records; *audit.Log is one.
 type Recorder interface {
@@ -106,7 +57,7 @@ type Result struct {
 type Gate struct {
 	Policy *policy.Policy
 	Log    Recorder // nil: decisions are not recorded (airlock check)
-	Env    Env
+	Env    home.Env
 
 	// MCP stages; nil skips them.
 	Toolsets  Toolsets  // holds, unknown tools, argument schemas
@@ -142,14 +93,6 @@ func profileWord(p *policy.Policy) string {
 // Asker puts a call to a person; *ask.Channel is one.
 type Asker interface {
 	Ask(ctx context.Context, r ask.Request) ask.Outcome
-}
-
-// Load loads the policy for calls made in cwd.
-func Load(env Env, cwd string) (*policy.Policy, error) {
-	return policy.Load(policy.Options{
-		Cwd: cwd, Home: env.Home, User: env.User, Tmp: env.Tmp,
-		AirlockHome: env.AirlockHome, Getenv: env.Getenv,
-	})
 }
 
 // Decide runs the pipeline on one call and records the result.

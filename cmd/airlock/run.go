@@ -16,6 +16,7 @@ import (
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/sandbox"
 	"github.com/urfave/cli/v2"
 )
@@ -58,11 +59,11 @@ func runSandboxed(c *cli.Context) error {
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: the policy did not load; nothing was started:\n%v", err)
 	}
