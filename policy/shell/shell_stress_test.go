@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestParseShellBudgets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		st := time.Now()
-		r := ParseShell(tc.src, shCwd, shHome, shUser)
+		r := Parse(tc.src, shCwd, shHome, shUser)
 		if d := time.Since(st); d > 5*time.Second {
 			t.Errorf("%s took %v", tc.name, d)
 		}

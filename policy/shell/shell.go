@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"fmt"
@@ -9,26 +9,25 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ShellResult is what ParseShell derived from one shell command string.
+// Facts is what Parse derived from one shell command string.
 //
 // Every field is a fact about what the command would do if a shell ran it;
-// nothing is executed and the file system is never read. Arg fields of the
-// individual facts are left empty: the caller records which tool argument
-// the command came from.
-type ShellResult struct {
+// nothing is executed and the file system is never read. The facts name no
+// tool argument: the caller records which argument the command came from.
+type Facts struct {
 	// Commands holds every simple command, wrappers unwrapped (the wrapper
 	// itself is reported too), nested `sh -c` strings, eval strings and
 	// command substitutions parsed recursively.
-	Commands []CommandFact
+	Commands []Command
 	// Paths holds file targets with their access: redirections and the path
 	// arguments of commands, absolute against the command's directory.
-	Paths []PathFact
+	Paths []Path
 	// Hosts holds network destinations; only Raw is filled.
-	Hosts []HostFact
+	Hosts []Host
 	// Env holds "NAME=value" environment assignments the command makes.
 	Env []string
 	// Signals holds behaviours recognised from data flow.
-	Signals []SignalFact
+	Signals []Raised
 	// Embedded holds code strings handed to interpreters (python -c, perl -e,
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string
@@ -40,26 +39,26 @@ type ShellResult struct {
 
 const (
 	shellMaxDepth    = 8    // sh -c inside sh -c …, eval, $(…)
-	shellMaxCommands = 4096 // simple commands per ParseShell call
-	shellMaxDetail   = 160  // bytes of command text kept in a SignalFact
+	shellMaxCommands = 4096 // simple commands per Parse call
+	shellMaxDetail   = 160  // bytes of command text kept in a Raised
 )
 
-// shellRecoverPanics turns a panic inside ParseShell into an unparsed
+// shellRecoverPanics turns a panic inside Parse into an unparsed
 // result. Tests and the fuzzer switch it off so bugs surface.
 var shellRecoverPanics = true
 
-// shellTestPanic makes ParseShell panic, to test the recovery.
+// shellTestPanic makes Parse panic, to test the recovery.
 var shellTestPanic = false
 
 var shellParserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }}
 
-// ParseShell parses a bash command string and returns the facts it implies.
+// Parse parses a bash command string and returns the facts it implies.
 // cwd is the directory the command starts in, home and user stand for ~,
 // $HOME and $USER. It never executes anything, never reads the file system
 // and never looks at the process environment. It is safe for concurrent use.
-func ParseShell(src, cwd, home, user string) ShellResult {
+func Parse(src, cwd, home, user string) Facts {
 	if cwd == "" {
 		cwd = "/"
 	} else if cwd[0] == '/' {
@@ -138,13 +137,13 @@ func parseShellSource(src string) (f *syntax.File, err error) {
 	return f, err
 }
 
-// shellWalker carries the state of one ParseShell call.
+// shellWalker carries the state of one Parse call.
 type shellWalker struct {
 	home, user string
-	res        *ShellResult
-	out        ShellResult // res points here
-	top        shellScope  // the scope of the top-level program
-	cwd        string      // the directory the call starts in
+	res        *Facts
+	out        Facts      // res points here
+	top        shellScope // the scope of the top-level program
+	cwd        string     // the directory the call starts in
 
 	scopes  [16]shellScope // backing store for sub
 	nScopes int
@@ -315,7 +314,7 @@ func (w *shellWalker) signal(sig Signal, detail string) {
 		}
 	}
 	detail = shShortDetail(detail)
-	w.res.Signals = append(w.res.Signals, SignalFact{Signal: sig, Detail: detail})
+	w.res.Signals = append(w.res.Signals, Raised{Signal: sig, Detail: detail})
 }
 
 // finish raises signals that need the whole program.
@@ -371,7 +370,7 @@ func (w *shellWalker) addPathAbs(raw, abs string, acc Access) {
 	if w.pathSeen != nil {
 		w.pathSeen[k] = true
 	}
-	w.res.Paths = append(w.res.Paths, PathFact{Raw: raw, Path: abs, Access: acc})
+	w.res.Paths = append(w.res.Paths, Path{Raw: raw, Path: abs, Access: acc})
 }
 
 func (w *shellWalker) addHost(raw string) {
@@ -398,7 +397,7 @@ func (w *shellWalker) addHost(raw string) {
 	if w.hostSeen != nil {
 		w.hostSeen[raw] = true
 	}
-	w.res.Hosts = append(w.res.Hosts, HostFact{Raw: raw})
+	w.res.Hosts = append(w.res.Hosts, Host{Raw: raw})
 }
 
 // nestedProgram parses and walks src as a program run by a new shell
@@ -823,7 +822,7 @@ func (w *shellWalker) walkDecl(c *syntax.DeclClause, sc *shellScope) {
 		w.setVarFrom(sc, name, val)
 	}
 	if !w.full() {
-		w.res.Commands = append(w.res.Commands, CommandFact{Argv: argv, Dir: sc.dir})
+		w.res.Commands = append(w.res.Commands, Command{Argv: argv, Dir: sc.dir})
 	}
 }
 

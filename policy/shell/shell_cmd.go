@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"encoding/base64"
@@ -27,7 +27,7 @@ func (w *shellWalker) classify(argv []shArg, sc *shellScope, in shFlow) shFlow {
 		if w.full() {
 			return shFlow{}
 		}
-		w.res.Commands = append(w.res.Commands, CommandFact{Argv: strs, Dir: c.sc.dir})
+		w.res.Commands = append(w.res.Commands, Command{Argv: strs, Dir: c.sc.dir})
 		a0 := c.argv[0]
 		if guard == 0 && w.aliases != nil {
 			if v, ok := w.aliases[a0.s]; ok && !w.activeAlias[a0.s] {

@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"strings"
@@ -18,13 +18,13 @@ func FuzzParseShell(f *testing.F) {
 	shellRecoverPanics = false
 	f.Cleanup(func() { shellRecoverPanics = save })
 	f.Fuzz(func(t *testing.T, src string) {
-		done := make(chan ShellResult, 1)
-		go func() { done <- ParseShell(src, shCwd, shHome, shUser) }()
-		var r ShellResult
+		done := make(chan Facts, 1)
+		go func() { done <- Parse(src, shCwd, shHome, shUser) }()
+		var r Facts
 		select {
 		case r = <-done:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("ParseShell(%q) did not terminate", src)
+			t.Fatalf("Parse(%q) did not terminate", src)
 		}
 		for _, c := range r.Commands {
 			if len(c.Argv) == 0 {
