@@ -35,7 +35,7 @@ func HiddenEffect(src string) string {
 		if c, ok := n.(*syntax.CallExpr); ok {
 			for _, w := range c.Args {
 				if why := runtimeWord(w); why != "" {
-					found = fmt.Sprintf("the word %s %s", shNodeText(src, w), why)
+					found = fmt.Sprintf("the word %s %s", nodeText(src, w), why)
 					return false
 				}
 			}
@@ -56,7 +56,7 @@ func HiddenEffect(src string) string {
 		case r.Word == nil:
 			found = "it redirects " + r.Op.String()
 		default:
-			found = "it redirects " + r.Op.String() + " " + shNodeText(src, r.Word)
+			found = "it redirects " + r.Op.String() + " " + nodeText(src, r.Word)
 		}
 		return found == ""
 	})
@@ -72,7 +72,7 @@ func inputProblem(st *syntax.Stmt) string {
 		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
 			continue
 		}
-		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && shellProgs[shProgName(c.Args[0].Lit())] {
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && progs[progName(c.Args[0].Lit())] {
 			continue
 		}
 		return "its input is a here-document or here-string, which the command's words do not cover (for an interpreter it is the program)"
@@ -104,7 +104,7 @@ func runtimeWord(w *syntax.Word) string {
 			if i == 0 {
 				// bash expands a ~ after the = of a word written as an
 				// assignment, even as an argument: make X=~root/y
-				if name, rest, ok := strings.Cut(v, "="); ok && shIsName(name) && strings.HasPrefix(rest, "~") {
+				if name, rest, ok := strings.Cut(v, "="); ok && isName(name) && strings.HasPrefix(rest, "~") {
 					return "holds a ~ the shell expands when it runs (quote it)"
 				}
 			}

@@ -32,25 +32,25 @@ type Facts struct {
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string
 	// TooDeep is set when a budget ran out (nesting deeper than
-	// shellMaxDepth, or more than shellMaxCommands commands); the caller
+	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.
 	TooDeep bool
 }
 
 const (
-	shellMaxDepth    = 8    // sh -c inside sh -c …, eval, $(…)
-	shellMaxCommands = 4096 // simple commands per Parse call
-	shellMaxDetail   = 160  // bytes of command text kept in a Raised
+	maxDepth    = 8    // sh -c inside sh -c …, eval, $(…)
+	maxCommands = 4096 // simple commands per Parse call
+	maxDetail   = 160  // bytes of command text kept in a Raised
 )
 
-// shellRecoverPanics turns a panic inside Parse into an unparsed
+// recoverPanics turns a panic inside Parse into an unparsed
 // result. Tests and the fuzzer switch it off so bugs surface.
-var shellRecoverPanics = true
+var recoverPanics = true
 
-// shellTestPanic makes Parse panic, to test the recovery.
-var shellTestPanic = false
+// testPanic makes Parse panic, to test the recovery.
+var testPanic = false
 
-var shellParserPool = sync.Pool{New: func() any {
+var parserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }}
 
@@ -64,36 +64,36 @@ func Parse(src, cwd, home, user string) Facts {
 	} else if cwd[0] == '/' {
 		cwd = path.Clean(cwd)
 	}
-	w := shellWalkerPool.Get().(*shellWalker)
+	w := walkerPool.Get().(*walker)
 	w.home, w.user = home, user
 	w.res = &w.out
 	ok := w.parse(src, cwd)
 	res := w.out
-	*w = shellWalker{}
+	*w = walker{}
 	if ok {
-		shellWalkerPool.Put(w)
+		walkerPool.Put(w)
 	}
 	return res
 }
 
-var shellWalkerPool = sync.Pool{New: func() any { return new(shellWalker) }}
+var walkerPool = sync.Pool{New: func() any { return new(walker) }}
 
 // parse walks src; a panic becomes an unparsed result (ok is then false).
-func (w *shellWalker) parse(src, cwd string) (ok bool) {
-	if shellRecoverPanics {
+func (w *walker) parse(src, cwd string) (ok bool) {
+	if recoverPanics {
 		defer func() {
 			if r := recover(); r != nil {
 				home, user := w.home, w.user
-				*w = shellWalker{home: home, user: user, cwd: cwd}
+				*w = walker{home: home, user: user, cwd: cwd}
 				w.res = &w.out
-				w.crude(src, &shellScope{dir: cwd}, fmt.Sprintf("internal error: %v", r))
+				w.crude(src, &scope{dir: cwd}, fmt.Sprintf("internal error: %v", r))
 				ok = false
 			}
 		}()
 	}
-	w.top = shellScope{dir: cwd, src: src}
+	w.top = scope{dir: cwd, src: src}
 	w.cwd = cwd
-	if shellTestPanic {
+	if testPanic {
 		panic("shell test panic")
 	}
 	w.runProgram(src, &w.top)
@@ -103,32 +103,32 @@ func (w *shellWalker) parse(src, cwd string) (ok bool) {
 
 // runProgram walks one complete shell program (the top-level command, a -c
 // string, an eval string, a here-document fed to a shell).
-func (w *shellWalker) runProgram(src string, sc *shellScope) shFlow {
+func (w *walker) runProgram(src string, sc *scope) flow {
 	if argv, ok := w.fastSplit(src, sc); ok {
 		if len(argv) == 0 {
-			return shFlow{}
+			return flow{}
 		}
-		return w.classify(argv, sc, shFlow{})
+		return w.classify(argv, sc, flow{})
 	}
 	f, err := parseShellSource(src)
 	if err != nil {
 		w.crude(src, sc, err.Error())
-		return shFlow{}
+		return flow{}
 	}
 	sc.src = src
-	return w.walkStmts(f.Stmts, sc, shFlow{})
+	return w.walkStmts(f.Stmts, sc, flow{})
 }
 
 // parseShellSource parses src with a pooled parser. A panic inside the
 // parser becomes an error and the parser is not reused.
 func parseShellSource(src string) (f *syntax.File, err error) {
-	p := shellParserPool.Get().(*syntax.Parser)
+	p := parserPool.Get().(*syntax.Parser)
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("shell parser failed: %v", r)
 			return
 		}
-		shellParserPool.Put(p)
+		parserPool.Put(p)
 	}()
 	f, err = p.Parse(strings.NewReader(src), "")
 	if err == nil && f == nil {
@@ -137,15 +137,15 @@ func parseShellSource(src string) (f *syntax.File, err error) {
 	return f, err
 }
 
-// shellWalker carries the state of one Parse call.
-type shellWalker struct {
+// walker carries the state of one Parse call.
+type walker struct {
 	home, user string
 	res        *Facts
-	out        Facts      // res points here
-	top        shellScope // the scope of the top-level program
-	cwd        string     // the directory the call starts in
+	out        Facts  // res points here
+	top        scope  // the scope of the top-level program
+	cwd        string // the directory the call starts in
 
-	scopes  [16]shellScope // backing store for sub
+	scopes  [16]scope // backing store for sub
 	nScopes int
 
 	// dlFiles are absolute paths written with downloaded bytes.
@@ -157,7 +157,7 @@ type shellWalker struct {
 	// a fifo and a raw network client in the same program are a reverse shell.
 	fifoDetail, netcatDetail string
 
-	pathSeen map[shPathKey]bool
+	pathSeen map[pathKey]bool
 	hostSeen map[string]bool
 
 	// deferred output process substitutions >(…) of the word being evaluated.
@@ -165,7 +165,7 @@ type shellWalker struct {
 
 	// funcs are the functions defined so far; a call walks the body with
 	// the call's arguments as positional parameters.
-	funcs      map[string]shellFunc
+	funcs      map[string]funcDef
 	activeFunc map[string]bool
 
 	// aliases defined so far (Claude Code's shell may expand them).
@@ -173,19 +173,19 @@ type shellWalker struct {
 	activeAlias map[string]bool
 }
 
-type shellFunc struct {
+type funcDef struct {
 	body *syntax.Stmt
 	src  string
 }
 
-type shPathKey struct {
+type pathKey struct {
 	p string
 	a Access
 }
 
-// shellScope is the state a list of commands runs in. Subshells, pipeline
+// scope is the state a list of commands runs in. Subshells, pipeline
 // elements and nested programs get a copy.
-type shellScope struct {
+type scope struct {
 	dir   string
 	depth int
 	src   string       // source text positions refer to
@@ -202,13 +202,13 @@ type shellScope struct {
 
 // sub returns a copy of sc for a subshell or a pipeline element. The first
 // copies live in the walker, so a typical command allocates none.
-func (w *shellWalker) sub(sc *shellScope) *shellScope {
-	var c *shellScope
+func (w *walker) sub(sc *scope) *scope {
+	var c *scope
 	if w.nScopes < len(w.scopes) {
 		c = &w.scopes[w.nScopes]
 		w.nScopes++
 	} else {
-		c = new(shellScope)
+		c = new(scope)
 	}
 	*c = *sc
 	c.ownVars = false
@@ -216,12 +216,12 @@ func (w *shellWalker) sub(sc *shellScope) *shellScope {
 }
 
 // nested returns a scope for a program run by another shell process.
-func (sc *shellScope) nested(pos []string) *shellScope {
-	return &shellScope{dir: sc.dir, depth: sc.depth + 1, pos: pos, text: sc.detail()}
+func (sc *scope) nested(pos []string) *scope {
+	return &scope{dir: sc.dir, depth: sc.depth + 1, pos: pos, text: sc.detail()}
 }
 
-func (sc *shellScope) setVar(name, val string) {
-	if len(val) > shellMaxVar {
+func (sc *scope) setVar(name, val string) {
+	if len(val) > maxVar {
 		sc.unsetVar(name)
 		return
 	}
@@ -236,7 +236,7 @@ func (sc *shellScope) setVar(name, val string) {
 	sc.vars[name] = val
 }
 
-func (sc *shellScope) unsetVar(name string) {
+func (sc *scope) unsetVar(name string) {
 	if _, ok := sc.vars[name]; ok {
 		sc.setVar(name, "")
 		delete(sc.vars, name)
@@ -244,15 +244,15 @@ func (sc *shellScope) unsetVar(name string) {
 }
 
 // detail is the text of the statement being walked, shortened.
-func (sc *shellScope) detail() string {
+func (sc *scope) detail() string {
 	s := sc.text
 	if sc.stmt != nil {
-		s = shNodeText(sc.src, sc.stmt)
+		s = nodeText(sc.src, sc.stmt)
 	}
-	return shShortDetail(s)
+	return shortDetail(s)
 }
 
-func shNodeText(src string, n syntax.Node) string {
+func nodeText(src string, n syntax.Node) string {
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
 	if start < 0 || start > len(src) || !n.Pos().IsValid() {
 		return ""
@@ -263,12 +263,12 @@ func shNodeText(src string, n syntax.Node) string {
 	return src[start:end]
 }
 
-func shShortDetail(s string) string {
+func shortDetail(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimRight(s, ";&")
 	s = strings.TrimSpace(s)
-	if len(s) > shellMaxDetail {
-		cut := shellMaxDetail
+	if len(s) > maxDetail {
+		cut := maxDetail
 		for cut > 0 && s[cut]&0xC0 == 0x80 {
 			cut--
 		}
@@ -277,48 +277,48 @@ func shShortDetail(s string) string {
 	return s
 }
 
-// flow bits describe a statement's data flow.
-type shBits uint16
+// flowBits describe a statement's data flow.
+type flowBits uint16
 
 const (
-	shFlowDL         shBits = 1 << iota // stdout may carry downloaded bytes
-	shFlowNet                           // stdout may carry bytes from a raw network connection
-	shFlowShellSink                     // a shell reads its program from stdin
-	shFlowInterpSink                    // an interpreter reads code from stdin
-	shFlowConnector                     // a raw network client (nc, telnet, socat …) runs
-	shFlowDownloader                    // a downloader runs
+	flowDL         flowBits = 1 << iota // stdout may carry downloaded bytes
+	flowNet                             // stdout may carry bytes from a raw network connection
+	flowShellSink                       // a shell reads its program from stdin
+	flowInterpSink                      // an interpreter reads code from stdin
+	flowConnector                       // a raw network client (nc, telnet, socat …) runs
+	flowDownloader                      // a downloader runs
 
-	shFlowTaint = shFlowDL | shFlowNet
+	flowTaint = flowDL | flowNet
 )
 
-// shFlow is the data flow out of a statement: bits, and its stdout text when
+// flow is the data flow out of a statement: bits, and its stdout text when
 // statically known (echo, printf, base64 -d of known text).
-type shFlow struct {
-	bits    shBits
+type flow struct {
+	bits    flowBits
 	text    string
 	hasText bool
 }
 
-func (w *shellWalker) full() bool {
-	if len(w.res.Commands) >= shellMaxCommands {
+func (w *walker) full() bool {
+	if len(w.res.Commands) >= maxCommands {
 		w.res.TooDeep = true
 		return true
 	}
 	return false
 }
 
-func (w *shellWalker) signal(sig Signal, detail string) {
+func (w *walker) signal(sig Signal, detail string) {
 	for _, s := range w.res.Signals {
 		if s.Signal == sig {
 			return // the first occurrence names the offending command
 		}
 	}
-	detail = shShortDetail(detail)
+	detail = shortDetail(detail)
 	w.res.Signals = append(w.res.Signals, Raised{Signal: sig, Detail: detail})
 }
 
 // finish raises signals that need the whole program.
-func (w *shellWalker) finish() {
+func (w *walker) finish() {
 	if w.fifoDetail != "" && w.netcatDetail != "" {
 		d := w.fifoDetail
 		if d != w.netcatDetail {
@@ -328,7 +328,7 @@ func (w *shellWalker) finish() {
 	}
 }
 
-func (w *shellWalker) addEnv(name, val string) {
+func (w *walker) addEnv(name, val string) {
 	kv := name + "=" + val
 	for _, e := range w.res.Env {
 		if e == kv {
@@ -338,7 +338,7 @@ func (w *shellWalker) addEnv(name, val string) {
 	w.res.Env = append(w.res.Env, kv)
 }
 
-func (w *shellWalker) addEmbedded(code string) {
+func (w *walker) addEmbedded(code string) {
 	for _, e := range w.res.Embedded {
 		if e == code {
 			return
@@ -348,8 +348,8 @@ func (w *shellWalker) addEmbedded(code string) {
 }
 
 // addPathAbs records an absolute path fact.
-func (w *shellWalker) addPathAbs(raw, abs string, acc Access) {
-	k := shPathKey{abs, acc}
+func (w *walker) addPathAbs(raw, abs string, acc Access) {
+	k := pathKey{abs, acc}
 	if w.pathSeen != nil {
 		if w.pathSeen[k] {
 			return
@@ -361,9 +361,9 @@ func (w *shellWalker) addPathAbs(raw, abs string, acc Access) {
 			}
 		}
 		if len(w.res.Paths) >= 16 {
-			w.pathSeen = make(map[shPathKey]bool, 64)
+			w.pathSeen = make(map[pathKey]bool, 64)
 			for _, p := range w.res.Paths {
-				w.pathSeen[shPathKey{p.Path, p.Access}] = true
+				w.pathSeen[pathKey{p.Path, p.Access}] = true
 			}
 		}
 	}
@@ -373,7 +373,7 @@ func (w *shellWalker) addPathAbs(raw, abs string, acc Access) {
 	w.res.Paths = append(w.res.Paths, Path{Raw: raw, Path: abs, Access: acc})
 }
 
-func (w *shellWalker) addHost(raw string) {
+func (w *walker) addHost(raw string) {
 	if raw == "" {
 		return
 	}
@@ -402,25 +402,25 @@ func (w *shellWalker) addHost(raw string) {
 
 // nestedProgram parses and walks src as a program run by a new shell
 // (sh -c, su -c, watch, a here-document fed to bash …).
-func (w *shellWalker) nestedProgram(src string, sc *shellScope, pos []string) shFlow {
-	if sc.depth+1 > shellMaxDepth {
+func (w *walker) nestedProgram(src string, sc *scope, pos []string) flow {
+	if sc.depth+1 > maxDepth {
 		w.res.TooDeep = true
-		return shFlow{}
+		return flow{}
 	}
 	if strings.TrimSpace(src) == "" || w.full() {
-		return shFlow{}
+		return flow{}
 	}
 	return w.runProgram(src, sc.nested(pos))
 }
 
 // evalProgram walks src in the current shell (eval): cd and variables carry.
-func (w *shellWalker) evalProgram(src string, sc *shellScope) shFlow {
-	if sc.depth+1 > shellMaxDepth {
+func (w *walker) evalProgram(src string, sc *scope) flow {
+	if sc.depth+1 > maxDepth {
 		w.res.TooDeep = true
-		return shFlow{}
+		return flow{}
 	}
 	if strings.TrimSpace(src) == "" || w.full() {
-		return shFlow{}
+		return flow{}
 	}
 	saveSrc, saveStmt, saveText := sc.src, sc.stmt, sc.text
 	sc.text = sc.detail()
@@ -432,9 +432,9 @@ func (w *shellWalker) evalProgram(src string, sc *shellScope) shFlow {
 	return f
 }
 
-func (w *shellWalker) walkStmts(stmts []*syntax.Stmt, sc *shellScope, in shFlow) shFlow {
+func (w *walker) walkStmts(stmts []*syntax.Stmt, sc *scope, in flow) flow {
 	saveStmt := sc.stmt
-	var out shFlow
+	var out flow
 	allText := true
 	var text strings.Builder
 	for _, st := range stmts {
@@ -444,7 +444,7 @@ func (w *shellWalker) walkStmts(stmts []*syntax.Stmt, sc *shellScope, in shFlow)
 		sc.stmt = st
 		f := w.walkStmt(st, sc, in)
 		out.bits |= f.bits
-		if f.hasText && allText && text.Len()+len(f.text) <= shellMaxWord {
+		if f.hasText && allText && text.Len()+len(f.text) <= maxWord {
 			text.WriteString(f.text)
 		} else {
 			allText = false
@@ -457,7 +457,7 @@ func (w *shellWalker) walkStmts(stmts []*syntax.Stmt, sc *shellScope, in shFlow)
 	return out
 }
 
-func (w *shellWalker) walkStmt(st *syntax.Stmt, sc *shellScope, in shFlow) shFlow {
+func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 	// Here-documents and here-strings replace stdin; evaluate them first so
 	// the command sees their text.
 	stdinRedir := false
@@ -468,13 +468,13 @@ func (w *shellWalker) walkStmt(st *syntax.Stmt, sc *shellScope, in shFlow) shFlo
 				continue
 			}
 			if r.Hdoc == nil {
-				in = shFlow{hasText: true}
+				in = flow{hasText: true}
 				continue
 			}
 			a := w.evalHeredoc(r, sc)
-			in = shFlow{text: a.s, hasText: true}
+			in = flow{text: a.s, hasText: true}
 			if a.dl {
-				in.bits |= shFlowDL
+				in.bits |= flowDL
 			}
 			stdinRedir = true
 		case syntax.WordHdoc:
@@ -482,23 +482,23 @@ func (w *shellWalker) walkStmt(st *syntax.Stmt, sc *shellScope, in shFlow) shFlo
 				continue
 			}
 			a := w.evalJoined(r.Word, sc)
-			in = shFlow{text: a.s + "\n", hasText: true}
+			in = flow{text: a.s + "\n", hasText: true}
 			if a.dl {
-				in.bits |= shFlowDL
+				in.bits |= flowDL
 			}
 			stdinRedir = true
 		case syntax.RdrIn:
 			if r.N == nil || r.N.Value == "0" {
-				in = shFlow{}
+				in = flow{}
 			}
 		}
 	}
-	var f shFlow
+	var f flow
 	if st.Cmd != nil {
 		f = w.walkCommand(st.Cmd, sc, in, st)
 	}
 	if st.Background && f.hasText {
-		f = shFlow{bits: f.bits}
+		f = flow{bits: f.bits}
 	}
 	saveDeferred := len(w.deferred)
 	for _, r := range st.Redirs {
@@ -509,7 +509,7 @@ func (w *shellWalker) walkStmt(st *syntax.Stmt, sc *shellScope, in shFlow) shFlo
 }
 
 // redirect records the path or network target of one redirection.
-func (w *shellWalker) redirect(r *syntax.Redirect, sc *shellScope, f shFlow, stdinRedir bool) {
+func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool) {
 	var acc Access
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -531,14 +531,14 @@ func (w *shellWalker) redirect(r *syntax.Redirect, sc *shellScope, f shFlow, std
 	}
 	a := w.evalJoined(r.Word, sc)
 	if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
-		if a.s == "-" || shIsDigits(strings.TrimSuffix(a.s, "-")) || a.dyn && !strings.Contains(a.s, "/") {
+		if a.s == "-" || isDigits(strings.TrimSuffix(a.s, "-")) || a.dyn && !strings.Contains(a.s, "/") {
 			return // fd duplication
 		}
 	}
 	if a.proc {
 		return
 	}
-	if host, ok := shDevTCPHost(a.s); ok {
+	if host, ok := devTCPHost(a.s); ok {
 		w.addHost(host)
 		w.signal(SignalReverseShell, sc.detail())
 		return
@@ -547,19 +547,19 @@ func (w *shellWalker) redirect(r *syntax.Redirect, sc *shellScope, f shFlow, std
 	if !ok {
 		return
 	}
-	if shIsPseudoDevice(abs) {
+	if isPseudoDevice(abs) {
 		return
 	}
 	w.addPathAbs(w.rawPath(a.s, abs, sc), abs, acc)
-	if acc&AccessWrite != 0 && f.bits&shFlowDL != 0 && (r.N == nil || r.N.Value == "1") {
+	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
 	}
-	if acc&AccessRead != 0 && (r.N == nil || r.N.Value == "0") && f.bits&(shFlowShellSink|shFlowInterpSink) != 0 && !stdinRedir {
+	if acc&AccessRead != 0 && (r.N == nil || r.N.Value == "0") && f.bits&(flowShellSink|flowInterpSink) != 0 && !stdinRedir {
 		w.checkExecDownloaded(abs, sc)
 	}
 }
 
-func (w *shellWalker) markDownloaded(abs string) {
+func (w *walker) markDownloaded(abs string) {
 	if w.dlFiles == nil {
 		w.dlFiles = make(map[string]bool, 4)
 	}
@@ -569,17 +569,17 @@ func (w *shellWalker) markDownloaded(abs string) {
 
 // checkExecDownloaded raises download-exec when abs, about to be run, holds
 // downloaded bytes (or is a temp file run after a download).
-func (w *shellWalker) checkExecDownloaded(abs string, sc *shellScope) {
+func (w *walker) checkExecDownloaded(abs string, sc *scope) {
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())
 		return
 	}
-	if w.sawDownload && shIsTempPath(abs) {
+	if w.sawDownload && isTempPath(abs) {
 		w.signal(SignalDownloadExec, sc.detail())
 	}
 }
 
-func shIsTempPath(p string) bool {
+func isTempPath(p string) bool {
 	for _, d := range []string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/tmp/"} {
 		if strings.HasPrefix(p, d) {
 			return true
@@ -589,7 +589,7 @@ func shIsTempPath(p string) bool {
 }
 
 // isPseudoDevice reports paths that are not files worth a fact.
-func shIsPseudoDevice(p string) bool {
+func isPseudoDevice(p string) bool {
 	switch p {
 	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom":
 		return p != "/dev/zero" && p != "/dev/random" && p != "/dev/urandom"
@@ -598,7 +598,7 @@ func shIsPseudoDevice(p string) bool {
 }
 
 // devTCPHost extracts HOST from /dev/tcp/HOST/PORT or /dev/udp/HOST/PORT.
-func shDevTCPHost(s string) (string, bool) {
+func devTCPHost(s string) (string, bool) {
 	var rest string
 	switch {
 	case strings.HasPrefix(s, "/dev/tcp/"):
@@ -614,7 +614,7 @@ func shDevTCPHost(s string) (string, bool) {
 	return rest, true
 }
 
-func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow, st *syntax.Stmt) shFlow {
+func (w *walker) walkCommand(cmd syntax.Command, sc *scope, in flow, st *syntax.Stmt) flow {
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
 		return w.walkCall(c, sc, in)
@@ -622,17 +622,17 @@ func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow,
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			fx := w.walkStmt(c.X, w.sub(sc), in)
-			fy := w.walkStmt(c.Y, w.sub(sc), shFlow{bits: fx.bits & shFlowTaint, text: fx.text, hasText: fx.hasText})
+			fy := w.walkStmt(c.Y, w.sub(sc), flow{bits: fx.bits & flowTaint, text: fx.text, hasText: fx.hasText})
 			all := fx.bits | fy.bits
-			if all&shFlowConnector != 0 && all&shFlowShellSink != 0 {
+			if all&flowConnector != 0 && all&flowShellSink != 0 {
 				w.signal(SignalReverseShell, sc.detail())
 			}
-			return shFlow{bits: fy.bits&shFlowTaint | all&^shFlowTaint, text: fy.text, hasText: fy.hasText}
+			return flow{bits: fy.bits&flowTaint | all&^flowTaint, text: fy.text, hasText: fy.hasText}
 		default:
 			fx := w.walkStmt(c.X, sc, in)
 			fy := w.walkStmt(c.Y, sc, in)
-			out := shFlow{bits: fx.bits | fy.bits}
-			if fx.hasText && fy.hasText && c.Op == syntax.AndStmt && len(fx.text)+len(fy.text) <= shellMaxWord {
+			out := flow{bits: fx.bits | fy.bits}
+			if fx.hasText && fy.hasText && c.Op == syntax.AndStmt && len(fx.text)+len(fy.text) <= maxWord {
 				out.text, out.hasText = fx.text+fy.text, true
 			}
 			return out
@@ -642,7 +642,7 @@ func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow,
 	case *syntax.Block:
 		return w.walkStmts(c.Stmts, sc, in)
 	case *syntax.IfClause:
-		var out shFlow
+		var out flow
 		for cl := c; cl != nil; cl = cl.Else {
 			out.bits |= w.walkStmts(cl.Cond, sc, in).bits
 			out.bits |= w.walkStmts(cl.Then, sc, in).bits
@@ -651,12 +651,12 @@ func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow,
 	case *syntax.WhileClause:
 		f := w.walkStmts(c.Cond, sc, in)
 		f.bits |= w.walkStmts(c.Do, sc, in).bits
-		return shFlow{bits: f.bits}
+		return flow{bits: f.bits}
 	case *syntax.ForClause:
 		return w.walkFor(c, sc, in)
 	case *syntax.CaseClause:
 		w.evalJoined(c.Word, sc)
-		var out shFlow
+		var out flow
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				w.walkNested(p, sc)
@@ -669,21 +669,21 @@ func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow,
 		if c.Body != nil {
 			fs := w.sub(sc)
 			fs.inFunc = true
-			w.walkStmt(c.Body, fs, shFlow{})
+			w.walkStmt(c.Body, fs, flow{})
 			if w.funcs == nil {
-				w.funcs = make(map[string]shellFunc, 2)
+				w.funcs = make(map[string]funcDef, 2)
 			}
 			if c.Name != nil {
-				w.funcs[c.Name.Value] = shellFunc{body: c.Body, src: sc.src}
+				w.funcs[c.Name.Value] = funcDef{body: c.Body, src: sc.src}
 			}
 			for _, n := range c.Names {
-				w.funcs[n.Value] = shellFunc{body: c.Body, src: sc.src}
+				w.funcs[n.Value] = funcDef{body: c.Body, src: sc.src}
 			}
 		}
-		return shFlow{}
+		return flow{}
 	case *syntax.DeclClause:
 		w.walkDecl(c, sc)
-		return shFlow{}
+		return flow{}
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			return w.walkStmt(c.Stmt, sc, in)
@@ -699,22 +699,22 @@ func (w *shellWalker) walkCommand(cmd syntax.Command, sc *shellScope, in shFlow,
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		w.walkNested(c, sc)
 	}
-	return shFlow{}
+	return flow{}
 }
 
 // walkNested walks the command and process substitutions inside a node
 // whose other parts carry no facts (arithmetic, [[ ]] tests, patterns).
-func (w *shellWalker) walkNested(n syntax.Node, sc *shellScope) {
+func (w *walker) walkNested(n syntax.Node, sc *scope) {
 	if n == nil {
 		return
 	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
-			w.walkSubst(n.Stmts, sc, shFlow{})
+			w.walkSubst(n.Stmts, sc, flow{})
 			return false
 		case *syntax.ProcSubst:
-			w.walkSubst(n.Stmts, sc, shFlow{})
+			w.walkSubst(n.Stmts, sc, flow{})
 			return false
 		}
 		return true
@@ -722,24 +722,24 @@ func (w *shellWalker) walkNested(n syntax.Node, sc *shellScope) {
 }
 
 // walkSubst walks the program of a command or process substitution.
-func (w *shellWalker) walkSubst(stmts []*syntax.Stmt, sc *shellScope, in shFlow) shFlow {
-	if sc.depth+1 > shellMaxDepth {
+func (w *walker) walkSubst(stmts []*syntax.Stmt, sc *scope, in flow) flow {
+	if sc.depth+1 > maxDepth {
 		w.res.TooDeep = true
-		return shFlow{}
+		return flow{}
 	}
 	s := w.sub(sc)
 	s.depth++
 	return w.walkStmts(stmts, s, in)
 }
 
-func (w *shellWalker) walkFor(c *syntax.ForClause, sc *shellScope, in shFlow) shFlow {
+func (w *walker) walkFor(c *syntax.ForClause, sc *scope, in flow) flow {
 	wi, ok := c.Loop.(*syntax.WordIter)
 	if !ok {
 		w.walkNested(c.Loop, sc)
 		f := w.walkStmts(c.Do, sc, in)
-		return shFlow{bits: f.bits}
+		return flow{bits: f.bits}
 	}
-	var items []shArg
+	var items []argVal
 	for _, word := range wi.Items {
 		items = w.evalWord(word, sc, items)
 	}
@@ -753,7 +753,7 @@ func (w *shellWalker) walkFor(c *syntax.ForClause, sc *shellScope, in shFlow) sh
 			literal = false
 		}
 	}
-	var out shFlow
+	var out flow
 	if !literal || name == "" {
 		if name != "" {
 			sc.unsetVar(name)
@@ -768,7 +768,7 @@ func (w *shellWalker) walkFor(c *syntax.ForClause, sc *shellScope, in shFlow) sh
 	return out
 }
 
-func (w *shellWalker) walkDecl(c *syntax.DeclClause, sc *shellScope) {
+func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 	variant := ""
 	if c.Variant != nil {
 		variant = c.Variant.Value
@@ -796,7 +796,7 @@ func (w *shellWalker) walkDecl(c *syntax.DeclClause, sc *shellScope) {
 			v := w.evalJoined(a.Value, sc)
 			argv = append(argv, v.s)
 			// `export "$X"` or `export 'A=1'`: a runtime word.
-			if name, val, ok := strings.Cut(v.s, "="); ok && shIsName(name) && exported && !unexport {
+			if name, val, ok := strings.Cut(v.s, "="); ok && isName(name) && exported && !unexport {
 				w.addEnv(name, val)
 				if !v.dyn {
 					sc.setVar(name, val)
@@ -827,7 +827,7 @@ func (w *shellWalker) walkDecl(c *syntax.DeclClause, sc *shellScope) {
 }
 
 // setVarFrom records a variable assignment for later expansion.
-func (w *shellWalker) setVarFrom(sc *shellScope, name string, val shArg) {
+func (w *walker) setVarFrom(sc *scope, name string, val argVal) {
 	if val.dl {
 		if w.dlVars == nil {
 			w.dlVars = make(map[string]bool, 2)
@@ -843,7 +843,7 @@ func (w *shellWalker) setVarFrom(sc *shellScope, name string, val shArg) {
 	sc.setVar(name, val.s)
 }
 
-func (w *shellWalker) walkCall(c *syntax.CallExpr, sc *shellScope, in shFlow) shFlow {
+func (w *walker) walkCall(c *syntax.CallExpr, sc *scope, in flow) flow {
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
 			if a.Name == nil {
@@ -855,7 +855,7 @@ func (w *shellWalker) walkCall(c *syntax.CallExpr, sc *shellScope, in shFlow) sh
 			w.addEnv(a.Name.Value, val.s)
 			w.setVarFrom(sc, a.Name.Value, val)
 		}
-		return shFlow{}
+		return flow{}
 	}
 	for _, a := range c.Assigns {
 		if a.Name == nil {
@@ -865,11 +865,11 @@ func (w *shellWalker) walkCall(c *syntax.CallExpr, sc *shellScope, in shFlow) sh
 		w.addEnv(a.Name.Value, val.s)
 	}
 	saveDeferred := len(w.deferred)
-	var argv []shArg
+	var argv []argVal
 	for _, word := range c.Args {
 		argv = w.evalWord(word, sc, argv)
 	}
-	var f shFlow
+	var f flow
 	if len(argv) > 0 {
 		f = w.classify(argv, sc, in)
 	}
@@ -879,24 +879,24 @@ func (w *shellWalker) walkCall(c *syntax.CallExpr, sc *shellScope, in shFlow) sh
 
 // flushDeferred walks the output process substitutions >(…) collected since
 // save; they receive what the command writes.
-func (w *shellWalker) flushDeferred(save int, sc *shellScope, bits shBits) shBits {
+func (w *walker) flushDeferred(save int, sc *scope, bits flowBits) flowBits {
 	if len(w.deferred) <= save {
 		return 0
 	}
 	ps := append([]*syntax.ProcSubst(nil), w.deferred[save:]...)
 	w.deferred = w.deferred[:save]
-	pin := shFlow{bits: bits & shFlowTaint}
-	if bits&shFlowDownloader != 0 {
-		pin.bits |= shFlowDL
+	pin := flow{bits: bits & flowTaint}
+	if bits&flowDownloader != 0 {
+		pin.bits |= flowDL
 	}
-	var out shBits
+	var out flowBits
 	for _, p := range ps {
-		out |= w.walkSubst(p.Stmts, sc, pin).bits &^ shFlowTaint
+		out |= w.walkSubst(p.Stmts, sc, pin).bits &^ flowTaint
 	}
 	return out
 }
 
-func shIsName(s string) bool {
+func isName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -910,7 +910,7 @@ func shIsName(s string) bool {
 	return true
 }
 
-func shIsDigits(s string) bool {
+func isDigits(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -7,25 +7,25 @@ import (
 )
 
 // cmdCtx is one simple command being classified.
-type shCmd struct {
+type cmdCtx struct {
 	prog  string
-	argv  []shArg
-	sc    *shellScope
-	in    shFlow
+	argv  []argVal
+	sc    *scope
+	in    flow
 	xargs bool // arguments arrive from stdin (xargs): interpreters here run piped data
 }
 
 // classify records the facts of one simple command and of every command it
 // wraps.
-func (w *shellWalker) classify(argv []shArg, sc *shellScope, in shFlow) shFlow {
+func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 	for i := range argv {
 		w.scanURLs(argv[i], sc)
 	}
-	strs := shArgStrings(argv)
-	c := &shCmd{argv: argv, sc: sc, in: in}
+	strs := argStrings(argv)
+	c := &cmdCtx{argv: argv, sc: sc, in: in}
 	for guard := 0; guard < 64 && len(c.argv) > 0; guard++ {
 		if w.full() {
-			return shFlow{}
+			return flow{}
 		}
 		w.res.Commands = append(w.res.Commands, Command{Argv: strs, Dir: c.sc.dir})
 		a0 := c.argv[0]
@@ -43,7 +43,7 @@ func (w *shellWalker) classify(argv []shArg, sc *shellScope, in shFlow) shFlow {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
 		if a0.s == "" {
-			return shFlow{bits: in.bits & shFlowTaint}
+			return flow{bits: in.bits & flowTaint}
 		}
 		if !a0.proc && strings.IndexByte(a0.s, '/') >= 0 {
 			if abs, ok := w.resolve(a0.s, c.sc.dir); ok {
@@ -51,27 +51,27 @@ func (w *shellWalker) classify(argv []shArg, sc *shellScope, in shFlow) shFlow {
 				w.checkExecDownloaded(abs, c.sc)
 			}
 		}
-		c.prog = shProgName(a0.s)
+		c.prog = progName(a0.s)
 		prev := c.argv
 		inner, f := w.dispatch(c)
 		if len(inner) == 0 {
-			f.bits |= in.bits & shFlowTaint
+			f.bits |= in.bits & flowTaint
 			return f
 		}
 		if len(inner) <= len(prev) && len(strs) == len(prev) && &inner[len(inner)-1] == &prev[len(prev)-1] {
 			strs = strs[len(strs)-len(inner):]
 		} else {
-			strs = shArgStrings(inner)
+			strs = argStrings(inner)
 			for i := range inner {
 				w.scanURLs(inner[i], c.sc)
 			}
 		}
 		c.argv = inner
 	}
-	return shFlow{bits: in.bits & shFlowTaint}
+	return flow{bits: in.bits & flowTaint}
 }
 
-func shArgStrings(argv []shArg) []string {
+func argStrings(argv []argVal) []string {
 	s := make([]string, len(argv))
 	for i := range argv {
 		s[i] = argv[i].s
@@ -79,8 +79,8 @@ func shArgStrings(argv []shArg) []string {
 	return s
 }
 
-func shJoinArgs(argv []shArg) shArg {
-	var a shArg
+func joinArgs(argv []argVal) argVal {
+	var a argVal
 	parts := make([]string, len(argv))
 	for i, x := range argv {
 		parts[i] = x.s
@@ -91,81 +91,81 @@ func shJoinArgs(argv []shArg) shArg {
 	return a
 }
 
-var shellProgs = shSet("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish", "tcsh", "csh", "posh", "oksh", "loksh", "pdksh", "ksh93")
+var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbash", "fish", "tcsh", "csh", "posh", "oksh", "loksh", "pdksh", "ksh93")
 
 // dispatch classifies c; it returns the wrapped command to classify next,
 // or the command's data flow.
-func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	switch c.prog {
 	// ---- wrappers ----
 	case "sudo":
 		return w.sudo(c)
 	case "doas":
-		k, stop := shSkipWrapperOpts(argv, shDoasOpts, 0, "L", false)
+		k, stop := skipWrapperOpts(argv, doasOpts, 0, "L", false)
 		return w.wrapped(c, k, stop)
 	case "env":
 		return w.env(c)
 	case "nohup", "builtin", "setsid", "unbuffer", "rlwrap", "torsocks", "tsocks", "fakeroot", "dbus-run-session",
 		"catchsegv", "nocache", "firejail", "ssh-agent", "sandbox", "with-contenv", "proxychains", "proxychains4":
-		k, stop := shSkipWrapperOpts(argv, shPlainWrapperOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, plainWrapperOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "time":
-		k, stop := shSkipWrapperOpts(argv, shTimeOpts, 0, "", false)
-		w.optPaths(c, shTimeOpts, shTimeAcc)
+		k, stop := skipWrapperOpts(argv, timeOpts, 0, "", false)
+		w.optPaths(c, timeOpts, timeAcc)
 		return w.wrapped(c, k, stop)
 	case "nice":
-		k, stop := shSkipWrapperOpts(argv, shNiceOpts, 0, "", true)
+		k, stop := skipWrapperOpts(argv, niceOpts, 0, "", true)
 		return w.wrapped(c, k, stop)
 	case "ionice":
-		k, stop := shSkipWrapperOpts(argv, shIoniceOpts, 0, "pPu", false)
+		k, stop := skipWrapperOpts(argv, ioniceOpts, 0, "pPu", false)
 		return w.wrapped(c, k, stop)
 	case "stdbuf":
-		k, stop := shSkipWrapperOpts(argv, shStdbufOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, stdbufOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "timeout":
-		k, stop := shSkipWrapperOpts(argv, shTimeoutOpts, 1, "", false)
+		k, stop := skipWrapperOpts(argv, timeoutOpts, 1, "", false)
 		return w.wrapped(c, k, stop)
 	case "chrt":
-		k, stop := shSkipWrapperOpts(argv, shChrtOpts, 1, "pm", false)
+		k, stop := skipWrapperOpts(argv, chrtOpts, 1, "pm", false)
 		return w.wrapped(c, k, stop)
 	case "taskset":
-		k, stop := shSkipWrapperOpts(argv, shTasksetOpts, 1, "p", false)
+		k, stop := skipWrapperOpts(argv, tasksetOpts, 1, "p", false)
 		return w.wrapped(c, k, stop)
 	case "chroot":
-		k, stop := shSkipWrapperOpts(argv, shChrootOpts, 1, "", false)
+		k, stop := skipWrapperOpts(argv, chrootOpts, 1, "", false)
 		if k-1 < len(argv) && k-1 >= 1 {
 			w.argPath(argv[k-1], c.sc, AccessRead|AccessExec, true)
 		}
 		return w.wrapped(c, k, stop)
 	case "command":
-		k, stop := shSkipWrapperOpts(argv, shCommandOpts, 0, "vV", false)
+		k, stop := skipWrapperOpts(argv, commandOpts, 0, "vV", false)
 		return w.wrapped(c, k, stop)
 	case "exec":
-		k, stop := shSkipWrapperOpts(argv, shExecOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, execOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "strace", "ltrace":
-		sp := shStraceOpts
-		w.optPaths(c, sp, shStraceAcc)
-		k, stop := shSkipWrapperOpts(argv, sp, 0, "p", false)
+		sp := straceOpts
+		w.optPaths(c, sp, straceAcc)
+		k, stop := skipWrapperOpts(argv, sp, 0, "p", false)
 		return w.wrapped(c, k, stop)
 	case "pkexec":
-		k, stop := shSkipWrapperOpts(argv, shPkexecOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, pkexecOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "caffeinate":
-		k, stop := shSkipWrapperOpts(argv, shCaffeinateOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, caffeinateOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "unshare":
-		k, stop := shSkipWrapperOpts(argv, shUnshareOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, unshareOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "nsenter":
-		k, stop := shSkipWrapperOpts(argv, shNsenterOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, nsenterOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "systemd-run":
-		k, stop := shSkipWrapperOpts(argv, shSystemdRunOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, systemdRunOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "xvfb-run":
-		k, stop := shSkipWrapperOpts(argv, shXvfbRunOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, xvfbRunOpts, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "arch":
 		k := 1
@@ -177,15 +177,15 @@ func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
 		}
 		return w.wrapped(c, k, false)
 	case "sshpass":
-		sp := shSshpassOpts
-		w.optPaths(c, sp, shSshpassAcc)
-		k, stop := shSkipWrapperOpts(argv, sp, 0, "", false)
+		sp := sshpassOpts
+		w.optPaths(c, sp, sshpassAcc)
+		k, stop := skipWrapperOpts(argv, sp, 0, "", false)
 		return w.wrapped(c, k, stop)
 	case "busybox", "toybox":
 		if len(argv) > 1 && !strings.HasPrefix(argv[1].s, "-") {
-			return argv[1:], shFlow{}
+			return argv[1:], flow{}
 		}
-		return nil, shFlow{}
+		return nil, flow{}
 	case "xargs":
 		return w.xargs(c)
 	case "flock":
@@ -201,11 +201,11 @@ func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
 			}
 			argv = argv[1:]
 		}
-		k, stop := shSkipWrapperOpts(argv, shUvxOpts, 0, "", false)
+		k, stop := skipWrapperOpts(argv, uvxOpts, 0, "", false)
 		if stop || k >= len(argv) {
-			return nil, shFlow{}
+			return nil, flow{}
 		}
-		return argv[k:], shFlow{}
+		return argv[k:], flow{}
 
 	// ---- programs that run shell text ----
 	case "watch":
@@ -219,7 +219,7 @@ func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
 	case "parallel":
 		return nil, w.parallel(c)
 	case "eval":
-		code := shJoinArgs(argv[1:])
+		code := joinArgs(argv[1:])
 		if code.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
@@ -235,7 +235,7 @@ func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
 	case "find":
 		return nil, w.find(c)
 	}
-	if shellProgs[c.prog] {
+	if progs[c.prog] {
 		return nil, w.shell(c)
 	}
 	switch c.prog {
@@ -247,16 +247,16 @@ func (w *shellWalker) dispatch(c *shCmd) ([]shArg, shFlow) {
 }
 
 // wrapped continues with argv[k:] as the wrapped command.
-func (w *shellWalker) wrapped(c *shCmd, k int, stop bool) ([]shArg, shFlow) {
+func (w *walker) wrapped(c *cmdCtx, k int, stop bool) ([]argVal, flow) {
 	if stop || k >= len(c.argv) {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
-	return c.argv[k:], shFlow{}
+	return c.argv[k:], flow{}
 }
 
 // optPaths records the paths given as values of the listed options.
-func (w *shellWalker) optPaths(c *shCmd, sp *shOptSpec, acc map[string]Access) {
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+func (w *walker) optPaths(c *cmdCtx, sp *optSpec, acc map[string]Access) {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		if o.name == "" {
 			return false // wrapped command starts
 		}
@@ -267,12 +267,12 @@ func (w *shellWalker) optPaths(c *shCmd, sp *shOptSpec, acc map[string]Access) {
 	})
 }
 
-func (w *shellWalker) sudo(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) sudo(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	i := 1
 	dir := ""
 	edit, noCmd, shellFlag := false, false, false
-	longVal := shSudoOpts
+	longVal := sudoOpts
 	for i < len(argv) {
 		s := argv[i].s
 		if s == "--" {
@@ -326,7 +326,7 @@ func (w *shellWalker) sudo(c *shCmd) ([]shArg, shFlow) {
 		i++
 	}
 	for i < len(argv) {
-		name, val, ok := shAssignWord(argv[i].s)
+		name, val, ok := assignWord(argv[i].s)
 		if !ok {
 			break
 		}
@@ -337,10 +337,10 @@ func (w *shellWalker) sudo(c *shCmd) ([]shArg, shFlow) {
 		for _, a := range argv[i:] {
 			w.argPath(a, c.sc, AccessRead|AccessWrite, true)
 		}
-		return nil, shFlow{}
+		return nil, flow{}
 	}
 	if noCmd {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
 	if dir != "" {
 		sc := w.sub(c.sc)
@@ -351,14 +351,14 @@ func (w *shellWalker) sudo(c *shCmd) ([]shArg, shFlow) {
 	}
 	if i >= len(argv) {
 		if shellFlag {
-			return nil, w.stdinSink(c, shFlowShellSink)
+			return nil, w.stdinSink(c, flowShellSink)
 		}
-		return nil, shFlow{}
+		return nil, flow{}
 	}
-	return argv[i:], shFlow{}
+	return argv[i:], flow{}
 }
 
-func (w *shellWalker) env(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) env(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	i := 1
 	for i < len(argv) {
@@ -405,7 +405,7 @@ func (w *shellWalker) env(c *shCmd) ([]shArg, shFlow) {
 				str = argv[i].s
 			}
 			rest := append(w.splitWords(str), argv[i+1:]...)
-			na := make([]shArg, 0, len(rest)+1)
+			na := make([]argVal, 0, len(rest)+1)
 			na = append(na, argv[0])
 			na = append(na, rest...)
 			c.argv = na
@@ -420,7 +420,7 @@ func (w *shellWalker) env(c *shCmd) ([]shArg, shFlow) {
 		break
 	}
 	for i < len(argv) {
-		name, val, ok := shAssignWord(argv[i].s)
+		name, val, ok := assignWord(argv[i].s)
 		if !ok {
 			break
 		}
@@ -428,14 +428,14 @@ func (w *shellWalker) env(c *shCmd) ([]shArg, shFlow) {
 		i++
 	}
 	if i >= len(argv) {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
-	return argv[i:], shFlow{}
+	return argv[i:], flow{}
 }
 
-func (w *shellWalker) xargs(c *shCmd) ([]shArg, shFlow) {
-	sp := shXargsOpts
-	w.optPaths(c, sp, shXargsAcc)
+func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
+	sp := xargsOpts
+	w.optPaths(c, sp, xargsAcc)
 	argv := c.argv
 	i := 1
 	for i < len(argv) {
@@ -470,14 +470,14 @@ func (w *shellWalker) xargs(c *shCmd) ([]shArg, shFlow) {
 	}
 	c.xargs = true
 	if i >= len(argv) {
-		return []shArg{{s: "echo"}}, shFlow{}
+		return []argVal{{s: "echo"}}, flow{}
 	}
-	return argv[i:], shFlow{}
+	return argv[i:], flow{}
 }
 
-func (w *shellWalker) flock(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) flock(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
-	var cmd *shArg
+	var cmd *argVal
 	i := 1
 	operand := -1
 	for i < len(argv) {
@@ -490,7 +490,7 @@ func (w *shellWalker) flock(c *shCmd) ([]shArg, shFlow) {
 			continue
 		}
 		if strings.HasPrefix(s, "--command=") {
-			a := shArg{s: s[len("--command="):], dyn: argv[i].dyn, dl: argv[i].dl}
+			a := argVal{s: s[len("--command="):], dyn: argv[i].dyn, dl: argv[i].dl}
 			cmd = &a
 			i++
 			continue
@@ -508,7 +508,7 @@ func (w *shellWalker) flock(c *shCmd) ([]shArg, shFlow) {
 			w.argPath(argv[i], c.sc, AccessRead|AccessWrite, true)
 			i++
 			if cmd == nil && i < len(argv) && !strings.HasPrefix(argv[i].s, "-") {
-				return argv[i:], shFlow{}
+				return argv[i:], flow{}
 			}
 			continue
 		}
@@ -520,14 +520,14 @@ func (w *shellWalker) flock(c *shCmd) ([]shArg, shFlow) {
 		}
 		return nil, w.nestedProgram(cmd.s, c.sc, nil)
 	}
-	return nil, shFlow{}
+	return nil, flow{}
 }
 
 // runWrapper handles `uv run CMD`, `poetry run CMD`, `bundle exec CMD` …
-func (w *shellWalker) runWrapper(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) runWrapper(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	if len(argv) < 2 {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
 	sub := argv[1].s
 	switch {
@@ -535,16 +535,16 @@ func (w *shellWalker) runWrapper(c *shCmd) ([]shArg, shFlow) {
 	default:
 		return nil, w.generic(c, 1)
 	}
-	sp := shRunWrapperOpts
+	sp := runWrapperOpts
 	rest := argv[1:]
-	k, stop := shSkipWrapperOpts(rest, sp, 0, "", false)
+	k, stop := skipWrapperOpts(rest, sp, 0, "", false)
 	if stop || k >= len(rest) {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
-	return rest[k:], shFlow{}
+	return rest[k:], flow{}
 }
 
-func (w *shellWalker) npx(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) npx(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	i := 1
 	for i < len(argv) {
@@ -559,7 +559,7 @@ func (w *shellWalker) npx(c *shCmd) ([]shArg, shFlow) {
 				}
 				return nil, w.nestedProgram(argv[i+1].s, c.sc, nil)
 			}
-			return nil, shFlow{}
+			return nil, flow{}
 		case s == "-p" || s == "--package":
 			i += 2
 			continue
@@ -570,34 +570,34 @@ func (w *shellWalker) npx(c *shCmd) ([]shArg, shFlow) {
 		break
 	}
 	if i >= len(argv) {
-		return nil, shFlow{}
+		return nil, flow{}
 	}
-	return argv[i:], shFlow{}
+	return argv[i:], flow{}
 }
 
 // stdinSink is a shell or interpreter reading its program from stdin.
-func (w *shellWalker) stdinSink(c *shCmd, kind shBits) shFlow {
+func (w *walker) stdinSink(c *cmdCtx, kind flowBits) flow {
 	in := c.in
-	if in.bits&shFlowDL != 0 {
+	if in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
-	if in.bits&shFlowNet != 0 {
+	if in.bits&flowNet != 0 {
 		w.signal(SignalReverseShell, c.sc.detail())
 	}
-	var f shFlow
+	var f flow
 	if in.hasText && !c.xargs {
-		if kind == shFlowShellSink {
+		if kind == flowShellSink {
 			f = w.nestedProgram(in.text, c.sc, nil)
 		} else if strings.TrimSpace(in.text) != "" {
-			f.bits |= w.embedded(shArg{s: in.text, dl: in.bits&shFlowDL != 0}, c.sc)
+			f.bits |= w.embedded(argVal{s: in.text, dl: in.bits&flowDL != 0}, c.sc)
 		}
 	}
 	f.bits |= kind
-	return shFlow{bits: f.bits}
+	return flow{bits: f.bits}
 }
 
 // shell handles sh/bash/zsh … : -c STRING, a script file, or stdin.
-func (w *shellWalker) shell(c *shCmd) shFlow {
+func (w *walker) shell(c *cmdCtx) flow {
 	argv := c.argv
 	i := 1
 	cflag, sflag := false, false
@@ -646,50 +646,50 @@ func (w *shellWalker) shell(c *shCmd) shFlow {
 	}
 	if cflag {
 		if i >= len(argv) {
-			return shFlow{}
+			return flow{}
 		}
 		code := argv[i]
 		if code.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
-		if c.xargs && c.in.bits&shFlowDL != 0 {
+		if c.xargs && c.in.bits&flowDL != 0 {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
 		var pos []string
 		if i+1 < len(argv) {
-			pos = shArgStrings(argv[i+1:])
+			pos = argStrings(argv[i+1:])
 		}
 		f := w.nestedProgram(code.s, c.sc, pos)
-		return shFlow{bits: f.bits &^ (shFlowShellSink | shFlowInterpSink), text: f.text, hasText: f.hasText}
+		return flow{bits: f.bits &^ (flowShellSink | flowInterpSink), text: f.text, hasText: f.hasText}
 	}
 	if i < len(argv) && !sflag {
 		return w.runScript(c, argv[i])
 	}
-	return w.stdinSink(c, shFlowShellSink)
+	return w.stdinSink(c, flowShellSink)
 }
 
 // runScript is an interpreter running a script file.
-func (w *shellWalker) runScript(c *shCmd, file shArg) shFlow {
+func (w *walker) runScript(c *cmdCtx, file argVal) flow {
 	if file.dl {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
-	if c.xargs && c.in.bits&shFlowDL != 0 {
+	if c.xargs && c.in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
 	switch file.s {
 	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-":
-		return w.stdinSink(c, shFlowShellSink)
+		return w.stdinSink(c, flowShellSink)
 	}
 	w.execPath(file, c.sc)
-	return shFlow{}
+	return flow{}
 }
 
 // execPath records a file that is run, and checks it against downloads.
-func (w *shellWalker) execPath(a shArg, sc *shellScope) {
+func (w *walker) execPath(a argVal, sc *scope) {
 	if a.proc || a.s == "" || a.s == "-" {
 		return
 	}
-	if shIsURL(a.s) {
+	if isURL(a.s) {
 		return
 	}
 	abs, ok := w.resolve(a.s, sc.dir)
@@ -700,24 +700,24 @@ func (w *shellWalker) execPath(a shArg, sc *shellScope) {
 	w.checkExecDownloaded(abs, sc)
 }
 
-func (w *shellWalker) source(c *shCmd) shFlow {
+func (w *walker) source(c *cmdCtx) flow {
 	argv := c.argv
 	i := 1
 	if i < len(argv) && argv[i].s == "--" {
 		i++
 	}
 	if i >= len(argv) {
-		return shFlow{}
+		return flow{}
 	}
 	return w.runScript(c, argv[i])
 }
 
 // interpreter handles python, perl, ruby, node, php, lua, osascript,
 // powershell and awk: inline code is Embedded, a script file is exec.
-func (w *shellWalker) interpreter(c *shCmd) shFlow {
+func (w *walker) interpreter(c *cmdCtx) flow {
 	argv := c.argv
-	var code []shArg
-	var script *shArg
+	var code []argVal
+	var script *argVal
 	rest := -1 // first argument after the program text / script
 	inplace := false
 	stdin := false
@@ -749,7 +749,7 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			for j := 1; j < len(s); j++ {
 				switch s[j] {
 				case 'c', 'm':
-					v, next := shAttachedOrNext(argv, i, j)
+					v, next := attachedOrNext(argv, i, j)
 					if s[j] == 'c' {
 						code = append(code, v)
 					} else {
@@ -759,7 +759,7 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 					rest = next
 					break py
 				case 'W', 'X', 'Q':
-					_, next := shAttachedOrNext(argv, i, j)
+					_, next := attachedOrNext(argv, i, j)
 					i = next - 1
 					j = len(s)
 				}
@@ -794,7 +794,7 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			for j := 1; j < len(s); j++ {
 				switch ch := s[j]; {
 				case ch == 'e' || ch == 'E' && c.prog == "perl":
-					v, n := shAttachedOrNext(argv, i, j)
+					v, n := attachedOrNext(argv, i, j)
 					code = append(code, v)
 					next = n
 					break cluster
@@ -802,7 +802,7 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 					inplace = true
 					break cluster
 				case c.prog == "ruby" && strings.IndexByte("rICE", ch) >= 0:
-					_, n := shAttachedOrNext(argv, i, j)
+					_, n := attachedOrNext(argv, i, j)
 					next = n
 					break cluster
 				case strings.IndexByte("IMmxCdDlF0KTW", ch) >= 0:
@@ -843,7 +843,7 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			switch name {
 			case "-e", "--eval", "-p", "--print":
 				if eq {
-					code = append(code, shArg{s: val, dyn: argv[i].dyn, dl: argv[i].dl})
+					code = append(code, argVal{s: val, dyn: argv[i].dyn, dl: argv[i].dl})
 				} else if i+1 < len(argv) {
 					i++
 					code = append(code, argv[i])
@@ -864,8 +864,8 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			rest = i + 1
 		}
 	case "php":
-		sp := shPhpOpts
-		shScanOpts(argv, 1, sp, func(o shOption) bool {
+		sp := phpOpts
+		scanOpts(argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if script == nil && len(code) == 0 {
@@ -887,8 +887,8 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			stdin = true
 		}
 	case "lua":
-		sp := shLuaOpts
-		shScanOpts(argv, 1, sp, func(o shOption) bool {
+		sp := luaOpts
+		scanOpts(argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if o.val.s == "-" {
@@ -905,8 +905,8 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 			return true
 		})
 	case "osascript":
-		sp := shOsascriptOpts
-		shScanOpts(argv, 1, sp, func(o shOption) bool {
+		sp := osascriptOpts
+		scanOpts(argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if len(code) == 0 {
@@ -949,11 +949,11 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 	default:
 		return w.generic(c, 1)
 	}
-	var f shFlow
+	var f flow
 	for _, cd := range code {
 		f.bits |= w.embedded(cd, c.sc)
 	}
-	if len(code) > 0 && c.xargs && c.in.bits&shFlowDL != 0 {
+	if len(code) > 0 && c.xargs && c.in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
 	if script != nil {
@@ -980,28 +980,28 @@ func (w *shellWalker) interpreter(c *shCmd) shFlow {
 		stdin = true
 	}
 	if stdin {
-		f.bits |= w.stdinSink(c, shFlowInterpSink).bits
+		f.bits |= w.stdinSink(c, flowInterpSink).bits
 	}
 	return f
 }
 
 // attachedOrNext returns the value of the option at argv[i][j]: the rest of
 // the cluster or the next argument, and the index after it.
-func shAttachedOrNext(argv []shArg, i, j int) (shArg, int) {
+func attachedOrNext(argv []argVal, i, j int) (argVal, int) {
 	s := argv[i].s
 	if j+1 < len(s) {
-		return shArg{s: s[j+1:], dyn: argv[i].dyn, dl: argv[i].dl}, i + 1
+		return argVal{s: s[j+1:], dyn: argv[i].dyn, dl: argv[i].dl}, i + 1
 	}
 	if i+1 < len(argv) {
 		return argv[i+1], i + 2
 	}
-	return shArg{}, i + 1
+	return argVal{}, i + 1
 }
 
-func (w *shellWalker) powershell(c *shCmd) shFlow {
+func (w *walker) powershell(c *cmdCtx) flow {
 	argv := c.argv
-	valueOpts := shPwshOpts
-	var f shFlow
+	valueOpts := pwshOpts
+	var f flow
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
 		if len(s) > 1 && (s[0] == '-' || s[0] == '/') {
@@ -1009,19 +1009,19 @@ func (w *shellWalker) powershell(c *shCmd) shFlow {
 			name, val, hasVal := strings.Cut(name, ":")
 			switch {
 			case name == "c" || len(name) >= 1 && strings.HasPrefix("command", name):
-				code := shJoinArgs(argv[i+1:])
+				code := joinArgs(argv[i+1:])
 				if hasVal {
 					code.s = val
 				}
 				if code.s == "-" {
-					return w.stdinSink(c, shFlowInterpSink)
+					return w.stdinSink(c, flowInterpSink)
 				}
 				f.bits |= w.embedded(code, c.sc)
 				return f
 			case name == "e" || name == "ec" || len(name) >= 2 && strings.HasPrefix("encodedcommand", name):
 				if i+1 < len(argv) {
 					code := argv[i+1]
-					if dec, ok := shDecodePSBase64(code.s); ok {
+					if dec, ok := decodePSBase64(code.s); ok {
 						code.s = dec
 					}
 					f.bits |= w.embedded(code, c.sc)
@@ -1047,13 +1047,13 @@ func (w *shellWalker) powershell(c *shCmd) shFlow {
 		if strings.HasSuffix(strings.ToLower(s), ".ps1") {
 			return w.runScript(c, argv[i])
 		}
-		f.bits |= w.embedded(shJoinArgs(argv[i:]), c.sc)
+		f.bits |= w.embedded(joinArgs(argv[i:]), c.sc)
 		return f
 	}
-	return w.stdinSink(c, shFlowInterpSink)
+	return w.stdinSink(c, flowInterpSink)
 }
 
-func shDecodePSBase64(s string) (string, bool) {
+func decodePSBase64(s string) (string, bool) {
 	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
 	if err != nil || len(b)%2 != 0 {
 		return "", false
@@ -1065,11 +1065,11 @@ func shDecodePSBase64(s string) (string, bool) {
 	return string(utf16.Decode(u)), true
 }
 
-func (w *shellWalker) awk(c *shCmd) shFlow {
-	sp := shAwkOpts
-	var f shFlow
+func (w *walker) awk(c *cmdCtx) flow {
+	sp := awkOpts
+	var f flow
 	haveProg := false
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "f", "file", "E", "exec", "i", "include":
 			if o.hasVal {
@@ -1087,7 +1087,7 @@ func (w *shellWalker) awk(c *shCmd) shFlow {
 				f.bits |= w.embedded(o.val, c.sc)
 				return true
 			}
-			if _, _, ok := shAssignWord(o.val.s); ok {
+			if _, _, ok := assignWord(o.val.s); ok {
 				return true
 			}
 			w.argPath(o.val, c.sc, AccessRead, true)
@@ -1097,9 +1097,9 @@ func (w *shellWalker) awk(c *shCmd) shFlow {
 	return f
 }
 
-func (w *shellWalker) watch(c *shCmd) shFlow {
+func (w *walker) watch(c *cmdCtx) flow {
 	argv := c.argv
-	sp := shWatchOpts
+	sp := watchOpts
 	execMode := false
 	i := 1
 	for i < len(argv) {
@@ -1136,18 +1136,18 @@ func (w *shellWalker) watch(c *shCmd) shFlow {
 		i++
 	}
 	if i >= len(argv) {
-		return shFlow{}
+		return flow{}
 	}
 	if execMode {
-		return w.classify(argv[i:], c.sc, shFlow{})
+		return w.classify(argv[i:], c.sc, flow{})
 	}
-	code := shJoinArgs(argv[i:])
+	code := joinArgs(argv[i:])
 	return w.nestedProgram(code.s, c.sc, nil)
 }
 
-func (w *shellWalker) su(c *shCmd) ([]shArg, shFlow) {
+func (w *walker) su(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
-	var cmd *shArg
+	var cmd *argVal
 	i := 1
 	for i < len(argv) {
 		s := argv[i].s
@@ -1160,7 +1160,7 @@ func (w *shellWalker) su(c *shCmd) ([]shArg, shFlow) {
 			continue
 		case strings.HasPrefix(s, "--command=") || strings.HasPrefix(s, "--session-command="):
 			_, v, _ := strings.Cut(s, "=")
-			a := shArg{s: v, dyn: argv[i].dyn, dl: argv[i].dl}
+			a := argVal{s: v, dyn: argv[i].dyn, dl: argv[i].dl}
 			cmd = &a
 		case s == "-u" || s == "--user":
 			if c.prog == "runuser" {
@@ -1169,7 +1169,7 @@ func (w *shellWalker) su(c *shCmd) ([]shArg, shFlow) {
 					k++
 				}
 				if cmd == nil && k < len(argv) {
-					return argv[k:], shFlow{}
+					return argv[k:], flow{}
 				}
 			}
 			i++
@@ -1185,28 +1185,28 @@ func (w *shellWalker) su(c *shCmd) ([]shArg, shFlow) {
 		return nil, w.nestedProgram(cmd.s, c.sc, nil)
 	}
 	// `su` alone reads commands from stdin when it is not a terminal.
-	return nil, w.stdinSink(c, shFlowShellSink)
+	return nil, w.stdinSink(c, flowShellSink)
 }
 
-func (w *shellWalker) sg(c *shCmd) shFlow {
+func (w *walker) sg(c *cmdCtx) flow {
 	argv := c.argv
 	if len(argv) < 3 {
-		return shFlow{}
+		return flow{}
 	}
 	i := 2
 	if argv[i].s == "-c" {
 		i++
 	}
 	if i >= len(argv) {
-		return shFlow{}
+		return flow{}
 	}
-	return w.nestedProgram(shJoinArgs(argv[i:]).s, c.sc, nil)
+	return w.nestedProgram(joinArgs(argv[i:]).s, c.sc, nil)
 }
 
-func (w *shellWalker) script(c *shCmd) shFlow {
-	sp := shScriptOpts
-	var f shFlow
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+func (w *walker) script(c *cmdCtx) flow {
+	sp := scriptOpts
+	var f flow
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "c", "command":
 			if o.val.dl {
@@ -1223,10 +1223,10 @@ func (w *shellWalker) script(c *shCmd) shFlow {
 	return f
 }
 
-func (w *shellWalker) parallel(c *shCmd) shFlow {
+func (w *walker) parallel(c *cmdCtx) flow {
 	argv := c.argv
 	i := 1
-	valueOpts := shParallelOpts
+	valueOpts := parallelOpts
 	for i < len(argv) && strings.HasPrefix(argv[i].s, "-") {
 		if valueOpts[argv[i].s] {
 			i++
@@ -1238,12 +1238,12 @@ func (w *shellWalker) parallel(c *shCmd) shFlow {
 		j++
 	}
 	if j > i {
-		return w.nestedProgram(shJoinArgs(argv[i:j]).s, c.sc, nil)
+		return w.nestedProgram(joinArgs(argv[i:j]).s, c.sc, nil)
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func (w *shellWalker) trap(c *shCmd) shFlow {
+func (w *walker) trap(c *cmdCtx) flow {
 	argv := c.argv
 	i := 1
 	for i < len(argv) && strings.HasPrefix(argv[i].s, "-") {
@@ -1252,37 +1252,37 @@ func (w *shellWalker) trap(c *shCmd) shFlow {
 			break
 		}
 		if argv[i].s == "-l" || argv[i].s == "-p" {
-			return shFlow{}
+			return flow{}
 		}
 		i++
 	}
 	if i+1 >= len(argv) || argv[i].s == "" || argv[i].s == "-" {
-		return shFlow{}
+		return flow{}
 	}
 	if argv[i].dl {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
 	w.evalProgram(argv[i].s, c.sc)
-	return shFlow{}
+	return flow{}
 }
 
 // winCmd handles `cmd /c STRING` (best effort: parsed as a shell program).
-func (w *shellWalker) winCmd(c *shCmd) shFlow {
+func (w *walker) winCmd(c *cmdCtx) flow {
 	argv := c.argv
 	for i := 1; i < len(argv); i++ {
 		s := strings.ToLower(argv[i].s)
 		if s == "/c" || s == "/k" || s == "/r" {
-			return w.nestedProgram(shJoinArgs(argv[i+1:]).s, c.sc, nil)
+			return w.nestedProgram(joinArgs(argv[i+1:]).s, c.sc, nil)
 		}
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func (w *shellWalker) at(c *shCmd) shFlow {
-	sp := shAtOpts
+func (w *walker) at(c *cmdCtx) flow {
+	sp := atOpts
 	file := false
 	listOnly := false
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "f":
 			w.execPath(o.val, c.sc)
@@ -1293,17 +1293,17 @@ func (w *shellWalker) at(c *shCmd) shFlow {
 		return true
 	})
 	if file || listOnly {
-		return shFlow{}
+		return flow{}
 	}
-	return w.stdinSink(c, shFlowShellSink)
+	return w.stdinSink(c, flowShellSink)
 }
 
 // callFunc walks a function body for a call, with the call's arguments as
 // positional parameters.
-func (w *shellWalker) callFunc(fn shellFunc, name string, c *shCmd) shFlow {
-	if c.sc.depth+1 > shellMaxDepth {
+func (w *walker) callFunc(fn funcDef, name string, c *cmdCtx) flow {
+	if c.sc.depth+1 > maxDepth {
 		w.res.TooDeep = true
-		return shFlow{}
+		return flow{}
 	}
 	if w.activeFunc == nil {
 		w.activeFunc = make(map[string]bool, 2)
@@ -1311,7 +1311,7 @@ func (w *shellWalker) callFunc(fn shellFunc, name string, c *shCmd) shFlow {
 	w.activeFunc[name] = true
 	fs := w.sub(c.sc)
 	fs.depth++
-	fs.pos = shArgStrings(c.argv)
+	fs.pos = argStrings(c.argv)
 	fs.inFunc = false
 	fs.text = c.sc.detail()
 	fs.src = fn.src
@@ -1322,49 +1322,49 @@ func (w *shellWalker) callFunc(fn shellFunc, name string, c *shCmd) shFlow {
 }
 
 // Option tables, hoisted so a call allocates nothing.
-var shDoasOpts = &shOptSpec{short: "uC"}
-var shPlainWrapperOpts = &shOptSpec{short: "f"}
-var shTimeOpts = &shOptSpec{short: "fo", long: shSet("format", "output")}
-var shTimeAcc = map[string]Access{"o": AccessWrite, "output": AccessWrite}
-var shNiceOpts = &shOptSpec{short: "n", long: shSet("adjustment")}
-var shIoniceOpts = &shOptSpec{short: "cnpPu", long: shSet("class", "classdata", "pid", "pgid", "uid")}
-var shStdbufOpts = &shOptSpec{short: "ioe", long: shSet("input", "output", "error")}
-var shTimeoutOpts = &shOptSpec{short: "sk", long: shSet("signal", "kill-after")}
-var shChrtOpts = &shOptSpec{short: "TPD", long: shSet("sched-runtime", "sched-period", "sched-deadline")}
-var shTasksetOpts = &shOptSpec{}
-var shChrootOpts = &shOptSpec{long: shSet("userspec", "groups")}
-var shCommandOpts = &shOptSpec{}
-var shExecOpts = &shOptSpec{short: "a"}
-var shStraceOpts = &shOptSpec{short: "abeEIoOpPsSuUXAnDFlwx", long: shSet("output", "expr", "attach", "user", "env", "string-limit")}
-var shStraceAcc = map[string]Access{"o": AccessWrite, "output": AccessWrite}
-var shPkexecOpts = &shOptSpec{long: shSet("user")}
-var shCaffeinateOpts = &shOptSpec{short: "tw"}
-var shUnshareOpts = &shOptSpec{short: "SGRw", long: shSet("setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups")}
-var shNsenterOpts = &shOptSpec{short: "tSGrwe", long: shSet("target", "setuid", "setgid", "root", "wd", "env")}
-var shSystemdRunOpts = &shOptSpec{short: "pEuMH", long: shSet("unit", "property", "description", "slice", "setenv", "working-directory", "uid", "gid", "nice", "machine", "host", "on-active", "on-boot", "on-calendar", "timer-property", "path-property", "socket-property", "service-type")}
-var shXvfbRunOpts = &shOptSpec{short: "nsfepwl", long: shSet("server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait")}
-var shSshpassOpts = &shOptSpec{short: "pfdeP"}
-var shSshpassAcc = map[string]Access{"f": AccessRead}
-var shUvxOpts = &shOptSpec{long: shSet("from", "with", "python", "index-url", "spec", "pip-args")}
-var shXargsOpts = &shOptSpec{short: "EILnPsda", long: shSet("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")}
-var shXargsAcc = map[string]Access{"a": AccessRead, "arg-file": AccessRead}
-var shRunWrapperOpts = &shOptSpec{short: "npw", long: shSet("with", "with-requirements", "with-editable", "python", "project", "directory",
+var doasOpts = &optSpec{short: "uC"}
+var plainWrapperOpts = &optSpec{short: "f"}
+var timeOpts = &optSpec{short: "fo", long: set("format", "output")}
+var timeAcc = map[string]Access{"o": AccessWrite, "output": AccessWrite}
+var niceOpts = &optSpec{short: "n", long: set("adjustment")}
+var ioniceOpts = &optSpec{short: "cnpPu", long: set("class", "classdata", "pid", "pgid", "uid")}
+var stdbufOpts = &optSpec{short: "ioe", long: set("input", "output", "error")}
+var timeoutOpts = &optSpec{short: "sk", long: set("signal", "kill-after")}
+var chrtOpts = &optSpec{short: "TPD", long: set("sched-runtime", "sched-period", "sched-deadline")}
+var tasksetOpts = &optSpec{}
+var chrootOpts = &optSpec{long: set("userspec", "groups")}
+var commandOpts = &optSpec{}
+var execOpts = &optSpec{short: "a"}
+var straceOpts = &optSpec{short: "abeEIoOpPsSuUXAnDFlwx", long: set("output", "expr", "attach", "user", "env", "string-limit")}
+var straceAcc = map[string]Access{"o": AccessWrite, "output": AccessWrite}
+var pkexecOpts = &optSpec{long: set("user")}
+var caffeinateOpts = &optSpec{short: "tw"}
+var unshareOpts = &optSpec{short: "SGRw", long: set("setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups")}
+var nsenterOpts = &optSpec{short: "tSGrwe", long: set("target", "setuid", "setgid", "root", "wd", "env")}
+var systemdRunOpts = &optSpec{short: "pEuMH", long: set("unit", "property", "description", "slice", "setenv", "working-directory", "uid", "gid", "nice", "machine", "host", "on-active", "on-boot", "on-calendar", "timer-property", "path-property", "socket-property", "service-type")}
+var xvfbRunOpts = &optSpec{short: "nsfepwl", long: set("server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait")}
+var sshpassOpts = &optSpec{short: "pfdeP"}
+var sshpassAcc = map[string]Access{"f": AccessRead}
+var uvxOpts = &optSpec{long: set("from", "with", "python", "index-url", "spec", "pip-args")}
+var xargsOpts = &optSpec{short: "EILnPsda", long: set("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")}
+var xargsAcc = map[string]Access{"a": AccessRead, "arg-file": AccessRead}
+var runWrapperOpts = &optSpec{short: "npw", long: set("with", "with-requirements", "with-editable", "python", "project", "directory",
 	"package", "env-file", "extra", "group", "only-group", "index", "index-url", "extra-index-url", "find-links",
 	"name", "prefix", "cwd", "filter", "dir", "gemfile", "env")}
-var shPhpOpts = &shOptSpec{short: "rBREFfdczt", long: shSet("define", "php-ini", "zend-extension", "file", "run", "process-begin", "process-code", "process-end", "process-file")}
-var shLuaOpts = &shOptSpec{short: "el"}
-var shOsascriptOpts = &shOptSpec{short: "els"}
-var shAwkOpts = &shOptSpec{short: "fvFeiElW", long: shSet("file", "assign", "field-separator", "source", "include", "load", "exec")}
-var shWatchOpts = &shOptSpec{short: "nq", long: shSet("interval", "equexit")}
-var shScriptOpts = &shOptSpec{short: "cEIOBTm", long: shSet("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")}
-var shAtOpts = &shOptSpec{short: "fqtM"}
-var shSudoOpts = shSet("user", "group", "host", "prompt", "close-from", "role", "type", "command-timeout", "other-user", "chdir", "chroot")
-var shParallelOpts = shSet("-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "--colsep", "-N", "-n", "-L", "--joblog", "--results", "--tmpdir", "--workdir", "-E")
-var shPwshOpts = []string{"executionpolicy", "ep", "ex", "windowstyle", "w", "version", "v", "inputformat", "inp", "if",
+var phpOpts = &optSpec{short: "rBREFfdczt", long: set("define", "php-ini", "zend-extension", "file", "run", "process-begin", "process-code", "process-end", "process-file")}
+var luaOpts = &optSpec{short: "el"}
+var osascriptOpts = &optSpec{short: "els"}
+var awkOpts = &optSpec{short: "fvFeiElW", long: set("file", "assign", "field-separator", "source", "include", "load", "exec")}
+var watchOpts = &optSpec{short: "nq", long: set("interval", "equexit")}
+var scriptOpts = &optSpec{short: "cEIOBTm", long: set("command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format")}
+var atOpts = &optSpec{short: "fqtM"}
+var sudoOpts = set("user", "group", "host", "prompt", "close-from", "role", "type", "command-timeout", "other-user", "chdir", "chroot")
+var parallelOpts = set("-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-I", "--colsep", "-N", "-n", "-L", "--joblog", "--results", "--tmpdir", "--workdir", "-E")
+var pwshOpts = []string{"executionpolicy", "ep", "ex", "windowstyle", "w", "version", "v", "inputformat", "inp", "if",
 	"outputformat", "o", "of", "configurationname", "config", "settingsfile", "custompipename", "psconsolefile", "encodedarguments", "ea"}
 
 // callAlias walks an alias's text with the call's arguments appended.
-func (w *shellWalker) callAlias(text, name string, c *shCmd) shFlow {
+func (w *walker) callAlias(text, name string, c *cmdCtx) flow {
 	if w.activeAlias == nil {
 		w.activeAlias = make(map[string]bool, 2)
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 // fileProg describes a program whose operands are files.
-type shFileProg struct {
+type fileProg struct {
 	acc      Access
-	opts     *shOptSpec
+	opts     *optSpec
 	optAcc   map[string]Access // option values that are paths
 	maxFiles int               // operands after this many are not files (0: all are)
 	pathOnly bool              // only path-shaped operands are files (mkfs, fdisk …)
@@ -20,93 +20,93 @@ type shFileProg struct {
 }
 
 var (
-	shAccR  = AccessRead
-	shAccW  = AccessWrite
-	shAccRW = AccessRead | AccessWrite
-	shAccRX = AccessRead | AccessExec
+	accR  = AccessRead
+	accW  = AccessWrite
+	accRW = AccessRead | AccessWrite
+	accRX = AccessRead | AccessExec
 )
 
-// shFileProgs is built on the first shell command, not at start-up: a
+// fileProgs is built on the first shell command, not at start-up: a
 // hook process deciding a Read never pays for it.
-var shFileProgs = sync.OnceValue(func() map[string]*shFileProg {
-	return map[string]*shFileProg{
-		"cat":        {acc: shAccR, pass: true, opts: &shOptSpec{}},
-		"tac":        {acc: shAccR, pass: true, opts: &shOptSpec{short: "s", long: shSet("separator")}},
-		"zcat":       {acc: shAccR, opts: &shOptSpec{}},
-		"less":       {acc: shAccR, opts: &shOptSpec{short: "bhjkoOpPtTxyz#", long: shSet("log-file", "LOG-FILE", "pattern", "tag", "tabs", "shift", "prompt", "jump-target", "window", "max-back-scroll", "max-forw-scroll")}, optAcc: map[string]Access{"o": shAccW, "O": shAccW, "log-file": shAccW, "LOG-FILE": shAccW}},
-		"more":       {acc: shAccR, opts: &shOptSpec{short: "n", long: shSet("lines")}},
-		"most":       {acc: shAccR, opts: &shOptSpec{}},
-		"head":       {acc: shAccR, opts: &shOptSpec{short: "nc", long: shSet("lines", "bytes")}},
-		"tail":       {acc: shAccR, opts: &shOptSpec{short: "ncs", long: shSet("lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats")}},
-		"bat":        {acc: shAccR, opts: &shOptSpec{short: "lmrH", long: shSet("language", "map-syntax", "line-range", "highlight-line", "theme", "style", "tabs", "wrap", "terminal-width", "paging", "pager", "decorations", "color", "italic-text", "file-name", "diff-context", "ignored-suffix")}},
-		"batcat":     {acc: shAccR, opts: &shOptSpec{short: "lmrH", long: shSet("language", "map-syntax", "line-range", "highlight-line", "theme", "style", "tabs", "wrap", "terminal-width", "paging", "pager", "decorations", "color", "file-name")}},
-		"nl":         {acc: shAccR, opts: &shOptSpec{short: "bdfhilnsvw"}},
-		"od":         {acc: shAccR, opts: &shOptSpec{short: "AjNtwS", long: shSet("address-radix", "skip-bytes", "read-bytes", "format", "width", "strings", "endian")}},
-		"hexdump":    {acc: shAccR, opts: &shOptSpec{short: "efns"}, optAcc: map[string]Access{"f": shAccR}},
-		"hd":         {acc: shAccR, opts: &shOptSpec{short: "efns"}, optAcc: map[string]Access{"f": shAccR}},
-		"strings":    {acc: shAccR, opts: &shOptSpec{short: "ntTe", long: shSet("bytes", "radix", "encoding", "target", "output-separator")}},
-		"file":       {acc: shAccR, opts: &shOptSpec{short: "mfFeP", long: shSet("magic-file", "files-from", "separator", "exclude", "parameter")}, optAcc: map[string]Access{"m": shAccR, "f": shAccR, "magic-file": shAccR, "files-from": shAccR}},
-		"stat":       {acc: shAccR, opts: &shOptSpec{short: "ct", long: shSet("format", "printf")}},
-		"wc":         {acc: shAccR, opts: &shOptSpec{}, optAcc: map[string]Access{"files0-from": shAccR}},
-		"sort":       {acc: shAccR, opts: &shOptSpec{short: "kotTS", long: shSet("key", "output", "field-separator", "temporary-directory", "buffer-size", "files0-from", "parallel", "batch-size", "compress-program", "random-source", "sort")}, optAcc: map[string]Access{"o": shAccW, "output": shAccW, "files0-from": shAccR, "random-source": shAccR}},
-		"diff":       {acc: shAccR, opts: &shOptSpec{short: "xXILFCUWDS", long: shSet("exclude", "exclude-from", "ignore-matching-lines", "label", "show-function-line", "context", "unified", "width", "ifdef", "starting-file", "from-file", "to-file", "tabsize", "color", "palette", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "group-format", "horizon-lines")}, optAcc: map[string]Access{"X": shAccR, "exclude-from": shAccR, "from-file": shAccR, "to-file": shAccR}},
-		"diff3":      {acc: shAccR, opts: &shOptSpec{short: "L", long: shSet("label", "diff-program")}},
-		"sdiff":      {acc: shAccR, opts: &shOptSpec{short: "oIw", long: shSet("output", "ignore-matching-lines", "width", "diff-program")}, optAcc: map[string]Access{"o": shAccW, "output": shAccW}},
-		"cmp":        {acc: shAccR, opts: &shOptSpec{short: "in", long: shSet("ignore-initial", "bytes")}},
-		"comm":       {acc: shAccR, opts: &shOptSpec{long: shSet("output-delimiter")}},
-		"join":       {acc: shAccR, opts: &shOptSpec{short: "12teoajv"}},
-		"paste":      {acc: shAccR, opts: &shOptSpec{short: "d", long: shSet("delimiters")}},
-		"cut":        {acc: shAccR, opts: &shOptSpec{short: "bcdf", long: shSet("bytes", "characters", "delimiter", "fields", "output-delimiter")}},
-		"fold":       {acc: shAccR, opts: &shOptSpec{short: "w", long: shSet("width")}},
-		"fmt":        {acc: shAccR, opts: &shOptSpec{short: "wpgd", long: shSet("width", "prefix", "goal")}},
-		"pr":         {acc: shAccR, opts: &shOptSpec{short: "eilnNosSwW", long: shSet("header", "columns", "width", "page-width", "indent", "first-line-number", "sep-string", "separator")}},
-		"column":     {acc: shAccR, opts: &shOptSpec{short: "cstoNRHWETdlC", long: shSet("columns", "separator", "output-separator", "table-columns", "table-right", "table-hide", "table-wrap", "table-empty-lines", "table-order", "table-name", "tree", "tree-id", "tree-parent")}},
-		"iconv":      {acc: shAccR, opts: &shOptSpec{short: "fto", long: shSet("from-code", "to-code", "output")}, optAcc: map[string]Access{"o": shAccW, "output": shAccW}},
-		"sha256sum":  {acc: shAccR, opts: &shOptSpec{short: "a", long: shSet("algorithm")}},
-		"open":       {acc: shAccR, opts: &shOptSpec{short: "abu", long: shSet("env", "stdin", "stdout", "stderr", "arch")}},
-		"xdg-open":   {acc: shAccR, opts: &shOptSpec{}},
-		"code":       {acc: shAccR, opts: &shOptSpec{short: "gdm", long: shSet("goto", "diff", "merge", "user-data-dir", "extensions-dir", "profile", "locale", "install-extension", "uninstall-extension")}},
-		"cursor":     {acc: shAccR, opts: &shOptSpec{short: "g", long: shSet("goto", "user-data-dir", "profile")}},
-		"subl":       {acc: shAccR, opts: &shOptSpec{}},
-		"nano":       {acc: shAccRW, opts: &shOptSpec{short: "TXoQrYsEJ", long: shSet("tabsize", "wordchars", "operatingdir", "quotestr", "fill", "syntax", "speller", "guidestripe")}},
-		"readlink":   {acc: shAccR, opts: &shOptSpec{}},
-		"realpath":   {acc: shAccR, opts: &shOptSpec{long: shSet("relative-to", "relative-base")}},
-		"gpg":        {acc: shAccR, opts: &shOptSpec{short: "oruRk", long: shSet("output", "recipient", "local-user", "hidden-recipient", "homedir", "default-key", "passphrase", "passphrase-file", "passphrase-fd", "keyserver", "trust-model", "cipher-algo", "digest-algo", "compress-algo", "comment", "set-filename", "keyring", "secret-keyring", "trustdb-name", "pinentry-mode", "export-options", "import-options")}, optAcc: map[string]Access{"o": shAccW, "output": shAccW, "passphrase-file": shAccR, "homedir": shAccR, "keyring": shAccR, "secret-keyring": shAccR}},
-		"ssh-add":    {acc: shAccR, opts: &shOptSpec{short: "tsSeEHh"}, optAcc: map[string]Access{"H": shAccR}},
-		"crontab":    {acc: shAccR, opts: &shOptSpec{short: "uc"}},
-		"sqlite3":    {acc: shAccRW, maxFiles: 1, opts: &shOptSpec{short: "", long: shSet("cmd", "init", "separator", "newline", "nullvalue", "vfs", "mmap", "lookaside", "pagecache", "heap", "maxsize")}, optAcc: map[string]Access{"init": shAccRX}},
-		"split":      {acc: shAccR, maxFiles: 1, opts: &shOptSpec{short: "lbCnat", long: shSet("lines", "bytes", "line-bytes", "number", "suffix-length", "additional-suffix", "separator", "filter")}},
-		"csplit":     {acc: shAccR, maxFiles: 1, opts: &shOptSpec{short: "fbn", long: shSet("prefix", "suffix-format", "digits")}},
-		"patch":      {acc: shAccRW, opts: &shOptSpec{short: "iopdBrDFVYzg", long: shSet("input", "output", "strip", "directory", "prefix", "reject-file", "ifdef", "fuzz", "version-control", "basename-prefix", "suffix", "get")}, optAcc: map[string]Access{"i": shAccR, "input": shAccR, "o": shAccW, "output": shAccW, "r": shAccW, "reject-file": shAccW}},
-		"dos2unix":   {acc: shAccRW, opts: &shOptSpec{}},
-		"unix2dos":   {acc: shAccRW, opts: &shOptSpec{}},
-		"sponge":     {acc: shAccW, opts: &shOptSpec{}},
-		"rm":         {acc: shAccW, opts: &shOptSpec{}},
-		"unlink":     {acc: shAccW, opts: &shOptSpec{}},
-		"rmdir":      {acc: shAccW, opts: &shOptSpec{}},
-		"srm":        {acc: shAccW, opts: &shOptSpec{}},
-		"wipe":       {acc: shAccW, opts: &shOptSpec{}},
-		"shred":      {acc: shAccW, opts: &shOptSpec{short: "ns", long: shSet("iterations", "size", "random-source")}, optAcc: map[string]Access{"random-source": shAccR}},
-		"truncate":   {acc: shAccW, opts: &shOptSpec{short: "sr", long: shSet("size", "reference")}, optAcc: map[string]Access{"r": shAccR, "reference": shAccR}},
-		"touch":      {acc: shAccW, opts: &shOptSpec{short: "dtr", long: shSet("date", "reference", "time")}, optAcc: map[string]Access{"r": shAccR, "reference": shAccR}},
-		"mkdir":      {acc: shAccW, opts: &shOptSpec{short: "m", long: shSet("mode", "context")}},
-		"mkfifo":     {acc: shAccW, fifo: true, opts: &shOptSpec{short: "m", long: shSet("mode", "context")}},
-		"mkfs":       {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "tLbCcEgGiIjJlmMNoOrTUd", long: shSet("type")}},
-		"mkswap":     {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "pLUe", long: shSet("pagesize", "label", "uuid", "endianness", "lock", "offset", "size", "file")}},
-		"wipefs":     {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "obtO", long: shSet("offset", "backup", "types", "output", "lock")}},
-		"fdisk":      {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "bcuLsxCHSwWoOt", long: shSet("sector-size", "compatibility", "units", "color", "output", "type", "wipe", "wipe-partitions", "lock")}},
-		"sfdisk":     {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "NXYowWOt", long: shSet("label", "label-nested", "output", "wipe", "wipe-partitions", "backup-file", "lock", "sector-size")}},
-		"cfdisk":     {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "L", long: shSet("color", "lock", "sector-size")}},
-		"parted":     {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "a", long: shSet("align")}},
-		"blkdiscard": {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "olp", long: shSet("offset", "length", "step")}},
-		"badblocks":  {acc: shAccW, pathOnly: true, opts: &shOptSpec{short: "bcdeiopt"}},
-		"sha256":     {acc: shAccR, opts: &shOptSpec{}},
+var fileProgs = sync.OnceValue(func() map[string]*fileProg {
+	return map[string]*fileProg{
+		"cat":        {acc: accR, pass: true, opts: &optSpec{}},
+		"tac":        {acc: accR, pass: true, opts: &optSpec{short: "s", long: set("separator")}},
+		"zcat":       {acc: accR, opts: &optSpec{}},
+		"less":       {acc: accR, opts: &optSpec{short: "bhjkoOpPtTxyz#", long: set("log-file", "LOG-FILE", "pattern", "tag", "tabs", "shift", "prompt", "jump-target", "window", "max-back-scroll", "max-forw-scroll")}, optAcc: map[string]Access{"o": accW, "O": accW, "log-file": accW, "LOG-FILE": accW}},
+		"more":       {acc: accR, opts: &optSpec{short: "n", long: set("lines")}},
+		"most":       {acc: accR, opts: &optSpec{}},
+		"head":       {acc: accR, opts: &optSpec{short: "nc", long: set("lines", "bytes")}},
+		"tail":       {acc: accR, opts: &optSpec{short: "ncs", long: set("lines", "bytes", "sleep-interval", "pid", "max-unchanged-stats")}},
+		"bat":        {acc: accR, opts: &optSpec{short: "lmrH", long: set("language", "map-syntax", "line-range", "highlight-line", "theme", "style", "tabs", "wrap", "terminal-width", "paging", "pager", "decorations", "color", "italic-text", "file-name", "diff-context", "ignored-suffix")}},
+		"batcat":     {acc: accR, opts: &optSpec{short: "lmrH", long: set("language", "map-syntax", "line-range", "highlight-line", "theme", "style", "tabs", "wrap", "terminal-width", "paging", "pager", "decorations", "color", "file-name")}},
+		"nl":         {acc: accR, opts: &optSpec{short: "bdfhilnsvw"}},
+		"od":         {acc: accR, opts: &optSpec{short: "AjNtwS", long: set("address-radix", "skip-bytes", "read-bytes", "format", "width", "strings", "endian")}},
+		"hexdump":    {acc: accR, opts: &optSpec{short: "efns"}, optAcc: map[string]Access{"f": accR}},
+		"hd":         {acc: accR, opts: &optSpec{short: "efns"}, optAcc: map[string]Access{"f": accR}},
+		"strings":    {acc: accR, opts: &optSpec{short: "ntTe", long: set("bytes", "radix", "encoding", "target", "output-separator")}},
+		"file":       {acc: accR, opts: &optSpec{short: "mfFeP", long: set("magic-file", "files-from", "separator", "exclude", "parameter")}, optAcc: map[string]Access{"m": accR, "f": accR, "magic-file": accR, "files-from": accR}},
+		"stat":       {acc: accR, opts: &optSpec{short: "ct", long: set("format", "printf")}},
+		"wc":         {acc: accR, opts: &optSpec{}, optAcc: map[string]Access{"files0-from": accR}},
+		"sort":       {acc: accR, opts: &optSpec{short: "kotTS", long: set("key", "output", "field-separator", "temporary-directory", "buffer-size", "files0-from", "parallel", "batch-size", "compress-program", "random-source", "sort")}, optAcc: map[string]Access{"o": accW, "output": accW, "files0-from": accR, "random-source": accR}},
+		"diff":       {acc: accR, opts: &optSpec{short: "xXILFCUWDS", long: set("exclude", "exclude-from", "ignore-matching-lines", "label", "show-function-line", "context", "unified", "width", "ifdef", "starting-file", "from-file", "to-file", "tabsize", "color", "palette", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "group-format", "horizon-lines")}, optAcc: map[string]Access{"X": accR, "exclude-from": accR, "from-file": accR, "to-file": accR}},
+		"diff3":      {acc: accR, opts: &optSpec{short: "L", long: set("label", "diff-program")}},
+		"sdiff":      {acc: accR, opts: &optSpec{short: "oIw", long: set("output", "ignore-matching-lines", "width", "diff-program")}, optAcc: map[string]Access{"o": accW, "output": accW}},
+		"cmp":        {acc: accR, opts: &optSpec{short: "in", long: set("ignore-initial", "bytes")}},
+		"comm":       {acc: accR, opts: &optSpec{long: set("output-delimiter")}},
+		"join":       {acc: accR, opts: &optSpec{short: "12teoajv"}},
+		"paste":      {acc: accR, opts: &optSpec{short: "d", long: set("delimiters")}},
+		"cut":        {acc: accR, opts: &optSpec{short: "bcdf", long: set("bytes", "characters", "delimiter", "fields", "output-delimiter")}},
+		"fold":       {acc: accR, opts: &optSpec{short: "w", long: set("width")}},
+		"fmt":        {acc: accR, opts: &optSpec{short: "wpgd", long: set("width", "prefix", "goal")}},
+		"pr":         {acc: accR, opts: &optSpec{short: "eilnNosSwW", long: set("header", "columns", "width", "page-width", "indent", "first-line-number", "sep-string", "separator")}},
+		"column":     {acc: accR, opts: &optSpec{short: "cstoNRHWETdlC", long: set("columns", "separator", "output-separator", "table-columns", "table-right", "table-hide", "table-wrap", "table-empty-lines", "table-order", "table-name", "tree", "tree-id", "tree-parent")}},
+		"iconv":      {acc: accR, opts: &optSpec{short: "fto", long: set("from-code", "to-code", "output")}, optAcc: map[string]Access{"o": accW, "output": accW}},
+		"sha256sum":  {acc: accR, opts: &optSpec{short: "a", long: set("algorithm")}},
+		"open":       {acc: accR, opts: &optSpec{short: "abu", long: set("env", "stdin", "stdout", "stderr", "arch")}},
+		"xdg-open":   {acc: accR, opts: &optSpec{}},
+		"code":       {acc: accR, opts: &optSpec{short: "gdm", long: set("goto", "diff", "merge", "user-data-dir", "extensions-dir", "profile", "locale", "install-extension", "uninstall-extension")}},
+		"cursor":     {acc: accR, opts: &optSpec{short: "g", long: set("goto", "user-data-dir", "profile")}},
+		"subl":       {acc: accR, opts: &optSpec{}},
+		"nano":       {acc: accRW, opts: &optSpec{short: "TXoQrYsEJ", long: set("tabsize", "wordchars", "operatingdir", "quotestr", "fill", "syntax", "speller", "guidestripe")}},
+		"readlink":   {acc: accR, opts: &optSpec{}},
+		"realpath":   {acc: accR, opts: &optSpec{long: set("relative-to", "relative-base")}},
+		"gpg":        {acc: accR, opts: &optSpec{short: "oruRk", long: set("output", "recipient", "local-user", "hidden-recipient", "homedir", "default-key", "passphrase", "passphrase-file", "passphrase-fd", "keyserver", "trust-model", "cipher-algo", "digest-algo", "compress-algo", "comment", "set-filename", "keyring", "secret-keyring", "trustdb-name", "pinentry-mode", "export-options", "import-options")}, optAcc: map[string]Access{"o": accW, "output": accW, "passphrase-file": accR, "homedir": accR, "keyring": accR, "secret-keyring": accR}},
+		"ssh-add":    {acc: accR, opts: &optSpec{short: "tsSeEHh"}, optAcc: map[string]Access{"H": accR}},
+		"crontab":    {acc: accR, opts: &optSpec{short: "uc"}},
+		"sqlite3":    {acc: accRW, maxFiles: 1, opts: &optSpec{short: "", long: set("cmd", "init", "separator", "newline", "nullvalue", "vfs", "mmap", "lookaside", "pagecache", "heap", "maxsize")}, optAcc: map[string]Access{"init": accRX}},
+		"split":      {acc: accR, maxFiles: 1, opts: &optSpec{short: "lbCnat", long: set("lines", "bytes", "line-bytes", "number", "suffix-length", "additional-suffix", "separator", "filter")}},
+		"csplit":     {acc: accR, maxFiles: 1, opts: &optSpec{short: "fbn", long: set("prefix", "suffix-format", "digits")}},
+		"patch":      {acc: accRW, opts: &optSpec{short: "iopdBrDFVYzg", long: set("input", "output", "strip", "directory", "prefix", "reject-file", "ifdef", "fuzz", "version-control", "basename-prefix", "suffix", "get")}, optAcc: map[string]Access{"i": accR, "input": accR, "o": accW, "output": accW, "r": accW, "reject-file": accW}},
+		"dos2unix":   {acc: accRW, opts: &optSpec{}},
+		"unix2dos":   {acc: accRW, opts: &optSpec{}},
+		"sponge":     {acc: accW, opts: &optSpec{}},
+		"rm":         {acc: accW, opts: &optSpec{}},
+		"unlink":     {acc: accW, opts: &optSpec{}},
+		"rmdir":      {acc: accW, opts: &optSpec{}},
+		"srm":        {acc: accW, opts: &optSpec{}},
+		"wipe":       {acc: accW, opts: &optSpec{}},
+		"shred":      {acc: accW, opts: &optSpec{short: "ns", long: set("iterations", "size", "random-source")}, optAcc: map[string]Access{"random-source": accR}},
+		"truncate":   {acc: accW, opts: &optSpec{short: "sr", long: set("size", "reference")}, optAcc: map[string]Access{"r": accR, "reference": accR}},
+		"touch":      {acc: accW, opts: &optSpec{short: "dtr", long: set("date", "reference", "time")}, optAcc: map[string]Access{"r": accR, "reference": accR}},
+		"mkdir":      {acc: accW, opts: &optSpec{short: "m", long: set("mode", "context")}},
+		"mkfifo":     {acc: accW, fifo: true, opts: &optSpec{short: "m", long: set("mode", "context")}},
+		"mkfs":       {acc: accW, pathOnly: true, opts: &optSpec{short: "tLbCcEgGiIjJlmMNoOrTUd", long: set("type")}},
+		"mkswap":     {acc: accW, pathOnly: true, opts: &optSpec{short: "pLUe", long: set("pagesize", "label", "uuid", "endianness", "lock", "offset", "size", "file")}},
+		"wipefs":     {acc: accW, pathOnly: true, opts: &optSpec{short: "obtO", long: set("offset", "backup", "types", "output", "lock")}},
+		"fdisk":      {acc: accW, pathOnly: true, opts: &optSpec{short: "bcuLsxCHSwWoOt", long: set("sector-size", "compatibility", "units", "color", "output", "type", "wipe", "wipe-partitions", "lock")}},
+		"sfdisk":     {acc: accW, pathOnly: true, opts: &optSpec{short: "NXYowWOt", long: set("label", "label-nested", "output", "wipe", "wipe-partitions", "backup-file", "lock", "sector-size")}},
+		"cfdisk":     {acc: accW, pathOnly: true, opts: &optSpec{short: "L", long: set("color", "lock", "sector-size")}},
+		"parted":     {acc: accW, pathOnly: true, opts: &optSpec{short: "a", long: set("align")}},
+		"blkdiscard": {acc: accW, pathOnly: true, opts: &optSpec{short: "olp", long: set("offset", "length", "step")}},
+		"badblocks":  {acc: accW, pathOnly: true, opts: &optSpec{short: "bcdeiopt"}},
+		"sha256":     {acc: accR, opts: &optSpec{}},
 	}
 })
 
 // command classifies a program that wraps nothing.
-func (w *shellWalker) command(c *shCmd) shFlow {
-	if fp, ok := shFileProgs()[c.prog]; ok {
+func (w *walker) command(c *cmdCtx) flow {
+	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)
 	}
 	switch c.prog {
@@ -115,15 +115,15 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 	case "export", "declare", "typeset", "local", "readonly":
 		w.declare(c)
 	case "setenv":
-		if len(c.argv) >= 2 && shIsName(c.argv[1].s) {
+		if len(c.argv) >= 2 && isName(c.argv[1].s) {
 			val := ""
 			if len(c.argv) >= 3 {
-				val = shJoinArgs(c.argv[2:]).s
+				val = joinArgs(c.argv[2:]).s
 			}
 			w.addEnv(c.argv[1].s, val)
 		}
 	case "launchctl":
-		if len(c.argv) >= 3 && c.argv[1].s == "setenv" && shIsName(c.argv[2].s) {
+		if len(c.argv) >= 3 && c.argv[1].s == "setenv" && isName(c.argv[2].s) {
 			val := ""
 			if len(c.argv) >= 4 {
 				val = c.argv[3].s
@@ -140,20 +140,20 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 			}
 		}
 	case "echo":
-		return shEchoText(c)
+		return echoText(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
 		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "date", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
 		"jobs", "fg", "bg", "disown", "getopts", "history", "fc", "complete", "compgen", "caller", "logout", "hostname":
 		// operands are names, numbers or expressions, not files
 	case "printf":
-		return shPrintfText(c)
+		return printfText(c)
 	case "base64", "gbase64":
 		return w.base64(c)
 	case "xxd":
 		return w.xxd(c)
 	case "rev":
-		f := w.files(c, &shFileProg{acc: shAccR, opts: shRevOpts})
+		f := w.files(c, &fileProg{acc: accR, opts: revOpts})
 		if c.in.hasText && len(c.argv) == 1 {
 			lines := strings.Split(c.in.text, "\n")
 			for i, l := range lines {
@@ -163,18 +163,18 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 				}
 				lines[i] = string(r)
 			}
-			return shFlow{text: strings.Join(lines, "\n"), hasText: true}
+			return flow{text: strings.Join(lines, "\n"), hasText: true}
 		}
 		return f
 	case "tee":
 		return w.tee(c)
 	case "uniq":
 		n := 0
-		shScanOpts(c.argv, 1, shUniqOpts, func(o shOption) bool {
+		scanOpts(c.argv, 1, uniqOpts, func(o option) bool {
 			if o.name == "" {
-				acc := shAccR
+				acc := accR
 				if n == 1 {
-					acc = shAccW
+					acc = accW
 				}
 				n++
 				w.argPath(o.val, c.sc, acc, true)
@@ -185,10 +185,10 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 		w.chmod(c)
 	case "mknod":
 		n := 0
-		shScanOpts(c.argv, 1, shMknodOpts, func(o shOption) bool {
+		scanOpts(c.argv, 1, mknodOpts, func(o option) bool {
 			if o.name == "" {
 				if n == 0 {
-					w.argPath(o.val, c.sc, shAccW, true)
+					w.argPath(o.val, c.sc, accW, true)
 				} else if o.val.s == "p" {
 					w.fifoDetail = c.sc.detail()
 				}
@@ -202,10 +202,10 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 		for _, a := range c.argv[1:] {
 			switch {
 			case strings.HasPrefix(a.s, "if="):
-				w.argPath(shArg{s: a.s[3:], dyn: a.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: a.s[3:], dyn: a.dyn}, c.sc, accR, true)
 			case strings.HasPrefix(a.s, "of="):
-				abs := w.argPath(shArg{s: a.s[3:], dyn: a.dyn}, c.sc, shAccW, true)
-				if c.in.bits&shFlowDL != 0 && abs != "" {
+				abs := w.argPath(argVal{s: a.s[3:], dyn: a.dyn}, c.sc, accW, true)
+				if c.in.bits&flowDL != 0 && abs != "" {
 					w.markDownloaded(abs)
 				}
 			}
@@ -221,17 +221,17 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 	case "zip":
 		w.zip(c)
 	case "unzip":
-		sp := shUnzipOpts
+		sp := unzipOpts
 		first := true
-		shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+		scanOpts(c.argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if first {
 					first = false
-					w.argPath(o.val, c.sc, shAccR, true)
+					w.argPath(o.val, c.sc, accR, true)
 				}
 			case "d":
-				w.argPath(o.val, c.sc, shAccW, true)
+				w.argPath(o.val, c.sc, accW, true)
 			}
 			return true
 		})
@@ -244,11 +244,11 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 				toStdout = true
 			}
 		}
-		acc := shAccRW
+		acc := accRW
 		if toStdout {
-			acc = shAccR
+			acc = accR
 		}
-		return w.files(c, &shFileProg{acc: acc, opts: shGzipOpts, optAcc: shGzipAcc})
+		return w.files(c, &fileProg{acc: acc, opts: gzipOpts, optAcc: gzipAcc})
 	case "git":
 		w.git(c)
 	case "vim":
@@ -280,31 +280,31 @@ func (w *shellWalker) command(c *shCmd) shFlow {
 	default:
 		return w.generic(c, 1)
 	}
-	return shFlow{}
+	return flow{}
 }
 
 // argPath records an operand that names a file. bare: names without a path
 // shape count. It returns the absolute path, or "".
-func (w *shellWalker) argPath(a shArg, sc *shellScope, acc Access, bare bool) string {
+func (w *walker) argPath(a argVal, sc *scope, acc Access, bare bool) string {
 	s := a.s
 	if a.proc || s == "" || s == "-" || strings.Contains(s, "{}") {
 		return ""
 	}
-	if shIsURL(s) {
-		if p, ok := shFileURLPath(s); ok {
+	if isURL(s) {
+		if p, ok := fileURLPath(s); ok {
 			w.addPathAbs(s, p, acc)
 		}
 		return ""
 	}
-	if !bare && !shPathLike(s) {
+	if !bare && !pathLike(s) {
 		return ""
 	}
-	if host, ok := shDevTCPHost(s); ok {
+	if host, ok := devTCPHost(s); ok {
 		w.addHost(host)
 		return ""
 	}
 	abs, ok := w.resolve(s, sc.dir)
-	if !ok || shIsPseudoDevice(abs) {
+	if !ok || isPseudoDevice(abs) {
 		return ""
 	}
 	w.addPathAbs(w.rawPath(s, abs, sc), abs, acc)
@@ -314,14 +314,14 @@ func (w *shellWalker) argPath(a shArg, sc *shellScope, acc Access, bare bool) st
 // rawPath is the Raw of a path fact: the word as the shell sees it, or the
 // absolute path when a relative word would resolve elsewhere from the
 // caller's cwd (after cd).
-func (w *shellWalker) rawPath(s, abs string, sc *shellScope) string {
+func (w *walker) rawPath(s, abs string, sc *scope) string {
 	if sc.dir != w.cwd && s != "" && s[0] != '/' {
 		return abs
 	}
 	return s
 }
 
-func shLongOptAccess(name string) Access {
+func longOptAccess(name string) Access {
 	for _, k := range []string{"out", "log", "dest", "target", "write", "save", "dump", "export"} {
 		if strings.Contains(name, k) {
 			return AccessWrite
@@ -331,7 +331,7 @@ func shLongOptAccess(name string) Access {
 }
 
 // generic records path-shaped operands of a program we know nothing about.
-func (w *shellWalker) generic(c *shCmd, start int) shFlow {
+func (w *walker) generic(c *cmdCtx, start int) flow {
 	after := false
 	for _, a := range c.argv[start:] {
 		s := a.s
@@ -341,16 +341,16 @@ func (w *shellWalker) generic(c *shCmd, start int) shFlow {
 		}
 		if !after && len(s) > 1 && s[0] == '-' && !a.proc {
 			if s[1] == '-' {
-				if name, val, ok := strings.Cut(s[2:], "="); ok && shPathLike(val) {
-					w.argPath(shArg{s: val, dyn: a.dyn}, c.sc, shLongOptAccess(name), false)
+				if name, val, ok := strings.Cut(s[2:], "="); ok && pathLike(val) {
+					w.argPath(argVal{s: val, dyn: a.dyn}, c.sc, longOptAccess(name), false)
 				}
 			}
 			continue
 		}
 		if !after {
-			if _, val, ok := shAssignWord(s); ok {
-				if shPathLike(val) {
-					w.argPath(shArg{s: val, dyn: a.dyn}, c.sc, AccessRead, false)
+			if _, val, ok := assignWord(s); ok {
+				if pathLike(val) {
+					w.argPath(argVal{s: val, dyn: a.dyn}, c.sc, AccessRead, false)
 				}
 				continue
 			}
@@ -360,12 +360,12 @@ func (w *shellWalker) generic(c *shCmd, start int) shFlow {
 		}
 		w.argPath(a, c.sc, AccessRead, false)
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func (w *shellWalker) files(c *shCmd, fp *shFileProg) shFlow {
+func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 	n := 0
-	shScanOpts(c.argv, 1, fp.opts, func(o shOption) bool {
+	scanOpts(c.argv, 1, fp.opts, func(o option) bool {
 		if o.name == "" {
 			if fp.maxFiles > 0 && n >= fp.maxFiles {
 				return true
@@ -376,8 +376,8 @@ func (w *shellWalker) files(c *shCmd, fp *shFileProg) shFlow {
 		}
 		if acc, ok := fp.optAcc[o.name]; ok && o.hasVal {
 			w.argPath(o.val, c.sc, acc, true)
-		} else if o.long && o.hasVal && o.idx < 0 && shPathLike(o.val.s) {
-			w.argPath(o.val, c.sc, shLongOptAccess(o.name), false)
+		} else if o.long && o.hasVal && o.idx < 0 && pathLike(o.val.s) {
+			w.argPath(o.val, c.sc, longOptAccess(o.name), false)
 		}
 		return true
 	})
@@ -385,25 +385,25 @@ func (w *shellWalker) files(c *shCmd, fp *shFileProg) shFlow {
 		w.fifoDetail = c.sc.detail()
 	}
 	if fp.pass && n == 0 {
-		return shFlow{bits: c.in.bits & shFlowTaint, text: c.in.text, hasText: c.in.hasText}
+		return flow{bits: c.in.bits & flowTaint, text: c.in.text, hasText: c.in.hasText}
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func (w *shellWalker) tee(c *shCmd) shFlow {
-	shScanOpts(c.argv, 1, shTeeOpts, func(o shOption) bool {
+func (w *walker) tee(c *cmdCtx) flow {
+	scanOpts(c.argv, 1, teeOpts, func(o option) bool {
 		if o.name == "" {
-			abs := w.argPath(o.val, c.sc, shAccW, true)
-			if abs != "" && c.in.bits&shFlowDL != 0 {
+			abs := w.argPath(o.val, c.sc, accW, true)
+			if abs != "" && c.in.bits&flowDL != 0 {
 				w.markDownloaded(abs)
 			}
 		}
 		return true
 	})
-	return shFlow{bits: c.in.bits & shFlowTaint, text: c.in.text, hasText: c.in.hasText}
+	return flow{bits: c.in.bits & flowTaint, text: c.in.text, hasText: c.in.hasText}
 }
 
-func (w *shellWalker) cd(c *shCmd) {
+func (w *walker) cd(c *cmdCtx) {
 	sc := c.sc
 	if c.prog == "popd" {
 		if n := len(sc.dirs); n > 0 {
@@ -412,7 +412,7 @@ func (w *shellWalker) cd(c *shCmd) {
 		}
 		return
 	}
-	var target *shArg
+	var target *argVal
 	for i := 1; i < len(c.argv); i++ {
 		s := c.argv[i].s
 		if s == "--" {
@@ -454,7 +454,7 @@ func (w *shellWalker) cd(c *shCmd) {
 
 // declare handles export/declare/typeset run as plain commands (after
 // `builtin`, `command`, or where the parser did not make a DeclClause).
-func (w *shellWalker) declare(c *shCmd) {
+func (w *walker) declare(c *cmdCtx) {
 	exported := c.prog == "export"
 	for _, a := range c.argv[1:] {
 		if strings.HasPrefix(a.s, "-") {
@@ -465,7 +465,7 @@ func (w *shellWalker) declare(c *shCmd) {
 		}
 	}
 	for _, a := range c.argv[1:] {
-		if name, val, ok := shAssignWord(a.s); ok {
+		if name, val, ok := assignWord(a.s); ok {
 			if exported {
 				w.addEnv(name, val)
 			}
@@ -476,7 +476,7 @@ func (w *shellWalker) declare(c *shCmd) {
 	}
 }
 
-func shEchoText(c *shCmd) shFlow {
+func echoText(c *cmdCtx) flow {
 	args := c.argv[1:]
 	newline, escapes := true, false
 	for len(args) > 0 {
@@ -496,20 +496,20 @@ func shEchoText(c *shCmd) shFlow {
 		}
 		args = args[1:]
 	}
-	j := shJoinArgs(args)
-	var f shFlow
+	j := joinArgs(args)
+	var f flow
 	if j.dl {
-		f.bits |= shFlowDL
+		f.bits |= flowDL
 	}
 	if j.dyn {
 		return f
 	}
 	text := j.s
-	if len(text) > shellMaxWord {
+	if len(text) > maxWord {
 		return f
 	}
 	if escapes {
-		text = shDecodeANSIC(text)
+		text = decodeANSIC(text)
 	}
 	if newline {
 		text += "\n"
@@ -518,24 +518,24 @@ func shEchoText(c *shCmd) shFlow {
 	return f
 }
 
-func shPrintfText(c *shCmd) shFlow {
+func printfText(c *cmdCtx) flow {
 	args := c.argv[1:]
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0].s, "-v") {
-		return shFlow{}
+		return flow{}
 	}
-	j := shJoinArgs(args)
-	var f shFlow
+	j := joinArgs(args)
+	var f flow
 	if j.dl {
-		f.bits |= shFlowDL
+		f.bits |= flowDL
 	}
 	if j.dyn {
 		return f
 	}
 	format := args[0].s
-	rest := shArgStrings(args[1:])
+	rest := argStrings(args[1:])
 	var sb strings.Builder
 	for round := 0; round < 64; round++ {
 		used := false
@@ -547,7 +547,7 @@ func shPrintfText(c *shCmd) shFlow {
 					for k < len(format) && k < i+4 && format[k] != '\\' && format[k] != '%' {
 						k++
 					}
-					sb.WriteString(shDecodeANSIC(format[i:k]))
+					sb.WriteString(decodeANSIC(format[i:k]))
 					i = k - 1
 					continue
 				}
@@ -572,13 +572,13 @@ func shPrintfText(c *shCmd) shFlow {
 					used = true
 				}
 				if conv == 'b' {
-					arg = shDecodeANSIC(arg)
+					arg = decodeANSIC(arg)
 				}
 				sb.WriteString(arg)
 			}
 			i = k
 		}
-		if !used || len(rest) == 0 || sb.Len() > shellMaxWord {
+		if !used || len(rest) == 0 || sb.Len() > maxWord {
 			break
 		}
 	}
@@ -586,27 +586,27 @@ func shPrintfText(c *shCmd) shFlow {
 	return f
 }
 
-func (w *shellWalker) base64(c *shCmd) shFlow {
+func (w *walker) base64(c *cmdCtx) flow {
 	decode := false
-	var file *shArg
-	shScanOpts(c.argv, 1, shBase64Opts, func(o shOption) bool {
+	var file *argVal
+	scanOpts(c.argv, 1, base64Opts, func(o option) bool {
 		switch o.name {
 		case "d", "D", "decode":
 			decode = true
 		case "i", "input", "":
 			v := o.val
 			file = &v
-			w.argPath(o.val, c.sc, shAccR, true)
+			w.argPath(o.val, c.sc, accR, true)
 		case "o", "output":
-			w.argPath(o.val, c.sc, shAccW, true)
+			w.argPath(o.val, c.sc, accW, true)
 		}
 		return true
 	})
 	if file != nil || !c.in.hasText {
-		return shFlow{bits: c.in.bits & shFlowTaint}
+		return flow{bits: c.in.bits & flowTaint}
 	}
 	if !decode {
-		return shFlow{text: base64.StdEncoding.EncodeToString([]byte(c.in.text)) + "\n", hasText: true}
+		return flow{text: base64.StdEncoding.EncodeToString([]byte(c.in.text)) + "\n", hasText: true}
 	}
 	s := strings.Map(func(r rune) rune {
 		if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
@@ -619,24 +619,24 @@ func (w *shellWalker) base64(c *shCmd) shFlow {
 		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
 	}
 	if err != nil {
-		return shFlow{}
+		return flow{}
 	}
-	return shFlow{text: string(b), hasText: true}
+	return flow{text: string(b), hasText: true}
 }
 
-func (w *shellWalker) xxd(c *shCmd) shFlow {
+func (w *walker) xxd(c *cmdCtx) flow {
 	reverse, plain := false, false
 	n := 0
-	shScanOpts(c.argv, 1, shXxdOpts, func(o shOption) bool {
+	scanOpts(c.argv, 1, xxdOpts, func(o option) bool {
 		switch o.name {
 		case "r", "revert":
 			reverse = true
 		case "p", "ps", "postscript", "plain":
 			plain = true
 		case "":
-			acc := shAccR
+			acc := accR
 			if n == 1 {
-				acc = shAccW
+				acc = accW
 			}
 			n++
 			w.argPath(o.val, c.sc, acc, true)
@@ -644,7 +644,7 @@ func (w *shellWalker) xxd(c *shCmd) shFlow {
 		return true
 	})
 	if n > 0 || !c.in.hasText || !reverse || !plain {
-		return shFlow{bits: c.in.bits & shFlowTaint}
+		return flow{bits: c.in.bits & flowTaint}
 	}
 	s := strings.Map(func(r rune) rune {
 		if r == ' ' || r == '\n' || r == '\t' || r == '\r' {
@@ -654,12 +654,12 @@ func (w *shellWalker) xxd(c *shCmd) shFlow {
 	}, c.in.text)
 	b, err := hex.DecodeString(s)
 	if err != nil {
-		return shFlow{}
+		return flow{}
 	}
-	return shFlow{text: string(b), hasText: true}
+	return flow{text: string(b), hasText: true}
 }
 
-func (w *shellWalker) chmod(c *shCmd) {
+func (w *walker) chmod(c *cmdCtx) {
 	modeSeen := false
 	after := false
 	for _, a := range c.argv[1:] {
@@ -670,7 +670,7 @@ func (w *shellWalker) chmod(c *shCmd) {
 		}
 		if !after && strings.HasPrefix(s, "--") {
 			if name, val, ok := strings.Cut(s[2:], "="); ok && name == "reference" {
-				w.argPath(shArg{s: val, dyn: a.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: val, dyn: a.dyn}, c.sc, accR, true)
 				modeSeen = true
 			} else if name == "reference" {
 				modeSeen = true
@@ -678,7 +678,7 @@ func (w *shellWalker) chmod(c *shCmd) {
 			continue
 		}
 		if !after && len(s) > 1 && s[0] == '-' {
-			if !modeSeen && shIsModeFlag(c.prog, s[1:]) {
+			if !modeSeen && isModeFlag(c.prog, s[1:]) {
 				modeSeen = true
 			}
 			continue
@@ -687,12 +687,12 @@ func (w *shellWalker) chmod(c *shCmd) {
 			modeSeen = true
 			continue
 		}
-		w.argPath(a, c.sc, shAccW, true)
+		w.argPath(a, c.sc, accW, true)
 	}
 }
 
 // isModeFlag reports a mode that looks like an option: chmod -x, chattr -i.
-func shIsModeFlag(prog, s string) bool {
+func isModeFlag(prog, s string) bool {
 	switch prog {
 	case "chmod":
 		return strings.Trim(s, "rwxXst") == "" && s != ""
@@ -702,22 +702,22 @@ func shIsModeFlag(prog, s string) bool {
 	return false
 }
 
-func (w *shellWalker) copyLike(c *shCmd) {
-	var sp *shOptSpec
-	srcAcc := shAccR
+func (w *walker) copyLike(c *cmdCtx) {
+	var sp *optSpec
+	srcAcc := accR
 	switch c.prog {
 	case "install":
-		sp = shInstallOpts
+		sp = installOpts
 	case "mv":
-		sp = shMvOpts
-		srcAcc = shAccRW
+		sp = mvOpts
+		srcAcc = accRW
 	default:
-		sp = shCpOpts
+		sp = cpOpts
 	}
-	var ops []shArg
-	var target *shArg
+	var ops []argVal
+	var target *argVal
 	dirMode := false
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			ops = append(ops, o.val)
@@ -735,7 +735,7 @@ func (w *shellWalker) copyLike(c *shCmd) {
 	})
 	if dirMode {
 		for _, a := range ops {
-			w.argPath(a, c.sc, shAccW, true)
+			w.argPath(a, c.sc, accW, true)
 		}
 		return
 	}
@@ -743,14 +743,14 @@ func (w *shellWalker) copyLike(c *shCmd) {
 	srcs := ops
 	switch {
 	case target != nil:
-		dst = w.argPath(*target, c.sc, shAccW, true)
+		dst = w.argPath(*target, c.sc, accW, true)
 	case len(ops) == 1 && (c.prog == "ln" || c.prog == "link"):
 		if abs, ok := w.resolve(path.Base(ops[0].s), c.sc.dir); ok {
-			w.addPathAbs(path.Base(ops[0].s), abs, shAccW)
+			w.addPathAbs(path.Base(ops[0].s), abs, accW)
 		}
 	case len(ops) >= 2:
 		srcs = ops[:len(ops)-1]
-		dst = w.argPath(ops[len(ops)-1], c.sc, shAccW, true)
+		dst = w.argPath(ops[len(ops)-1], c.sc, accW, true)
 	}
 	var dlSrc []string
 	for _, a := range srcs {
@@ -769,10 +769,10 @@ func (w *shellWalker) copyLike(c *shCmd) {
 	}
 }
 
-func (w *shellWalker) sed(c *shCmd) {
+func (w *walker) sed(c *cmdCtx) {
 	argv := c.argv
 	inplace, haveScript := false, false
-	var files []shArg
+	var files []argVal
 	after := false
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
@@ -798,7 +798,7 @@ func (w *shellWalker) sed(c *shCmd) {
 						val = argv[i].s
 					}
 					if name == "file" {
-						w.argPath(shArg{s: val}, c.sc, shAccR, true)
+						w.argPath(argVal{s: val}, c.sc, accR, true)
 					}
 				case "line-length":
 					if !eq {
@@ -816,14 +816,14 @@ func (w *shellWalker) sed(c *shCmd) {
 						break cluster
 					case 'e', 'f':
 						haveScript = true
-						v, next := shAttachedOrNext(argv, i, j)
+						v, next := attachedOrNext(argv, i, j)
 						if s[j] == 'f' {
-							w.argPath(v, c.sc, shAccR, true)
+							w.argPath(v, c.sc, accR, true)
 						}
 						i = next - 1
 						break cluster
 					case 'l':
-						_, next := shAttachedOrNext(argv, i, j)
+						_, next := attachedOrNext(argv, i, j)
 						i = next - 1
 						break cluster
 					}
@@ -837,30 +837,30 @@ func (w *shellWalker) sed(c *shCmd) {
 		}
 		files = append(files, argv[i])
 	}
-	acc := shAccR
+	acc := accR
 	if inplace {
-		acc = shAccRW
+		acc = accRW
 	}
 	for _, f := range files {
 		w.argPath(f, c.sc, acc, true)
 	}
 }
 
-func (w *shellWalker) grep(c *shCmd) {
-	var sp *shOptSpec
+func (w *walker) grep(c *cmdCtx) {
+	var sp *optSpec
 	switch c.prog {
 	case "rg":
-		sp = shRgOpts
+		sp = rgOpts
 	case "ag":
-		sp = shAgOpts
+		sp = agOpts
 	case "ack", "ack-grep":
-		sp = shAckOpts
+		sp = ackOpts
 	default:
-		sp = shGrepOpts
+		sp = grepOpts
 	}
 	patternGiven := false
-	var ops []shArg
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	var ops []argVal
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			ops = append(ops, o.val)
@@ -871,7 +871,7 @@ func (w *shellWalker) grep(c *shCmd) {
 				patternGiven = true
 			}
 			if c.prog != "ack" || o.name != "f" {
-				w.argPath(o.val, c.sc, shAccR, true)
+				w.argPath(o.val, c.sc, accR, true)
 			}
 		case "g":
 			if c.prog == "ag" || c.prog == "ack" {
@@ -883,7 +883,7 @@ func (w *shellWalker) grep(c *shCmd) {
 			}
 		case "pre":
 			if o.hasVal && o.val.s != "" {
-				w.classify([]shArg{o.val}, c.sc, shFlow{})
+				w.classify([]argVal{o.val}, c.sc, flow{})
 			}
 		}
 		return true
@@ -892,11 +892,11 @@ func (w *shellWalker) grep(c *shCmd) {
 		ops = ops[1:]
 	}
 	for _, a := range ops {
-		w.argPath(a, c.sc, shAccR, true)
+		w.argPath(a, c.sc, accR, true)
 	}
 }
 
-func (w *shellWalker) jq(c *shCmd) {
+func (w *walker) jq(c *cmdCtx) {
 	argv := c.argv
 	filterGiven := false
 	i := 1
@@ -914,13 +914,13 @@ func (w *shellWalker) jq(c *shCmd) {
 			continue
 		case "--slurpfile", "--rawfile":
 			if i+2 < len(argv) {
-				w.argPath(argv[i+2], c.sc, shAccR, true)
+				w.argPath(argv[i+2], c.sc, accR, true)
 			}
 			i += 2
 			continue
 		case "-f", "--from-file":
 			if i+1 < len(argv) {
-				w.argPath(argv[i+1], c.sc, shAccR, true)
+				w.argPath(argv[i+1], c.sc, accR, true)
 			}
 			filterGiven = true
 			i++
@@ -939,18 +939,18 @@ func (w *shellWalker) jq(c *shCmd) {
 			filterGiven = true
 			continue
 		}
-		w.argPath(argv[i], c.sc, shAccR, true)
+		w.argPath(argv[i], c.sc, accR, true)
 	}
 }
 
-func (w *shellWalker) tar(c *shCmd) {
+func (w *walker) tar(c *cmdCtx) {
 	argv := c.argv
 	mode := byte(0)
-	var archives []shArg
-	var cdir *shArg
-	var ops []shArg
+	var archives []argVal
+	var cdir *argVal
+	var ops []argVal
 	valueLetters := "fCTXbKNVLgHFI"
-	handleVal := func(letter string, v shArg) {
+	handleVal := func(letter string, v argVal) {
 		switch letter {
 		case "f", "file":
 			archives = append(archives, v)
@@ -958,7 +958,7 @@ func (w *shellWalker) tar(c *shCmd) {
 			vv := v
 			cdir = &vv
 		case "T", "files-from", "X", "exclude-from":
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		case "I", "use-compress-program", "F", "info-script", "new-volume-script", "to-command", "rsh-command", "rmt-command":
 			w.nestedProgram(v.s, c.sc, nil)
 		case "checkpoint-action":
@@ -986,7 +986,7 @@ func (w *shellWalker) tar(c *shCmd) {
 			}
 		}
 	}
-	long := shTarOpts
+	long := tarOpts
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		s := a.s
@@ -1013,7 +1013,7 @@ func (w *shellWalker) tar(c *shCmd) {
 				mode = 'd'
 			}
 			if long[name] {
-				v := shArg{s: val, dyn: a.dyn}
+				v := argVal{s: val, dyn: a.dyn}
 				if !eq && i+1 < len(argv) {
 					i++
 					v = argv[i]
@@ -1026,7 +1026,7 @@ func (w *shellWalker) tar(c *shCmd) {
 			for j := 1; j < len(s); j++ {
 				setMode(s[j])
 				if strings.IndexByte(valueLetters, s[j]) >= 0 {
-					v, next := shAttachedOrNext(argv, i, j)
+					v, next := attachedOrNext(argv, i, j)
 					handleVal(s[j:j+1], v)
 					i = next - 1
 					break
@@ -1036,19 +1036,19 @@ func (w *shellWalker) tar(c *shCmd) {
 		}
 		ops = append(ops, a)
 	}
-	archAcc, dirAcc, opAcc := shAccR, shAccR, Access(0)
+	archAcc, dirAcc, opAcc := accR, accR, Access(0)
 	switch mode {
 	case 'c':
-		archAcc, opAcc = shAccW, shAccR
+		archAcc, opAcc = accW, accR
 	case 'r', 'u', 'A':
-		archAcc, opAcc = shAccRW, shAccR
+		archAcc, opAcc = accRW, accR
 	case 'x':
-		dirAcc = shAccW
+		dirAcc = accW
 	case 'd':
-		archAcc = shAccRW
+		archAcc = accRW
 	}
 	for _, a := range archives {
-		if h, ok := shScpHost(a.s); ok {
+		if h, ok := scpHost(a.s); ok {
 			w.addHost(h)
 			continue
 		}
@@ -1069,9 +1069,9 @@ func (w *shellWalker) tar(c *shCmd) {
 	}
 }
 
-func (w *shellWalker) zip(c *shCmd) {
+func (w *walker) zip(c *cmdCtx) {
 	argv := c.argv
-	var ops []shArg
+	var ops []argVal
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
 		switch {
@@ -1087,7 +1087,7 @@ func (w *shellWalker) zip(c *shCmd) {
 		case s == "-O" || s == "--output-file":
 			if i+1 < len(argv) {
 				i++
-				w.argPath(argv[i], c.sc, shAccW, true)
+				w.argPath(argv[i], c.sc, accW, true)
 			}
 		case s == "-b" || s == "-n" || s == "-P" || s == "-t" || s == "-tt" || s == "-Z" || s == "-s" || s == "-sb" || s == "--password" || s == "--temp-path":
 			i++
@@ -1097,19 +1097,19 @@ func (w *shellWalker) zip(c *shCmd) {
 		}
 	}
 	for k, a := range ops {
-		acc := shAccR
+		acc := accR
 		if k == 0 {
-			acc = shAccRW
+			acc = accRW
 		}
 		w.argPath(a, c.sc, acc, true)
 	}
 }
 
-func (w *shellWalker) git(c *shCmd) {
+func (w *walker) git(c *cmdCtx) {
 	argv := c.argv
 	i := 1
 	sc := c.sc
-	var dirArg *shArg
+	var dirArg *argVal
 	for i < len(argv) {
 		s := argv[i].s
 		if len(s) < 2 || s[0] != '-' {
@@ -1129,7 +1129,7 @@ func (w *shellWalker) git(c *shCmd) {
 			i++
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
 			_, v, _ := strings.Cut(s, "=")
-			w.argPath(shArg{s: v, dyn: argv[i].dyn}, sc, shAccRW, true)
+			w.argPath(argVal{s: v, dyn: argv[i].dyn}, sc, accRW, true)
 		}
 		i++
 	}
@@ -1139,45 +1139,45 @@ func (w *shellWalker) git(c *shCmd) {
 		i++
 	}
 	if dirArg != nil {
-		acc := shAccRW
+		acc := accRW
 		switch sub {
 		case "status", "log", "diff", "show", "grep", "blame", "ls-files", "rev-parse", "describe", "shortlog", "ls-tree", "cat-file", "branch", "remote", "config":
-			acc = shAccR
+			acc = accR
 		}
 		w.argPath(*dirArg, c.sc, acc, true)
 	}
-	gc := &shCmd{prog: "git", argv: argv[i-1:], sc: sc, in: c.in}
+	gc := &cmdCtx{prog: "git", argv: argv[i-1:], sc: sc, in: c.in}
 	if sub == "" {
 		return
 	}
 	switch sub {
 	case "commit":
-		sp := shCommitOpts
-		shScanOpts(gc.argv, 1, sp, func(o shOption) bool {
+		sp := commitOpts
+		scanOpts(gc.argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
-				w.argPath(o.val, sc, shAccR, false)
+				w.argPath(o.val, sc, accR, false)
 			case "F", "file", "t", "template", "pathspec-from-file":
-				w.argPath(o.val, sc, shAccR, true)
+				w.argPath(o.val, sc, accR, true)
 			}
 			return true
 		})
 	case "clone":
-		sp := shCloneOpts
+		sp := cloneOpts
 		n := 0
-		shScanOpts(gc.argv, 1, sp, func(o shOption) bool {
+		scanOpts(gc.argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if n == 0 {
 					w.remoteHost(o.val.s)
 				} else {
-					w.argPath(o.val, sc, shAccW, true)
+					w.argPath(o.val, sc, accW, true)
 				}
 				n++
 			case "u", "upload-pack":
 				w.nestedProgram(o.val.s, sc, nil)
 			case "template", "reference", "separate-git-dir":
-				w.argPath(o.val, sc, shAccR, true)
+				w.argPath(o.val, sc, accR, true)
 			}
 			return true
 		})
@@ -1188,7 +1188,7 @@ func (w *shellWalker) git(c *shCmd) {
 			}
 		}
 	case "rm", "mv", "checkout", "restore", "clean":
-		w.generic(&shCmd{prog: "git", argv: gc.argv, sc: sc}, 1)
+		w.generic(&cmdCtx{prog: "git", argv: gc.argv, sc: sc}, 1)
 		after := false
 		for _, a := range gc.argv[1:] {
 			if a.s == "--" {
@@ -1197,14 +1197,14 @@ func (w *shellWalker) git(c *shCmd) {
 			}
 			if after || sub == "rm" || sub == "mv" {
 				if !strings.HasPrefix(a.s, "-") {
-					w.argPath(a, sc, shAccW, false)
+					w.argPath(a, sc, accW, false)
 				}
 			}
 		}
 	case "grep":
 		w.grep(gc)
 	case "apply", "am":
-		w.files(gc, &shFileProg{acc: shAccR, opts: shApplyOpts})
+		w.files(gc, &fileProg{acc: accR, opts: applyOpts})
 	case "config", "branch", "tag", "log", "show", "stash", "reset", "rebase", "merge", "cherry-pick", "revert", "switch", "init", "status":
 		// operands are refs, names and messages, not files
 		if sub == "log" || sub == "show" || sub == "status" || sub == "init" {
@@ -1215,59 +1215,59 @@ func (w *shellWalker) git(c *shCmd) {
 	}
 }
 
-func (w *shellWalker) vim(c *shCmd) {
+func (w *walker) vim(c *cmdCtx) {
 	argv := c.argv
-	sp := shVimOpts
-	shScanOpts(argv, 1, sp, func(o shOption) bool {
+	sp := vimOpts
+	scanOpts(argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			if strings.HasPrefix(o.val.s, "+") {
 				if len(o.val.s) > 1 {
-					w.embedded(shArg{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}, c.sc)
+					w.embedded(argVal{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}, c.sc)
 				}
 				return true
 			}
-			w.argPath(o.val, c.sc, shAccRW, true)
+			w.argPath(o.val, c.sc, accRW, true)
 		case "c", "cmd":
 			w.embedded(o.val, c.sc)
 		case "S", "u", "U":
-			w.argPath(o.val, c.sc, shAccRX, true)
+			w.argPath(o.val, c.sc, accRX, true)
 		case "s", "q":
-			w.argPath(o.val, c.sc, shAccR, true)
+			w.argPath(o.val, c.sc, accR, true)
 		case "w", "W", "startuptime", "log":
-			w.argPath(o.val, c.sc, shAccW, true)
+			w.argPath(o.val, c.sc, accW, true)
 		case "i":
-			w.argPath(o.val, c.sc, shAccRW, true)
+			w.argPath(o.val, c.sc, accRW, true)
 		}
 		return true
 	})
 }
 
-func (w *shellWalker) emacs(c *shCmd) {
-	sp := shEmacsOpts
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+func (w *walker) emacs(c *cmdCtx) {
+	sp := emacsOpts
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			if !strings.HasPrefix(o.val.s, "+") {
-				w.argPath(o.val, c.sc, shAccRW, true)
+				w.argPath(o.val, c.sc, accRW, true)
 			}
 		case "eval", "execute":
 			w.embedded(o.val, c.sc)
 		case "l", "load", "script":
-			w.argPath(o.val, c.sc, shAccRX, true)
+			w.argPath(o.val, c.sc, accRX, true)
 		case "file", "visit", "find-file", "insert":
-			w.argPath(o.val, c.sc, shAccRW, true)
+			w.argPath(o.val, c.sc, accRW, true)
 		}
 		return true
 	})
 }
 
-func (w *shellWalker) openssl(c *shCmd) shFlow {
-	sp := shOpensslOpts
-	var f shFlow
+func (w *walker) openssl(c *cmdCtx) flow {
+	sp := opensslOpts
+	var f flow
 	sub := ""
 	first := true
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			if first {
@@ -1275,33 +1275,33 @@ func (w *shellWalker) openssl(c *shCmd) shFlow {
 				sub = o.val.s
 				return true
 			}
-			if !shIsDigits(o.val.s) {
-				w.argPath(o.val, c.sc, shAccR, true)
+			if !isDigits(o.val.s) {
+				w.argPath(o.val, c.sc, accR, true)
 			}
 		case "in", "key", "inkey", "signkey", "CAfile", "CApath", "cert", "CAkey", "certfile", "config", "extfile", "rand",
 			"untrusted", "CRL", "crl", "verify", "prverify", "sign", "signature", "kfile", "keyfile", "trusted", "sess_in":
-			w.argPath(o.val, c.sc, shAccR, true)
+			w.argPath(o.val, c.sc, accR, true)
 		case "out", "keyout", "writerand", "out_trusted", "sess_out", "keylogfile", "msgfile":
-			w.argPath(o.val, c.sc, shAccW, true)
+			w.argPath(o.val, c.sc, accW, true)
 		case "passin", "passout", "pass", "kfile_pass":
 			if p, ok := strings.CutPrefix(o.val.s, "file:"); ok {
-				w.argPath(shArg{s: p, dyn: o.val.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: p, dyn: o.val.dyn}, c.sc, accR, true)
 			}
 		case "connect", "host", "proxy":
-			if h := shHostPart(o.val.s); h != "" {
+			if h := hostPart(o.val.s); h != "" {
 				w.addHost(h)
 			}
 		}
 		return true
 	})
 	if sub == "s_client" {
-		f.bits |= shFlowConnector | shFlowNet
+		f.bits |= flowConnector | flowNet
 		w.netcatDetail = c.sc.detail()
 	}
 	return f
 }
 
-func (w *shellWalker) sshKeygen(c *shCmd) {
+func (w *walker) sshKeygen(c *cmdCtx) {
 	readOnly := false
 	for _, a := range c.argv[1:] {
 		s := a.s
@@ -1309,34 +1309,34 @@ func (w *shellWalker) sshKeygen(c *shCmd) {
 			readOnly = true
 		}
 	}
-	keyAcc := shAccRW
+	keyAcc := accRW
 	if readOnly {
-		keyAcc = shAccR
+		keyAcc = accR
 	}
-	sp := shSSHKeygenOpts
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	sp := sshKeygenOpts
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "f":
 			w.argPath(o.val, c.sc, keyAcc, true)
 		case "s":
-			w.argPath(o.val, c.sc, shAccR, true)
+			w.argPath(o.val, c.sc, accR, true)
 		case "":
-			w.argPath(o.val, c.sc, shAccR, false)
+			w.argPath(o.val, c.sc, accR, false)
 		}
 		return true
 	})
 }
 
-var shFindValued = shSet("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
+var findValued = set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
 	"-xtype", "-user", "-group", "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-maxdepth",
 	"-mindepth", "-printf", "-fstype", "-inum", "-links", "-uid", "-gid", "-used", "-context", "-lname", "-ilname", "-regextype")
 
-var shFindWriters = shSet("rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp", "mv", "truncate", "srm", "wipe", "dd",
+var findWriters = set("rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp", "mv", "truncate", "srm", "wipe", "dd",
 	"tee", "touch", "chattr", "sed", "perl", "ruby", "cp", "install", "ln")
 
 // find records the start points (written when -delete or a writer runs
 // under -exec) and classifies every -exec/-execdir/-ok command.
-func (w *shellWalker) find(c *shCmd) shFlow {
+func (w *walker) find(c *cmdCtx) flow {
 	argv := c.argv
 	i := 1
 	for i < len(argv) {
@@ -1351,7 +1351,7 @@ func (w *shellWalker) find(c *shCmd) shFlow {
 		}
 		break
 	}
-	var starts []shArg
+	var starts []argVal
 	for i < len(argv) {
 		s := argv[i].s
 		if strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == "," || s == ")" {
@@ -1361,10 +1361,10 @@ func (w *shellWalker) find(c *shCmd) shFlow {
 		i++
 	}
 	if len(starts) == 0 {
-		starts = []shArg{{s: "."}}
+		starts = []argVal{{s: "."}}
 	}
 	writes := false
-	var inners [][]shArg
+	var inners [][]argVal
 	for ; i < len(argv); i++ {
 		s := argv[i].s
 		switch {
@@ -1378,16 +1378,16 @@ func (w *shellWalker) find(c *shCmd) shFlow {
 			if j > i+1 {
 				inner := argv[i+1 : j]
 				inners = append(inners, inner)
-				p := shProgName(inner[0].s)
-				if shFindWriters[p] || shellProgs[p] {
-					writes = writes || p != "sed" && p != "perl" && p != "ruby" || shArgsHavePrefix(inner, "-i")
+				p := progName(inner[0].s)
+				if findWriters[p] || progs[p] {
+					writes = writes || p != "sed" && p != "perl" && p != "ruby" || argsHavePrefix(inner, "-i")
 				}
 			}
 			i = j
 		case s == "-fprint" || s == "-fprint0" || s == "-fls" || s == "-fprintf":
 			if i+1 < len(argv) {
 				i++
-				w.argPath(argv[i], c.sc, shAccW, true)
+				w.argPath(argv[i], c.sc, accW, true)
 			}
 			if s == "-fprintf" {
 				i++
@@ -1396,26 +1396,26 @@ func (w *shellWalker) find(c *shCmd) shFlow {
 			strings.HasPrefix(s, "-newer") && len(s) == len("-newerXY"):
 			if i+1 < len(argv) {
 				i++
-				w.argPath(argv[i], c.sc, shAccR, true)
+				w.argPath(argv[i], c.sc, accR, true)
 			}
-		case shFindValued[s]:
+		case findValued[s]:
 			i++
 		}
 	}
-	acc := shAccR
+	acc := accR
 	if writes {
-		acc = shAccRW
+		acc = accRW
 	}
 	for _, s := range starts {
 		w.argPath(s, c.sc, acc, true)
 	}
 	for _, inner := range inners {
-		w.classify(inner, c.sc, shFlow{})
+		w.classify(inner, c.sc, flow{})
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func shArgsHavePrefix(argv []shArg, prefix string) bool {
+func argsHavePrefix(argv []argVal, prefix string) bool {
 	for _, a := range argv[1:] {
 		if strings.HasPrefix(a.s, prefix) {
 			return true
@@ -1425,34 +1425,34 @@ func shArgsHavePrefix(argv []shArg, prefix string) bool {
 }
 
 // Option tables, hoisted so a call allocates nothing.
-var shRevOpts = &shOptSpec{}
-var shUniqOpts = &shOptSpec{short: "fsw", long: shSet("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")}
-var shMknodOpts = &shOptSpec{short: "mZ", long: shSet("mode", "context")}
-var shUnzipOpts = &shOptSpec{short: "dPxIO"}
-var shGzipOpts = &shOptSpec{short: "SoDTLb", long: shSet("suffix", "output", "dict", "threads")}
-var shGzipAcc = map[string]Access{"o": shAccW, "output": shAccW, "D": shAccR}
-var shTeeOpts = &shOptSpec{}
-var shBase64Opts = &shOptSpec{short: "wio", long: shSet("wrap", "input", "output")}
-var shXxdOpts = &shOptSpec{short: "cglsoCn", long: shSet("cols", "groupsize", "len", "seek", "offset", "name")}
-var shInstallOpts = &shOptSpec{short: "mogSt", long: shSet("mode", "owner", "group", "suffix", "target-directory", "strip-program", "backup", "context")}
-var shMvOpts = &shOptSpec{short: "tS", long: shSet("target-directory", "suffix")}
-var shCpOpts = &shOptSpec{short: "tS", long: shSet("target-directory", "suffix")}
-var shRgOpts = &shOptSpec{short: "efgtTmABCjEMrd", long: shSet("regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "threads", "encoding", "max-columns", "replace", "max-depth", "type-add", "type-clear", "pre", "pre-glob", "ignore-file", "path-separator", "sort", "sortr", "colors", "engine", "dfa-size-limit", "regex-size-limit", "max-filesize", "context-separator", "field-context-separator", "field-match-separator", "hostname-bin", "hyperlink-format", "color")}
-var shAgOpts = &shOptSpec{short: "ABCGgmpW", long: shSet("ignore", "ignore-dir", "depth", "file-search-regex", "after", "before", "context", "max-count", "workers", "path-to-ignore", "pager")}
-var shAckOpts = &shOptSpec{short: "ABCmg", long: shSet("type", "ignore-dir", "ignore-file", "match", "output", "after-context", "before-context", "context", "max-count", "pager", "type-add", "type-set")}
-var shGrepOpts = &shOptSpec{short: "efmABCdD", long: shSet("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "group-separator")}
-var shCommitOpts = &shOptSpec{short: "mFCctS", long: shSet("message", "file", "reuse-message", "reedit-message", "template", "author", "date", "fixup", "squash", "cleanup", "trailer", "pathspec-from-file")}
-var shCloneOpts = &shOptSpec{short: "boucj", long: shSet("branch", "origin", "upload-pack", "config", "depth", "reference", "reference-if-able", "template", "separate-git-dir", "filter", "jobs", "shallow-since", "shallow-exclude", "server-option", "bundle-uri", "ref-format")}
-var shApplyOpts = &shOptSpec{short: "pC", long: shSet("directory", "exclude", "include", "whitespace")}
-var shVimOpts = &shOptSpec{short: "cSuUiTtsqwWo", long: shSet("cmd", "servername", "startuptime", "log")}
-var shEmacsOpts = &shOptSpec{short: "lfLdt", long: shSet("eval", "load", "funcall", "directory", "execute", "file", "visit", "insert", "find-file", "chdir", "script", "socket-name", "server-file", "alternate-editor")}
-var shOpensslOpts = &shOptSpec{oneDash: true, long: shSet("in", "out", "key", "inkey", "signkey", "CAfile", "CApath", "cert", "CAkey", "certfile",
+var revOpts = &optSpec{}
+var uniqOpts = &optSpec{short: "fsw", long: set("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")}
+var mknodOpts = &optSpec{short: "mZ", long: set("mode", "context")}
+var unzipOpts = &optSpec{short: "dPxIO"}
+var gzipOpts = &optSpec{short: "SoDTLb", long: set("suffix", "output", "dict", "threads")}
+var gzipAcc = map[string]Access{"o": accW, "output": accW, "D": accR}
+var teeOpts = &optSpec{}
+var base64Opts = &optSpec{short: "wio", long: set("wrap", "input", "output")}
+var xxdOpts = &optSpec{short: "cglsoCn", long: set("cols", "groupsize", "len", "seek", "offset", "name")}
+var installOpts = &optSpec{short: "mogSt", long: set("mode", "owner", "group", "suffix", "target-directory", "strip-program", "backup", "context")}
+var mvOpts = &optSpec{short: "tS", long: set("target-directory", "suffix")}
+var cpOpts = &optSpec{short: "tS", long: set("target-directory", "suffix")}
+var rgOpts = &optSpec{short: "efgtTmABCjEMrd", long: set("regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "after-context", "before-context", "context", "threads", "encoding", "max-columns", "replace", "max-depth", "type-add", "type-clear", "pre", "pre-glob", "ignore-file", "path-separator", "sort", "sortr", "colors", "engine", "dfa-size-limit", "regex-size-limit", "max-filesize", "context-separator", "field-context-separator", "field-match-separator", "hostname-bin", "hyperlink-format", "color")}
+var agOpts = &optSpec{short: "ABCGgmpW", long: set("ignore", "ignore-dir", "depth", "file-search-regex", "after", "before", "context", "max-count", "workers", "path-to-ignore", "pager")}
+var ackOpts = &optSpec{short: "ABCmg", long: set("type", "ignore-dir", "ignore-file", "match", "output", "after-context", "before-context", "context", "max-count", "pager", "type-add", "type-set")}
+var grepOpts = &optSpec{short: "efmABCdD", long: set("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "group-separator")}
+var commitOpts = &optSpec{short: "mFCctS", long: set("message", "file", "reuse-message", "reedit-message", "template", "author", "date", "fixup", "squash", "cleanup", "trailer", "pathspec-from-file")}
+var cloneOpts = &optSpec{short: "boucj", long: set("branch", "origin", "upload-pack", "config", "depth", "reference", "reference-if-able", "template", "separate-git-dir", "filter", "jobs", "shallow-since", "shallow-exclude", "server-option", "bundle-uri", "ref-format")}
+var applyOpts = &optSpec{short: "pC", long: set("directory", "exclude", "include", "whitespace")}
+var vimOpts = &optSpec{short: "cSuUiTtsqwWo", long: set("cmd", "servername", "startuptime", "log")}
+var emacsOpts = &optSpec{short: "lfLdt", long: set("eval", "load", "funcall", "directory", "execute", "file", "visit", "insert", "find-file", "chdir", "script", "socket-name", "server-file", "alternate-editor")}
+var opensslOpts = &optSpec{oneDash: true, long: set("in", "out", "key", "inkey", "signkey", "CAfile", "CApath", "cert", "CAkey", "certfile",
 	"config", "extfile", "extensions", "keyout", "passin", "passout", "pass", "connect", "servername", "host", "port", "proxy",
 	"subj", "days", "newkey", "md", "k", "K", "iv", "S", "name", "set_serial", "sigopt", "pkeyopt", "keyform", "inform",
 	"outform", "certform", "reqexts", "section", "rand", "writerand", "untrusted", "CRL", "verify", "prverify", "sign",
 	"signature", "kdf", "kdfopt", "macopt", "mac", "nameopt", "certopt", "ext", "addext", "reqopt", "digest", "accept",
 	"kfile", "keyfile", "out_trusted", "trusted", "crl", "nextprotoneg", "alpn", "starttls", "sess_out", "sess_in", "keylogfile", "msgfile")}
-var shSSHKeygenOpts = &shOptSpec{short: "bCEFfIJjKmMNnOPrsStVwYzZaD"}
-var shTarOpts = shSet("file", "directory", "files-from", "exclude-from", "use-compress-program", "info-script", "new-volume-script",
+var sshKeygenOpts = &optSpec{short: "bCEFfIJjKmMNnOPrsStVwYzZaD"}
+var tarOpts = set("file", "directory", "files-from", "exclude-from", "use-compress-program", "info-script", "new-volume-script",
 	"to-command", "rsh-command", "rmt-command", "checkpoint-action", "exclude", "transform", "xform", "owner", "group",
 	"mode", "mtime", "newer", "newer-mtime", "label", "blocking-factor", "record-size", "tape-length", "format", "strip-components", "suffix")

@@ -6,20 +6,20 @@ import (
 	"time"
 )
 
-// FuzzParseShell checks that ParseShell never panics, always terminates,
+// FuzzParse checks that ParseShell never panics, always terminates,
 // and reports only well-formed facts.
-func FuzzParseShell(f *testing.F) {
-	for _, tc := range shellCases {
+func FuzzParse(f *testing.F) {
+	for _, tc := range parseCases {
 		if len(tc.src) < 200 {
 			f.Add(tc.src)
 		}
 	}
-	save := shellRecoverPanics
-	shellRecoverPanics = false
-	f.Cleanup(func() { shellRecoverPanics = save })
+	save := recoverPanics
+	recoverPanics = false
+	f.Cleanup(func() { recoverPanics = save })
 	f.Fuzz(func(t *testing.T, src string) {
 		done := make(chan Facts, 1)
-		go func() { done <- Parse(src, shCwd, shHome, shUser) }()
+		go func() { done <- Parse(src, testCwd, testHome, testUser) }()
 		var r Facts
 		select {
 		case r = <-done:
@@ -52,11 +52,11 @@ func FuzzParseShell(f *testing.F) {
 				t.Fatalf("%q: bad signal %+v", src, s)
 			}
 		}
-		if len(r.Commands) > shellMaxCommands {
-			t.Fatalf("%q: %d commands, budget %d", src, len(r.Commands), shellMaxCommands)
+		if len(r.Commands) > maxCommands {
+			t.Fatalf("%q: %d commands, budget %d", src, len(r.Commands), maxCommands)
 		}
 		// the parser-free fast path must agree with the parser
-		if fast, slow, ok := shellBothPaths(src); ok && !shellResultsEqual(fast, slow) {
+		if fast, slow, ok := bothPaths(src); ok && !resultsEqual(fast, slow) {
 			t.Fatalf("%q: fast path differs\nfast %+v\nslow %+v", src, fast, slow)
 		}
 	})

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-func shIsSchemeChar(c byte) bool {
+func isSchemeChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
 }
 
-func shIsLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-func shIsURLStop(c byte) bool {
+func isURLStop(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '\'', '"', '`', '<', '>', '|', '\\', '(', ')', ';', ',', '{', '}', '^', 0:
 		return true
@@ -20,13 +20,13 @@ func shIsURLStop(c byte) bool {
 }
 
 // isURL reports a word that starts with scheme://.
-func shIsURL(s string) bool {
+func isURL(s string) bool {
 	i := strings.Index(s, "://")
-	if i <= 0 || !shIsLetter(s[0]) {
+	if i <= 0 || !isLetter(s[0]) {
 		return false
 	}
 	for j := 1; j < i; j++ {
-		if !shIsSchemeChar(s[j]) {
+		if !isSchemeChar(s[j]) {
 			return false
 		}
 	}
@@ -34,7 +34,7 @@ func shIsURL(s string) bool {
 }
 
 // fileURLPath returns the path of a file:// URL.
-func shFileURLPath(s string) (string, bool) {
+func fileURLPath(s string) (string, bool) {
 	if len(s) < 7 || !strings.EqualFold(s[:7], "file://") {
 		return "", false
 	}
@@ -53,7 +53,7 @@ func shFileURLPath(s string) (string, bool) {
 
 // scanURLs records every scheme://… URL inside a word as a host, and the
 // path of file:// URLs as a read.
-func (w *shellWalker) scanURLs(a shArg, sc *shellScope) {
+func (w *walker) scanURLs(a argVal, sc *scope) {
 	s := a.s
 	for len(s) > 0 {
 		i := strings.Index(s, "://")
@@ -61,19 +61,19 @@ func (w *shellWalker) scanURLs(a shArg, sc *shellScope) {
 			return
 		}
 		start := i
-		for start > 0 && shIsSchemeChar(s[start-1]) {
+		for start > 0 && isSchemeChar(s[start-1]) {
 			start--
 		}
-		for start < i && !shIsLetter(s[start]) {
+		for start < i && !isLetter(s[start]) {
 			start++
 		}
 		end := i + 3
-		for end < len(s) && !shIsURLStop(s[end]) {
+		for end < len(s) && !isURLStop(s[end]) {
 			end++
 		}
 		if start < i && end > i+3 {
 			u := s[start:end]
-			if p, ok := shFileURLPath(u); ok {
+			if p, ok := fileURLPath(u); ok {
 				w.addPathAbs(u, p, AccessRead)
 			} else {
 				w.addHost(u)
@@ -84,7 +84,7 @@ func (w *shellWalker) scanURLs(a shArg, sc *shellScope) {
 }
 
 // hostPart strips user@ and :port from a host spec.
-func shHostPart(s string) string {
+func hostPart(s string) string {
 	if i := strings.LastIndexByte(s, '@'); i >= 0 {
 		s = s[i+1:]
 	}
@@ -104,8 +104,8 @@ func shHostPart(s string) string {
 }
 
 // scpHost returns HOST of [user@]HOST:path.
-func shScpHost(s string) (string, bool) {
-	if s == "" || s[0] == '/' || s[0] == '.' || s[0] == '~' || s[0] == '-' || shIsURL(s) {
+func scpHost(s string) (string, bool) {
+	if s == "" || s[0] == '/' || s[0] == '.' || s[0] == '~' || s[0] == '-' || isURL(s) {
 		return "", false
 	}
 	i := strings.IndexByte(s, ':')
@@ -129,17 +129,17 @@ func shScpHost(s string) (string, bool) {
 }
 
 // remoteHost records the host of a git/scp-style remote.
-func (w *shellWalker) remoteHost(s string) {
-	if shIsURL(s) {
+func (w *walker) remoteHost(s string) {
+	if isURL(s) {
 		return // scanURLs saw it
 	}
-	if h, ok := shScpHost(s); ok {
+	if h, ok := scpHost(s); ok {
 		w.addHost(h)
 	}
 }
 
 // urlBase is the file name a download of u is saved under.
-func shURLBase(u string) string {
+func urlBase(u string) string {
 	if i := strings.Index(u, "://"); i >= 0 {
 		u = u[i+3:]
 	}
@@ -157,7 +157,7 @@ func shURLBase(u string) string {
 	return b
 }
 
-var shCurlOpts = &shOptSpec{short: "AbcCdDeEFHKmoPQrtTuUwxXYyz", long: shSet(
+var curlOpts = &optSpec{short: "AbcCdDeEFHKmoPQrtTuUwxXYyz", long: set(
 	"data", "data-ascii", "data-binary", "data-raw", "data-urlencode", "form", "form-string", "header", "proxy-header",
 	"output", "output-dir", "upload-file", "user", "user-agent", "referer", "request", "cookie", "cookie-jar", "config",
 	"cert", "key", "cacert", "capath", "continue-at", "dump-header", "max-time", "connect-timeout", "retry", "retry-delay",
@@ -174,13 +174,13 @@ var shCurlOpts = &shOptSpec{short: "AbcCdDeEFHKmoPQrtTuUwxXYyz", long: shSet(
 	"ip-tos", "vlan-priority", "ech", "haproxy-clientip", "trace-config", "write-out"),
 }
 
-func (w *shellWalker) curl(c *shCmd) shFlow {
-	var urls []shArg
+func (w *walker) curl(c *cmdCtx) flow {
+	var urls []argVal
 	remoteName := false
 	toStdout := true
 	outDir := c.sc.dir
 	var outs []string
-	shScanOpts(c.argv, 1, shCurlOpts, func(o shOption) bool {
+	scanOpts(c.argv, 1, curlOpts, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "", "url":
@@ -190,7 +190,7 @@ func (w *shellWalker) curl(c *shCmd) shFlow {
 		case "o", "output":
 			if v.s != "-" && v.s != "/dev/stdout" {
 				toStdout = false
-				if abs := w.argPath(v, c.sc, shAccW, true); abs != "" {
+				if abs := w.argPath(v, c.sc, accW, true); abs != "" {
 					outs = append(outs, abs)
 				}
 			}
@@ -203,15 +203,15 @@ func (w *shellWalker) curl(c *shCmd) shFlow {
 			}
 		case "T", "upload-file":
 			if v.s != "." {
-				w.argPath(v, c.sc, shAccR, true)
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "d", "data", "data-binary", "data-ascii", "json":
 			if p, ok := strings.CutPrefix(v.s, "@"); ok {
-				w.argPath(shArg{s: p, dyn: v.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: p, dyn: v.dyn}, c.sc, accR, true)
 			}
 		case "data-urlencode":
 			if i := strings.IndexByte(v.s, '@'); i >= 0 && !strings.Contains(v.s[:i], "=") {
-				w.argPath(shArg{s: v.s[i+1:], dyn: v.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: v.s[i+1:], dyn: v.dyn}, c.sc, accR, true)
 			}
 		case "F", "form":
 			if _, val, ok := strings.Cut(v.s, "="); ok && (strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<")) {
@@ -220,36 +220,36 @@ func (w *shellWalker) curl(c *shCmd) shFlow {
 					p = p[:i]
 				}
 				p = strings.Trim(p, `"`)
-				w.argPath(shArg{s: p, dyn: v.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: p, dyn: v.dyn}, c.sc, accR, true)
 			}
 		case "K", "config", "cacert", "capath", "cert", "E", "key", "netrc-file", "crlfile", "proxy-cacert", "proxy-cert", "proxy-key", "pinnedpubkey":
 			if o.name == "pinnedpubkey" && strings.HasPrefix(v.s, "sha256//") {
 				return true
 			}
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		case "b", "cookie":
 			if !strings.Contains(v.s, "=") {
-				w.argPath(v, c.sc, shAccR, true)
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "c", "cookie-jar", "D", "dump-header", "trace", "trace-ascii", "stderr", "etag-save", "libcurl":
-			w.argPath(v, c.sc, shAccW, true)
+			w.argPath(v, c.sc, accW, true)
 		case "x", "proxy", "preproxy", "socks4", "socks4a", "socks5", "socks5-hostname":
-			if !shIsURL(v.s) {
+			if !isURL(v.s) {
 				w.addHost(v.s)
 			}
 		}
 		return true
 	})
 	for _, u := range urls {
-		if p, ok := shFileURLPath(u.s); ok {
+		if p, ok := fileURLPath(u.s); ok {
 			w.addPathAbs(u.s, p, AccessRead)
 			continue
 		}
-		if !shIsURL(u.s) {
+		if !isURL(u.s) {
 			w.addHost(u.s)
 		}
 		if remoteName {
-			b := shURLBase(u.s)
+			b := urlBase(u.s)
 			abs := path.Join(outDir, b)
 			w.addPathAbs(b, abs, AccessWrite)
 			w.markDownloaded(abs)
@@ -259,14 +259,14 @@ func (w *shellWalker) curl(c *shCmd) shFlow {
 		w.markDownloaded(o)
 	}
 	w.sawDownload = true
-	f := shFlow{bits: shFlowDownloader}
+	f := flow{bits: flowDownloader}
 	if toStdout {
-		f.bits |= shFlowDL
+		f.bits |= flowDL
 	}
 	return f
 }
 
-var shWgetOpts = &shOptSpec{short: "OoaiBetTwQPlARDIXU", long: shSet(
+var wgetOpts = &optSpec{short: "OoaiBetTwQPlARDIXU", long: set(
 	"output-document", "output-file", "append-output", "input-file", "base", "execute", "tries", "timeout", "wait", "quota",
 	"directory-prefix", "level", "accept", "reject", "domains", "include-directories", "exclude-directories", "user-agent",
 	"header", "post-data", "post-file", "body-data", "body-file", "method", "user", "password", "http-user", "http-password",
@@ -278,11 +278,11 @@ var shWgetOpts = &shOptSpec{short: "OoaiBetTwQPlARDIXU", long: shSet(
 	"egd-file", "hsts-file", "certificate-type", "private-key-type", "prefer-family", "retry-on-http-error", "compression"),
 }
 
-func (w *shellWalker) wget(c *shCmd) shFlow {
-	var urls []shArg
+func (w *walker) wget(c *cmdCtx) flow {
+	var urls []argVal
 	hasO, toStdout := false, false
 	dir := c.sc.dir
-	shScanOpts(c.argv, 1, shWgetOpts, func(o shOption) bool {
+	scanOpts(c.argv, 1, wgetOpts, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "":
@@ -293,76 +293,76 @@ func (w *shellWalker) wget(c *shCmd) shFlow {
 			hasO = true
 			if v.s == "-" || v.s == "/dev/stdout" {
 				toStdout = true
-			} else if abs := w.argPath(v, c.sc, shAccW, true); abs != "" {
+			} else if abs := w.argPath(v, c.sc, accW, true); abs != "" {
 				w.markDownloaded(abs)
 			}
 		case "o", "output-file", "a", "append-output", "save-cookies", "rejected-log", "warc-file":
-			w.argPath(v, c.sc, shAccW, true)
+			w.argPath(v, c.sc, accW, true)
 		case "P", "directory-prefix":
 			if abs, ok := w.resolve(v.s, c.sc.dir); ok {
 				dir = abs
 				w.addPathAbs(v.s, abs, AccessWrite)
 			}
 		case "i", "input-file":
-			if shIsURL(v.s) {
+			if isURL(v.s) {
 				break
 			}
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		case "post-file", "body-file", "load-cookies", "certificate", "private-key", "ca-certificate", "ca-directory", "config", "crl-file", "random-file":
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		}
 		return true
 	})
 	for _, u := range urls {
-		if !shIsURL(u.s) {
+		if !isURL(u.s) {
 			w.addHost(u.s)
 		}
 		if !hasO {
-			b := shURLBase(u.s)
+			b := urlBase(u.s)
 			abs := path.Join(dir, b)
 			w.addPathAbs(b, abs, AccessWrite)
 			w.markDownloaded(abs)
 		}
 	}
 	w.sawDownload = true
-	f := shFlow{bits: shFlowDownloader}
+	f := flow{bits: flowDownloader}
 	if toStdout {
-		f.bits |= shFlowDL
+		f.bits |= flowDL
 	}
 	return f
 }
 
-var shHTTPMethods = shSet("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "get", "post", "put", "patch", "delete", "head", "options")
+var httpMethods = set("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "get", "post", "put", "patch", "delete", "head", "options")
 
 // downloader handles aria2c, fetch, httpie/xh, lwp-download, lwp-request.
-func (w *shellWalker) downloader(c *shCmd) shFlow {
-	var urls []shArg
-	var items []shArg
+func (w *walker) downloader(c *cmdCtx) flow {
+	var urls []argVal
+	var items []argVal
 	toStdout := true
 	dir := c.sc.dir
 	out := ""
 	remoteName := false
-	var sp *shOptSpec
+	var sp *optSpec
 	switch c.prog {
 	case "aria2c":
-		sp = shAria2cOpts
+		sp = aria2cOpts
 		toStdout = false
 		remoteName = true
 	case "fetch":
-		sp = shFetchOpts
+		sp = fetchOpts
 		remoteName = true
 		toStdout = false
 	case "http":
-		sp = shHTTPieOpts
+		sp = httpieOpts
 	default:
-		sp = shLwpOpts
+		sp = lwpOpts
 	}
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "":
 			switch {
-			case c.prog == "http" && len(urls) == 0 && shHTTPMethods[v.s]:
+			case c.prog == "http" && len(urls) == 0 && httpMethods[v.s]:
 			case c.prog == "http" && len(urls) > 0:
 				items = append(items, v)
 			case c.prog == "lwp-download" && len(urls) > 0:
@@ -395,11 +395,11 @@ func (w *shellWalker) downloader(c *shCmd) shFlow {
 			remoteName = true
 			toStdout = false
 		case "i", "input-file", "load-cookies", "conf-path", "cert", "cert-key", "ca-cert", "key", "crl", "session-read-only":
-			if !shIsURL(v.s) {
-				w.argPath(v, c.sc, shAccR, true)
+			if !isURL(v.s) {
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "save-cookies", "log", "session":
-			w.argPath(v, c.sc, shAccW, true)
+			w.argPath(v, c.sc, accW, true)
 		}
 		return true
 	})
@@ -408,11 +408,11 @@ func (w *shellWalker) downloader(c *shCmd) shFlow {
 		toStdout = false
 	}
 	for _, u := range urls {
-		if !shIsURL(u.s) {
+		if !isURL(u.s) {
 			w.addHost(u.s)
 		}
 		if remoteName {
-			b := shURLBase(u.s)
+			b := urlBase(u.s)
 			abs := path.Join(dir, b)
 			w.addPathAbs(b, abs, AccessWrite)
 			w.markDownloaded(abs)
@@ -436,19 +436,19 @@ func (w *shellWalker) downloader(c *shCmd) shFlow {
 				if strings.HasPrefix(p, "~/") && w.home != "" {
 					p = w.home + p[1:] // httpie expands ~ itself
 				}
-				w.argPath(shArg{s: p, dyn: it.dyn}, c.sc, shAccR, true)
+				w.argPath(argVal{s: p, dyn: it.dyn}, c.sc, accR, true)
 			}
 		}
 	}
 	w.sawDownload = true
-	f := shFlow{bits: shFlowDownloader}
+	f := flow{bits: flowDownloader}
 	if toStdout {
-		f.bits |= shFlowDL
+		f.bits |= flowDL
 	}
 	return f
 }
 
-func shIsPortLike(s string) bool {
+func isPortLike(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -460,25 +460,25 @@ func shIsPortLike(s string) bool {
 	return true
 }
 
-var shNcOpts = &shOptSpec{short: "IiMmOpPqsTVwXxec", long: shSet("exec", "sh-exec", "lua-exec", "proxy", "proxy-type", "proxy-auth",
+var ncOpts = &optSpec{short: "IiMmOpPqsTVwXxec", long: set("exec", "sh-exec", "lua-exec", "proxy", "proxy-type", "proxy-auth",
 	"source-port", "source", "wait", "idle-timeout", "max-conns", "allow", "allowfile", "deny", "denyfile", "output",
 	"hex-dump", "ssl-cert", "ssl-key", "ssl-trustfile", "ssl-ciphers", "ssl-servername", "ssl-alpn", "proxy-dns", "delay")}
 
-var shTelnetOpts = &shOptSpec{short: "lenbkX"}
+var telnetOpts = &optSpec{short: "lenbkX"}
 
 // netcat handles nc/ncat/netcat and telnet: hosts, and -e/-c reverse shells.
-func (w *shellWalker) netcat(c *shCmd) shFlow {
-	sp := shNcOpts
+func (w *walker) netcat(c *cmdCtx) flow {
+	sp := ncOpts
 	if c.prog == "telnet" {
-		sp = shTelnetOpts
+		sp = telnetOpts
 	}
 	execFlag := false
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "":
-			if !shIsPortLike(v.s) && !v.proc {
-				if h := shHostPart(v.s); h != "" {
+			if !isPortLike(v.s) && !v.proc {
+				if h := hostPart(v.s); h != "" {
 					w.addHost(h)
 				}
 			}
@@ -492,17 +492,17 @@ func (w *shellWalker) netcat(c *shCmd) shFlow {
 				w.nestedProgram(v.s, c.sc, nil)
 			case "e", "exec":
 				if args := w.splitWords(v.s); len(args) > 0 {
-					w.classify(args, c.sc, shFlow{})
+					w.classify(args, c.sc, flow{})
 				}
 			}
 		case "x", "proxy":
-			if h := shHostPart(v.s); h != "" && c.prog != "telnet" {
+			if h := hostPart(v.s); h != "" && c.prog != "telnet" {
 				w.addHost(h)
 			}
 		case "o", "output", "hex-dump", "n":
-			w.argPath(v, c.sc, shAccW, true)
+			w.argPath(v, c.sc, accW, true)
 		case "allowfile", "denyfile", "ssl-cert", "ssl-key", "ssl-trustfile":
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		}
 		return true
 	})
@@ -510,12 +510,12 @@ func (w *shellWalker) netcat(c *shCmd) shFlow {
 		w.signal(SignalReverseShell, c.sc.detail())
 	}
 	w.netcatDetail = c.sc.detail()
-	return shFlow{bits: shFlowConnector | shFlowNet}
+	return flow{bits: flowConnector | flowNet}
 }
 
-func (w *shellWalker) socat(c *shCmd) shFlow {
+func (w *walker) socat(c *cmdCtx) flow {
 	argv := c.argv
-	valued := shSocatValued
+	valued := socatValued
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
 		if len(s) > 1 && s[0] == '-' && !strings.ContainsAny(s, ":,") {
@@ -527,10 +527,10 @@ func (w *shellWalker) socat(c *shCmd) shFlow {
 		w.socatAddr(argv[i], c)
 	}
 	w.netcatDetail = c.sc.detail()
-	return shFlow{bits: shFlowConnector | shFlowNet}
+	return flow{bits: flowConnector | flowNet}
 }
 
-func (w *shellWalker) socatAddr(a shArg, c *shCmd) {
+func (w *walker) socatAddr(a argVal, c *cmdCtx) {
 	typ, rest, ok := strings.Cut(a.s, ":")
 	if !ok {
 		return
@@ -555,7 +555,7 @@ func (w *shellWalker) socatAddr(a shArg, c *shCmd) {
 		"dtls", "dtls-client", "openssl-dtls-client", "tcp-sendto":
 		r := optsCut(rest)
 		if strings.HasPrefix(r, "[") {
-			if h := shHostPart(r); h != "" {
+			if h := hostPart(r); h != "" {
 				w.addHost(h)
 			}
 			return
@@ -569,21 +569,21 @@ func (w *shellWalker) socatAddr(a shArg, c *shCmd) {
 	case "proxy", "proxy-connect", "socks", "socks4", "socks4a", "socks5", "socks4-connect", "socks4a-connect", "socks5-connect":
 		parts := strings.Split(optsCut(rest), ":")
 		for k, p := range parts {
-			if k < 2 && p != "" && !shIsPortLike(p) {
+			if k < 2 && p != "" && !isPortLike(p) {
 				w.addHost(p)
 			}
 		}
 	case "open", "file", "create", "gopen", "pipe", "named":
-		w.argPath(shArg{s: optsCut(rest), dyn: a.dyn}, c.sc, shAccRW, true)
+		w.argPath(argVal{s: optsCut(rest), dyn: a.dyn}, c.sc, accRW, true)
 	}
 }
 
-var shSSHOpts = &shOptSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}
+var sshOpts = &optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}
 
-func (w *shellWalker) ssh(c *shCmd) shFlow {
+func (w *walker) ssh(c *cmdCtx) flow {
 	argv := c.argv
 	hostSeen := false
-	var remote []shArg
+	var remote []argVal
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
 		if s == "--" && !hostSeen {
@@ -591,8 +591,8 @@ func (w *shellWalker) ssh(c *shCmd) shFlow {
 		}
 		if len(s) > 1 && s[0] == '-' && (!hostSeen || len(remote) == 0) {
 			for j := 1; j < len(s); j++ {
-				if strings.IndexByte(shSSHOpts.short, s[j]) >= 0 {
-					v, next := shAttachedOrNext(argv, i, j)
+				if strings.IndexByte(sshOpts.short, s[j]) >= 0 {
+					v, next := attachedOrNext(argv, i, j)
 					w.sshOpt(s[j], v, c.sc)
 					i = next - 1
 					break
@@ -609,7 +609,7 @@ func (w *shellWalker) ssh(c *shCmd) shFlow {
 					h = h[:k]
 				}
 			}
-			if hp := shHostPart(h); hp != "" {
+			if hp := hostPart(h); hp != "" {
 				w.addHost(hp)
 			}
 			continue
@@ -618,7 +618,7 @@ func (w *shellWalker) ssh(c *shCmd) shFlow {
 		break
 	}
 	if len(remote) > 0 {
-		code := shJoinArgs(remote)
+		code := joinArgs(remote)
 		if code.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
@@ -629,24 +629,24 @@ func (w *shellWalker) ssh(c *shCmd) shFlow {
 		}
 		w.nestedProgram(code.s, sc, nil)
 	}
-	return shFlow{}
+	return flow{}
 }
 
-func (w *shellWalker) sshOpt(ch byte, v shArg, sc *shellScope) {
+func (w *walker) sshOpt(ch byte, v argVal, sc *scope) {
 	switch ch {
 	case 'i', 'F':
-		w.argPath(v, sc, shAccR, true)
+		w.argPath(v, sc, accR, true)
 	case 'E':
-		w.argPath(v, sc, shAccW, true)
+		w.argPath(v, sc, accW, true)
 	case 'J':
 		for _, h := range strings.Split(v.s, ",") {
 			h = strings.TrimPrefix(h, "ssh://")
-			if hp := shHostPart(h); hp != "" {
+			if hp := hostPart(h); hp != "" {
 				w.addHost(hp)
 			}
 		}
 	case 'W':
-		if hp := shHostPart(v.s); hp != "" {
+		if hp := hostPart(v.s); hp != "" {
 			w.addHost(hp)
 		}
 	case 'o':
@@ -655,7 +655,7 @@ func (w *shellWalker) sshOpt(ch byte, v shArg, sc *shellScope) {
 }
 
 // sshOption handles -o Key=Value / -o "Key Value".
-func (w *shellWalker) sshOption(v shArg, sc *shellScope) {
+func (w *walker) sshOption(v argVal, sc *scope) {
 	s := strings.TrimSpace(v.s)
 	i := strings.IndexAny(s, "= \t")
 	if i < 0 {
@@ -665,7 +665,7 @@ func (w *shellWalker) sshOption(v shArg, sc *shellScope) {
 	val := strings.TrimLeft(s[i:], "= \t")
 	switch key {
 	case "identityfile", "certificatefile", "userknownhostsfile", "globalknownhostsfile", "include", "identityagent", "controlpath":
-		w.argPath(shArg{s: val, dyn: v.dyn}, sc, shAccR, true)
+		w.argPath(argVal{s: val, dyn: v.dyn}, sc, accR, true)
 	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
 		if strings.ToLower(val) != "none" {
 			if v.dl {
@@ -675,25 +675,25 @@ func (w *shellWalker) sshOption(v shArg, sc *shellScope) {
 		}
 	case "proxyjump", "hostname":
 		for _, h := range strings.Split(val, ",") {
-			if hp := shHostPart(h); hp != "" && strings.ToLower(hp) != "none" {
+			if hp := hostPart(h); hp != "" && strings.ToLower(hp) != "none" {
 				w.addHost(hp)
 			}
 		}
 	}
 }
 
-func (w *shellWalker) remoteCopy(c *shCmd) {
-	var sp *shOptSpec
+func (w *walker) remoteCopy(c *cmdCtx) {
+	var sp *optSpec
 	switch c.prog {
 	case "scp":
-		sp = shScpOpts
+		sp = scpOpts
 	case "sftp":
-		sp = shSftpOpts
+		sp = sftpOpts
 	default:
-		sp = shRsyncOpts
+		sp = rsyncOpts
 	}
-	var ops []shArg
-	shScanOpts(c.argv, 1, sp, func(o shOption) bool {
+	var ops []argVal
+	scanOpts(c.argv, 1, sp, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "":
@@ -702,20 +702,20 @@ func (w *shellWalker) remoteCopy(c *shCmd) {
 			if c.prog == "rsync" && o.name == "i" {
 				break
 			}
-			w.argPath(v, c.sc, shAccR, true)
+			w.argPath(v, c.sc, accR, true)
 		case "b":
 			if c.prog == "sftp" {
-				w.argPath(v, c.sc, shAccR, true)
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "log-file", "write-batch", "only-write-batch", "backup-dir", "temp-dir", "T":
-			w.argPath(v, c.sc, shAccW, true)
+			w.argPath(v, c.sc, accW, true)
 		case "e", "rsh":
 			if c.prog == "rsync" {
 				w.nestedProgram(v.s, c.sc, nil)
 			}
 		case "S":
 			if c.prog != "rsync" {
-				w.classify([]shArg{v}, c.sc, shFlow{})
+				w.classify([]argVal{v}, c.sc, flow{})
 			}
 		case "J":
 			if c.prog != "rsync" {
@@ -732,9 +732,9 @@ func (w *shellWalker) remoteCopy(c *shCmd) {
 	for k, a := range ops {
 		s := a.s
 		remote := false
-		if shIsURL(s) {
+		if isURL(s) {
 			remote = true // rsync://, scp://, sftp:// (scanURLs saw it)
-		} else if h, ok := shScpHost(s); ok {
+		} else if h, ok := scpHost(s); ok {
 			w.addHost(h)
 			remote = true
 		}
@@ -743,25 +743,25 @@ func (w *shellWalker) remoteCopy(c *shCmd) {
 		}
 	}
 	for k, a := range ops {
-		if shIsURL(a.s) {
+		if isURL(a.s) {
 			continue
 		}
-		if _, ok := shScpHost(a.s); ok {
+		if _, ok := scpHost(a.s); ok {
 			continue
 		}
-		acc := shAccR
+		acc := accR
 		if k == len(ops)-1 && len(ops) > 1 && !remoteDst && c.prog != "sftp" {
-			acc = shAccW
+			acc = accW
 		}
 		w.argPath(a, c.sc, acc, true)
 	}
 }
 
-var shDNSTypes = shSet("a", "aaaa", "mx", "ns", "txt", "soa", "cname", "ptr", "srv", "any", "axfr", "ixfr", "caa", "ds",
+var dnsTypes = set("a", "aaaa", "mx", "ns", "txt", "soa", "cname", "ptr", "srv", "any", "axfr", "ixfr", "caa", "ds",
 	"dnskey", "rrsig", "nsec", "nsec3", "hinfo", "naptr", "spf", "tlsa", "https", "svcb", "in", "ch", "hs", "sshfp", "loc")
 
 // netHosts records the host operands of ping, dig, host, nmap, ftp …
-func (w *shellWalker) netHosts(c *shCmd) {
+func (w *walker) netHosts(c *cmdCtx) {
 	argv := c.argv
 	switch c.prog {
 	case "dig", "drill", "kdig":
@@ -779,25 +779,25 @@ func (w *shellWalker) netHosts(c *shCmd) {
 			case s == "-f":
 				if i+1 < len(argv) {
 					i++
-					w.argPath(argv[i], c.sc, shAccR, true)
+					w.argPath(argv[i], c.sc, accR, true)
 				}
 			case s == "-k":
 				if i+1 < len(argv) {
 					i++
-					w.argPath(argv[i], c.sc, shAccR, true)
+					w.argPath(argv[i], c.sc, accR, true)
 				}
 			case s == "-p" || s == "-t" || s == "-c" || s == "-b" || s == "-y":
 				i++
 			case strings.HasPrefix(s, "-"):
 			default:
-				if !shDNSTypes[strings.ToLower(s)] {
+				if !dnsTypes[strings.ToLower(s)] {
 					w.addHost(s)
 				}
 			}
 		}
 		return
 	case "nmap":
-		valued := shNmapValued
+		valued := nmapValued
 		for i := 1; i < len(argv); i++ {
 			s := argv[i].s
 			if strings.HasPrefix(s, "-") {
@@ -805,9 +805,9 @@ func (w *shellWalker) netHosts(c *shCmd) {
 					i++
 					switch s {
 					case "-iL", "--excludefile":
-						w.argPath(argv[i], c.sc, shAccR, true)
+						w.argPath(argv[i], c.sc, accR, true)
 					case "-oN", "-oX", "-oG", "-oA", "-oS":
-						w.argPath(argv[i], c.sc, shAccW, true)
+						w.argPath(argv[i], c.sc, accW, true)
 					}
 				}
 				continue
@@ -816,24 +816,24 @@ func (w *shellWalker) netHosts(c *shCmd) {
 		}
 		return
 	}
-	var sp *shOptSpec
+	var sp *optSpec
 	switch c.prog {
 	case "ping":
-		sp = shPingOpts
+		sp = pingOpts
 	case "host":
-		sp = shHostOpts
+		sp = hostOpts
 	case "whois":
-		sp = shWhoisOpts
+		sp = whoisOpts
 	case "ssh-keyscan":
-		sp = shSshKeyscanOpts
+		sp = sshKeyscanOpts
 	case "ssh-copy-id":
-		sp = shSshCopyIdOpts
+		sp = sshCopyIdOpts
 	case "mosh":
-		sp = shMoshOpts
+		sp = moshOpts
 	default:
-		sp = shFtpOpts
+		sp = ftpOpts
 	}
-	shScanOpts(argv, 1, sp, func(o shOption) bool {
+	scanOpts(argv, 1, sp, func(o option) bool {
 		v := o.val
 		switch o.name {
 		case "":
@@ -841,14 +841,14 @@ func (w *shellWalker) netHosts(c *shCmd) {
 				break
 			}
 			if c.prog == "ftp" || c.prog == "tftp" {
-				if shIsPortLike(v.s) {
+				if isPortLike(v.s) {
 					break
 				}
 			}
-			if shIsURL(v.s) {
+			if isURL(v.s) {
 				break
 			}
-			if h := shHostPart(v.s); h != "" {
+			if h := hostPart(v.s); h != "" {
 				w.addHost(h)
 			}
 		case "h", "host":
@@ -857,11 +857,11 @@ func (w *shellWalker) netHosts(c *shCmd) {
 			}
 		case "f":
 			if c.prog == "ssh-keyscan" {
-				w.argPath(v, c.sc, shAccR, true)
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "i", "F":
 			if c.prog == "ssh-copy-id" {
-				w.argPath(v, c.sc, shAccR, true)
+				w.argPath(v, c.sc, accR, true)
 			}
 		case "o":
 			if c.prog == "ssh-copy-id" {
@@ -873,7 +873,7 @@ func (w *shellWalker) netHosts(c *shCmd) {
 }
 
 // dbHosts records -h HOST of database clients.
-func (w *shellWalker) dbHosts(c *shCmd) {
+func (w *walker) dbHosts(c *cmdCtx) {
 	argv := c.argv
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
@@ -890,32 +890,32 @@ func (w *shellWalker) dbHosts(c *shCmd) {
 		case s == "-f" || s == "--file":
 			if i+1 < len(argv) {
 				i++
-				w.argPath(argv[i], c.sc, shAccR, true)
+				w.argPath(argv[i], c.sc, accR, true)
 			}
 		}
 	}
 }
 
 // Option tables, hoisted so a call allocates nothing.
-var shAria2cOpts = &shOptSpec{short: "odisxjkU", long: shSet("out", "dir", "input-file", "split", "max-connection-per-server", "max-concurrent-downloads", "min-split-size", "user-agent", "header", "load-cookies", "save-cookies", "conf-path", "log", "http-user", "http-passwd", "all-proxy", "http-proxy", "https-proxy")}
-var shFetchOpts = &shOptSpec{short: "oBNST", long: shSet("output", "bind-address", "ca-cert", "crl", "cert", "key", "user-agent", "referer")}
-var shHTTPieOpts = &shOptSpec{short: "oabAv", long: shSet("output", "auth", "auth-type", "session", "session-read-only", "cert", "cert-key", "verify", "proxy", "print", "pretty", "style", "format-options", "timeout", "max-redirects", "ssl", "ciphers", "boundary", "raw", "response-charset", "response-mime", "unsorted")}
-var shLwpOpts = &shOptSpec{short: "mcHCPo"}
-var shScpOpts = &shOptSpec{short: "cDFiJlloPSX"}
-var shSftpOpts = &shOptSpec{short: "BbcDFiJlNoPRSs"}
-var shRsyncOpts = &shOptSpec{short: "efTBM", long: shSet("rsh", "rsync-path", "filter", "exclude", "include", "exclude-from",
+var aria2cOpts = &optSpec{short: "odisxjkU", long: set("out", "dir", "input-file", "split", "max-connection-per-server", "max-concurrent-downloads", "min-split-size", "user-agent", "header", "load-cookies", "save-cookies", "conf-path", "log", "http-user", "http-passwd", "all-proxy", "http-proxy", "https-proxy")}
+var fetchOpts = &optSpec{short: "oBNST", long: set("output", "bind-address", "ca-cert", "crl", "cert", "key", "user-agent", "referer")}
+var httpieOpts = &optSpec{short: "oabAv", long: set("output", "auth", "auth-type", "session", "session-read-only", "cert", "cert-key", "verify", "proxy", "print", "pretty", "style", "format-options", "timeout", "max-redirects", "ssl", "ciphers", "boundary", "raw", "response-charset", "response-mime", "unsorted")}
+var lwpOpts = &optSpec{short: "mcHCPo"}
+var scpOpts = &optSpec{short: "cDFiJlloPSX"}
+var sftpOpts = &optSpec{short: "BbcDFiJlNoPRSs"}
+var rsyncOpts = &optSpec{short: "efTBM", long: set("rsh", "rsync-path", "filter", "exclude", "include", "exclude-from",
 	"include-from", "files-from", "password-file", "log-file", "log-file-format", "temp-dir", "backup-dir", "suffix",
 	"chmod", "chown", "usermap", "groupmap", "compare-dest", "copy-dest", "link-dest", "partial-dir", "max-size",
 	"min-size", "max-delete", "timeout", "contimeout", "port", "sockopts", "bwlimit", "out-format", "info", "debug",
 	"iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "block-size", "modify-window",
 	"address", "protocol", "outbuf", "remote-option", "write-batch", "only-write-batch", "read-batch", "stop-after", "stop-at", "mkpath")}
-var shPingOpts = &shOptSpec{short: "cistWwIpQMlmSTFgqz"}
-var shHostOpts = &shOptSpec{short: "tcWRmN"}
-var shWhoisOpts = &shOptSpec{short: "hpi", long: shSet("host", "port")}
-var shSshKeyscanOpts = &shOptSpec{short: "fpTtO"}
-var shSshCopyIdOpts = &shOptSpec{short: "ipoFt"}
-var shMoshOpts = &shOptSpec{short: "p", long: shSet("ssh", "port", "predict", "client", "server", "family", "bind-server")}
-var shFtpOpts = &shOptSpec{short: "P"}
-var shSocatValued = shSet("-b", "-t", "-T", "-lf", "-lp", "-L", "-W", "-o")
-var shNmapValued = shSet("-p", "-e", "-S", "-D", "-g", "--exclude", "--script", "--script-args", "-oN", "-oX", "-oG", "-oA", "-oS",
+var pingOpts = &optSpec{short: "cistWwIpQMlmSTFgqz"}
+var hostOpts = &optSpec{short: "tcWRmN"}
+var whoisOpts = &optSpec{short: "hpi", long: set("host", "port")}
+var sshKeyscanOpts = &optSpec{short: "fpTtO"}
+var sshCopyIdOpts = &optSpec{short: "ipoFt"}
+var moshOpts = &optSpec{short: "p", long: set("ssh", "port", "predict", "client", "server", "family", "bind-server")}
+var ftpOpts = &optSpec{short: "P"}
+var socatValued = set("-b", "-t", "-T", "-lf", "-lp", "-L", "-W", "-o")
+var nmapValued = set("-p", "-e", "-S", "-D", "-g", "--exclude", "--script", "--script-args", "-oN", "-oX", "-oG", "-oA", "-oS",
 	"-iL", "-iR", "--datadir", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--excludefile", "--source-port", "--top-ports", "--dns-servers")

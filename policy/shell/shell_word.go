@@ -10,8 +10,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// shArg is one expanded word.
-type shArg struct {
+// argVal is one expanded word.
+type argVal struct {
 	s    string
 	dyn  bool // holds text that could not be expanded statically ($VAR, $(…))
 	dl   bool // holds the output of a download (a substitution or a tainted variable)
@@ -19,20 +19,20 @@ type shArg struct {
 }
 
 const (
-	shellMaxWord      = 1 << 20  // bytes of one expanded word; the rest is dropped (and the word marked dyn)
-	shellMaxVar       = 64 << 10 // longer variable values are forgotten
-	shFieldSep        = '\x00'   // marks a field boundary inside a word being built
-	shSubstHolder     = "$(…)"
-	shArithHolder     = "$((…))"
-	shMaxBraceResults = 64
+	maxWord         = 1 << 20  // bytes of one expanded word; the rest is dropped (and the word marked dyn)
+	maxVar          = 64 << 10 // longer variable values are forgotten
+	fieldSep        = '\x00'   // marks a field boundary inside a word being built
+	substHolder     = "$(…)"
+	arithHolder     = "$((…))"
+	maxBraceResults = 64
 )
 
 // wordBuilder accumulates one word's expansion.
-type shWordBuilder struct {
-	w      *shellWalker
-	sc     *shellScope
+type wordBuilder struct {
+	w      *walker
+	sc     *scope
 	buf    []byte
-	a      shArg
+	a      argVal
 	split  bool // buf holds fieldSep bytes
 	quoted bool // a quoted part was seen: an empty result is still a field
 	drop   bool // "$@" with no parameters: an otherwise empty word vanishes
@@ -43,15 +43,15 @@ type shWordBuilder struct {
 }
 
 // room trims s to what still fits in the word.
-func (b *shWordBuilder) room(s string) string {
-	if len(b.buf)+len(s) > shellMaxWord {
+func (b *wordBuilder) room(s string) string {
+	if len(b.buf)+len(s) > maxWord {
 		b.a.dyn = true
-		return s[:max(0, shellMaxWord-len(b.buf))]
+		return s[:max(0, maxWord-len(b.buf))]
 	}
 	return s
 }
 
-func (b *shWordBuilder) str(s string) {
+func (b *wordBuilder) str(s string) {
 	s = b.room(s)
 	if strings.IndexByte(s, 0) >= 0 {
 		s = strings.ReplaceAll(s, "\x00", "")
@@ -61,7 +61,7 @@ func (b *shWordBuilder) str(s string) {
 
 // expanded writes the unquoted result of an expansion: whitespace splits
 // fields when field splitting applies.
-func (b *shWordBuilder) expanded(s string, quoted bool) {
+func (b *wordBuilder) expanded(s string, quoted bool) {
 	if quoted || !b.fields {
 		b.str(s)
 		return
@@ -70,7 +70,7 @@ func (b *shWordBuilder) expanded(s string, quoted bool) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case ' ', '\t', '\n':
-			b.buf = append(b.buf, shFieldSep)
+			b.buf = append(b.buf, fieldSep)
 			b.split = true
 		case 0:
 		default:
@@ -80,7 +80,7 @@ func (b *shWordBuilder) expanded(s string, quoted bool) {
 }
 
 // simpleLit reports a literal that expands to itself.
-func shSimpleLit(s string) bool {
+func simpleLit(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\', '{', '~', 0:
@@ -91,25 +91,25 @@ func shSimpleLit(s string) bool {
 }
 
 // evalWord appends the fields a command argument expands to.
-func (w *shellWalker) evalWord(word *syntax.Word, sc *shellScope, dst []shArg) []shArg {
+func (w *walker) evalWord(word *syntax.Word, sc *scope, dst []argVal) []argVal {
 	if word == nil || len(word.Parts) == 0 {
 		return dst
 	}
 	if len(word.Parts) == 1 {
-		if lit, ok := word.Parts[0].(*syntax.Lit); ok && shSimpleLit(lit.Value) {
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && simpleLit(lit.Value) {
 			if lit.Value == "" {
 				return dst
 			}
-			return append(dst, shArg{s: lit.Value})
+			return append(dst, argVal{s: lit.Value})
 		}
 	}
-	if shHasBraceLit(word) {
+	if hasBraceLit(word) {
 		cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), word.Parts...)}
 		if syntax.SplitBraces(cp) {
 			var words []*syntax.Word
 			ok := true
 			for bw, err := range expand.BracesSeq(nil, cp) {
-				if err != nil || len(words) >= shMaxBraceResults {
+				if err != nil || len(words) >= maxBraceResults {
 					ok = false
 					break
 				}
@@ -117,7 +117,7 @@ func (w *shellWalker) evalWord(word *syntax.Word, sc *shellScope, dst []shArg) [
 			}
 			if ok && len(words) > 0 {
 				for i, bw := range words {
-					b := shWordBuilder{w: w, sc: sc, fields: true, quiet: i > 0}
+					b := wordBuilder{w: w, sc: sc, fields: true, quiet: i > 0}
 					b.parts(bw.Parts, false)
 					dst = b.finish(dst)
 				}
@@ -125,12 +125,12 @@ func (w *shellWalker) evalWord(word *syntax.Word, sc *shellScope, dst []shArg) [
 			}
 		}
 	}
-	b := shWordBuilder{w: w, sc: sc, fields: true}
+	b := wordBuilder{w: w, sc: sc, fields: true}
 	b.parts(word.Parts, false)
 	return b.finish(dst)
 }
 
-func shHasBraceLit(word *syntax.Word) bool {
+func hasBraceLit(word *syntax.Word) bool {
 	for _, p := range word.Parts {
 		if lit, ok := p.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
 			return true
@@ -141,24 +141,24 @@ func shHasBraceLit(word *syntax.Word) bool {
 
 // evalJoined expands a word that is never split (redirection targets, here
 // strings, case subjects).
-func (w *shellWalker) evalJoined(word *syntax.Word, sc *shellScope) shArg {
+func (w *walker) evalJoined(word *syntax.Word, sc *scope) argVal {
 	if word == nil {
-		return shArg{}
+		return argVal{}
 	}
 	if len(word.Parts) == 1 {
-		if lit, ok := word.Parts[0].(*syntax.Lit); ok && shSimpleLit(lit.Value) {
-			return shArg{s: lit.Value}
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && simpleLit(lit.Value) {
+			return argVal{s: lit.Value}
 		}
 	}
-	b := shWordBuilder{w: w, sc: sc}
+	b := wordBuilder{w: w, sc: sc}
 	b.parts(word.Parts, false)
 	b.a.s = string(b.buf)
 	return b.a
 }
 
 // evalAssign expands the value of NAME=value.
-func (w *shellWalker) evalAssign(a *syntax.Assign, sc *shellScope) shArg {
-	var v shArg
+func (w *walker) evalAssign(a *syntax.Assign, sc *scope) argVal {
+	var v argVal
 	switch {
 	case a.Array != nil:
 		var parts []string
@@ -172,7 +172,7 @@ func (w *shellWalker) evalAssign(a *syntax.Assign, sc *shellScope) shArg {
 		}
 		v.s = strings.Join(parts, " ")
 	case a.Value != nil:
-		b := shWordBuilder{w: w, sc: sc, assign: true}
+		b := wordBuilder{w: w, sc: sc, assign: true}
 		b.parts(a.Value.Parts, false)
 		b.a.s = string(b.buf)
 		v = b.a
@@ -192,7 +192,7 @@ func (w *shellWalker) evalAssign(a *syntax.Assign, sc *shellScope) shArg {
 }
 
 // evalHeredoc expands a here-document body.
-func (w *shellWalker) evalHeredoc(r *syntax.Redirect, sc *shellScope) shArg {
+func (w *walker) evalHeredoc(r *syntax.Redirect, sc *scope) argVal {
 	quotedDelim := false
 	if r.Word != nil {
 		for _, p := range r.Word.Parts {
@@ -213,15 +213,15 @@ func (w *shellWalker) evalHeredoc(r *syntax.Redirect, sc *shellScope) shArg {
 				sb.WriteString(lit.Value)
 			}
 		}
-		return shArg{s: sb.String()}
+		return argVal{s: sb.String()}
 	}
-	b := shWordBuilder{w: w, sc: sc, hdoc: true}
+	b := wordBuilder{w: w, sc: sc, hdoc: true}
 	b.parts(r.Hdoc.Parts, true)
 	b.a.s = string(b.buf)
 	return b.a
 }
 
-func (b *shWordBuilder) finish(dst []shArg) []shArg {
+func (b *wordBuilder) finish(dst []argVal) []argVal {
 	if !b.split {
 		if len(b.buf) == 0 && (!b.quoted || b.drop) {
 			return dst
@@ -232,7 +232,7 @@ func (b *shWordBuilder) finish(dst []shArg) []shArg {
 	}
 	s := string(b.buf)
 	for len(s) > 0 {
-		i := strings.IndexByte(s, shFieldSep)
+		i := strings.IndexByte(s, fieldSep)
 		f := s
 		if i >= 0 {
 			f, s = s[:i], s[i+1:]
@@ -249,7 +249,7 @@ func (b *shWordBuilder) finish(dst []shArg) []shArg {
 	return dst
 }
 
-func (b *shWordBuilder) parts(parts []syntax.WordPart, quoted bool) {
+func (b *wordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 	for i, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -264,7 +264,7 @@ func (b *shWordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 		case *syntax.SglQuoted:
 			b.quoted = true
 			if p.Dollar {
-				b.str(shDecodeANSIC(p.Value))
+				b.str(decodeANSIC(p.Value))
 			} else {
 				b.str(p.Value)
 			}
@@ -279,7 +279,7 @@ func (b *shWordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 			if !b.quiet {
 				b.w.walkNested(p, b.sc)
 			}
-			b.str(shArithHolder)
+			b.str(arithHolder)
 			b.a.dyn = true
 		case *syntax.ProcSubst:
 			b.procSubst(p)
@@ -300,7 +300,7 @@ func (b *shWordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 
 // unquotedLit writes an unquoted literal: backslashes quote the next
 // character, a leading ~ expands.
-func (b *shWordBuilder) unquotedLit(v string, first bool) {
+func (b *wordBuilder) unquotedLit(v string, first bool) {
 	i := 0
 	if first {
 		if strings.HasPrefix(v, "~") {
@@ -308,7 +308,7 @@ func (b *shWordBuilder) unquotedLit(v string, first bool) {
 		} else if !b.assign {
 			// bash expands ~ after the = of an assignment-like argument
 			// (dd if=~/x, make DEST=~/bin).
-			if eq := strings.IndexByte(v, '='); eq > 0 && eq+1 < len(v) && v[eq+1] == '~' && shIsName(v[:eq]) {
+			if eq := strings.IndexByte(v, '='); eq > 0 && eq+1 < len(v) && v[eq+1] == '~' && isName(v[:eq]) {
 				b.str(v[:eq+1])
 				i = b.tilde(v, eq+1)
 			}
@@ -336,7 +336,7 @@ func (b *shWordBuilder) unquotedLit(v string, first bool) {
 
 // tilde expands a tilde prefix starting at v[i] == '~' and returns the index
 // after it; it returns i when the prefix does not expand.
-func (b *shWordBuilder) tilde(v string, i int) int {
+func (b *wordBuilder) tilde(v string, i int) int {
 	end := len(v)
 	for j := i + 1; j < len(v); j++ {
 		if v[j] == '/' || b.assign && v[j] == ':' {
@@ -364,7 +364,7 @@ func (b *shWordBuilder) tilde(v string, i int) int {
 // quotedLit writes a literal in which a backslash escapes only the bytes
 // in escapable and a backslash-newline joins lines: $ ` " and \ inside
 // double quotes; $ ` and \ in a here-document body, where " is ordinary.
-func (b *shWordBuilder) quotedLit(v, escapable string) {
+func (b *wordBuilder) quotedLit(v, escapable string) {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c == '\\' && i+1 < len(v) {
@@ -384,7 +384,7 @@ func (b *shWordBuilder) quotedLit(v, escapable string) {
 	}
 }
 
-func shIsSubstHolder(c *syntax.CmdSubst) bool {
+func isSubstHolder(c *syntax.CmdSubst) bool {
 	if len(c.Stmts) != 1 {
 		return false
 	}
@@ -392,25 +392,25 @@ func shIsSubstHolder(c *syntax.CmdSubst) bool {
 	return ok && len(call.Args) == 1 && len(call.Assigns) == 0 && call.Args[0].Lit() == "…"
 }
 
-func (b *shWordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
-	if b.quiet || shIsSubstHolder(c) {
-		b.str(shSubstHolder)
+func (b *wordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
+	if b.quiet || isSubstHolder(c) {
+		b.str(substHolder)
 		b.a.dyn = true
 		return
 	}
-	f := b.w.walkSubst(c.Stmts, b.sc, shFlow{})
-	if f.bits&(shFlowDL|shFlowDownloader) != 0 {
+	f := b.w.walkSubst(c.Stmts, b.sc, flow{})
+	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
 	}
-	if f.hasText && f.bits&(shFlowDL|shFlowNet) == 0 {
+	if f.hasText && f.bits&(flowDL|flowNet) == 0 {
 		b.expanded(strings.TrimRight(f.text, "\n"), quoted)
 		return
 	}
-	b.str(shSubstHolder)
+	b.str(substHolder)
 	b.a.dyn = true
 }
 
-func (b *shWordBuilder) procSubst(p *syntax.ProcSubst) {
+func (b *wordBuilder) procSubst(p *syntax.ProcSubst) {
 	b.a.proc = true
 	b.a.dyn = true
 	switch {
@@ -428,14 +428,14 @@ func (b *shWordBuilder) procSubst(p *syntax.ProcSubst) {
 	if b.quiet {
 		return
 	}
-	f := b.w.walkSubst(p.Stmts, b.sc, shFlow{})
-	if f.bits&(shFlowDL|shFlowDownloader) != 0 {
+	f := b.w.walkSubst(p.Stmts, b.sc, flow{})
+	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
 	}
 }
 
 // lookup returns a parameter's value when it is statically known.
-func (b *shWordBuilder) lookup(name string) (string, bool) {
+func (b *wordBuilder) lookup(name string) (string, bool) {
 	sc := b.sc
 	if v, ok := sc.vars[name]; ok {
 		return v, true
@@ -463,7 +463,7 @@ func (b *shWordBuilder) lookup(name string) (string, bool) {
 		}
 		return strconv.Itoa(max(len(sc.pos)-1, 0)), true
 	}
-	if shIsDigits(name) {
+	if isDigits(name) {
 		if sc.inFunc {
 			return "", false
 		}
@@ -476,7 +476,7 @@ func (b *shWordBuilder) lookup(name string) (string, bool) {
 	return "", false
 }
 
-func (b *shWordBuilder) unknown(name string) {
+func (b *wordBuilder) unknown(name string) {
 	b.str("$")
 	b.str(name)
 	b.a.dyn = true
@@ -485,7 +485,7 @@ func (b *shWordBuilder) unknown(name string) {
 	}
 }
 
-func (b *shWordBuilder) param(p *syntax.ParamExp, quoted bool) {
+func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
 	if p.Param == nil {
 		if !b.quiet {
 			b.w.walkNested(p, b.sc)
@@ -529,7 +529,7 @@ func (b *shWordBuilder) param(p *syntax.ParamExp, quoted bool) {
 	b.expanded(val, quoted)
 }
 
-func (b *shWordBuilder) positionals(name string, quoted bool) {
+func (b *wordBuilder) positionals(name string, quoted bool) {
 	sc := b.sc
 	if sc.inFunc {
 		b.unknown(name)
@@ -549,24 +549,24 @@ func (b *shWordBuilder) positionals(name string, quoted bool) {
 	}
 	for i, a := range args {
 		if i > 0 {
-			b.buf = append(b.buf, shFieldSep)
+			b.buf = append(b.buf, fieldSep)
 			b.split = true
 		}
 		b.expanded(a, quoted)
 	}
 }
 
-func (b *shWordBuilder) subWord(word *syntax.Word) shArg {
+func (b *wordBuilder) subWord(word *syntax.Word) argVal {
 	if word == nil {
-		return shArg{}
+		return argVal{}
 	}
-	sb := shWordBuilder{w: b.w, sc: b.sc, quiet: b.quiet, assign: true}
+	sb := wordBuilder{w: b.w, sc: b.sc, quiet: b.quiet, assign: true}
 	sb.parts(word.Parts, false)
 	sb.a.s = string(sb.buf)
 	return sb.a
 }
 
-func (b *shWordBuilder) paramExp(p *syntax.ParamExp, name, val string, known, quoted bool) {
+func (b *wordBuilder) paramExp(p *syntax.ParamExp, name, val string, known, quoted bool) {
 	e := p.Exp
 	switch e.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
@@ -604,7 +604,7 @@ func (b *shWordBuilder) paramExp(p *syntax.ParamExp, name, val string, known, qu
 		if known {
 			pat := b.subWord(e.Word)
 			if !pat.dyn {
-				if r, ok := shTrimPattern(val, pat.s, e.Op); ok {
+				if r, ok := trimPattern(val, pat.s, e.Op); ok {
 					b.expanded(r, quoted)
 					return
 				}
@@ -638,7 +638,7 @@ func (b *shWordBuilder) paramExp(p *syntax.ParamExp, name, val string, known, qu
 
 // trimPattern applies ${v#pat} and friends for literal patterns and the
 // common "*x" / "x*" forms.
-func shTrimPattern(v, pat string, op syntax.ParExpOperator) (string, bool) {
+func trimPattern(v, pat string, op syntax.ParExpOperator) (string, bool) {
 	globby := func(s string) bool { return strings.ContainsAny(s, "*?[\\") }
 	switch op {
 	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
@@ -680,7 +680,7 @@ func shTrimPattern(v, pat string, op syntax.ParExpOperator) (string, bool) {
 }
 
 // decodeANSIC decodes the body of a $'…' string.
-func shDecodeANSIC(s string) string {
+func decodeANSIC(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
@@ -726,8 +726,8 @@ func shDecodeANSIC(s string) string {
 				limit = 8
 			}
 			n, j := 0, 0
-			for ; j < limit && i+1+j < len(s) && shHexVal(s[i+1+j]) >= 0; j++ {
-				n = n*16 + shHexVal(s[i+1+j])
+			for ; j < limit && i+1+j < len(s) && hexVal(s[i+1+j]) >= 0; j++ {
+				n = n*16 + hexVal(s[i+1+j])
 			}
 			if j == 0 {
 				out = append(out, '\\', c)
@@ -760,7 +760,7 @@ func shDecodeANSIC(s string) string {
 	return string(out)
 }
 
-func shHexVal(c byte) int {
+func hexVal(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -773,7 +773,7 @@ func shHexVal(c byte) int {
 }
 
 // resolve makes s absolute against dir. Text that is not a path gives false.
-func (w *shellWalker) resolve(s, dir string) (string, bool) {
+func (w *walker) resolve(s, dir string) (string, bool) {
 	if s == "" {
 		return "", false
 	}
