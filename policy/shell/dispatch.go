@@ -236,9 +236,7 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	if progs[c.prog] {
 		return nil, w.shell(c)
 	}
-	switch c.prog {
-	case "python", "perl", "ruby", "node", "deno", "bun", "php", "lua", "osascript", "pwsh", "awk",
-		"rscript", "julia", "expect", "tclsh", "wish", "jshell", "groovy", "scala", "kotlin", "swift", "elixir", "erl", "ghci", "irb":
+	if interps()[c.prog] != nil {
 		return nil, w.interpreter(c)
 	}
 	return nil, w.command(c)
