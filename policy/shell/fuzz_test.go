@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// FuzzParse checks that ParseShell never panics, always terminates,
+// FuzzParse checks that Parse never panics, always terminates,
 // and reports only well-formed facts.
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
