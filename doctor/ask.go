@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentairlock/airlock/ask"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/policy"
 )
 
 // checkAsk says where an ask from an MCP server or airlock run goes: which
@@ -19,7 +19,7 @@ func checkAsk(o Options) Check {
 		return c
 	}
 	fallback := "ask_fallback"
-	if p, err := gate.Load(o.Env, o.Workspace); err == nil {
+	if p, err := policy.LoadEnv(o.Env, o.Workspace); err == nil {
 		fallback = "ask_fallback (" + p.AskFallback.String() + ")"
 	}
 	reach := 0

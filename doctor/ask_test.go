@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/ask"
-	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 )
 
 func TestCheckAsk(t *testing.T) {
@@ -19,7 +19,7 @@ func TestCheckAsk(t *testing.T) {
 	}
 	defer os.RemoveAll(home)
 	env := map[string]string{"AIRLOCK_ASK_BACKEND": "socket,fallback"}
-	o := Options{Env: gate.Env{Home: home, AirlockHome: home, Getenv: func(k string) string { return env[k] }},
+	o := Options{Env: airlockhome.Env{Home: home, AirlockHome: home, Getenv: func(k string) string { return env[k] }},
 		Workspace: home, Getenv: func(k string) string { return env[k] }}
 
 	c := checkAsk(o)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
@@ -70,7 +71,7 @@ func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
 
 // Options say where to look.
 type Options struct {
-	Env       gate.Env
+	Env       home.Env
 	Workspace string // the project whose stores are checked (cwd)
 	GOOS      string
 	Getenv    func(string) string
@@ -101,7 +102,7 @@ func Run(o Options) *Report {
 }
 
 func checkPolicy(o Options) Check {
-	p, err := gate.Load(o.Env, o.Workspace)
+	p, err := policy.LoadEnv(o.Env, o.Workspace)
 	if err != nil {
 		return Check{Name: "policy", Status: Fail, Detail: err.Error(),
 			Fix: "fix the file and line named above (airlock policy check), or move it aside to fall back to the bundled profile"}

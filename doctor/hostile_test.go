@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/setup"
 )
 
@@ -57,7 +57,7 @@ func (e *docEnv) settings() string { return filepath.Join(e.home, ".claude", "se
 func (e *docEnv) run(t *testing.T) *Report {
 	t.Helper()
 	getenv := func(k string) string { return e.vars[k] }
-	env := gate.Env{Home: e.home, User: "dev", Tmp: filepath.Join(e.root, "tmp"),
+	env := home.Env{Home: e.home, User: "dev", Tmp: filepath.Join(e.root, "tmp"),
 		AirlockHome: filepath.Join(e.home, ".airlock"), Getenv: getenv, Now: time.Now}
 	return Run(Options{Env: env, Workspace: e.proj, GOOS: "linux", Getenv: getenv,
 		HookPath: e.hookPath(), MCPPath: e.mcpPath()})

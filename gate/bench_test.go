@@ -4,6 +4,9 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/policy"
 )
 
 // BenchmarkDecide measures one decision in process (classification,
@@ -42,10 +45,10 @@ func BenchmarkDecide(b *testing.B) {
 // BenchmarkLoadPolicy is the policy load every hook process pays once.
 func BenchmarkLoadPolicy(b *testing.B) {
 	_, fx := fixtureGate(b, "default")
-	env := Env{Home: fx.Home, User: fx.User, AirlockHome: fx.AirlockHome, Getenv: func(string) string { return "" }}
+	env := home.Env{Home: fx.Home, User: fx.User, AirlockHome: fx.AirlockHome, Getenv: func(string) string { return "" }}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := Load(env, fx.WS); err != nil {
+		if _, err := policy.LoadEnv(env, fx.WS); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/internal/corpus"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -20,14 +21,14 @@ func fixtureGate(t testing.TB, profile string) (*Gate, corpus.Fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Home: fx.Home, User: fx.User, Tmp: os.TempDir(), AirlockHome: fx.AirlockHome,
+	env := home.Env{Home: fx.Home, User: fx.User, Tmp: os.TempDir(), AirlockHome: fx.AirlockHome,
 		Getenv: func(k string) string {
 			if k == "AIRLOCK_PROFILE" {
 				return profile
 			}
 			return ""
 		}}
-	p, err := Load(env, fx.WS)
+	p, err := policy.LoadEnv(env, fx.WS)
 	if err != nil {
 		t.Fatalf("load %s profile: %v", profile, err)
 	}

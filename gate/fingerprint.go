@@ -15,6 +15,7 @@ import (
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -126,7 +127,7 @@ func RecordConfig(log Recorder, home, session string, c Config) error {
 	sort.Strings(lines)
 	if _, err := log.Append(audit.Record{
 		Event: "gate_config", Source: c.Source, Session: session, Target: fp,
-		Decision: "change", Detail: audit.Escape(strings.Join(lines, "; ")),
+		Decision: "change", Detail: textsafe.Escape(strings.Join(lines, "; ")),
 	}); err != nil {
 		return fmt.Errorf("record the gate configuration: %w", err)
 	}

@@ -1,7 +1,8 @@
 // Package gate is the one decision pipeline both front ends call (the
-// Claude Code hook and the MCP proxy): budget → forbid → hold → grants →
-// rules → default → escalation → contract → overlay → mode, then one audit
-// record. The hold and contract stages apply to MCP calls only.
+// Claude Code hook and the MCP proxy): classification, policy.Decide (the
+// one stage order) with the proxy's holds and contracts in its slots, the
+// ask channel, then one audit record. The hold and contract stages apply
+// to MCP calls only.
 //
 // The gate fails closed: an error or a panic inside it refuses the call.
 package gate
@@ -10,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/user"
 	"time"
 
 	"github.com/agentairlock/airlock/ask"
@@ -20,54 +20,6 @@ import (
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
 )
-
-// Env is the user's environment as the gate sees it.
-type Env struct {
-	Home        string
-	User        string
-	Tmp         string
-	AirlockHome string
-	Getenv      func(string) string
-	Now         func() time.Time
-}
-
-// EnvFromOS reads the process environment. It fails when no home
-// directory can be found: without one neither the policy nor the secret
-// paths it protects can be placed; and when the Airlock home is relative
-// or not controlled by the user alone (internal/home.Check).
-func EnvFromOS() (Env, error) {
-	e := Env{Getenv: os.Getenv, Now: time.Now}
-	e.Home = os.Getenv("HOME")
-	if e.Home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return e, fmt.Errorf("find home directory: %w", err)
-		}
-		e.Home = h
-	}
-	e.User = os.Getenv("USER")
-	if e.User == "" {
-		e.User = os.Getenv("USERNAME")
-	}
-	if e.User == "" {
-		if u, err := user.Current(); err == nil {
-			e.User = u.Username
-		}
-	}
-	e.Tmp = os.TempDir()
-	// The home steers the gate (policy, pins, the chain): one another user
-	// can write, or a relative one inside the agent's project, is refused
-	// before anything in it is read.
-	h, err := home.Locate(os.Getenv, e.Home)
-	if err != nil {
-		return e, err
-	}
-	e.AirlockHome = h
-	if err := home.Check(h); err != nil {
-		return e, fmt.Errorf("refusing the Airlock home %s: %w", h, err)
-	}
-	return e, nil
-}
 
 // Recorder appends audit records; *audit.Log is one.
 type Recorder interface {
@@ -105,7 +57,7 @@ type Result struct {
 type Gate struct {
 	Policy *policy.Policy
 	Log    Recorder // nil: decisions are not recorded (airlock check)
-	Env    Env
+	Env    home.Env
 
 	// MCP stages; nil skips them.
 	Toolsets  Toolsets  // holds, unknown tools, argument schemas
@@ -141,14 +93,6 @@ func profileWord(p *policy.Policy) string {
 // Asker puts a call to a person; *ask.Channel is one.
 type Asker interface {
 	Ask(ctx context.Context, r ask.Request) ask.Outcome
-}
-
-// Load loads the policy for calls made in cwd.
-func Load(env Env, cwd string) (*policy.Policy, error) {
-	return policy.Load(policy.Options{
-		Cwd: cwd, Home: env.Home, User: env.User, Tmp: env.Tmp,
-		AirlockHome: env.AirlockHome, Getenv: env.Getenv,
-	})
 }
 
 // Decide runs the pipeline on one call and records the result.
@@ -211,50 +155,37 @@ func (g *Gate) decide(c Call) Result {
 		Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv),
 	})
 	res := Result{Mode: p.Mode, Facts: f}
-	d, ok := policy.CheckBudget(f)
-	if !ok {
-		d, ok = p.CheckForbids(f)
-	}
-	server, tool := mcpTarget(c)
-	if !ok && tool != "" && g.Toolsets != nil {
-		d, ok = g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
-	}
-	if !ok {
-		d, ok = p.CheckGrants(f, now())
-	}
-	if !ok {
-		d, ok = p.CheckRules(f)
-	}
-	if !ok {
-		d = p.DefaultDecision(f)
-	}
-	if d.Source != policy.FromBudget {
-		d = p.EscalateDecision(f, d)
-	}
-	if tool != "" && g.Contracts != nil && !absolute(d.Source) {
-		if cd, enforced, hit := g.Contracts.Check(server, tool, f); hit {
-			if !enforced {
-				res.Note = "report-only contract: " + cd.Explain()
-			} else if cd.Action > d.Action {
-				d = cd
+	var st policy.Stages
+	if server, tool := mcpTarget(c); tool != "" {
+		if g.Toolsets != nil {
+			st.Hold = func(*policy.Facts) (policy.Decision, bool) {
+				return g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
+			}
+		}
+		if g.Contracts != nil {
+			st.Contract = func(f *policy.Facts, d policy.Decision) (policy.Decision, string) {
+				if absolute(d.Source) {
+					return d, ""
+				}
+				cd, enforced, hit := g.Contracts.Check(server, tool, f)
+				switch {
+				case !hit:
+				case !enforced:
+					return d, "report-only contract: " + cd.Explain()
+				case cd.Action > d.Action:
+					return cd, ""
+				}
+				return d, ""
 			}
 		}
 	}
-	d = p.ApplyOverlay(f, d)
-	res.Decision = d
-	res.Effective = p.Effective(d, true)
+	v := p.Decide(f, now(), st)
+	res.Decision, res.Effective, res.Note = v.Decision, v.Effective, v.Note
 	if res.Effective == policy.Ask && !c.Attended {
 		// every stage that can refuse has run: only an ask reaches a
 		// person, so no answer (remembered or not) can lift a forbid or
-		// a hold
+		// a hold; a call the budget refused is never an ask (Decide)
 		g.askPerson(c, &res)
-	}
-	if d.Source == policy.FromBudget {
-		// not read is not clean: no mode turns an unread call into an allow
-		// except observe, which refuses nothing by definition
-		if p.Mode != policy.Observe {
-			res.Effective = policy.Block
-		}
 	}
 	return res
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/flock"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 )
 
 func TestDeadline(t *testing.T) {
@@ -47,7 +47,7 @@ func TestDeadline(t *testing.T) {
 }
 
 // stuckEnv is a home and environment whose deadline is short.
-func stuckEnv(t *testing.T, extra map[string]string) (gate.Env, string) {
+func stuckEnv(t *testing.T, extra map[string]string) (airlockhome.Env, string) {
 	t.Helper()
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
@@ -60,7 +60,7 @@ func stuckEnv(t *testing.T, extra map[string]string) (gate.Env, string) {
 		vars[k] = v
 	}
 	getenv := func(k string) string { return vars[k] }
-	return gate.Env{Home: home, User: "dev", Tmp: os.TempDir(), AirlockHome: filepath.Join(root, "airlock"), Getenv: getenv}, ws
+	return airlockhome.Env{Home: home, User: "dev", Tmp: os.TempDir(), AirlockHome: filepath.Join(root, "airlock"), Getenv: getenv}, ws
 }
 
 func benignEvent(name, cwd string) string {
@@ -76,15 +76,15 @@ func TestHookAnswersByTheDeadlineWhenStuck(t *testing.T) {
 		name string
 		// stall makes the decision hang: it returns the event's stdin and
 		// what releases the hang
-		stall func(t *testing.T, env gate.Env, ws, event string) (io.Reader, func())
+		stall func(t *testing.T, env airlockhome.Env, ws, event string) (io.Reader, func())
 	}
 	stalls := []stuck{
-		{"stdin never ends", func(t *testing.T, env gate.Env, ws, event string) (io.Reader, func()) {
+		{"stdin never ends", func(t *testing.T, env airlockhome.Env, ws, event string) (io.Reader, func()) {
 			r, w := io.Pipe()
 			go func() { _, _ = w.Write([]byte(event[:10])) }() // a partial event, then nothing
 			return r, func() { _ = w.Close() }
 		}},
-		{"audit lock held", func(t *testing.T, env gate.Env, ws, event string) (io.Reader, func()) {
+		{"audit lock held", func(t *testing.T, env airlockhome.Env, ws, event string) (io.Reader, func()) {
 			if err := os.MkdirAll(env.AirlockHome, 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +117,7 @@ func TestHookAnswersByTheDeadlineWhenStuck(t *testing.T) {
 				in, release := s.stall(t, env, ws, benignEvent(a.event, ws))
 				var out, errb strings.Builder
 				code, finished := runWithin(Options{Stdin: in, Stdout: &out, Stderr: &errb, Post: a.post,
-					Getenv: env.Getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+					Getenv: env.Getenv, EnvFunc: func() (airlockhome.Env, error) { return env, nil }})
 				// the abandoned decision ends once released, before the
 				// home is removed
 				release()
@@ -176,7 +176,7 @@ func TestHookWithinDeadlineAnswersAsRun(t *testing.T) {
 			ev := `{"session_id":"s","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":` + c.input + `}`
 			var out, errb strings.Builder
 			code := RunWithin(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb,
-				Getenv: env.Getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+				Getenv: env.Getenv, EnvFunc: func() (airlockhome.Env, error) { return env, nil }})
 			if code != c.want || !strings.HasPrefix(errb.String(), c.stderr) || (c.stderr == "") != (errb.Len() == 0) {
 				t.Fatalf("exit %d, stderr %q; want %d, %q", code, errb.String(), c.want, c.stderr)
 			}

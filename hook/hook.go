@@ -23,6 +23,8 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
@@ -105,8 +107,8 @@ type Options struct {
 	Stderr io.Writer
 	Post   bool // --post: this is a PostToolUse hook
 	Getenv func(string) string
-	// EnvFunc finds the user's environment (gate.EnvFromOS in the binary).
-	EnvFunc func() (gate.Env, error)
+	// EnvFunc finds the user's environment (home.FromOS in the binary).
+	EnvFunc func() (home.Env, error)
 }
 
 // Run handles one event and returns the process exit code.
@@ -152,7 +154,7 @@ func Run(o Options) (code int) {
 	if post {
 		return recordOutcome(o, log, env, ev)
 	}
-	p, err := gate.Load(env, ev.Cwd)
+	p, err := policy.LoadEnv(env, ev.Cwd)
 	if err != nil {
 		_, _ = log.Append(audit.Record{Event: "hook_error", Source: "hook", Session: ev.Session, Tool: ev.Tool,
 			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
@@ -161,7 +163,7 @@ func Run(o Options) (code int) {
 	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Log: log, Env: env,
+	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	// The gate has applied the rule (a decision it could not record is a
@@ -182,13 +184,13 @@ func Run(o Options) (code int) {
 func answer(o Options, tool string, res gate.Result) int {
 	switch res.Effective {
 	case policy.Block:
-		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s: %s\n", audit.Escape(tool), audit.Escape(res.Decision.Explain()))
+		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s: %s\n", textsafe.Escape(tool), textsafe.Escape(res.Decision.Explain()))
 		return ExitBlock
 	case policy.Ask:
 		out := map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName":            "PreToolUse",
 			"permissionDecision":       "ask",
-			"permissionDecisionReason": "Airlock: " + audit.Escape(res.Decision.Explain()),
+			"permissionDecisionReason": "Airlock: " + textsafe.Escape(res.Decision.Explain()),
 		}}
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -200,13 +202,13 @@ func answer(o Options, tool string, res gate.Result) int {
 	return ExitAllow
 }
 
-func recordOutcome(o Options, log *audit.Log, env gate.Env, ev *Event) int {
+func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 	r := audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
 		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input), Reason: outcomeReason(ev)}
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
 	// matched (airlock breach).
-	if p, err := gate.Load(env, ev.Cwd); err == nil {
+	if p, err := policy.LoadEnv(env, ev.Cwd); err == nil {
 		f := policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
 		if rule := gate.SecretRule(p, f); rule != "" {
 			r.Rule = rule

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 )
 
 func TestParseEvent(t *testing.T) {
@@ -63,13 +63,13 @@ func FuzzParseEvent(f *testing.F) {
 func TestOutcomeOfASecretReadRecordsDigests(t *testing.T) {
 	root := t.TempDir()
 	home := root + "/home/dev"
-	env := gate.Env{Home: home, User: "dev", Tmp: root + "/tmp", AirlockHome: root + "/airlock", Getenv: func(string) string { return "" }}
+	env := airlockhome.Env{Home: home, User: "dev", Tmp: root + "/tmp", AirlockHome: root + "/airlock", Getenv: func(string) string { return "" }}
 	ev := `{"session_id":"s","cwd":"` + home + `","hook_event_name":"PostToolUse","tool_name":"Read",` +
 		`"tool_input":{"file_path":"~/.aws/credentials"},` +
 		`"tool_response":{"type":"text","file":{"filePath":"` + home + `/.aws/credentials","content":"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}}}`
 	var out, errb strings.Builder
 	code := Run(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb, Post: true,
-		Getenv: env.Getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+		Getenv: env.Getenv, EnvFunc: func() (airlockhome.Env, error) { return env, nil }})
 	if code != ExitAllow {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

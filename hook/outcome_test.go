@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 // TestPostToolUseFailureRecordsTheOutcome: Claude Code fires
@@ -33,7 +33,7 @@ func TestPostToolUseFailureRecordsTheOutcome(t *testing.T) {
 				`"tool_input":{"command":"ls nope"},"tool_use_id":"toolu_1"` + c.extra + `}`
 			var out, errb strings.Builder
 			code := Run(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb, Post: c.post,
-				Getenv: env.Getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+				Getenv: env.Getenv, EnvFunc: func() (home.Env, error) { return env, nil }})
 			if code != ExitAllow || out.Len() != 0 {
 				t.Fatalf("exit %d, stdout %q, stderr %q: a failure hook must never block", code, out.String(), errb.String())
 			}

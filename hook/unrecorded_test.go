@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 )
 
 // TestHookRefusesABenignCallItCannotRecord: a Read the policy allows is
@@ -37,7 +38,7 @@ func TestHookRefusesABenignCallItCannotRecord(t *testing.T) {
 				}
 				return ""
 			}
-			env := gate.Env{Home: home, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: filepath.Join(root, "airlock"), Getenv: getenv}
+			env := airlockhome.Env{Home: home, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: filepath.Join(root, "airlock"), Getenv: getenv}
 			// the log is a directory: every append fails
 			if err := os.MkdirAll(filepath.Join(env.AirlockHome, audit.LogFile), 0o700); err != nil {
 				t.Fatal(err)
@@ -45,7 +46,7 @@ func TestHookRefusesABenignCallItCannotRecord(t *testing.T) {
 			ev := `{"session_id":"s","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"` + ws + `/main.go"}}`
 			var out, errb strings.Builder
 			code := Run(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb,
-				Getenv: getenv, EnvFunc: func() (gate.Env, error) { return env, nil }})
+				Getenv: getenv, EnvFunc: func() (airlockhome.Env, error) { return env, nil }})
 			if code != c.code {
 				t.Fatalf("exit %d, want %d: %s", code, c.code, errb.String())
 			}

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
@@ -211,7 +212,7 @@ func newFuzzProxyB(t testing.TB) *fuzzProxy {
 			return
 		}
 		fs.o = Options{Name: "fuzz", Dir: root, Stderr: io.Discard, ListWait: 1,
-			Gate: &gate.Gate{Policy: pol, Env: gate.Env{Home: root, User: "dev", Tmp: root, AirlockHome: home, Getenv: func(string) string { return "" }}},
+			Gate: &gate.Gate{Policy: pol, Env: airlockhome.Env{Home: root, User: "dev", Tmp: root, AirlockHome: home, Getenv: func(string) string { return "" }}},
 			Pins: pins.Open(home), MaxMessage: 1 << 20}
 		fs.o.defaults()
 		fs.ts, fs.err = pins.NewToolset([]json.RawMessage{json.RawMessage(echoTool), json.RawMessage(readTool)})

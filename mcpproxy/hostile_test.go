@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
@@ -265,7 +266,7 @@ func newSplitRelay(t *testing.T, home string, s *splitServer, inspect pins.Inspe
 		t.Fatal(err)
 	}
 	userHome := filepath.Join(root, "home")
-	env := gate.Env{Home: userHome, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: home, Getenv: func(string) string { return "" }}
+	env := airlockhome.Env{Home: userHome, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: home, Getenv: func(string) string { return "" }}
 	pol, err := policy.LoadProfile("default", policy.Vars{Workspace: ws, Home: userHome, Tmp: env.Tmp, User: "dev", AirlockHome: home})
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +377,7 @@ func TestRunDeliversServerOutputWrittenBeforeExit(t *testing.T) {
 func runShortServer(t *testing.T) (lines, code int) {
 	root := t.TempDir()
 	home := filepath.Join(root, "airlock")
-	env := gate.Env{Home: root, User: "dev", Tmp: root, AirlockHome: home, Getenv: func(string) string { return "" }}
+	env := airlockhome.Env{Home: root, User: "dev", Tmp: root, AirlockHome: home, Getenv: func(string) string { return "" }}
 	pol, err := policy.LoadProfile("default", policy.Vars{Workspace: root, Home: root, Tmp: root, User: "dev", AirlockHome: home})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -55,7 +56,7 @@ func memoryChild(t *testing.T, size int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Name: "mem", Stdout: io.Discard, Stderr: io.Discard, Gate: &gate.Gate{Policy: pol, Env: gate.Env{Getenv: func(string) string { return "" }}},
+	o := Options{Name: "mem", Stdout: io.Discard, Stderr: io.Discard, Gate: &gate.Gate{Policy: pol, Env: home.Env{Getenv: func(string) string { return "" }}},
 		MaxMessage: 64 << 20}
 	o.defaults()
 	p := newProxy(o)

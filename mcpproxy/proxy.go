@@ -19,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -190,7 +189,7 @@ func Run(ctx context.Context, o Options) int {
 	if sb != nil {
 		fmt.Fprint(o.Stderr, sandboxBanner(o.Name, sb))
 		p.record(sandboxStartRecord(o, sb))
-		cmd, err = sb.plan.Start()
+		cmd, err = sb.sess.Start()
 		sb.stdinR.Close() // the child holds its own copy
 	} else {
 		err = cmd.Start()
@@ -212,7 +211,7 @@ func Run(ctx context.Context, o Options) int {
 		why := "stopped by " + sandbox.SignalName(sig)
 		var last []audit.Record
 		if sb != nil {
-			last = append(last, audit.Record{Event: "sandbox_end", Effective: "stopped", Detail: why})
+			last = append(last, sb.sess.StoppedEndRecord(sig))
 		}
 		p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: fmt.Sprintf("server %q: the proxy was %s and passed it to the server; the server's exit is not waited for%s", o.Name, why, p.dropSummary())})...)
 	})
@@ -253,7 +252,8 @@ func Run(ctx context.Context, o Options) int {
 	var last []audit.Record
 	if sb != nil {
 		sb.close()
-		last = append(last, audit.Record{Event: "sandbox_end", Effective: "exit " + strconv.Itoa(code), Detail: fmt.Sprintf("exit_status=%d", code)})
+		end, _ := sb.sess.EndRecord(code, nil)
+		last = append(last, end)
 	}
 	p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: detail})...)
 	return code

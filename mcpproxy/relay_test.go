@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
@@ -160,7 +161,7 @@ func newRelay(t testing.TB, ro relayOpts) *relay {
 	if ro.profile == "" {
 		ro.profile = "default"
 	}
-	env := gate.Env{Home: userHome, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: home, Getenv: func(string) string { return "" }}
+	env := airlockhome.Env{Home: userHome, User: "dev", Tmp: filepath.Join(root, "tmp"), AirlockHome: home, Getenv: func(string) string { return "" }}
 	pol, err := policy.LoadProfile(ro.profile, policy.Vars{Workspace: ws, Home: userHome, Tmp: env.Tmp, User: "dev", AirlockHome: home})
 	if err != nil {
 		t.Fatal(err)

@@ -3,16 +3,15 @@ package mcpproxy
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/contracts"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/sandbox"
 )
 
@@ -186,74 +185,64 @@ func packageTree(file string) string {
 
 // sandboxed is a prepared sandbox for the server, and what to undo.
 type sandboxed struct {
-	plan    *sandbox.Plan
-	egress  *sandbox.Egress
+	sess    *sandbox.Session
 	profile profile
 	stdinR  *os.File
 	stdinW  *os.File
 }
 
-// close releases the ruleset and stops the egress proxy (its last
-// records go to the log, so before the log closes). Calling it again does
+// close stops the egress proxy (its last records go to the log, so
+// before the log closes) and releases the ruleset. Calling it again does
 // nothing.
 func (s *sandboxed) close() {
-	if s.plan != nil {
-		s.plan.Close()
-		s.plan = nil
-	}
-	if s.egress != nil {
-		s.egress.Close()
-		s.egress = nil
+	if s.sess != nil {
+		_ = s.sess.Close()
 	}
 }
 
-// prepareSandbox builds the server's profile and the kernel ruleset and,
-// when the profile allows network, starts the egress proxy. Nothing is
-// started on failure.
+// prepareSandbox builds the server's profile and opens its sandbox
+// session: the kernel ruleset and, when the profile allows network, the
+// egress proxy, whose asks go to the gate's ask channel and whose blocks
+// are noticed as the gate's are. Nothing is started on failure.
 func prepareSandbox(o Options, p *Proxy, childOut *os.File) (*sandboxed, error) {
 	if o.Gate == nil || o.Gate.Policy == nil {
 		return nil, errors.New("--sandbox needs the policy")
 	}
 	s := &sandboxed{profile: serverProfile(o)}
-	opt := sandbox.Options{Argv: o.Argv, Dir: o.Dir, Policy: o.Gate.Policy, Roots: s.profile.roots, Stdout: childOut, Stderr: o.Stderr}
+	opt := sandbox.Options{Argv: o.Argv, Dir: o.Dir, Policy: o.Gate.Policy, Roots: s.profile.roots, Stdout: childOut, Stderr: o.Stderr, Env: os.Environ()}
 	require := os.Getenv("AIRLOCK_REQUIRE_SANDBOX") == "1" // as airlock run: Landlock ABI 4 and seccomp
 	if require {
 		opt.RequireABI = 4
 	}
-	env := os.Environ()
-	if s.profile.network {
-		eg, err := sandbox.StartEgress(sandbox.EgressOptions{
-			Policy:  o.Gate.Policy,
-			Session: p.session,
-			Home:    p.home(),
-			Getenv:  o.Gate.Env.Getenv, // AIRLOCK_FAIL_OPEN
-			Record:  func(r audit.Record) error { _, err := p.log.Append(r); return err },
-		})
-		if err != nil {
-			return nil, fmt.Errorf("the egress proxy did not start: %w", err)
-		}
-		s.egress = eg
-		_, port, _ := net.SplitHostPort(eg.Addr())
-		opt.EgressPort, _ = strconv.Atoi(port)
-		env = append(env, eg.Env()...)
-	}
-	opt.Env = env
 	r, w, err := os.Pipe()
 	if err != nil {
-		s.close()
 		return nil, err
 	}
-	s.stdinR, s.stdinW = r, w
 	opt.Stdin = r
-	plan, err := sandbox.Prepare(opt)
+	cfg := sandbox.SessionConfig{
+		Options:  opt,
+		ID:       p.session,
+		Home:     p.home(),
+		Getenv:   o.Gate.Env.Getenv, // AIRLOCK_FAIL_OPEN
+		NoEgress: !s.profile.network,
+		Ask:      o.Gate.Ask,
+		Server:   o.Name,
+		Record:   func(r audit.Record) error { _, err := p.log.Append(r); return err },
+	}
+	if n := o.Gate.Notify; n != nil {
+		source := "mcp:" + o.Name
+		cfg.Notice = func(r audit.Record) {
+			n.Blocked(notify.Block{Source: source, Tool: r.Tool, Target: r.Target, Rule: r.Rule, Reason: r.Reason, Fix: "airlock report"})
+		}
+	}
+	sess, err := sandbox.OpenSession(cfg)
 	if err != nil {
 		r.Close()
 		w.Close()
-		s.close()
 		return nil, err
 	}
-	s.plan = plan
-	if rep := plan.Report(); require && !rep.Seccomp {
+	s.sess, s.stdinR, s.stdinW = sess, r, w
+	if rep := sess.Report(); require && !rep.Seccomp {
 		r.Close()
 		w.Close()
 		s.close()
@@ -264,7 +253,7 @@ func prepareSandbox(o Options, p *Proxy, childOut *os.File) (*sandboxed, error) 
 
 // sandboxBanner is the launcher's banner as this server's.
 func sandboxBanner(name string, s *sandboxed) string {
-	b := strings.Replace(s.plan.Report().Banner(), "airlock run:", fmt.Sprintf("airlock-mcp %s:", name), 1)
+	b := strings.Replace(s.sess.Report().Banner(), "airlock run:", fmt.Sprintf("airlock-mcp %s:", name), 1)
 	b += fmt.Sprintf("  profile:  %s\n", s.profile.source)
 	for _, g := range s.profile.gaps {
 		b += "    - " + g + "\n"
@@ -274,9 +263,5 @@ func sandboxBanner(name string, s *sandboxed) string {
 
 func sandboxStartRecord(o Options, s *sandboxed) audit.Record {
 	digest := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env.Getenv).Fingerprint()
-	return audit.Record{
-		Event: "sandbox_start", Mode: o.Gate.Policy.Mode.String(),
-		Target: describeArgv(o.Argv),
-		Detail: audit.Escape(fmt.Sprintf("server=%q cwd=%q policy=%s profile=%q profile_gaps=%q %s", o.Name, o.Dir, digest, s.profile.source, strings.Join(s.profile.gaps, "; "), s.plan.Report().AuditDetail())),
-	}
+	return s.sess.StartRecord(describeArgv(o.Argv), fmt.Sprintf("server=%q cwd=%q policy=%s profile=%q profile_gaps=%q", o.Name, o.Dir, digest, s.profile.source, strings.Join(s.profile.gaps, "; ")))
 }

@@ -22,7 +22,7 @@ import (
 // yes approves every ask automatically (--yes).
 func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int, error) {
 	o := Options{Name: name, Argv: argv, Stderr: stderr}
-	env, err := gate.EnvFromOS()
+	env, err := airlockhome.FromOS()
 	if err != nil {
 		return o, ExitConfig, err
 	}
@@ -38,7 +38,7 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 		}
 		o.Grace = d
 	}
-	g, err := gate.LoadMCP(env, cwd)
+	g, err := loadGate(env, cwd)
 	if err != nil {
 		return o, ExitConfig, err
 	}
@@ -62,8 +62,8 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nEvery call to %q will be refused until this is fixed.\n", err, name)
 	}
 	o.Schemas = schema.NewSchemas()
-	o.Inspect = gate.InspectToolset
-	o.Observe = gate.Observer(env.AirlockHome, name, stderr)
+	o.Inspect = inspectToolset
+	o.Observe = observer(env.AirlockHome, name, stderr)
 	return o, 0, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentairlock/airlock/policy/shell"
 	"github.com/tidwall/gjson"
 )
 
@@ -351,12 +352,12 @@ func (c *classifier) text(name, s string) {
 }
 
 func (c *classifier) shell(name, src string) {
-	r := ParseShell(src, c.env.Cwd, c.env.Home, c.env.User)
+	r := shell.Parse(src, c.env.Cwd, c.env.Home, c.env.User)
 	if r.TooDeep {
 		c.over("a shell command nested or repeated beyond what Airlock reads")
 	}
-	for _, cmd := range r.Commands {
-		cmd.Arg = name
+	for _, sc := range r.Commands {
+		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
 		// the safety net under the parser: a path named anywhere in a
 		// command's words is at least read (`echo ~/.netrc | xargs cat`,
@@ -368,16 +369,13 @@ func (c *classifier) shell(name, src string) {
 		}
 	}
 	for _, p := range r.Paths {
-		p.Arg = name
-		c.f.Paths = append(c.f.Paths, p)
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: p.Path, Access: Access(p.Access), Arg: name})
 	}
 	for _, h := range r.Hosts {
-		h.Arg = name
-		c.f.Hosts = append(c.f.Hosts, h)
+		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})
 	}
 	for _, s := range r.Signals {
-		s.Arg = name
-		c.f.Signals = append(c.f.Signals, s)
+		c.f.Signals = append(c.f.Signals, SignalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
 	}
 	for _, e := range r.Env {
 		k, v, _ := strings.Cut(e, "=")

@@ -5,12 +5,76 @@ import (
 	"time"
 )
 
-// The stages of a decision, in the order the gate runs them: forbid →
-// grants → rules → default → escalation → overlay → mode. Each is a method
-// so the gate can put its own stages (holds, contracts) between them.
+// Stages are a caller's own stages, each run in its place in the one order
+// Decide keeps; a nil stage is skipped. The gate fills them for MCP calls.
+type Stages struct {
+	// Hold runs after the forbids and before the grants: a refusal no
+	// grant lifts (the proxy's holds, unknown tools, argument schemas).
+	// When it returns true its decision goes on to escalation.
+	Hold func(f *Facts) (Decision, bool)
+	// Contract runs after escalation and before the overlay, with the
+	// decision so far; it returns the decision to go on with and a note
+	// for the record (a report-only contract says what it would do).
+	Contract func(f *Facts, d Decision) (Decision, string)
+}
 
-// CheckBudget refuses a call whose arguments were not fully read.
-func CheckBudget(f *Facts) (Decision, bool) {
+// Verdict is what Decide found.
+type Verdict struct {
+	Decision  Decision
+	Effective Action // after the mode; an ask stays an ask for the caller to settle
+	Note      string // what a caller's stage added for the record
+}
+
+// Decide runs the one stage order on the facts of a call: budget → forbid
+// → hold → grants → rules → default → escalation → contract → overlay →
+// mode. Every front end (the gate, the sandbox's egress proxy, `airlock
+// allow`'s check of a new grant) and the property tests decide through it,
+// so the order is written here alone. now is when grants expire against.
+//
+// The effective action is the mode's answer for a caller that can put an
+// ask to a person (Effective(d, true)); one that cannot maps an ask to
+// AskFallback. A call refused by the budget stays refused in every mode but
+// observe: not read is not clean.
+func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
+	var v Verdict
+	d, ok := checkBudget(f)
+	if !ok {
+		d, ok = p.CheckForbids(f)
+	}
+	if !ok && s.Hold != nil {
+		d, ok = s.Hold(f)
+	}
+	if !ok {
+		d, ok = p.CheckGrants(f, now)
+	}
+	if !ok {
+		d, ok = p.checkRules(f)
+	}
+	if !ok {
+		d = p.defaultDecision(f)
+	}
+	if d.Source != FromBudget {
+		d = p.EscalateDecision(f, d)
+	}
+	if s.Contract != nil {
+		d, v.Note = s.Contract(f, d)
+	}
+	d = p.overlayDecision(f, d)
+	v.Decision = d
+	v.Effective = p.Effective(d, true)
+	if d.Source == FromBudget && p.Mode != Observe {
+		v.Effective = Block
+	}
+	return v
+}
+
+// The stages Decide calls in its order. The forbids, the grants and
+// escalation stay exported for the single questions other packages ask
+// (is this a secret, which grant covers a record, is this flagged); none
+// of them is a pipeline.
+
+// checkBudget refuses a call whose arguments were not fully read.
+func checkBudget(f *Facts) (Decision, bool) {
 	if f.TooLarge == "" {
 		return Decision{}, false
 	}
@@ -50,8 +114,8 @@ func (p *Policy) CheckGrants(f *Facts, now time.Time) (Decision, bool) {
 	return Decision{}, false
 }
 
-// CheckRules returns the first rule that matches.
-func (p *Policy) CheckRules(f *Facts) (Decision, bool) {
+// checkRules returns the first rule that matches.
+func (p *Policy) checkRules(f *Facts) (Decision, bool) {
 	for _, r := range p.Rules {
 		if hit, ok := r.Match(f); ok {
 			return decisionFrom(r, hit, f, FromRule), true
@@ -60,13 +124,13 @@ func (p *Policy) CheckRules(f *Facts) (Decision, bool) {
 	return Decision{}, false
 }
 
-// DefaultDecision is what an unmatched call gets.
-func (p *Policy) DefaultDecision(f *Facts) Decision {
+// defaultDecision is what an unmatched call gets.
+func (p *Policy) defaultDecision(f *Facts) Decision {
 	return Decision{Action: p.Default, Source: FromDefault, Rule: "default",
 		Reason: "no rule matched; the policy's default is " + p.Default.String(), Target: f.Primary, Arg: f.PrimaryArg}
 }
 
-// Escalate raises a decision when an indicator in the arguments has a
+// EscalateDecision raises a decision when an indicator in the arguments has a
 // severity the policy escalates. It never lowers one.
 func (p *Policy) EscalateDecision(f *Facts, d Decision) Decision {
 	if len(p.Escalate) == 0 || d.Action == Block {
@@ -91,9 +155,9 @@ func (p *Policy) EscalateDecision(f *Facts, d Decision) Decision {
 	return d
 }
 
-// ApplyOverlay consults the repository's rules and keeps their answer only
+// overlayDecision consults the repository's rules and keeps their answer only
 // when it is stricter.
-func (p *Policy) ApplyOverlay(f *Facts, d Decision) Decision {
+func (p *Policy) overlayDecision(f *Facts, d Decision) Decision {
 	if p.Overlay == nil {
 		return d
 	}

@@ -137,23 +137,15 @@ func (p *Policy) ForbidOn(tool, target string, env CallEnv) (id string, hit bool
 	return "", false
 }
 
-// AllowsTarget decides a call of tool on target alone as the gate's
-// policy stages do after the forbids (grants, rules, default, escalation,
-// overlay, mode) and says whether it would be allowed: a grant that leaves
-// the call refused (an escalated indicator or a project overlay decides
-// after grants) is one the user should not be told was written for it.
+// AllowsTarget decides a call of tool on target alone as the gate does
+// (Decide, without the proxy's own stages) and says whether it would be
+// allowed: a grant that leaves the call refused (an escalated indicator or
+// a project overlay decides after grants) is one the user should not be
+// told was written for it. `airlock allow` has refused a target that meets
+// a forbid before it asks (ForbidOn).
 func (p *Policy) AllowsTarget(tool, target string, env CallEnv, now time.Time) (Decision, bool) {
-	f := Classify(tool, TargetInput(tool, target), env)
-	d, ok := p.CheckGrants(f, now)
-	if !ok {
-		d, ok = p.CheckRules(f)
-	}
-	if !ok {
-		d = p.DefaultDecision(f)
-	}
-	d = p.EscalateDecision(f, d)
-	d = p.ApplyOverlay(f, d)
-	return d, p.Effective(d, true) == Allow
+	v := p.Decide(Classify(tool, TargetInput(tool, target), env), now, Stages{})
+	return v.Decision, v.Effective == Allow
 }
 
 // TargetInput is the arguments of a call of tool on target alone, as a

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/internal/yamlcheck"
 	"github.com/agentairlock/airlock/profiles"
@@ -120,7 +121,7 @@ func Load(o Options) (*Policy, error) {
 	case explicit != "":
 		p, err = loadExplicit(explicit, vars)
 	default:
-		home := filepath.Join(o.AirlockHome, "policy.yaml")
+		home := airlockhome.PolicyFile(o.AirlockHome)
 		// Airlock's own file: never through a link, never another user's.
 		data, rerr := readPolicyFile(home, regular.OpenState)
 		switch {

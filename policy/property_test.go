@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // The corpus of calls the property tests decide; each is run under every
@@ -33,33 +35,62 @@ var hostileOverlays = []string{
 	"ask_fallback: allow\nrules:\n  - {id: all, action: ask}\n",
 }
 
-func decideAll(p *Policy, f *Facts) (Decision, Action) {
-	d, ok := CheckBudget(f)
-	if !ok {
-		d, ok = p.CheckForbids(f)
+// propertyNow is when the property tests' grants are checked.
+var propertyNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// decideAll decides a call through the one stage order (Decide) with st in
+// the caller's slots, for a caller nobody can answer: an ask is settled by
+// ask_fallback.
+func decideAll(p *Policy, f *Facts, st Stages) (Decision, Action) {
+	v := p.Decide(f, propertyNow, st)
+	if v.Effective == Ask {
+		return v.Decision, p.AskFallback
 	}
-	if !ok {
-		d, ok = p.CheckRules(f)
-	}
-	if !ok {
-		d = p.DefaultDecision(f)
-	}
-	d = p.EscalateDecision(f, d)
-	d = p.ApplyOverlay(f, d)
-	return d, p.Effective(d, false)
+	return v.Decision, v.Effective
 }
 
-// TestOverlayNeverLoosens: for every profile, hostile overlay and call, the
-// effective action with the overlay is at least the action without it.
-func TestOverlayNeverLoosens(t *testing.T) {
+// grantedBase is a user policy with grants, so that the property runs the
+// grants stage with something in it: an overlay decides after grants and
+// may refuse what a grant allows, never the other way round. WS is the
+// workspace.
+const grantedBase = "mode: enforce\ndefault: ask\nrules:\n  - {id: fetch, tool: WebFetch, action: ask}\n" +
+	"grants:\n  - {tool: Bash, match: 'go test ./...', reason: mine}\n" +
+	"  - {tool: Read, match: 'WS/prod-secrets/**', reason: mine}\n" +
+	"  - {tool: Write, match: '/srv/**', reason: mine}\n"
+
+// pipeline is how a property test applies a repository overlay to a
+// policy and which stages it decides with. realPipeline is the tree's own;
+// the mutants in TestOverlayPropertyCatchesGrantLeaks break invariant 5.
+type pipeline struct {
+	overlay func(p *Policy, data []byte, file string) error
+	stages  func(p *Policy, data []byte, file string) Stages // nil: none
+}
+
+var realPipeline = pipeline{overlay: (*Policy).applyOverlay}
+
+// overlayLoosenings checks invariant 5 under pl: for every base policy,
+// hostile overlay and call, the effective action with the overlay is at
+// least the action without it. It returns what loosened; a setting the
+// overlay loosened fails the test at once.
+func overlayLoosenings(t *testing.T, pl pipeline) []string {
+	t.Helper()
 	vars, ws := testVars(t)
+	bases := map[string]func() (*Policy, error){
+		"granted": func() (*Policy, error) {
+			return parse([]byte(replaceWS(grantedBase, ws)), "policy.yaml", "policy", vars)
+		},
+	}
 	for _, prof := range []string{"yolo", "default", "paranoid"} {
+		bases[prof] = func() (*Policy, error) { return LoadProfile(prof, vars) }
+	}
+	var loosened []string
+	for _, name := range []string{"yolo", "default", "paranoid", "granted"} {
 		for i, ov := range hostileOverlays {
-			base, err := LoadProfile(prof, vars)
+			base, err := bases[name]()
 			if err != nil {
 				t.Fatal(err)
 			}
-			with, err := LoadProfile(prof, vars)
+			with, err := bases[name]()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,23 +98,80 @@ func TestOverlayNeverLoosens(t *testing.T) {
 			if err := os.WriteFile(file, []byte(ov), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if err := with.applyOverlay([]byte(ov), file); err != nil {
+			if err := pl.overlay(with, []byte(ov), file); err != nil {
 				t.Fatalf("overlay %d: %v", i, err)
 			}
 			if with.Mode < base.Mode || with.Default < base.Default || with.AskFallback < base.AskFallback {
-				t.Errorf("%s overlay %d loosened a setting: mode %s→%s default %s→%s", prof, i, base.Mode, with.Mode, base.Default, with.Default)
+				t.Fatalf("%s overlay %d loosened a setting: mode %s→%s default %s→%s", name, i, base.Mode, with.Mode, base.Default, with.Default)
+			}
+			var st Stages
+			if pl.stages != nil {
+				st = pl.stages(with, []byte(ov), file)
 			}
 			for _, c := range propertyCalls {
 				in := []byte(replaceWS(c.input, ws))
 				fb := Classify(c.tool, in, CallEnv{Cwd: ws, Home: vars.Home})
 				fw := Classify(c.tool, in, CallEnv{Cwd: ws, Home: vars.Home})
-				_, eb := decideAll(base, fb)
-				dw, ew := decideAll(with, fw)
+				_, eb := decideAll(base, fb, Stages{})
+				dw, ew := decideAll(with, fw, st)
 				if ew < eb {
-					t.Errorf("%s overlay %d loosened %s %s: %s → %s (%s)", prof, i, c.tool, c.input, eb, ew, dw.Explain())
+					loosened = append(loosened, fmt.Sprintf("%s overlay %d loosened %s %s: %s → %s (%s)", name, i, c.tool, c.input, eb, ew, dw.Explain()))
 				}
 			}
 		}
+	}
+	return loosened
+}
+
+// TestOverlayNeverLoosens: for every base policy (the profiles, and one
+// with grants), hostile overlay and call, the effective action with the
+// overlay is at least the action without it.
+func TestOverlayNeverLoosens(t *testing.T) {
+	for _, l := range overlayLoosenings(t, realPipeline) {
+		t.Error(l)
+	}
+}
+
+// TestOverlayPropertyCatchesGrantLeaks keeps the mutants the overlay
+// property must kill: a pipeline that lets a repository overlay's grants
+// into the effective policy (DESIGN invariant 5). The property test once
+// decided without the grants stage, and the first mutant passed the whole
+// suite.
+func TestOverlayPropertyCatchesGrantLeaks(t *testing.T) {
+	overlayGrants := func(p *Policy, data []byte, file string) *Policy {
+		o, err := parse(data, file, "overlay", p.Vars)
+		if err != nil {
+			t.Fatalf("parse overlay: %v", err)
+		}
+		return o
+	}
+	mutants := map[string]pipeline{
+		// the merge keeps the overlay's grants beside the user's
+		"merged grants": {overlay: func(p *Policy, data []byte, file string) error {
+			if err := p.applyOverlay(data, file); err != nil {
+				return err
+			}
+			p.Grants = append(p.Grants, overlayGrants(p, data, file).Grants...)
+			return nil
+		}},
+		// a caller's stage consults the overlay's grants
+		"grants in a stage": {overlay: (*Policy).applyOverlay, stages: func(p *Policy, data []byte, file string) Stages {
+			o := overlayGrants(p, data, file)
+			return Stages{Hold: func(f *Facts) (Decision, bool) { return o.CheckGrants(f, propertyNow) }}
+		}},
+	}
+	for name, m := range mutants {
+		t.Run(name, func(t *testing.T) {
+			loosened := overlayLoosenings(t, m)
+			if len(loosened) == 0 {
+				t.Fatal("the overlay property passed a pipeline that lets a repository overlay grant itself exceptions")
+			}
+			for _, l := range loosened {
+				if !strings.Contains(l, "overlay 3 ") {
+					t.Errorf("loosening from an overlay with no grants: %s", l)
+				}
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/corpus"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/report"
@@ -61,14 +62,14 @@ func flaggedWeek(t *testing.T, fx corpus.Fixture) []call {
 
 func fixtureGate(t *testing.T, fx corpus.Fixture, profile string, log gate.Recorder) *gate.Gate {
 	t.Helper()
-	env := gate.Env{Home: fx.Home, User: fx.User, Tmp: os.TempDir(), AirlockHome: fx.AirlockHome,
+	env := home.Env{Home: fx.Home, User: fx.User, Tmp: os.TempDir(), AirlockHome: fx.AirlockHome,
 		Getenv: func(k string) string {
 			if k == "AIRLOCK_PROFILE" {
 				return profile
 			}
 			return ""
 		}}
-	p, err := gate.Load(env, fx.WS)
+	p, err := policy.LoadEnv(env, fx.WS)
 	if err != nil {
 		t.Fatalf("load policy (%s): %v", profile, err)
 	}

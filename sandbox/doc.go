@@ -1,8 +1,11 @@
-// Package sandbox is the kernel launcher behind `airlock run`: it starts a
-// command under Landlock (files, TCP ports, IPC scopes), a seccomp filter
-// (the syscalls a coding agent has no use for) and, in the parent, the
-// egress proxy; and it says plainly, in the banner and the gap list, what
-// this kernel enforces and what it does not.
+// Package sandbox is the kernel launcher behind `airlock run` and
+// `airlock-mcp --sandbox`: it starts a command under Landlock (files, TCP
+// ports, IPC scopes), a seccomp filter (the syscalls a coding agent has no
+// use for) and, in the parent, the egress proxy; and it says plainly, in
+// the banner and the gap list, what this kernel enforces and what it does
+// not. Both front ends open one Session (session.go): the launch, the
+// egress proxy with the ask channel and the notice of a block they pass in
+// (sandbox may not import gate), and the session's start and end records.
 //
 // Go cannot run code between fork and exec. Landlock, no_new_privs and a
 // seccomp filter are per thread and inherited by a fork, so the launcher

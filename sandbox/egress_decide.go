@@ -52,15 +52,13 @@ func egressFuncVerdict(decide func(host string, port int, scheme string) (bool, 
 }
 
 // egressPolicyVerdict decides a destination the way the gate decides a WebFetch
-// of scheme://host:port/ (budget → forbid → grants → rules → default →
-// escalation → overlay → mode; the gate's MCP-only stages do not apply),
-// with the ask channel (asker) to settle an ask; nil: ask_fallback does at
-// once. The built-in
-// forbids for cloud metadata and exfiltration collectors, and a rule on
-// cleartext http:// URLs such as the paranoid profile's, therefore hold
-// here exactly as they hold for the agent's own fetches. sandbox may not
-// import gate (DESIGN.md), hence the stages are called here in the gate's
-// order.
+// of scheme://host:port/ (policy.Decide; the gate's MCP-only stages do not
+// apply), with the ask channel (asker) to settle an ask; nil: ask_fallback
+// does at once. The built-in forbids for cloud metadata and exfiltration
+// collectors, and a rule on cleartext http:// URLs such as the paranoid
+// profile's, therefore hold here exactly as they hold for the agent's own
+// fetches. sandbox may not import gate (DESIGN.md); both call the policy's
+// one stage order.
 //
 // ofName marks an IP the destination's name resolved to. The name's
 // verdict already applied the policy's default and its catch-all rules, so
@@ -76,27 +74,8 @@ func egressPolicyVerdict(p *policy.Policy, asker Asker) func(string, int, string
 			return egressVerdict{decision: "block", rule: egressRuleInternal, reason: "cannot encode the destination: " + err.Error()}
 		}
 		f := policy.Classify("WebFetch", input, policy.CallEnv{NoResolve: true})
-		d, ok := policy.CheckBudget(f)
-		if !ok {
-			d, ok = p.CheckForbids(f)
-		}
-		if !ok {
-			d, ok = p.CheckGrants(f, time.Now())
-		}
-		if !ok {
-			d, ok = p.CheckRules(f)
-		}
-		if !ok {
-			d = p.DefaultDecision(f)
-		}
-		if d.Source != policy.FromBudget {
-			d = p.EscalateDecision(f, d)
-		}
-		d = p.ApplyOverlay(f, d)
-		eff := p.Effective(d, true)
-		if d.Source == policy.FromBudget && p.Mode != policy.Observe {
-			eff = policy.Block
-		}
+		pv := p.Decide(f, time.Now(), policy.Stages{})
+		d, eff := pv.Decision, pv.Effective
 		v := egressVerdict{allow: eff == policy.Allow, decision: d.Action.String(), rule: d.Rule, reason: d.Reason, mode: p.Mode.String()}
 		if ofName && !v.allow && d.Source != policy.FromForbid && d.Source != policy.FromBudget && d.Target != host {
 			v.allow = true

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
@@ -59,7 +60,7 @@ func (run *initRun) policy() {
 	if o.Policy == nil {
 		return
 	}
-	p := filepath.Join(o.AirlockHome, "policy.yaml")
+	p := home.PolicyFile(o.AirlockHome)
 	cur, err := regular.ReadState(p, MaxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -13,8 +13,8 @@ package main
 import (
 	"os"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 func main() {
@@ -26,6 +26,6 @@ func main() {
 	}
 	os.Exit(hook.RunWithin(hook.Options{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Post: post, Getenv: os.Getenv, EnvFunc: gate.EnvFromOS,
+		Post: post, Getenv: os.Getenv, EnvFunc: home.FromOS,
 	}))
 }

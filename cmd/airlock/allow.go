@@ -6,12 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
@@ -46,14 +45,14 @@ func allowCommand() *cli.Command {
 // allowCtx is what every subcommand needs: the environment, the policy in
 // force and the file grants are written to.
 type allowCtx struct {
-	env  gate.Env
+	env  home.Env
 	cwd  string
 	file string
 	p    *policy.Policy
 }
 
 func newAllowCtx() (*allowCtx, error) {
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return nil, exitWith(1, "airlock allow: %v", err)
 	}
@@ -61,15 +60,11 @@ func newAllowCtx() (*allowCtx, error) {
 	if err != nil {
 		return nil, exitWith(1, "airlock allow: %v", err)
 	}
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return nil, exitWith(1, "airlock allow: the policy did not load:\n%v", err)
 	}
-	file := filepath.Join(env.AirlockHome, "policy.yaml")
-	if f := env.Getenv("AIRLOCK_POLICY"); f != "" {
-		file = f
-	}
-	return &allowCtx{env: env, cwd: cwd, file: file, p: p}, nil
+	return &allowCtx{env: env, cwd: cwd, file: env.PolicyFile(), p: p}, nil
 }
 
 func (a *allowCtx) vars() policy.Vars {
@@ -85,11 +80,8 @@ func (a *allowCtx) callEnv() policy.CallEnv {
 // profile in force, which `airlock init` would have written.
 func (a *allowCtx) current() ([]byte, error) {
 	data, err := readPolicy(a.env, a.file)
-	if errors.Is(err, fs.ErrNotExist) && a.env.Getenv("AIRLOCK_POLICY") == "" {
-		name := a.env.Getenv("AIRLOCK_PROFILE")
-		if name == "" {
-			name = "default"
-		}
+	if errors.Is(err, fs.ErrNotExist) && a.env.ExplicitPolicy() == "" {
+		name, _ := a.env.Profile()
 		return profiles.Get(name)
 	}
 	return data, err

@@ -8,7 +8,6 @@ import (
 	"syscall"
 
 	"github.com/agentairlock/airlock/ask"
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/urfave/cli/v2"
 )
@@ -26,7 +25,7 @@ func askdCommand() *cli.Command {
 }
 
 func runAskd(c *cli.Context) error {
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(exitConfig, "airlock askd: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
@@ -35,7 +35,7 @@ func auditAckCommand() *cli.Command {
 			&cli.BoolFlag{Name: "list", Usage: "show the reviews so far and check their chain"},
 		},
 		Action: func(c *cli.Context) error {
-			env, err := gate.EnvFromOS()
+			env, err := home.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock audit ack: %v", err)
 			}

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
@@ -27,7 +27,7 @@ func breachCommand() *cli.Command {
 			if c.Bool("simulate") {
 				integ, src = report.Integrity{Simulated: true}, report.SimulatedIncident()
 			} else {
-				env, err := gate.EnvFromOS()
+				env, err := home.FromOS()
 				if err != nil {
 					return exitWith(1, "airlock breach: %v", err)
 				}

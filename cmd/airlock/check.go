@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
@@ -82,15 +83,15 @@ func runCheck(c *cli.Context) error {
 		}
 		cwd = wd
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return checkFailure(c, "the Airlock home is unusable", fmt.Sprintf("airlock check: %v", err))
 	}
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return checkFailure(c, "the policy did not load", fmt.Sprintf("airlock check: the policy did not load:\n%v", err))
 	}
-	g := gate.ForHook(&gate.Gate{Policy: p, Env: env})
+	g := hook.WithMCPStages(&gate.Gate{Policy: p, Env: env})
 	res := g.Decide(gate.Call{Source: "cli", Tool: tool, Input: input, Cwd: cwd, Attended: true})
 	d := res.Decision
 	w := c.App.Writer

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 )
 
 // TestCheckAgreesWithHook runs `airlock check --tool T --input S` and the
@@ -79,7 +79,7 @@ func TestCheckAgreesWithHook(t *testing.T) {
 				code, msg = ee.code, ee.msg
 			}
 			hc := hook.Run(hook.Options{Stdin: strings.NewReader(event), Stdout: &hookOut, Stderr: &hookErr,
-				Getenv: os.Getenv, EnvFunc: gate.EnvFromOS})
+				Getenv: os.Getenv, EnvFunc: airlockhome.FromOS})
 
 			var hookSays string
 			switch {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/contracts"
-	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
@@ -32,7 +32,7 @@ func contractsCommand() *cli.Command {
 // contractsEnv is what every contracts subcommand reads: where state
 // lives and the variables ${workspace} and friends stand for here.
 func contractsEnv() (home string, vars policy.Vars, err error) {
-	env, err := gate.EnvFromOS()
+	env, err := airlockhome.FromOS()
 	if err != nil {
 		return "", vars, err
 	}

@@ -8,7 +8,7 @@ import (
 	"runtime"
 
 	"github.com/agentairlock/airlock/doctor"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
 )
@@ -37,7 +37,7 @@ func runDoctor(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return exitWith(64, "airlock doctor: no arguments expected (got %q)", c.Args().First())
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock doctor: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
@@ -22,7 +22,7 @@ func exportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			env, err := gate.EnvFromOS()
+			env, err := home.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock export: %v", err)
 			}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
@@ -46,7 +46,7 @@ func runInit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return exitWith(64, "airlock init: no arguments expected (got %q); flags go before them", c.Args().First())
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
@@ -24,7 +24,7 @@ func logCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "one JSON record per line"},
 		}, sinceFlag("")),
 		Action: func(c *cli.Context) error {
-			env, err := gate.EnvFromOS()
+			env, err := home.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock log: %v", err)
 			}

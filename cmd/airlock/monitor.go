@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/monitor"
 	"github.com/urfave/cli/v2"
 )
@@ -33,7 +33,7 @@ func monitorCommand() *cli.Command {
 			&cli.DurationFlag{Name: "interval", Value: monitor.DefaultOptions.Interval, Usage: "how often to check the log"},
 		},
 		Action: func(c *cli.Context) error {
-			env, err := gate.EnvFromOS()
+			env, err := home.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock monitor: %v", err)
 			}

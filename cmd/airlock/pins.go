@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/urfave/cli/v2"
@@ -39,7 +39,7 @@ func pinsCommand() *cli.Command {
 }
 
 func pinsStore() (*pins.Store, error) {
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return nil, exitWith(1, "airlock pins: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
 )
@@ -37,7 +37,7 @@ func runPolicyCheck(c *cli.Context) error {
 		}
 		return nil
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock: %v", err)
 	}
@@ -51,7 +51,7 @@ func runPolicyCheck(c *cli.Context) error {
 			Workspace: policy.FindWorkspace(cwd, env.Home)}
 		p, err = policy.LoadFile(file, vars)
 	} else {
-		p, err = gate.Load(env, cwd)
+		p, err = policy.LoadEnv(env, cwd)
 	}
 	if err != nil {
 		return exitWith(1, "%v", err)

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
@@ -17,10 +16,10 @@ import (
 // maxPolicyBytes bounds a policy file read for an edit.
 const maxPolicyBytes = 16 << 20
 
-func inHome(env gate.Env, path string) bool { return filepath.Dir(path) == env.AirlockHome }
+func inHome(env home.Env, path string) bool { return filepath.Dir(path) == env.AirlockHome }
 
 // readPolicy reads the policy file at path.
-func readPolicy(env gate.Env, path string) ([]byte, error) {
+func readPolicy(env home.Env, path string) ([]byte, error) {
 	if inHome(env, path) {
 		return regular.ReadState(path, maxPolicyBytes)
 	}
@@ -28,7 +27,7 @@ func readPolicy(env gate.Env, path string) ([]byte, error) {
 }
 
 // makePolicyDir makes the directory that holds the policy file.
-func makePolicyDir(env gate.Env, path string) error {
+func makePolicyDir(env home.Env, path string) error {
 	if inHome(env, path) {
 		return home.Make(env.AirlockHome)
 	}
@@ -37,7 +36,7 @@ func makePolicyDir(env gate.Env, path string) error {
 
 // writePolicy writes a policy file so that a reader never sees half a
 // policy (a truncated policy can parse as a weaker one).
-func writePolicy(env gate.Env, path string, data []byte, mode os.FileMode) error {
+func writePolicy(env home.Env, path string, data []byte, mode os.FileMode) error {
 	if inHome(env, path) {
 		return atomicfile.WriteState(path, data, mode)
 	}

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/urfave/cli/v2"
@@ -30,11 +29,11 @@ func profileCommand() *cli.Command {
 
 func runProfile(c *cli.Context) error {
 	w := c.App.Writer
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock: %v", err)
 	}
-	file := filepath.Join(env.AirlockHome, "policy.yaml")
+	file := home.PolicyFile(env.AirlockHome)
 	force, name := c.Bool("force"), c.Args().First()
 	current, rerr := readPolicy(env, file)
 	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
@@ -73,18 +72,15 @@ func runProfile(c *cli.Context) error {
 
 // showProfile says which profile is in force, why (which file or
 // variable chose it), what its mode does, and the intended path.
-func showProfile(c *cli.Context, env gate.Env, file string, current []byte, rerr error) {
+func showProfile(c *cli.Context, env home.Env, file string, current []byte, rerr error) {
 	w := c.App.Writer
 	why := ""
 	switch {
-	case os.Getenv("AIRLOCK_POLICY") != "":
-		fmt.Fprintf(w, "policy: %s (AIRLOCK_POLICY)\n", os.Getenv("AIRLOCK_POLICY"))
+	case env.ExplicitPolicy() != "":
+		fmt.Fprintf(w, "policy: %s (AIRLOCK_POLICY)\n", env.ExplicitPolicy())
 		why = "AIRLOCK_POLICY names this file, so it is taken whole (no repository overlay)"
 	case rerr != nil:
-		p, set := os.Getenv("AIRLOCK_PROFILE"), true
-		if p == "" {
-			p, set = "default", false
-		}
+		p, set := env.Profile()
 		fmt.Fprintf(w, "profile: %s (bundled; no %s)\n", p, file)
 		why = "there is no policy file in $AIRLOCK_HOME and AIRLOCK_PROFILE is not set"
 		if set {
@@ -98,7 +94,7 @@ func showProfile(c *cli.Context, env gate.Env, file string, current []byte, rerr
 		why = "the policy file in $AIRLOCK_HOME differs from every bundled profile"
 	}
 	cwd, _ := os.Getwd()
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		fmt.Fprintf(w, "why: %s, and it does not load: %v\n", why, err)
 	} else {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/report"
@@ -28,7 +28,7 @@ func proposeCommand() *cli.Command {
 
 func runPolicyPropose(c *cli.Context) error {
 	w := c.App.Writer
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock: %v", err)
 	}
@@ -52,14 +52,8 @@ func runPolicyPropose(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock: %v", err)
 	}
-	file := os.Getenv("AIRLOCK_POLICY")
-	if file == "" {
-		file = filepath.Join(env.AirlockHome, "policy.yaml")
-	}
-	name := os.Getenv("AIRLOCK_PROFILE")
-	if name == "" {
-		name = "default"
-	}
+	file := env.PolicyFile()
+	name, _ := env.Profile()
 	fallback, err := profiles.Get(name)
 	if err != nil {
 		return exitWith(1, "airlock policy propose: %v", err)

@@ -5,7 +5,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/report"
 	"github.com/urfave/cli/v2"
 )
@@ -28,7 +29,7 @@ func reportCommand() *cli.Command {
 			if c.Bool("force") && c.String("html") == "" {
 				return exitWith(64, "airlock report: --force only applies to --html FILE")
 			}
-			env, err := gate.EnvFromOS()
+			env, err := airlockhome.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock report: %v", err)
 			}
@@ -71,9 +72,9 @@ func summarize(home string, f report.Filter) (report.Summary, error) {
 		return report.Summary{}, err
 	}
 	var granted func(tool, target string) bool
-	if env, err := gate.EnvFromOS(); err == nil {
+	if env, err := airlockhome.FromOS(); err == nil {
 		if cwd, err := os.Getwd(); err == nil {
-			if p, err := gate.Load(env, cwd); err == nil {
+			if p, err := policy.LoadEnv(env, cwd); err == nil {
 				granted = report.GrantedBy(p, env.Home, env.User, time.Now())
 			}
 		}

@@ -7,17 +7,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/notify"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/sandbox"
 	"github.com/urfave/cli/v2"
 )
@@ -60,11 +60,11 @@ func runSandboxed(c *cli.Context) error {
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	p, err := gate.Load(env, cwd)
+	p, err := policy.LoadEnv(env, cwd)
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: the policy did not load; nothing was started:\n%v", err)
 	}
@@ -77,88 +77,59 @@ func runSandboxed(c *cli.Context) error {
 	}
 	defer log.Close()
 	session := newSession()
-	childEnv := os.Environ()
 	rec := &runRecorder{log: log, home: env.AirlockHome, stderr: c.App.ErrWriter}
 
-	opt := sandbox.Options{Argv: argv, Dir: cwd, Policy: p, RequireABI: require, MaxABI: c.Int("pretend-abi")}
-	var egress *sandbox.Egress
 	notes := notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
 	defer notes.Wait()
-	if !c.Bool("no-egress-proxy") {
+	cfg := sandbox.SessionConfig{
+		Options: sandbox.Options{Argv: argv, Dir: cwd, Policy: p, RequireABI: require, MaxABI: c.Int("pretend-abi"), Env: os.Environ()},
+		ID:      session, Source: "cli", Tool: "run",
+		Home: env.AirlockHome, Getenv: env.Getenv,
+		NoEgress: c.Bool("no-egress-proxy"),
+		Record:   rec.append,
+		Notice: func(r audit.Record) {
+			notes.Blocked(notify.Block{Source: "airlock run", Tool: r.Tool, Target: r.Target, Rule: r.Rule, Reason: r.Reason, Fix: "airlock report"})
+		},
+	}
+	if !cfg.NoEgress {
 		asker, err := gate.AskChannel(p, env.AirlockHome, c.Bool("yes"))
 		if err != nil {
 			return exitWith(exitConfig, "airlock run: %v; nothing was started", err)
 		}
-		eg, err := sandbox.StartEgress(sandbox.EgressOptions{
-			Policy:  p,
-			Ask:     asker,
-			Session: session,
-			Home:    env.AirlockHome,
-			Getenv:  env.Getenv,
-			Record: func(r audit.Record) error {
-				err := rec.append(r)
-				if r.Effective == "block" {
-					notes.Blocked(notify.Block{Source: "airlock run", Tool: r.Tool, Target: r.Target, Rule: r.Rule, Reason: r.Reason, Fix: "airlock report"})
-				}
-				return err
-			},
-		})
-		if err != nil {
-			return exitWith(exitConfig, "airlock run: the egress proxy did not start; nothing was started: %v", err)
-		}
-		egress = eg
-		defer eg.Close()
-		_, port, _ := net.SplitHostPort(eg.Addr())
-		opt.EgressPort, _ = strconv.Atoi(port)
-		childEnv = append(childEnv, eg.Env()...)
+		cfg.Ask = asker
 	}
-	opt.Env = childEnv
 	// A parent that stops airlock run with a signal may kill it a moment
 	// later (Codex: SIGKILL ~12 ms after SIGTERM): the session's stop is
 	// recorded, with its checkpoint, at the signal; the end with the
 	// command's exit status follows if there is time.
-	opt.Stopped = func(sig os.Signal) {
-		rec.write(audit.Record{Event: "sandbox_stop", Source: "cli", Session: session, Tool: "run",
-			Effective: "stopped", Detail: "stopped by " + sandbox.SignalName(sig) + "; passed to the command"})
-	}
+	var sess *sandbox.Session
+	cfg.Stopped = func(sig os.Signal) { rec.write(sess.StopRecord(sig)) }
 
-	plan, err := sandbox.Prepare(opt)
-	if errors.Is(err, sandbox.ErrKernelTooOld) {
+	sess, err = sandbox.OpenSession(cfg)
+	switch {
+	case errors.Is(err, sandbox.ErrEgressStart):
+		return exitWith(exitConfig, "airlock run: the egress proxy did not start; nothing was started: %v", errors.Unwrap(err))
+	case errors.Is(err, sandbox.ErrKernelTooOld):
 		return exitWith(exitConfig, "airlock run: %v; nothing was started (drop --require-landlock / AIRLOCK_REQUIRE_SANDBOX to run with what the kernel has)", err)
-	}
-	if err != nil {
+	case err != nil:
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	defer plan.Close()
-	rep := plan.Report()
+	defer sess.Close()
+	rep := sess.Report()
 	if require > 0 && !rep.Seccomp {
 		return exitWith(exitConfig, "airlock run: a sandbox was required and seccomp is off (%s); nothing was started", rep.SeccompWhy)
 	}
 	fmt.Fprint(c.App.ErrWriter, runBanner(rep, c.Bool("verbose")))
 
 	digest := gate.ConfigOf("run", p, env.Getenv).Fingerprint()
-	if _, err := log.Append(audit.Record{
-		Event: "sandbox_start", Source: "cli", Session: session, Tool: "run", Mode: p.Mode.String(),
-		Target: audit.Escape(strings.Join(argv, " ")),
-		Detail: audit.Escape(fmt.Sprintf("cwd=%q policy=%s %s", cwd, digest, rep.AuditDetail())),
-	}); err != nil {
+	if _, err := log.Append(sess.StartRecord(textsafe.Escape(strings.Join(argv, " ")), fmt.Sprintf("cwd=%q policy=%s", cwd, digest))); err != nil {
 		return exitWith(exitConfig, "airlock run: record the session start; nothing was started: %v", err)
 	}
-	status, runErr := plan.Run()
-	end := audit.Record{Event: "sandbox_end", Source: "cli", Session: session, Tool: "run",
-		Effective: "exit " + strconv.Itoa(status), Detail: fmt.Sprintf("exit_status=%d", status)}
-	if runErr != nil {
-		if status == 0 {
-			status = 126
-		}
-		end.Effective, end.Detail = "error", audit.Escape(fmt.Sprintf("exit_status=%d not started: %v", status, runErr))
-	}
-	if egress != nil {
-		// the ends of the connections still open come before the session's
-		_ = egress.Close()
-		if err := egress.RecordErr(); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "airlock run: %v\n", err)
-		}
+	status, runErr := sess.Run()
+	end, status := sess.EndRecord(status, runErr)
+	// the ends of the connections still open come before the session's
+	if err := sess.Close(); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "airlock run: %v\n", err)
 	}
 	rec.finish(end)
 	if runErr != nil {
@@ -187,7 +158,7 @@ func runBanner(rep sandbox.Report, verbose bool) string {
 // line's (a script, an agent's config, a repository can choose it): it
 // reaches the terminal escaped, never as control sequences.
 func notStarted(name string, err error) string {
-	return audit.Escape(notStartedText(name, err))
+	return textsafe.Escape(notStartedText(name, err))
 }
 
 func notStartedText(name string, err error) string {

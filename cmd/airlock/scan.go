@@ -7,7 +7,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/setup"
@@ -53,11 +53,11 @@ func runScan(c *cli.Context) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
-	if err := gate.ActivateFeed(env.AirlockHome); err != nil {
+	if err := scan.ActivateInstalledFeed(env.AirlockHome); err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
 	opt := scan.Options{Admission: admissionFrom(env.AirlockHome)}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/hook"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/mcpproxy"
 	"github.com/agentairlock/airlock/sandbox"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 		"airlock-hook": func() {
 			post := len(os.Args) > 1 && os.Args[1] == "--post"
 			os.Exit(hook.Run(hook.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-				Post: post, Getenv: os.Getenv, EnvFunc: gate.EnvFromOS}))
+				Post: post, Getenv: os.Getenv, EnvFunc: home.FromOS}))
 		},
 	})
 }

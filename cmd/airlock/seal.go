@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/urfave/cli/v2"
 )
@@ -24,7 +24,7 @@ func auditSealCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "what broke the log, kept in the seal record (required)"},
 		},
 		Action: func(c *cli.Context) error {
-			env, err := gate.EnvFromOS()
+			env, err := home.FromOS()
 			if err != nil {
 				return exitWith(1, "airlock audit seal: %v", err)
 			}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
 )
@@ -31,7 +31,7 @@ func runUninstall(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return exitWith(64, "airlock uninstall: no arguments expected (got %q); flags go before them", c.Args().First())
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock uninstall: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/urfave/cli/v2"
@@ -51,7 +51,7 @@ func updateCommand() *cli.Command {
 }
 
 func runUpdate(c *cli.Context) error {
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock update: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/urfave/cli/v2"
 )
@@ -35,7 +35,7 @@ func verifyCommand() *cli.Command {
 }
 
 func runVerify(c *cli.Context) error {
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock verify: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 // world is the throwaway machine the demo attacks: a home with a fake SSH
@@ -131,9 +131,9 @@ func (w *world) getenv(key string) string {
 	return os.Getenv(key)
 }
 
-// gateEnv is gate.EnvFromOS pointed at the throwaway home.
-func (w *world) gateEnv() (gate.Env, error) {
-	env, err := gate.EnvFromOS()
+// gateEnv is home.FromOS pointed at the throwaway home.
+func (w *world) gateEnv() (home.Env, error) {
+	env, err := home.FromOS()
 	if err != nil {
 		return env, err
 	}

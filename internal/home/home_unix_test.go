@@ -7,7 +7,7 @@ package home_test
 // so neither half is ever skipped there. Each case builds its fixture as
 // root (chown to "me" or to "other") and then runs one operation of the
 // real code in a child process as "me": the environment discovery every
-// front end starts with (gate.EnvFromOS), an append to the audit chain, the
+// front end starts with (home.FromOS), an append to the audit chain, the
 // gate's fingerprint, the pins, the policy.
 
 import (
@@ -54,14 +54,14 @@ func TestMain(m *testing.M) {
 func runOp(op string, args []string) error {
 	switch op {
 	case "env": // what the hook, the proxy and every airlock command do first
-		_, err := gate.EnvFromOS()
+		_, err := home.FromOS()
 		return err
 	case "make":
 		return home.Make(args[0])
 	case "groups":
 		return home.CheckWith(args[0], args[1], args[2])
 	}
-	env, err := gate.EnvFromOS()
+	env, err := home.FromOS()
 	if err != nil {
 		return fmt.Errorf("env: %w", err)
 	}
@@ -106,7 +106,7 @@ func runOp(op string, args []string) error {
 		_, err := setup.ReadManifest(env.AirlockHome)
 		return err
 	case "policy":
-		p, err := gate.Load(env, "/")
+		p, err := policy.LoadEnv(env, "/")
 		if err != nil {
 			return err
 		}

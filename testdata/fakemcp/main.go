@@ -25,6 +25,8 @@
 //	             initialize (implied by -mode sample)
 //	-linger D    ignoreterm: how long to stay up after stdin closes, a
 //	             safety net so a broken proxy cannot leak it (default 2m)
+//	-connect H:P at start, open a CONNECT tunnel to H:P through
+//	             $HTTPS_PROXY and say on stderr what the proxy answered
 package main
 
 import (
@@ -38,6 +40,7 @@ import (
 // config is what the flags ask for.
 type config struct {
 	mode, state, logPath string
+	connect              string
 	size                 int
 	legacy               bool
 	linger               time.Duration
@@ -50,9 +53,13 @@ func main() {
 	flag.IntVar(&c.size, "size", 10<<20, "big: bytes of text the big tool returns")
 	flag.StringVar(&c.logPath, "log", "", "append every received line to this file")
 	flag.BoolVar(&c.legacy, "legacy", false, "refuse server/discover so clients use initialize")
+	flag.StringVar(&c.connect, "connect", "", "at start, CONNECT to this host:port through $HTTPS_PROXY")
 	flag.DurationVar(&c.linger, "linger", 2*time.Minute, "ignoreterm: time to stay up after stdin EOF")
 	flag.Parse()
 	fmt.Fprintf(os.Stderr, "fakemcp: mode=%s pid=%d\n", c.mode, os.Getpid())
+	if c.connect != "" {
+		go connectThroughProxy(c.connect)
+	}
 	if err := run(c); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemcp: %v\n", err)
 		os.Exit(1)

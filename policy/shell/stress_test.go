@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// TestParseShellBudgets feeds hostile shapes and checks every call stays
+// TestParseBudgets feeds hostile shapes and checks every call stays
 // bounded in time and output.
-func TestParseShellBudgets(t *testing.T) {
-	save := shellRecoverPanics
-	shellRecoverPanics = false
-	defer func() { shellRecoverPanics = save }()
+func TestParseBudgets(t *testing.T) {
+	save := recoverPanics
+	recoverPanics = false
+	defer func() { recoverPanics = save }()
 	cases := []struct {
 		name    string
 		src     string
@@ -25,7 +25,7 @@ func TestParseShellBudgets(t *testing.T) {
 		{"huge brace sequence", "echo {1..100000000}", false},
 		{"brace product", "echo {1..100}{1..100}{1..100}", false},
 		{"many braces", strings.Repeat("{a,b}", 40), false},
-		{"deep sh -c", shNestC(12, "id"), true},
+		{"deep sh -c", nestC(12, "id"), true},
 		{"eval chain", strings.Repeat("eval ", 1000) + "id", true},
 		{"many heredocs", strings.Repeat("cat <<E\nx\nE\n", 2000), false},
 		{"deep blocks", strings.Repeat("{ ", 3000) + "ls;" + strings.Repeat(" }", 3000), false},
@@ -41,19 +41,19 @@ func TestParseShellBudgets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		st := time.Now()
-		r := ParseShell(tc.src, shCwd, shHome, shUser)
+		r := Parse(tc.src, testCwd, testHome, testUser)
 		if d := time.Since(st); d > 5*time.Second {
 			t.Errorf("%s took %v", tc.name, d)
 		}
 		if r.TooDeep != tc.tooDeep {
 			t.Errorf("%s: TooDeep = %v, want %v", tc.name, r.TooDeep, tc.tooDeep)
 		}
-		if len(r.Commands) > shellMaxCommands {
+		if len(r.Commands) > maxCommands {
 			t.Errorf("%s: %d commands", tc.name, len(r.Commands))
 		}
 		for _, c := range r.Commands {
 			for _, a := range c.Argv {
-				if len(a) > shellMaxWord {
+				if len(a) > maxWord {
 					t.Fatalf("%s: word of %d bytes", tc.name, len(a))
 				}
 			}

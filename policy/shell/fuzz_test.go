@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"strings"
@@ -6,25 +6,25 @@ import (
 	"time"
 )
 
-// FuzzParseShell checks that ParseShell never panics, always terminates,
+// FuzzParse checks that Parse never panics, always terminates,
 // and reports only well-formed facts.
-func FuzzParseShell(f *testing.F) {
-	for _, tc := range shellCases {
+func FuzzParse(f *testing.F) {
+	for _, tc := range parseCases {
 		if len(tc.src) < 200 {
 			f.Add(tc.src)
 		}
 	}
-	save := shellRecoverPanics
-	shellRecoverPanics = false
-	f.Cleanup(func() { shellRecoverPanics = save })
+	save := recoverPanics
+	recoverPanics = false
+	f.Cleanup(func() { recoverPanics = save })
 	f.Fuzz(func(t *testing.T, src string) {
-		done := make(chan ShellResult, 1)
-		go func() { done <- ParseShell(src, shCwd, shHome, shUser) }()
-		var r ShellResult
+		done := make(chan Facts, 1)
+		go func() { done <- Parse(src, testCwd, testHome, testUser) }()
+		var r Facts
 		select {
 		case r = <-done:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("ParseShell(%q) did not terminate", src)
+			t.Fatalf("Parse(%q) did not terminate", src)
 		}
 		for _, c := range r.Commands {
 			if len(c.Argv) == 0 {
@@ -52,11 +52,11 @@ func FuzzParseShell(f *testing.F) {
 				t.Fatalf("%q: bad signal %+v", src, s)
 			}
 		}
-		if len(r.Commands) > shellMaxCommands {
-			t.Fatalf("%q: %d commands, budget %d", src, len(r.Commands), shellMaxCommands)
+		if len(r.Commands) > maxCommands {
+			t.Fatalf("%q: %d commands, budget %d", src, len(r.Commands), maxCommands)
 		}
 		// the parser-free fast path must agree with the parser
-		if fast, slow, ok := shellBothPaths(src); ok && !shellResultsEqual(fast, slow) {
+		if fast, slow, ok := bothPaths(src); ok && !resultsEqual(fast, slow) {
 			t.Fatalf("%q: fast path differs\nfast %+v\nslow %+v", src, fast, slow)
 		}
 	})

@@ -1,42 +1,42 @@
-package policy
+package shell
 
 import "strings"
 
 // optSpec says which options of a program take a value.
-type shOptSpec struct {
+type optSpec struct {
 	short   string          // short options taking a value ("o" for -o FILE / -oFILE)
 	long    map[string]bool // long options taking a value (without dashes)
 	oneDash bool            // -name is a long option (find, openssl, powershell)
 }
 
-// opt is one option or operand of a command line.
-type shOption struct {
+// option is one option or operand of a command line.
+type option struct {
 	name   string // option name without dashes; "" for an operand
 	long   bool
-	val    shArg // the option's value, or the operand
+	val    argVal // the option's value, or the operand
 	hasVal bool
 	idx    int // argv index of the operand or of a separate value; -1 when attached
 }
 
 // scanOpts walks argv[start:] in getopt style (options may follow
 // operands; "--" ends options). fn returns false to stop.
-func shScanOpts(argv []shArg, start int, sp *shOptSpec, fn func(o shOption) bool) {
+func scanOpts(argv []argVal, start int, sp *optSpec, fn func(o option) bool) {
 	if sp == nil {
-		sp = &shOptSpec{}
+		sp = &optSpec{}
 	}
 	for i := start; i < len(argv); i++ {
 		a := argv[i]
 		s := a.s
 		if s == "--" {
 			for j := i + 1; j < len(argv); j++ {
-				if !fn(shOption{val: argv[j], idx: j}) {
+				if !fn(option{val: argv[j], idx: j}) {
 					return
 				}
 			}
 			return
 		}
 		if len(s) < 2 || s[0] != '-' || a.proc {
-			if !fn(shOption{val: a, idx: i}) {
+			if !fn(option{val: a, idx: i}) {
 				return
 			}
 			continue
@@ -47,9 +47,9 @@ func shScanOpts(argv []shArg, start int, sp *shOptSpec, fn func(o shOption) bool
 				body = s[2:]
 			}
 			name, val, eq := strings.Cut(body, "=")
-			o := shOption{name: name, long: true, idx: -1}
+			o := option{name: name, long: true, idx: -1}
 			if eq {
-				o.val, o.hasVal = shArg{s: val, dyn: a.dyn, dl: a.dl}, true
+				o.val, o.hasVal = argVal{s: val, dyn: a.dyn, dl: a.dl}, true
 			} else if sp.long[name] && i+1 < len(argv) {
 				i++
 				o.val, o.hasVal, o.idx = argv[i], true, i
@@ -60,10 +60,10 @@ func shScanOpts(argv []shArg, start int, sp *shOptSpec, fn func(o shOption) bool
 			continue
 		}
 		for j := 1; j < len(s); j++ {
-			o := shOption{name: s[j : j+1], idx: -1}
+			o := option{name: s[j : j+1], idx: -1}
 			if strings.IndexByte(sp.short, s[j]) >= 0 {
 				if j+1 < len(s) {
-					o.val, o.hasVal = shArg{s: s[j+1:], dyn: a.dyn, dl: a.dl}, true
+					o.val, o.hasVal = argVal{s: s[j+1:], dyn: a.dyn, dl: a.dl}, true
 				} else if i+1 < len(argv) {
 					i++
 					o.val, o.hasVal, o.idx = argv[i], true, i
@@ -83,7 +83,7 @@ func shScanOpts(argv []shArg, start int, sp *shOptSpec, fn func(o shOption) bool
 // skipWrapperOpts returns the index of the wrapped command: options are
 // skipped (values included), then `operands` operands, then the command.
 // noCmd reports an option after which no command runs.
-func shSkipWrapperOpts(argv []shArg, sp *shOptSpec, operands int, noCmd string, digitOpts bool) (int, bool) {
+func skipWrapperOpts(argv []argVal, sp *optSpec, operands int, noCmd string, digitOpts bool) (int, bool) {
 	i := 1
 	stop := false
 	for i < len(argv) {
@@ -103,7 +103,7 @@ func shSkipWrapperOpts(argv []shArg, sp *shOptSpec, operands int, noCmd string, 
 			i++
 			continue
 		}
-		if digitOpts && shIsDigits(s[1:]) {
+		if digitOpts && isDigits(s[1:]) {
 			i++
 			continue
 		}
@@ -126,7 +126,7 @@ func shSkipWrapperOpts(argv []shArg, sp *shOptSpec, operands int, noCmd string, 
 	return i, stop
 }
 
-func shSet(names ...string) map[string]bool {
+func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true
@@ -134,22 +134,22 @@ func shSet(names ...string) map[string]bool {
 	return m
 }
 
-func shAssignWord(s string) (string, string, bool) {
+func assignWord(s string) (string, string, bool) {
 	name, val, ok := strings.Cut(s, "=")
-	if !ok || !shIsName(name) {
+	if !ok || !isName(name) {
 		return "", "", false
 	}
 	return name, val, true
 }
 
-func shPathLike(s string) bool {
+func pathLike(s string) bool {
 	if s == "" {
 		return false
 	}
 	return s[0] == '.' || s[0] == '~' || strings.IndexByte(s, '/') >= 0
 }
 
-func shHasUpper(s string) bool {
+func hasUpper(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 'A' && s[i] <= 'Z' {
 			return true
@@ -161,19 +161,19 @@ func shHasUpper(s string) bool {
 // progName normalises a command word to the program it runs: base name,
 // lower case (case-insensitive file systems), no .exe, versions folded
 // (python3.12 → python, gawk → awk, ncat → nc).
-func shProgName(s string) string {
+func progName(s string) string {
 	if i := strings.LastIndexAny(s, "/\\"); i >= 0 {
 		s = s[i+1:]
 	}
-	if shHasUpper(s) {
+	if hasUpper(s) {
 		s = strings.ToLower(s)
 	}
 	s = strings.TrimSuffix(s, ".exe")
-	if p, ok := shProgAliases[s]; ok {
+	if p, ok := progAliases[s]; ok {
 		return p
 	}
 	for _, fam := range []string{"python", "pypy", "perl", "ruby", "php", "lua", "node", "pip"} {
-		if strings.HasPrefix(s, fam) && len(s) > len(fam) && shVersionTail(s[len(fam):]) {
+		if strings.HasPrefix(s, fam) && len(s) > len(fam) && versionTail(s[len(fam):]) {
 			if fam == "pypy" {
 				return "python"
 			}
@@ -186,7 +186,7 @@ func shProgName(s string) string {
 	return s
 }
 
-func shVersionTail(s string) bool {
+func versionTail(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if (s[i] < '0' || s[i] > '9') && s[i] != '.' {
 			return false
@@ -195,7 +195,7 @@ func shVersionTail(s string) bool {
 	return true
 }
 
-var shProgAliases = map[string]string{
+var progAliases = map[string]string{
 	"pypy": "python", "nodejs": "node", "luajit": "lua",
 	"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
 	"powershell": "pwsh", "powershell_ise": "pwsh",

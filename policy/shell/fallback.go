@@ -1,15 +1,15 @@
-package policy
+package shell
 
 import "strings"
 
-// shellReserved are words that make a command more than a simple command.
-var shellReserved = shSet("if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
+// reserved are words that make a command more than a simple command.
+var reserved = set("if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do",
 	"done", "function", "time", "coproc", "in", "export", "declare", "local", "readonly", "typeset", "nameref", "let")
 
 // fastSplit handles the common simple command made only of plain words
 // (`go test ./...`, `git status`, `ls -la src/`) without the parser. It
 // yields exactly the words bash would see; anything else goes to the parser.
-func (w *shellWalker) fastSplit(src string, sc *shellScope) ([]shArg, bool) {
+func (w *walker) fastSplit(src string, sc *scope) ([]argVal, bool) {
 	if len(src) > 512 {
 		return nil, false
 	}
@@ -31,7 +31,7 @@ func (w *shellWalker) fastSplit(src string, sc *shellScope) ([]shArg, bool) {
 	if n == 0 {
 		return nil, true
 	}
-	argv := make([]shArg, 0, n)
+	argv := make([]argVal, 0, n)
 	rest := src
 	for {
 		rest = strings.TrimLeft(rest, " \t")
@@ -44,23 +44,23 @@ func (w *shellWalker) fastSplit(src string, sc *shellScope) ([]shArg, bool) {
 		}
 		f := rest[:end]
 		rest = rest[end:]
-		if len(argv) == 0 && (strings.IndexByte(f, '=') >= 0 || shellReserved[f]) {
+		if len(argv) == 0 && (strings.IndexByte(f, '=') >= 0 || reserved[f]) {
 			return nil, false
 		}
 		if strings.IndexByte(f, '~') >= 0 {
-			b := shWordBuilder{w: w, sc: sc, fields: true}
+			b := wordBuilder{w: w, sc: sc, fields: true}
 			b.unquotedLit(f, true)
 			argv = b.finish(argv)
 			continue
 		}
-		argv = append(argv, shArg{s: f})
+		argv = append(argv, argVal{s: f})
 	}
 	sc.text = src
 	return argv, true
 }
 
 // crudeTok is a token of the fallback splitter.
-type shCrudeTok struct {
+type crudeTok struct {
 	s  string
 	op byte // 0 word, ';' end of command, '|' pipe, '>' '<' redirection, 'h' here-document
 }
@@ -68,13 +68,13 @@ type shCrudeTok struct {
 // crudeTokens splits text that did not parse: whitespace separates words,
 // quotes group (an unterminated quote runs to the end), ; & | ( ) ` and
 // newlines end commands, < and > redirect.
-func shCrudeTokens(src string) []shCrudeTok {
-	var toks []shCrudeTok
+func crudeTokens(src string) []crudeTok {
+	var toks []crudeTok
 	var cur []byte
 	inWord := false
 	flush := func() {
 		if inWord {
-			toks = append(toks, shCrudeTok{s: string(cur)})
+			toks = append(toks, crudeTok{s: string(cur)})
 			cur = cur[:0]
 			inWord = false
 		}
@@ -87,7 +87,7 @@ func shCrudeTokens(src string) []shCrudeTok {
 		case '\n', ';', '&', '(', ')', '`', '{', '}':
 			if c == '&' && i+1 < len(src) && src[i+1] == '>' {
 				flush()
-				toks = append(toks, shCrudeTok{op: '>'})
+				toks = append(toks, crudeTok{op: '>'})
 				i++
 				for i+1 < len(src) && (src[i+1] == '>' || src[i+1] == '|') {
 					i++
@@ -99,20 +99,20 @@ func shCrudeTokens(src string) []shCrudeTok {
 				continue
 			}
 			flush()
-			toks = append(toks, shCrudeTok{op: ';'})
+			toks = append(toks, crudeTok{op: ';'})
 		case '|':
 			flush()
 			if i+1 < len(src) && src[i+1] == '|' {
 				i++
-				toks = append(toks, shCrudeTok{op: ';'})
+				toks = append(toks, crudeTok{op: ';'})
 			} else {
 				if i+1 < len(src) && src[i+1] == '&' {
 					i++
 				}
-				toks = append(toks, shCrudeTok{op: '|'})
+				toks = append(toks, crudeTok{op: '|'})
 			}
 		case '>', '<':
-			if inWord && shIsDigits(string(cur)) {
+			if inWord && isDigits(string(cur)) {
 				cur = cur[:0]
 				inWord = false
 			}
@@ -133,7 +133,7 @@ func shCrudeTokens(src string) []shCrudeTok {
 			if c == '<' && i+1 < len(src) && src[i+1] == '(' {
 				continue // process substitution
 			}
-			toks = append(toks, shCrudeTok{op: op})
+			toks = append(toks, crudeTok{op: op})
 		case '\'':
 			inWord = true
 			j := strings.IndexByte(src[i+1:], '\'')
@@ -167,7 +167,7 @@ func shCrudeTokens(src string) []shCrudeTok {
 		case '$':
 			if i+1 < len(src) && src[i+1] == '(' {
 				flush()
-				toks = append(toks, shCrudeTok{op: ';'})
+				toks = append(toks, crudeTok{op: ';'})
 				i++
 				continue
 			}
@@ -183,7 +183,7 @@ func shCrudeTokens(src string) []shCrudeTok {
 }
 
 // crudeExpand expands ~, $HOME, ${HOME}, $USER and ${USER} textually.
-func (w *shellWalker) crudeExpand(s string) string {
+func (w *walker) crudeExpand(s string) string {
 	if w.home != "" && (s == "~" || strings.HasPrefix(s, "~/")) {
 		s = w.home + s[1:]
 	}
@@ -203,43 +203,43 @@ func (w *shellWalker) crudeExpand(s string) string {
 
 // crude classifies text the parser rejected, so the caller still sees its
 // programs, paths and hosts; it raises the unparsed signal.
-func (w *shellWalker) crude(src string, sc *shellScope, detail string) {
+func (w *walker) crude(src string, sc *scope, detail string) {
 	w.signal(SignalUnparsed, detail)
-	cs := &shellScope{dir: sc.dir, depth: sc.depth, text: src, pos: sc.pos}
-	var argv []shArg
-	var in shFlow
+	cs := &scope{dir: sc.dir, depth: sc.depth, text: src, pos: sc.pos}
+	var argv []argVal
+	var in flow
 	piped := false
 	redir := byte(0)
 	run := func(next byte) {
 		k := 0
 		for k < len(argv) {
-			name, val, ok := shAssignWord(argv[k].s)
+			name, val, ok := assignWord(argv[k].s)
 			if !ok {
 				break
 			}
 			w.addEnv(name, val)
 			k++
 		}
-		f := shFlow{}
+		f := flow{}
 		if k < len(argv) && !w.full() {
-			pin := shFlow{}
+			pin := flow{}
 			if piped {
-				pin = shFlow{bits: in.bits & shFlowTaint}
+				pin = flow{bits: in.bits & flowTaint}
 			}
 			f = w.classify(argv[k:], cs, pin)
-			if f.bits&shFlowConnector != 0 && pin.bits&shFlowShellSink != 0 {
+			if f.bits&flowConnector != 0 && pin.bits&flowShellSink != 0 {
 				w.signal(SignalReverseShell, src)
 			}
 		}
 		if next == '|' {
 			in = f
 		} else {
-			in = shFlow{}
+			in = flow{}
 		}
 		argv = nil
 		piped = next == '|'
 	}
-	for _, t := range shCrudeTokens(src) {
+	for _, t := range crudeTokens(src) {
 		switch t.op {
 		case 0:
 			s := w.crudeExpand(t.s)
@@ -252,7 +252,7 @@ func (w *shellWalker) crude(src string, sc *shellScope, detail string) {
 				if r == 'h' {
 					continue
 				}
-				if host, ok := shDevTCPHost(s); ok {
+				if host, ok := devTCPHost(s); ok {
 					w.addHost(host)
 					w.signal(SignalReverseShell, src)
 					continue
@@ -261,10 +261,10 @@ func (w *shellWalker) crude(src string, sc *shellScope, detail string) {
 				if r == '<' {
 					acc = AccessRead
 				}
-				w.argPath(shArg{s: s}, cs, acc, true)
+				w.argPath(argVal{s: s}, cs, acc, true)
 				continue
 			}
-			argv = append(argv, shArg{s: s})
+			argv = append(argv, argVal{s: s})
 		case '>', '<', 'h':
 			redir = t.op
 		case ';', '|':
@@ -276,8 +276,8 @@ func (w *shellWalker) crude(src string, sc *shellScope, detail string) {
 
 // splitWords splits a command line the way env -S and nc -e do: whitespace
 // separates, quotes group, backslash escapes; there are no operators.
-func (w *shellWalker) splitWords(s string) []shArg {
-	var out []shArg
+func (w *walker) splitWords(s string) []argVal {
+	var out []argVal
 	var cur []byte
 	inWord := false
 	for i := 0; i < len(s); i++ {
@@ -285,7 +285,7 @@ func (w *shellWalker) splitWords(s string) []shArg {
 		switch c {
 		case ' ', '\t', '\n', '\r':
 			if inWord {
-				out = append(out, shArg{s: w.crudeExpand(string(cur))})
+				out = append(out, argVal{s: w.crudeExpand(string(cur))})
 				cur, inWord = cur[:0], false
 			}
 		case '\'', '"':
@@ -310,7 +310,7 @@ func (w *shellWalker) splitWords(s string) []shArg {
 		}
 	}
 	if inWord {
-		out = append(out, shArg{s: w.crudeExpand(string(cur))})
+		out = append(out, argVal{s: w.crudeExpand(string(cur))})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package policy
+package shell
 
 import (
 	"strings"
@@ -9,22 +9,22 @@ import (
 // Words that, found together in interpreter code, reveal a behaviour. All
 // lower case; code is lower-cased before the search.
 var (
-	shCodeSocket = []string{"socket", "fsockopen", "tcpclient", "require('net')", `require("net")`, "require 'net'",
+	codeSocket = []string{"socket", "fsockopen", "tcpclient", "require('net')", `require("net")`, "require 'net'",
 		"/dev/tcp/", "/dev/udp/", "/inet/tcp/", "/inet/udp/", "net.dial", "net::tcp", "tcpstream", "udpclient"}
-	shCodeProc = []string{"subprocess", "pty.spawn", "dup2", "exec", "system", "spawn", "child_process", "/bin/sh",
+	codeProc = []string{"subprocess", "pty.spawn", "dup2", "exec", "system", "spawn", "child_process", "/bin/sh",
 		"/bin/bash", "/bin/zsh", "cmd.exe", "powershell", "popen", "proc_open", "passthru", "getline", "iex",
 		"invoke-expression", "start-process", "io.popen"}
-	shCodeDownload = []string{"urllib", "urlopen", "requests.get", "requests.post", "requests.request", "http.client", "httplib",
+	codeDownload = []string{"urllib", "urlopen", "requests.get", "requests.post", "requests.request", "http.client", "httplib",
 		"urlretrieve", "lwp::", "getstore", "net::http", "open-uri", "uri.open", "file_get_contents('http",
 		`file_get_contents("http`, "curl_exec", "invoke-webrequest", "iwr ", "invoke-restmethod", "irm ",
 		"downloadstring", "downloadfile", "webclient", "start-bitstransfer", "fetch(", "http.get(", "https.get(",
 		"curl ", "wget ", "httpx.get", "aiohttp"}
-	shCodeRun = []string{"exec(", "exec ", "eval(", "eval ", "iex", "invoke-expression", "os.system", "subprocess",
+	codeRun = []string{"exec(", "exec ", "eval(", "eval ", "iex", "invoke-expression", "os.system", "subprocess",
 		"system(", "system ", "| sh", "|sh", "| bash", "|bash", "child_process", "execsync", "spawn", "popen",
 		"`", "runpy", "compile(", "load(", "loadstring", "instance_eval", "%x"}
 )
 
-func shContainsAny(s string, words []string) bool {
+func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
 			return true
@@ -36,7 +36,7 @@ func shContainsAny(s string, words []string) bool {
 // embedded records code handed to an interpreter and looks for reverse
 // shells, download-and-run and fork bombs in it. It returns flow bits: a
 // program that downloads writes downloaded bytes.
-func (w *shellWalker) embedded(code shArg, sc *shellScope) shBits {
+func (w *walker) embedded(code argVal, sc *scope) flowBits {
 	if strings.TrimSpace(code.s) == "" {
 		return 0
 	}
@@ -46,26 +46,26 @@ func (w *shellWalker) embedded(code shArg, sc *shellScope) shBits {
 	}
 	lc := strings.ToLower(code.s)
 	lc = strings.ReplaceAll(lc, "platform.system", "")
-	var f shBits
-	socket := shContainsAny(lc, shCodeSocket)
-	if socket && shContainsAny(lc, shCodeProc) {
+	var f flowBits
+	socket := containsAny(lc, codeSocket)
+	if socket && containsAny(lc, codeProc) {
 		w.signal(SignalReverseShell, sc.detail())
 	}
-	if shContainsAny(lc, shCodeDownload) {
-		f |= shFlowDL | shFlowDownloader
+	if containsAny(lc, codeDownload) {
+		f |= flowDL | flowDownloader
 		w.sawDownload = true
-		if shContainsAny(lc, shCodeRun) {
+		if containsAny(lc, codeRun) {
 			w.signal(SignalDownloadExec, sc.detail())
 		}
 	}
-	if shIsForkLoop(lc) {
+	if isForkLoop(lc) {
 		w.signal(SignalForkBomb, sc.detail())
 	}
 	return f
 }
 
 // isForkLoop spots `fork while fork`, `while(1){fork}`, `while True: os.fork()`.
-func shIsForkLoop(lc string) bool {
+func isForkLoop(lc string) bool {
 	if !strings.Contains(lc, "fork") {
 		return false
 	}
@@ -92,7 +92,7 @@ func shIsForkLoop(lc string) bool {
 
 // checkForkBomb raises fork-bomb for a function that runs itself in a
 // pipeline or in the background: :(){ :|:& };:
-func (w *shellWalker) checkForkBomb(fd *syntax.FuncDecl, sc *shellScope) {
+func (w *walker) checkForkBomb(fd *syntax.FuncDecl, sc *scope) {
 	if fd.Body == nil {
 		return
 	}
@@ -110,23 +110,23 @@ func (w *shellWalker) checkForkBomb(fd *syntax.FuncDecl, sc *shellScope) {
 		}
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if n.Background && shStmtCalls(n, names) {
+			if n.Background && stmtCalls(n, names) {
 				bomb = true
 			}
 		case *syntax.BinaryCmd:
-			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (shStmtCalls(n.X, names) || shStmtCalls(n.Y, names)) {
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && (stmtCalls(n.X, names) || stmtCalls(n.Y, names)) {
 				bomb = true
 			}
 		}
 		return !bomb
 	})
 	if bomb {
-		w.signal(SignalForkBomb, shNodeText(sc.src, fd))
+		w.signal(SignalForkBomb, nodeText(sc.src, fd))
 	}
 }
 
 // stmtCalls reports whether st runs one of names directly.
-func shStmtCalls(st *syntax.Stmt, names []string) bool {
+func stmtCalls(st *syntax.Stmt, names []string) bool {
 	if st == nil {
 		return false
 	}
@@ -142,16 +142,16 @@ func shStmtCalls(st *syntax.Stmt, names []string) bool {
 			}
 		}
 	case *syntax.BinaryCmd:
-		return shStmtCalls(c.X, names) || shStmtCalls(c.Y, names)
+		return stmtCalls(c.X, names) || stmtCalls(c.Y, names)
 	case *syntax.Block:
 		for _, s := range c.Stmts {
-			if shStmtCalls(s, names) {
+			if stmtCalls(s, names) {
 				return true
 			}
 		}
 	case *syntax.Subshell:
 		for _, s := range c.Stmts {
-			if shStmtCalls(s, names) {
+			if stmtCalls(s, names) {
 				return true
 			}
 		}

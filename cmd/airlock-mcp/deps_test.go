@@ -1,0 +1,24 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/agentairlock/airlock/internal/depcheck"
+)
+
+// The proxy links neither the command line's UI libraries nor the
+// agent-config editor.
+var mcpBanned = []string{
+	"charm.land/bubbletea/v2",
+	"github.com/urfave/cli/v2",
+}
+
+func TestProxyLinksNoConfigEditorOrUI(t *testing.T) {
+	deps, err := depcheck.Deps(".", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := depcheck.Banned(deps, mcpBanned); len(bad) > 0 {
+		t.Fatalf("airlock-mcp links %q (go list -deps ./cmd/airlock-mcp shows which import brings each in)", bad)
+	}
+}
