@@ -186,10 +186,23 @@ func digest(b []byte) string {
 // parse decodes, validates and compiles one policy file with the built-in
 // forbids and indicators.
 func parse(data []byte, name, role string, vars Vars) (*Policy, error) {
-	raw, errs := decode(data, name, false)
-	if err := errs.err(); err != nil {
-		return nil, err
+	// a bundled profile, as loaded with no policy file or as airlock init
+	// copied it, is decoded at build time (profile_gen.go): no YAML parse
+	raw := bundledDoc(data)
+	if raw == nil {
+		var errs errList
+		raw, errs = decode(data, name, false)
+		if err := errs.err(); err != nil {
+			return nil, err
+		}
 	}
+	return parseDoc(raw, data, name, role, vars)
+}
+
+// parseDoc validates and compiles one decoded policy file with the
+// built-in forbids and indicators.
+func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, error) {
+	errs := errList{file: name}
 	p := &Policy{
 		Source:    name,
 		Profile:   raw.Profile,
