@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/regular"
@@ -593,7 +594,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	return errs.err()
 }
 
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var dateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) }) // only a grant with expires: needs it
 
 func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 	if g.Tool == "" {
@@ -627,7 +628,7 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 	}
 	if g.Expires != "" {
 		t, err := time.ParseInLocation("2006-01-02", g.Expires, time.Local)
-		if !dateRE.MatchString(g.Expires) || err != nil {
+		if !dateRE().MatchString(g.Expires) || err != nil {
 			out.invalid = true
 		} else {
 			out.expiry = t.AddDate(0, 0, 1) // valid through the whole named day
