@@ -792,19 +792,39 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 	return nil
 }
 
-// builtins compiles the forbid list and the indicator floor. They are
-// written in profiles/*.yaml and compiled into builtin_gen.go, so no hook
-// process pays for parsing them; an error here is a bug in Airlock,
+// builtins returns the forbid list and the indicator floor, compiled. They
+// are written in profiles/*.yaml and compiled into builtin_gen.go, so no
+// hook process pays for parsing them, and further into static data
+// (forbids_gen.go) where no ${variable} makes them the call's, so none
+// pays for compiling them either; an error here is a bug in Airlock,
 // reported, never ignored.
 func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
+	if compiledDigest != builtinDigest {
+		return compileBuiltins(vars) // forbids_gen.go is stale (its test says so)
+	}
+	forbids := make([]*Rule, 0, len(builtinForbids))
+	for i, r := range builtinForbids {
+		if c := compiledForbids[i]; c != nil {
+			forbids = append(forbids, c)
+			continue
+		}
+		rule, err := compileBuiltinForbid(r, vars)
+		if err != nil {
+			return nil, nil, err
+		}
+		forbids = append(forbids, rule)
+	}
+	return forbids, append([]*Indicator(nil), compiledIndicators[:]...), nil
+}
+
+// compileBuiltins compiles every built-in forbid and indicator from its
+// raw form: what forbids_gen.go is generated from and checked against.
+func compileBuiltins(vars Vars) ([]*Rule, []*Indicator, error) {
 	forbids := make([]*Rule, 0, len(builtinForbids))
 	for _, r := range builtinForbids {
-		if r.Action == "" {
-			r.Action = "block"
-		}
-		rule, err := compileRule(r, vars, "built-in forbids")
+		rule, err := compileBuiltinForbid(r, vars)
 		if err != nil {
-			return nil, nil, fmt.Errorf("built-in forbids: %w", err)
+			return nil, nil, err
 		}
 		forbids = append(forbids, rule)
 	}
@@ -825,6 +845,17 @@ func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
 		inds = append(inds, ind)
 	}
 	return forbids, inds, nil
+}
+
+func compileBuiltinForbid(r rawRule, vars Vars) (*Rule, error) {
+	if r.Action == "" {
+		r.Action = "block"
+	}
+	rule, err := compileRule(r, vars, "built-in forbids")
+	if err != nil {
+		return nil, fmt.Errorf("built-in forbids: %w", err)
+	}
+	return rule, nil
 }
 
 func hasForbid(list []*Rule, id string) bool {

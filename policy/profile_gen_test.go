@@ -180,8 +180,10 @@ func goLiteral(b *bytes.Buffer, v reflect.Value) {
 		b.WriteString("}")
 	case reflect.String:
 		b.WriteString(strconv.Quote(v.String()))
-	case reflect.Int, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		fmt.Fprintf(b, "%d", v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		fmt.Fprintf(b, "%d", v.Uint())
 	case reflect.Bool:
 		fmt.Fprintf(b, "%t", v.Bool())
 	default:
