@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	airlockhome "github.com/agentairlock/airlock/internal/home"
@@ -187,10 +188,23 @@ func digest(b []byte) string {
 // parse decodes, validates and compiles one policy file with the built-in
 // forbids and indicators.
 func parse(data []byte, name, role string, vars Vars) (*Policy, error) {
-	raw, errs := decode(data, name, false)
-	if err := errs.err(); err != nil {
-		return nil, err
+	// a bundled profile, as loaded with no policy file or as airlock init
+	// copied it, is decoded at build time (profile_gen.go): no YAML parse
+	raw := bundledDoc(data)
+	if raw == nil {
+		var errs errList
+		raw, errs = decode(data, name, false)
+		if err := errs.err(); err != nil {
+			return nil, err
+		}
 	}
+	return parseDoc(raw, data, name, role, vars)
+}
+
+// parseDoc validates and compiles one decoded policy file with the
+// built-in forbids and indicators.
+func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, error) {
+	errs := errList{file: name}
 	p := &Policy{
 		Source:    name,
 		Profile:   raw.Profile,
@@ -581,7 +595,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	return errs.err()
 }
 
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var dateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) }) // only a grant with expires: needs it
 
 func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 	if g.Tool == "" {
@@ -615,7 +629,7 @@ func compileGrant(g rawGrant, vars Vars, name string) (*Grant, error) {
 	}
 	if g.Expires != "" {
 		t, err := time.ParseInLocation("2006-01-02", g.Expires, time.Local)
-		if !dateRE.MatchString(g.Expires) || err != nil {
+		if !dateRE().MatchString(g.Expires) || err != nil {
 			out.invalid = true
 		} else {
 			out.expiry = t.AddDate(0, 0, 1) // valid through the whole named day
@@ -779,19 +793,39 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 	return nil
 }
 
-// builtins compiles the forbid list and the indicator floor. They are
-// written in profiles/*.yaml and compiled into builtin_gen.go, so no hook
-// process pays for parsing them; an error here is a bug in Airlock,
+// builtins returns the forbid list and the indicator floor, compiled. They
+// are written in profiles/*.yaml and compiled into builtin_gen.go, so no
+// hook process pays for parsing them, and further into static data
+// (forbids_gen.go) where no ${variable} makes them the call's, so none
+// pays for compiling them either; an error here is a bug in Airlock,
 // reported, never ignored.
 func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
+	if compiledDigest != builtinDigest {
+		return compileBuiltins(vars) // forbids_gen.go is stale (its test says so)
+	}
+	forbids := make([]*Rule, 0, len(builtinForbids))
+	for i, r := range builtinForbids {
+		if c := compiledForbids[i]; c != nil {
+			forbids = append(forbids, c)
+			continue
+		}
+		rule, err := compileBuiltinForbid(r, vars)
+		if err != nil {
+			return nil, nil, err
+		}
+		forbids = append(forbids, rule)
+	}
+	return forbids, append([]*Indicator(nil), compiledIndicators[:]...), nil
+}
+
+// compileBuiltins compiles every built-in forbid and indicator from its
+// raw form: what forbids_gen.go is generated from and checked against.
+func compileBuiltins(vars Vars) ([]*Rule, []*Indicator, error) {
 	forbids := make([]*Rule, 0, len(builtinForbids))
 	for _, r := range builtinForbids {
-		if r.Action == "" {
-			r.Action = "block"
-		}
-		rule, err := compileRule(r, vars, "built-in forbids")
+		rule, err := compileBuiltinForbid(r, vars)
 		if err != nil {
-			return nil, nil, fmt.Errorf("built-in forbids: %w", err)
+			return nil, nil, err
 		}
 		forbids = append(forbids, rule)
 	}
@@ -812,6 +846,17 @@ func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
 		inds = append(inds, ind)
 	}
 	return forbids, inds, nil
+}
+
+func compileBuiltinForbid(r rawRule, vars Vars) (*Rule, error) {
+	if r.Action == "" {
+		r.Action = "block"
+	}
+	rule, err := compileRule(r, vars, "built-in forbids")
+	if err != nil {
+		return nil, fmt.Errorf("built-in forbids: %w", err)
+	}
+	return rule, nil
 }
 
 func hasForbid(list []*Rule, id string) bool {

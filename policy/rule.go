@@ -225,8 +225,13 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 // empty variable is dropped. It returns the expanded texts beside the
 // compiled patterns.
 func compileGlobs[T any](src []string, deny bool, expand func(string) (string, bool, error), compile func(string) (T, error)) ([]T, []string, error) {
-	var out []T
-	var texts []string
+	if len(src) == 0 {
+		return nil, nil, nil
+	}
+	// sized once: growing them was most of compiling the built-in forbids,
+	// which every hook process does
+	out := make([]T, 0, len(src))
+	texts := make([]string, 0, len(src))
 	for _, g := range src {
 		e, ok, err := expand(g)
 		if err != nil {
@@ -244,6 +249,9 @@ func compileGlobs[T any](src []string, deny bool, expand func(string) (string, b
 		}
 		out = append(out, p)
 		texts = append(texts, e)
+	}
+	if len(out) == 0 {
+		return nil, nil, nil // as before: every pattern dropped is no pattern
 	}
 	return out, texts, nil
 }

@@ -5,18 +5,25 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agentairlock/airlock/setup"
 )
 
 // Indicators the config reader adds on top of the text ones: what an
-// agent runs by itself, with no model and no person in between.
+// agent runs by itself, with no model and no person in between. Compiled
+// on first use: a process that reads no config (the hook, the proxy) does
+// not pay for them at start-up.
 var (
 	// fetchRe: a command that reaches the network.
-	fetchRe = regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|scp|sftp|rsync|ssh|invoke-webrequest|invoke-restmethod|iwr|irm|xh|aria2c)\b|\b(?:requests\.(?:get|post)|urllib|urlopen|fetch\(|http\.get|https\.get)`)
+	fetchRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:curl|wget|nc|ncat|socat|scp|sftp|rsync|ssh|invoke-webrequest|invoke-restmethod|iwr|irm|xh|aria2c)\b|\b(?:requests\.(?:get|post)|urllib|urlopen|fetch\(|http\.get|https\.get)`)
+	})
 	// sendRe: the fetch carries something that is not a literal: stdin
 	// (the hook's tool input), a file, a command substitution, a variable.
-	sendRe = regexp.MustCompile(`(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|--post-data|--body-data)(?:\s+|=)["']?(?:@|\$|\x60)|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s|=)|\$\(|\x60[^\x60]+\x60|\|\s*(?:curl|wget|nc|ncat)\b|\b(?:scp|rsync|sftp)\b[^|;&]*\s[^\s]*:|-InFile\b`)
+	sendRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|--post-data|--body-data)(?:\s+|=)["']?(?:@|\$|\x60)|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s|=)|\$\(|\x60[^\x60]+\x60|\|\s*(?:curl|wget|nc|ncat)\b|\b(?:scp|rsync|sftp)\b[^|;&]*\s[^\s]*:|-InFile\b`)
+	})
 )
 
 // configFindings weighs what an agent config makes the agent run: hook
@@ -26,7 +33,7 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 	var out []Finding
 	idx := newLineIndex(text)
 	for _, h := range cfg.Hooks {
-		if !fetchRe.MatchString(unquoteShell(h.Command)) {
+		if !fetchRe().MatchString(unquoteShell(h.Command)) {
 			continue
 		}
 		sev, why := Med, "reaches the network on every matching event"
@@ -35,7 +42,7 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 		switch {
 		case hasCategory(inner, Execution, High) || hasCategory(Text(cmd, Instructions), Execution, High):
 			sev, why = High, "downloads and runs code on every matching event"
-		case sendRe.MatchString(cmd):
+		case sendRe().MatchString(cmd):
 			sev, why = High, "sends data out (stdin, a file, a command's output or a variable) on every matching event"
 		case hasID(inner, "exfil.collector"):
 			sev, why = High, "calls a request collector on every matching event"
@@ -86,19 +93,23 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 // model's API sent through the repository's own host, and its own MCP
 // servers approved without asking.
 var (
-	apiRedirectRe = regexp.MustCompile(`"(?:ANTHROPIC_BASE_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE|HTTPS_PROXY|HTTP_PROXY|ALL_PROXY|https_proxy|http_proxy)"\s*:`)
-	autoApproveRe = regexp.MustCompile(`"(?:enableAllProjectMcpServers"\s*:\s*true|enabledMcpjsonServers"\s*:\s*\[\s*")`)
+	apiRedirectRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:ANTHROPIC_BASE_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE|HTTPS_PROXY|HTTP_PROXY|ALL_PROXY|https_proxy|http_proxy)"\s*:`)
+	})
+	autoApproveRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(?:enableAllProjectMcpServers"\s*:\s*true|enabledMcpjsonServers"\s*:\s*\[\s*")`)
+	})
 )
 
 func projectSettings(idx lineIndex) []Finding {
 	var out []Finding
-	for _, m := range apiRedirectRe.FindAllStringIndex(idx.s, maxPerID) {
+	for _, m := range apiRedirectRe().FindAllStringIndex(idx.s, maxPerID) {
 		line, col := idx.pos(m[0])
 		out = append(out, Finding{ID: "config.api-redirect", Category: Exfiltration, Severity: Med, Line: line, Col: col,
 			Match:   clip(idx.s[m[0]:m[1]], maxMatch),
 			Explain: "project settings send the agent's model or web traffic through a host the repository chose"})
 	}
-	for _, m := range autoApproveRe.FindAllStringIndex(idx.s, maxPerID) {
+	for _, m := range autoApproveRe().FindAllStringIndex(idx.s, maxPerID) {
 		line, col := idx.pos(m[0])
 		out = append(out, Finding{ID: "config.auto-approve", Category: Execution, Severity: Med, Line: line, Col: col,
 			Match:   clip(idx.s[m[0]:m[1]], maxMatch),

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // HookTimeout is the timeout, in seconds, written with Airlock's hooks:
@@ -92,11 +93,11 @@ func (o orderedObj) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`) }) // compiled on first use, not in every process that links setup
 
 // shellQuote quotes s for the shell Claude Code runs hook commands with.
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -3,6 +3,7 @@ package setup
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -106,12 +107,12 @@ func yamlReadsAs(tok []byte, want string) bool {
 	return r != nil && r.Kind == yaml.ScalarNode && r.Value == want
 }
 
-var yamlPlainSafe = regexp.MustCompile(`^[A-Za-z0-9_./][A-Za-z0-9_./@+=-]*$`)
+var yamlPlainSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./][A-Za-z0-9_./@+=-]*$`) }) // compiled on first use, not in every process that links setup
 
 // yamlQuote writes s as a YAML scalar: plain when that cannot be read as
 // anything else, double-quoted otherwise (JSON's escapes are YAML's).
 func yamlQuote(s string) string {
-	if yamlPlainSafe.MatchString(s) && resolveTag(s) == "!!str" {
+	if yamlPlainSafe().MatchString(s) && resolveTag(s) == "!!str" {
 		return s
 	}
 	return jsonQuote(s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -12,7 +13,7 @@ func (p *parser) yaml(data []byte) error {
 	var doc yaml.Node
 	if err := guard(func() error { return yaml.Unmarshal(data, &doc) }); err != nil {
 		line, msg := 0, err.Error()
-		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
@@ -53,7 +54,7 @@ func (p *parser) yaml(data []byte) error {
 	return nil
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }) // compiled on first use, not in every process that links setup
 
 // continueList reads Continue's mcpServers list: - name: x, command: …
 // An item that only references a hub block (uses: owner/block) is kept
