@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"os"
 	"reflect"
 	"testing"
 )
@@ -15,24 +14,7 @@ import (
 // process does not compile ~150 patterns it may never meet. Regenerate
 // with: go test ./policy -run TestForbidsCompiledGenerated -update
 func TestForbidsCompiledGenerated(t *testing.T) {
-	want, err := generateCompiledForbids()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const file = "forbids_gen.go"
-	if *update {
-		if err := os.WriteFile(file, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go test ./policy -run TestForbidsCompiledGenerated -update", file)
-	}
+	checkGenerated(t, "forbids_gen.go", "TestForbidsCompiledGenerated", generateCompiledForbids)
 }
 
 // TestForbidsCompiledEqualCompile: what builtins returns, with the static

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
@@ -20,24 +19,7 @@ import (
 // wrote it, takes the decoded document from Go instead of parsing YAML.
 // Regenerate with: go test ./policy -run TestProfilesGenerated -update
 func TestProfilesGenerated(t *testing.T) {
-	want, err := generateProfiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const file = "profile_gen.go"
-	if *update {
-		if err := os.WriteFile(file, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go test ./policy -run TestProfilesGenerated -update", file)
-	}
+	checkGenerated(t, "profile_gen.go", "TestProfilesGenerated", generateProfiles)
 }
 
 // TestProfilesGeneratedEqualParse: the generated document of every bundled
