@@ -198,7 +198,15 @@ func Run(ctx context.Context, o Options) int {
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
 		childIn.Close()
-		p.log.close()
+		// mcp_start (and sandbox_start) are written: their ends say the
+		// server never ran
+		var last []audit.Record
+		if sb != nil {
+			sb.close()
+			end, _ := sb.sess.EndRecord(0, err)
+			last = append(last, end)
+		}
+		p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: textsafe.Escape(fmt.Sprintf("server %q was not started: %v", o.Name, err))})...)
 		return ExitNotFound
 	}
 
