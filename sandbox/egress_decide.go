@@ -13,6 +13,7 @@ import (
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan/secret"
 )
 
 // egressVerdict is the proxy's decision on one destination.
@@ -87,8 +88,11 @@ func egressPolicyVerdict(p *policy.Policy, asker Asker) func(string, int, string
 			out := ask.Outcome{Answer: ask.Fallback, Asked: audit.AskedUnattended, Detail: "no ask channel"}
 			if asker != nil {
 				out = asker.Ask(context.Background(), ask.Request{
-					Source: "sandbox", Tool: "egress " + scheme, Target: net.JoinHostPort(host, strconv.Itoa(port)),
-					Rule: d.Rule, Reason: d.Reason, Fallback: p.AskFallback.String(), Shape: ask.Shape("sandbox", "", scheme, []byte(net.JoinHostPort(host, strconv.Itoa(port)))),
+					// masked as the gate's questions and the log are: a
+					// desktop dialog's text is its argv, which every local
+					// user can read, and a name label can carry a secret
+					Source: "sandbox", Tool: "egress " + scheme, Target: secret.Mask(net.JoinHostPort(host, strconv.Itoa(port))),
+					Rule: d.Rule, Reason: secret.Mask(d.Reason), Fallback: p.AskFallback.String(), Shape: ask.Shape("sandbox", "", scheme, []byte(net.JoinHostPort(host, strconv.Itoa(port)))),
 				})
 			}
 			switch out.Answer {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/scan/secret"
 )
 
 // SessionConfig is one sandboxed session: the launch, and what its egress
@@ -124,7 +125,7 @@ type askAs struct {
 }
 
 func (a askAs) Ask(ctx context.Context, r ask.Request) ask.Outcome {
-	r.Server = a.server
+	r.Server = secret.Mask(a.server) // shown as the gate shows it; the shape keeps the name itself
 	if r.Shape != "" {
 		r.Shape = ask.Shape(r.Source, a.server, r.Tool, []byte(r.Shape))
 	}

