@@ -11,6 +11,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/contracts"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/sandbox"
 )
@@ -253,7 +254,7 @@ func prepareSandbox(o Options, p *Proxy, childOut *os.File) (*sandboxed, error) 
 
 // sandboxBanner is the launcher's banner as this server's.
 func sandboxBanner(name string, s *sandboxed) string {
-	b := strings.Replace(s.sess.Report().Banner(), "airlock run:", fmt.Sprintf("airlock-mcp %s:", name), 1)
+	b := strings.Replace(s.sess.Report().Banner(), "airlock run:", fmt.Sprintf("airlock-mcp %s:", textsafe.Escape(name)), 1) // the config chooses the name
 	b += fmt.Sprintf("  profile:  %s\n", s.profile.source)
 	for _, g := range s.profile.gaps {
 		b += "    - " + g + "\n"

@@ -71,3 +71,23 @@ func TestSandboxedServerThatCannotStartEndsItsRecords(t *testing.T) {
 		t.Errorf("the sandbox_end does not say the server was not started:\n%s", b)
 	}
 }
+
+// TestSandboxBannerEscapesTheName: the server's name is the agent's
+// config's (a repository's .mcp.json can choose it); the banner on stderr
+// shows it escaped, never as control sequences.
+func TestSandboxBannerEscapesTheName(t *testing.T) {
+	root := t.TempDir()
+	pol, err := policy.LoadProfile("default", policy.Vars{Workspace: root, Home: root, Tmp: root, User: "dev", AirlockHome: filepath.Join(root, "airlock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := sandbox.OpenSession(sandbox.SessionConfig{Options: sandbox.Options{Argv: []string{"/bin/true"}, Dir: root, Policy: pol}, NoEgress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	b := sandboxBanner("fs\x1b[2J\rgithub", &sandboxed{sess: sess})
+	if strings.ContainsAny(b, "\x1b\r") {
+		t.Fatalf("the banner carries the name's control characters raw: %q", b)
+	}
+}
