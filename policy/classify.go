@@ -369,7 +369,7 @@ func (c *classifier) shell(name, src string) {
 		}
 	}
 	for _, p := range r.Paths {
-		c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: p.Path, Access: Access(p.Access), Arg: name})
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: p.Path, Access: p.Access, Arg: name})
 	}
 	for _, h := range r.Hosts {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})

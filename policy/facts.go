@@ -1,48 +1,25 @@
 package policy
 
+import "github.com/agentairlock/airlock/policy/shell"
+
 // Facts are what a tool call would touch, derived from its arguments before
 // any rule is consulted. Rules match facts, not raw strings: a path is
 // matched as a path (absolute, cleaned, symlink-resolved), a host as a
 // canonical host, a shell command as a parsed argv.
 
-// Access says what a call does to a path. It is a bit set; AccessAny means
-// the classifier could not tell (a secondary argument of an unknown tool),
-// and deny rules treat it as every access at once.
-type Access uint8
+// Access says what a call does to a path: the shell analyzer's bit set
+// (AccessRead, AccessWrite, AccessExec; AccessAny means the classifier
+// could not tell, as for a secondary argument of an unknown tool, and deny
+// rules treat it as every access at once). One type for both, so a path the
+// shell reads is the policy's read without a conversion.
+type Access = shell.Access
 
 const (
-	AccessRead Access = 1 << iota
-	AccessWrite
-	AccessExec
-
-	AccessAny = AccessRead | AccessWrite | AccessExec
+	AccessRead  = shell.AccessRead
+	AccessWrite = shell.AccessWrite
+	AccessExec  = shell.AccessExec
+	AccessAny   = shell.AccessAny
 )
-
-func (a Access) String() string {
-	switch a {
-	case AccessRead:
-		return "read"
-	case AccessWrite:
-		return "write"
-	case AccessExec:
-		return "exec"
-	case AccessAny:
-		return "any"
-	}
-	s := ""
-	for _, p := range []struct {
-		bit  Access
-		name string
-	}{{AccessRead, "read"}, {AccessWrite, "write"}, {AccessExec, "exec"}} {
-		if a&p.bit != 0 {
-			if s != "" {
-				s += "+"
-			}
-			s += p.name
-		}
-	}
-	return s
-}
 
 // PathFact is one file-system target.
 type PathFact struct {
