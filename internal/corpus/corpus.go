@@ -22,7 +22,9 @@ type Case struct {
 	Tool     string
 	Input    string // JSON with placeholders substituted
 	Note     string
-	Want     string // for generated cases: a substring of the block reason
+	Want     string   // for generated cases: a substring of the block reason
+	Raw      string   // the line's EXPECT, TOOL and JSON fields before substitution: the case's key in a misses file
+	Sources  []string // the category's "# source:" lines (class corpora)
 }
 
 // Name identifies the case in test output.
@@ -46,6 +48,7 @@ func Load(name, home, ws, user string) ([]Case, error) {
 	rep := placeholders{"{HOME}": home, "{WS}": ws, "{USER}": user}
 	var out []Case
 	cat := ""
+	var sources []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for n := 1; sc.Scan(); n++ {
@@ -53,6 +56,10 @@ func Load(name, home, ws, user string) ([]Case, error) {
 		switch {
 		case strings.HasPrefix(line, "## "):
 			cat = strings.TrimSpace(line[3:])
+			sources = nil
+			continue
+		case strings.HasPrefix(line, "# source:"):
+			sources = append(sources, strings.TrimSpace(strings.TrimPrefix(line, "# source:")))
 			continue
 		case strings.TrimSpace(line) == "", strings.HasPrefix(line, "#"):
 			continue
@@ -61,7 +68,8 @@ func Load(name, home, ws, user string) ([]Case, error) {
 		if len(f) < 3 {
 			return nil, fmt.Errorf("%s:%d: want EXPECT<TAB>TOOL<TAB>JSON", path, n)
 		}
-		c := Case{File: path, Line: n, Category: cat, Expect: f[0], Tool: f[1], Input: rep.Replace(f[2])}
+		c := Case{File: path, Line: n, Category: cat, Expect: f[0], Tool: f[1], Input: rep.Replace(f[2]),
+			Raw: f[0] + "\t" + f[1] + "\t" + f[2], Sources: sources}
 		if len(f) == 4 {
 			c.Note = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f[3]), "#"))
 		}
@@ -134,4 +142,45 @@ func (f Fixture) Env() []string {
 // Load reads a corpus file for this fixture.
 func (f Fixture) Load(name string) ([]Case, error) {
 	return Load(name, f.Home, f.WS, f.User)
+}
+
+// ClassFiles lists the class corpora, testdata/corpus/classes/*.txt, as
+// names Load takes.
+func ClassFiles() ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(Dir(), "classes", "*.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("corpus classes: %w", err)
+	}
+	out := make([]string, 0, len(m))
+	for _, p := range m {
+		out = append(out, filepath.Join("classes", filepath.Base(p)))
+	}
+	return out, nil
+}
+
+// Misses reads testdata/corpus/classes/misses.tsv: the class cases the
+// gate is known to get wrong, one per line as FILE<TAB>RAW (RAW as in
+// Case.Raw). The list only shrinks: a case in it that passes fails the
+// test as surely as a case missing from it that fails.
+func Misses() (map[string]bool, error) {
+	data, err := os.ReadFile(filepath.Join(Dir(), "classes", "misses.tsv"))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return map[string]bool{}, nil
+		}
+		return nil, fmt.Errorf("corpus misses: %w", err)
+	}
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out[line] = true
+	}
+	return out, nil
+}
+
+// MissKey is a case's line in misses.tsv.
+func (c Case) MissKey() string {
+	return filepath.Base(c.File) + "\t" + c.Raw
 }
