@@ -1,5 +1,8 @@
-// Package depcheck backs the dependency tests of the binaries: what a
-// binary links, by `go list -deps`, against what it must never link.
+// Package depcheck backs the dependency tests of the binaries (what a
+// binary links, by `go list -deps`, against what it must never link) and
+// holds the import-direction test: the arrows docs/architecture.md's
+// "Rooms and arrows" table names are the only ones between the project's
+// packages (ParseRooms, List, Check). Tests only: no binary imports it.
 package depcheck
 
 import (
