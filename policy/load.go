@@ -100,7 +100,8 @@ type Overlay struct {
 // Load finds and compiles the policy in force: AIRLOCK_POLICY (taken
 // whole) → $AIRLOCK_HOME/policy.yaml → the bundled profile AIRLOCK_PROFILE
 // (default "default"); then the repository overlay, unless AIRLOCK_POLICY
-// named the file.
+// named the file. A file that does not load is a *yamldoc.LoadError (every
+// problem with its line and fix), or wraps one.
 func Load(o Options) (*Policy, error) {
 	getenv := o.Getenv
 	if getenv == nil {

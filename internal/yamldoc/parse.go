@@ -13,9 +13,9 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// MaxProblems bounds the repeated keys reported for one file: a file of
+// maxFound bounds the repeated keys reported for one file: a file of
 // ten thousand repeated keys is reported by its first few.
-const MaxProblems = 20
+const maxFound = 20
 
 // Parse parses data as at most one YAML document and checks it. On a
 // syntax error it returns nil and that one problem. Otherwise it returns
@@ -108,7 +108,7 @@ type step struct {
 
 // add reports a problem at the key k.
 func (w *walker) add(k *yaml.Node, format string, args ...any) {
-	if len(w.probs) < MaxProblems {
+	if len(w.probs) < maxFound {
 		w.probs = append(w.probs, Problem{Line: k.Line, Column: k.Column, Msg: fmt.Sprintf(format, args...)})
 	}
 }

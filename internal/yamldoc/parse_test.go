@@ -140,8 +140,8 @@ func TestRepeatedKeysBounded(t *testing.T) {
 		b.WriteString("a: 1\n")
 	}
 	_, probs := Parse([]byte(b.String()))
-	if len(probs) != MaxProblems {
-		t.Fatalf("%d problems, want %d", len(probs), MaxProblems)
+	if len(probs) != maxFound {
+		t.Fatalf("%d problems, want %d", len(probs), maxFound)
 	}
 }
 
