@@ -7,13 +7,11 @@ import (
 	"io/fs"
 	"net/netip"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/regular"
-	"github.com/agentairlock/airlock/internal/yamlcheck"
+	"github.com/agentairlock/airlock/internal/yamldoc"
 	"github.com/agentairlock/airlock/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -21,7 +19,7 @@ import (
 // Load reads $AIRLOCK_HOME/contracts.yaml. A missing file is no
 // contracts. vars expands ${workspace}, ${home}, ${tmp}, ${user} and
 // ${airlock_home} in fs patterns, exactly as in the policy file. Any
-// problem is a *LoadError naming the file, the line and the fix: a
+// problem is a *yamldoc.LoadError naming the file, the line and the fix: a
 // contract that half loads would silently allow what it was written to
 // refuse.
 func Load(airlockHome string, vars policy.Vars) (*Set, error) {
@@ -44,64 +42,19 @@ var (
 	serverKeys = []string{"enforced", "tools", "fs", "net", "shell", "default"}
 )
 
-// LoadError is a contracts file that will not load: the file and, for
-// each problem, the line and what to write instead.
-type LoadError struct {
-	File     string
-	Problems []Problem
-}
-
-// Problem is one thing wrong in the file.
-type Problem struct {
-	Line int // 0: the file as a whole
-	Msg  string
-}
-
-func (e *LoadError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		if p.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d: %s", e.File, p.Line, p.Msg)
-		} else {
-			fmt.Fprintf(&b, "%s: %s", e.File, p.Msg)
-		}
-	}
-	return b.String()
-}
-
-type problems struct {
-	file string
-	list []Problem
-}
-
-func (p *problems) add(line int, format string, args ...any) {
-	p.list = append(p.list, Problem{Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *problems) err() error {
-	if len(p.list) == 0 {
-		return nil
-	}
-	sort.SliceStable(p.list, func(i, j int) bool { return p.list[i].Line < p.list[j].Line })
-	return &LoadError{File: p.file, Problems: p.list}
-}
-
 // parse decodes, validates and compiles a contracts file. It reports every
 // problem at once so the user fixes them in one go.
 func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 	s := &Set{path: name, home: vars.Home, servers: map[string]*compiled{}}
-	errs := problems{file: name}
+	errs := yamldoc.Problems{File: name}
 	// strictly: a repeated key, a merge key or a second document would
 	// otherwise be read one way by Airlock and another by a person
-	doc, probs := yamlcheck.Parse(data)
+	doc, probs := yamldoc.Parse(data)
 	if len(probs) > 0 {
 		for _, p := range probs {
-			errs.add(p.Line, "%s", p.Msg)
+			errs.AddProblem(p)
 		}
-		return nil, errs.err()
+		return nil, errs.Err()
 	}
 	if len(doc.Content) == 0 || len(bytes.TrimSpace(data)) == 0 {
 		return s, nil // an empty file (or only comments): no contracts
@@ -111,10 +64,10 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 		return s, nil
 	}
 	if top.Kind != yaml.MappingNode {
-		errs.add(top.Line, "the contracts file must be a mapping starting with `servers:`, not a %s", policy.YAMLKind(top))
-		return nil, errs.err()
+		errs.Add(top.Line, "the contracts file must be a mapping starting with `servers:`, not a %s", yamldoc.Kind(top))
+		return nil, errs.Err()
 	}
-	checkKeys(top, topKeys, "the contracts file", &errs)
+	yamldoc.UnknownKeys(top, topKeys, "the contracts file", &errs)
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		if top.Content[i].Value != "servers" {
 			continue
@@ -124,7 +77,7 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 			break
 		}
 		if servers.Kind != yaml.MappingNode {
-			errs.add(servers.Line, "servers must be a mapping of server name to contract, not a %s", policy.YAMLKind(servers))
+			errs.Add(servers.Line, "servers must be a mapping of server name to contract, not a %s", yamldoc.Kind(servers))
 			break
 		}
 		for j := 0; j+1 < len(servers.Content); j += 2 {
@@ -135,13 +88,13 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 			}
 			key := NormName(e.c.Name)
 			if prev, dup := s.servers[key]; dup {
-				errs.add(k.Line, "server %q already has a contract at line %d: keep one entry", k.Value, prev.c.Line)
+				errs.Add(k.Line, "server %q already has a contract at line %d: keep one entry", k.Value, prev.c.Line)
 				continue
 			}
 			s.servers[key] = e
 		}
 	}
-	if err := errs.err(); err != nil {
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -149,25 +102,25 @@ func parse(data []byte, name string, vars policy.Vars) (*Set, error) {
 
 // compileServer validates one server entry; it returns nil after adding
 // problems.
-func compileServer(k, v *yaml.Node, vars policy.Vars, errs *problems) *compiled {
-	n0 := len(errs.list)
+func compileServer(k, v *yaml.Node, vars policy.Vars, errs *yamldoc.Problems) *compiled {
+	n0 := errs.Len()
 	name := k.Value
 	if k.Kind != yaml.ScalarNode || name == "" {
-		errs.add(k.Line, "a server name must be a non-empty string")
+		errs.Add(k.Line, "a server name must be a non-empty string")
 		return nil
 	}
 	if norm := NormName(name); norm != name {
-		errs.add(k.Line, "server name %q has characters Claude Code rewrites: write %q", name, norm)
+		errs.Add(k.Line, "server name %q has characters Claude Code rewrites: write %q", name, norm)
 	}
 	e := &compiled{c: Contract{Name: name, Enforced: true, Default: policy.Block, Line: k.Line}}
 	if isNull(v) {
 		return e // an empty contract: the server may do nothing
 	}
 	if v.Kind != yaml.MappingNode {
-		errs.add(v.Line, "the contract for %q must be a mapping (enforced:, tools:, fs:, net:, shell:, default:), not a %s", name, policy.YAMLKind(v))
+		errs.Add(v.Line, "the contract for %q must be a mapping (enforced:, tools:, fs:, net:, shell:, default:), not a %s", name, yamldoc.Kind(v))
 		return nil
 	}
-	checkKeys(v, serverKeys, fmt.Sprintf("the contract for %q", name), errs)
+	yamldoc.UnknownKeys(v, serverKeys, fmt.Sprintf("the contract for %q", name), errs)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		key, val := v.Content[i].Value, v.Content[i+1]
 		switch key {
@@ -180,11 +133,11 @@ func compileServer(k, v *yaml.Node, vars policy.Vars, errs *problems) *compiled 
 		case "tools":
 			for _, it := range strList(val, key, errs) {
 				if it.Value == "" {
-					errs.add(it.Line, "an empty tool name: remove it")
+					errs.Add(it.Line, "an empty tool name: remove it")
 					continue
 				}
 				if norm := normBytes(it.Value, true); norm != it.Value {
-					errs.add(it.Line, "tool %q has characters Claude Code rewrites: write %q", it.Value, norm)
+					errs.Add(it.Line, "tool %q has characters Claude Code rewrites: write %q", it.Value, norm)
 					continue
 				}
 				e.c.Tools = append(e.c.Tools, it.Value)
@@ -206,7 +159,7 @@ func compileServer(k, v *yaml.Node, vars policy.Vars, errs *problems) *compiled 
 			}
 		}
 	}
-	if len(errs.list) > n0 {
+	if errs.Len() > n0 {
 		return nil
 	}
 	return e
@@ -215,28 +168,28 @@ func compileServer(k, v *yaml.Node, vars policy.Vars, errs *problems) *compiled 
 // compileFS expands and compiles one path glob. A pattern naming an empty
 // variable (no workspace) is dropped: it can never match, the safe reading
 // for an allow list.
-func compileFS(it *yaml.Node, vars policy.Vars, errs *problems) (policy.PathPattern, bool) {
+func compileFS(it *yaml.Node, vars policy.Vars, errs *yamldoc.Problems) (policy.PathPattern, bool) {
 	g := it.Value
 	if g == "" {
-		errs.add(it.Line, "an empty fs pattern: remove it")
+		errs.Add(it.Line, "an empty fs pattern: remove it")
 		return policy.PathPattern{}, false
 	}
 	if strings.HasPrefix(g, "~") {
-		errs.add(it.Line, "fs pattern %q: write ${home}%s (~ is not expanded in patterns)", g, strings.TrimPrefix(g, "~"))
+		errs.Add(it.Line, "fs pattern %q: write ${home}%s (~ is not expanded in patterns)", g, strings.TrimPrefix(g, "~"))
 		return policy.PathPattern{}, false
 	}
 	exp, ok, err := vars.Expand(g)
 	if err != nil {
-		errs.add(it.Line, "fs pattern %q: %v", g, err)
+		errs.Add(it.Line, "fs pattern %q: %v", g, err)
 		return policy.PathPattern{}, false
 	}
 	if !strings.HasPrefix(g, "${") && !absPattern(exp) {
-		errs.add(it.Line, "fs pattern %q is not absolute: start it with /, ${workspace}, ${home}, ${tmp} or **", g)
+		errs.Add(it.Line, "fs pattern %q is not absolute: start it with /, ${workspace}, ${home}, ${tmp} or **", g)
 		return policy.PathPattern{}, false
 	}
 	p, err := policy.CompilePathGlob(exp)
 	if err != nil {
-		errs.add(it.Line, "fs pattern %q is not a valid glob: %v (braces must pair up; '*', '**' and '?' are the wildcards)", g, err)
+		errs.Add(it.Line, "fs pattern %q is not a valid glob: %v (braces must pair up; '*', '**' and '?' are the wildcards)", g, err)
 		return policy.PathPattern{}, false
 	}
 	return p, ok
@@ -254,16 +207,16 @@ func absPattern(p string) bool {
 // compileNet canonicalises one host pattern the way the policy does: an
 // exact name or IP in any spelling becomes its canonical host; "*", label
 // globs and CIDR prefixes are matched by policy.HostMatch.
-func compileNet(it *yaml.Node, errs *problems) (hostPattern, bool) {
+func compileNet(it *yaml.Node, errs *yamldoc.Problems) (hostPattern, bool) {
 	h := strings.ToLower(strings.TrimSpace(it.Value))
 	switch {
 	case h == "":
-		errs.add(it.Line, "an empty net pattern: remove it")
+		errs.Add(it.Line, "an empty net pattern: remove it")
 	case h == "*":
 		return hostPattern{glob: h}, true
 	case strings.Contains(h, "/") && !strings.Contains(h, "://"):
 		if _, err := netip.ParsePrefix(h); err != nil {
-			errs.add(it.Line, "net pattern %q is not a CIDR prefix like 10.0.0.0/8: %v", it.Value, err)
+			errs.Add(it.Line, "net pattern %q is not a CIDR prefix like 10.0.0.0/8: %v", it.Value, err)
 			break
 		}
 		return hostPattern{glob: h}, true
@@ -273,22 +226,22 @@ func compileNet(it *yaml.Node, errs *problems) (hostPattern, bool) {
 		if c := policy.CanonicalHost(h); c != "" {
 			return hostPattern{exact: c}, true
 		}
-		errs.add(it.Line, "net pattern %q is not a host name, IP, *.domain glob or CIDR", it.Value)
+		errs.Add(it.Line, "net pattern %q is not a host name, IP, *.domain glob or CIDR", it.Value)
 	}
 	return hostPattern{}, false
 }
 
-func boolValue(n *yaml.Node, key string, errs *problems) bool {
+func boolValue(n *yaml.Node, key string, errs *yamldoc.Problems) bool {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
 		if b, err := strconv.ParseBool(n.Value); err == nil {
 			return b
 		}
 	}
-	errs.add(n.Line, "%s must be true or false, not %q", key, n.Value)
+	errs.Add(n.Line, "%s must be true or false, not %q", key, n.Value)
 	return false
 }
 
-func defaultValue(n *yaml.Node, errs *problems) policy.Action {
+func defaultValue(n *yaml.Node, errs *yamldoc.Problems) policy.Action {
 	if n.Kind == yaml.ScalarNode {
 		switch strings.ToLower(strings.TrimSpace(n.Value)) {
 		case "block", "deny":
@@ -296,20 +249,20 @@ func defaultValue(n *yaml.Node, errs *problems) policy.Action {
 		case "ask":
 			return policy.Ask
 		case "allow":
-			errs.add(n.Line, "default: allow would let every call outside the contract through: write block or ask (or remove the contract)")
+			errs.Add(n.Line, "default: allow would let every call outside the contract through: write block or ask (or remove the contract)")
 			return policy.Block
 		}
-		if hint := policy.SuggestKey(n.Value, []string{"block", "ask"}); hint != "" {
-			errs.add(n.Line, "default %q is not block or ask: did you mean %q?", n.Value, hint)
+		if hint := yamldoc.Suggest(n.Value, []string{"block", "ask"}); hint != "" {
+			errs.AddFix(n.Line, fmt.Sprintf("did you mean %q?", hint), "default %q is not block or ask", n.Value)
 			return policy.Block
 		}
 	}
-	errs.add(n.Line, "default must be block or ask, not %q", n.Value)
+	errs.Add(n.Line, "default must be block or ask, not %q", n.Value)
 	return policy.Block
 }
 
 // strList accepts one string or a list of strings.
-func strList(n *yaml.Node, key string, errs *problems) []*yaml.Node {
+func strList(n *yaml.Node, key string, errs *yamldoc.Problems) []*yaml.Node {
 	switch {
 	case isNull(n):
 		return nil
@@ -319,33 +272,15 @@ func strList(n *yaml.Node, key string, errs *problems) []*yaml.Node {
 		out := make([]*yaml.Node, 0, len(n.Content))
 		for _, c := range n.Content {
 			if c.Kind != yaml.ScalarNode || isNull(c) {
-				errs.add(c.Line, "each item of %s must be a string", key)
+				errs.Add(c.Line, "each item of %s must be a string", key)
 				continue
 			}
 			out = append(out, c)
 		}
 		return out
 	}
-	errs.add(n.Line, "%s must be a string or a list of strings, not a %s", key, policy.YAMLKind(n))
+	errs.Add(n.Line, "%s must be a string or a list of strings, not a %s", key, yamldoc.Kind(n))
 	return nil
-}
-
-func checkKeys(m *yaml.Node, known []string, what string, errs *problems) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if k.Kind != yaml.ScalarNode {
-			errs.add(k.Line, "a key in %s must be a plain name", what)
-			continue
-		}
-		if slices.Contains(known, k.Value) {
-			continue
-		}
-		if hint := policy.SuggestKey(k.Value, known); hint != "" {
-			errs.add(k.Line, "unknown key %q in %s: did you mean %q?", k.Value, what, hint)
-		} else {
-			errs.add(k.Line, "unknown key %q in %s: known keys are %s", k.Value, what, strings.Join(known, ", "))
-		}
-	}
 }
 
 func isNull(n *yaml.Node) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentairlock/airlock/internal/yamldoc"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -38,9 +39,9 @@ func TestLoadErrorsNameFileLineAndFix(t *testing.T) {
 			if !regexp.MustCompile(want).MatchString(err.Error()) {
 				t.Fatalf("%s:\n got: %v\nwant: %s", file, err, want)
 			}
-			var le *LoadError
+			var le *yamldoc.LoadError
 			if !errors.As(err, &le) || le.File != "contracts.yaml" {
-				t.Fatalf("%s: error is not a *LoadError naming the file: %#v", file, err)
+				t.Fatalf("%s: error is not a *yamldoc.LoadError naming the file: %#v", file, err)
 			}
 		})
 	}
@@ -48,7 +49,7 @@ func TestLoadErrorsNameFileLineAndFix(t *testing.T) {
 
 func TestLoadReportsEveryProblemAtOnce(t *testing.T) {
 	_, err := parse([]byte("servers:\n  a:\n    tols: [x]\n  b:\n    default: maybe\n"), "contracts.yaml", testVars)
-	var le *LoadError
+	var le *yamldoc.LoadError
 	if !errors.As(err, &le) || len(le.Problems) != 2 || le.Problems[0].Line != 3 || le.Problems[1].Line != 5 {
 		t.Fatalf("want problems at lines 3 and 5, got %v", err)
 	}
@@ -128,7 +129,7 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := parse(data, "fuzz.yaml", testVars)
 		if err != nil {
-			var le *LoadError
+			var le *yamldoc.LoadError
 			if !errors.As(err, &le) || len(le.Problems) == 0 {
 				t.Fatalf("error without problems: %v", err)
 			}

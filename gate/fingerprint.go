@@ -14,6 +14,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/flock"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
@@ -37,12 +38,10 @@ type Config struct {
 	Lines  []string
 }
 
-// ConfigOf describes the gate a policy and environment make. extra lists
-// further files the enforcement point read (contracts.yaml for the proxy).
-func ConfigOf(source string, p *policy.Policy, getenv func(string) string, extra ...string) Config {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+// ConfigOf describes the gate a policy and the caller's environment make.
+// extra lists further files the enforcement point read (contracts.yaml for
+// the proxy).
+func ConfigOf(source string, p *policy.Policy, env home.Env, extra ...string) Config {
 	c := Config{Source: source}
 	for _, f := range p.Files {
 		c.Lines = append(c.Lines, fmt.Sprintf("%s %s %s", f.Role, f.Path, f.Digest))
@@ -52,7 +51,7 @@ func ConfigOf(source string, p *policy.Policy, getenv func(string) string, extra
 	}
 	c.Lines = append(c.Lines, "mode "+p.Mode.String())
 	for _, v := range WeakeningVars {
-		if val := getenv(v); val != "" {
+		if val := getenv(env)(v); val != "" {
 			c.Lines = append(c.Lines, v+"="+val)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentairlock/airlock/audit"
+	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -23,7 +24,7 @@ func TestRecordConfigOnChangeOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{}
-	getenv := func(k string) string { return env[k] }
+	genv := airlockhome.Env{Getenv: func(k string) string { return env[k] }}
 	steps := []struct {
 		set    func()
 		record bool
@@ -38,7 +39,7 @@ func TestRecordConfigOnChangeOnly(t *testing.T) {
 	want := 0
 	for i, st := range steps {
 		st.set()
-		if err := RecordConfig(log, home, "s", ConfigOf("hook", p, getenv)); err != nil {
+		if err := RecordConfig(log, home, "s", ConfigOf("hook", p, genv)); err != nil {
 			t.Fatal(err)
 		}
 		if st.record {
@@ -62,8 +63,8 @@ func TestRecordConfigOnChangeOnly(t *testing.T) {
 		}
 	}
 	// another policy file is another gate
-	c := ConfigOf("hook", p, getenv, FileDigest("contracts", filepath.Join(home, "contracts.yaml")))
-	if c.Fingerprint() == ConfigOf("hook", p, getenv).Fingerprint() {
+	c := ConfigOf("hook", p, genv, FileDigest("contracts", filepath.Join(home, "contracts.yaml")))
+	if c.Fingerprint() == ConfigOf("hook", p, genv).Fingerprint() {
 		t.Fatal("a further file does not change the fingerprint")
 	}
 }

@@ -10,7 +10,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/agentairlock/airlock/ask"
@@ -143,16 +142,12 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 
 func (g *Gate) decide(c Call) Result {
 	p := g.Policy
-	getenv := g.Env.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	now := time.Now
 	if g.Env.Now != nil {
 		now = g.Env.Now
 	}
 	f := policy.Classify(c.Tool, c.Input, policy.CallEnv{
-		Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv),
+		Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv(g.Env)),
 	})
 	res := Result{Mode: p.Mode, Facts: f}
 	var st policy.Stages

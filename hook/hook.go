@@ -160,7 +160,7 @@ func Run(o Options) (code int) {
 			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
 		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
 	}
-	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, o.Getenv)); err != nil {
+	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, env)); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,

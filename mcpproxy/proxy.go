@@ -180,7 +180,7 @@ func Run(ctx context.Context, o Options) int {
 	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
 	if o.Log != nil && o.Gate.Policy != nil {
 		home := o.Log.Home()
-		c := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env.Getenv, gate.FileDigest("contracts", filepath.Join(home, "contracts.yaml")))
+		c := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env, gate.FileDigest("contracts", filepath.Join(home, "contracts.yaml")))
 		if err := gate.RecordConfig(o.Log, home, p.session, c); err != nil {
 			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentairlock/airlock/internal/yamldoc"
 )
 
 // Editing grants (airlock allow). The file is edited as a YAML node tree,
@@ -53,7 +55,7 @@ func AppendGrant(data []byte, g GrantSpec) ([]byte, error) {
 		*seq = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: seq.Line}
 	}
 	if seq.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("grants: is a %s, not a list: fix the policy file first", kindName(seq))
+		return nil, fmt.Errorf("grants: is a %s, not a list: fix the policy file first", yamldoc.Kind(seq))
 	}
 	item := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }

@@ -18,7 +18,7 @@ import (
 
 	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
-	"github.com/agentairlock/airlock/internal/yamlcheck"
+	"github.com/agentairlock/airlock/internal/yamldoc"
 	"github.com/agentairlock/airlock/profiles"
 	"gopkg.in/yaml.v3"
 )
@@ -100,7 +100,8 @@ type Overlay struct {
 // Load finds and compiles the policy in force: AIRLOCK_POLICY (taken
 // whole) → $AIRLOCK_HOME/policy.yaml → the bundled profile AIRLOCK_PROFILE
 // (default "default"); then the repository overlay, unless AIRLOCK_POLICY
-// named the file.
+// named the file. A file that does not load is a *yamldoc.LoadError (every
+// problem with its line and fix), or wraps one.
 func Load(o Options) (*Policy, error) {
 	getenv := o.Getenv
 	if getenv == nil {
@@ -192,9 +193,9 @@ func parse(data []byte, name, role string, vars Vars) (*Policy, error) {
 	// copied it, is decoded at build time (profile_gen.go): no YAML parse
 	raw := bundledDoc(data)
 	if raw == nil {
-		var errs errList
+		var errs yamldoc.Problems
 		raw, errs = decode(data, name, false)
-		if err := errs.err(); err != nil {
+		if err := errs.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -204,7 +205,7 @@ func parse(data []byte, name, role string, vars Vars) (*Policy, error) {
 // parseDoc validates and compiles one decoded policy file with the
 // built-in forbids and indicators.
 func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, error) {
-	errs := errList{file: name}
+	errs := yamldoc.Problems{File: name}
 	p := &Policy{
 		Source:    name,
 		Profile:   raw.Profile,
@@ -232,20 +233,20 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 	}
 	for _, o := range raw.overrides {
 		if !hasForbid(forbids, o.Forbid) {
-			errs.add(o.line, "override names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", o.Forbid)
+			errs.Add(o.line, "override names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", o.Forbid)
 			continue
 		}
 		if strings.TrimSpace(o.Reason) == "" {
-			errs.add(o.line, "override of %q has no reason: write reason: why this repository needs it", o.Forbid)
+			errs.Add(o.line, "override of %q has no reason: write reason: why this repository needs it", o.Forbid)
 			continue
 		}
 		if _, dup := p.Overrides[o.Forbid]; dup {
-			errs.add(o.line, "%q is overridden twice: keep one entry", o.Forbid)
+			errs.Add(o.line, "%q is overridden twice: keep one entry", o.Forbid)
 			continue
 		}
 		p.Overrides[o.Forbid] = o.Reason
 	}
-	if err := errs.err(); err != nil {
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	for _, f := range forbids {
@@ -272,33 +273,33 @@ type rawDoc struct {
 	lines      map[string]int // top-level key → line
 }
 
-func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
-	errs := errList{file: name}
+func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) {
+	errs := yamldoc.Problems{File: name}
 	// strictly: a key written twice would otherwise be read as the last
 	// one (the walk below is over nodes, not a decode), so an appended
 	// `mode: observe` would switch the gate off
-	doc, probs := yamlcheck.Parse(data)
+	doc, probs := yamldoc.Parse(data)
 	if len(probs) > 0 {
 		for _, p := range probs {
-			errs.addMsg(p.Line, p.Msg)
+			errs.AddProblem(p)
 		}
 		return nil, errs
 	}
 	switch written, expanded, cyclic := aliasGrowth(doc); {
 	case cyclic:
-		errs.add(0, "a YAML alias (*name) refers to the node that holds it: remove the aliases")
+		errs.Add(0, "a YAML alias (*name) refers to the node that holds it: remove the aliases")
 		return nil, errs
 	case expanded-written > maxAliasNodes:
-		errs.add(0, "its YAML aliases (*name) make it decode to %d nodes more than the %d it spells out, past the %d allowed: write the lists out, or remove the aliases",
+		errs.Add(0, "its YAML aliases (*name) make it decode to %d nodes more than the %d it spells out, past the %d allowed: write the lists out, or remove the aliases",
 			expanded-written, written, maxAliasNodes)
 		return nil, errs
 	}
 	if len(doc.Content) == 0 || len(bytes.TrimSpace(data)) == 0 {
-		errs.add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
+		errs.Add(0, "the file is empty: a policy needs at least `rules:` (write `rules: []` for none)")
 		return nil, errs
 	}
 	checkKeys(doc, &errs)
-	if len(errs.errs) > 0 {
+	if errs.Len() > 0 {
 		return nil, errs
 	}
 	top := doc.Content[0]
@@ -370,7 +371,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 			err = v.Decode(&out.Version)
 		default:
 			if v.Kind != yaml.ScalarNode {
-				errs.add(v.Line, "%s must be a single value", k.Value)
+				errs.Add(v.Line, "%s must be a single value", k.Value)
 				continue
 			}
 			switch k.Value {
@@ -390,11 +391,11 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, errList) {
 	}
 	if !builtin {
 		if !out.hasRules {
-			errs.add(0, "no `rules:` key: a policy without rules is almost always a truncated or mistyped file; write `rules: []` if you mean none")
+			errs.Add(0, "no `rules:` key: a policy without rules is almost always a truncated or mistyped file; write `rules: []` if you mean none")
 		}
 		for _, k := range []string{"forbids", "indicators"} {
 			if l, ok := out.lines[k]; ok {
-				errs.add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
+				errs.Add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
 			}
 		}
 	}
@@ -470,18 +471,18 @@ func aliasGrowth(doc *yaml.Node) (written, expanded int, cyclic bool) {
 
 // addDecodeErr reports what yaml.v3 could not decode under key: each of
 // its problems on its own line, which yaml.v3 puts in the message.
-func addDecodeErr(errs *errList, key string, line int, err error) {
+func addDecodeErr(errs *yamldoc.Problems, key string, line int, err error) {
 	var te *yaml.TypeError
 	if !errors.As(err, &te) {
-		errs.add(line, "%s: %s", key, strings.TrimPrefix(err.Error(), "yaml: "))
+		errs.Add(line, "%s: %s", key, strings.TrimPrefix(err.Error(), "yaml: "))
 		return
 	}
 	for _, e := range te.Errors {
-		l, rest := yamlcheck.CutLine(e)
+		l, rest := yamldoc.CutLine(e)
 		if l == 0 {
 			l = line
 		}
-		errs.add(l, "%s: %s", key, rest)
+		errs.Add(l, "%s: %s", key, rest)
 	}
 }
 
@@ -501,11 +502,11 @@ func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
 }
 
 // settle validates the scalar settings and compiles rules and grants.
-func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) error {
+func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Problems) error {
 	if raw.Mode != "" {
 		m, err := ParseMode(raw.Mode)
 		if err != nil {
-			errs.add(raw.lines["mode"], "mode: %v", err)
+			errs.Add(raw.lines["mode"], "mode: %v", err)
 		}
 		p.Mode = m
 	}
@@ -519,7 +520,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 		}
 		a, err := ParseAction(s.val)
 		if err != nil {
-			errs.add(raw.lines[s.key], "%s: %v", s.key, err)
+			errs.Add(raw.lines[s.key], "%s: %v", s.key, err)
 		}
 		*s.dst = a
 	}
@@ -534,15 +535,15 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 		if first, dup := spelt[h]; dup && h != "" {
 			// two spellings of one host: which cap applies would depend
 			// on the order a map is read in
-			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q and %q are the same host: keep one", first, host)
+			errs.Add(raw.lines["egress"], "egress.max_bytes_out: %q and %q are the same host: keep one", first, host)
 			continue
 		}
 		spelt[h] = host
 		switch {
 		case h == "":
-			errs.add(raw.lines["egress"], "egress.max_bytes_out: %q is not a host name or address", host)
+			errs.Add(raw.lines["egress"], "egress.max_bytes_out: %q is not a host name or address", host)
 		case n <= 0:
-			errs.add(raw.lines["egress"], "egress.max_bytes_out.%s: %d: write a number of bytes above 0", host, n)
+			errs.Add(raw.lines["egress"], "egress.max_bytes_out.%s: %d: write a number of bytes above 0", host, n)
 		default:
 			if p.MaxBytesOut == nil {
 				p.MaxBytesOut = map[string]int64{}
@@ -553,12 +554,12 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	for k, v := range raw.Escalate {
 		sev, ok := parseSeverity(k)
 		if !ok {
-			errs.add(raw.lines["escalate"], "escalate: %q is not a severity: write low, med or high", k)
+			errs.Add(raw.lines["escalate"], "escalate: %q is not a severity: write low, med or high", k)
 			continue
 		}
 		a, err := ParseAction(v)
 		if err != nil {
-			errs.add(raw.lines["escalate"], "escalate.%s: %v", k, err)
+			errs.Add(raw.lines["escalate"], "escalate.%s: %v", k, err)
 			continue
 		}
 		p.Escalate[sev] = a
@@ -566,17 +567,17 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	seen := map[string]int{}
 	for _, r := range raw.rules {
 		if r.ID == "" {
-			errs.add(r.line, "rule has no id: write id: a short name (it appears in every decision it makes)")
+			errs.Add(r.line, "rule has no id: write id: a short name (it appears in every decision it makes)")
 			continue
 		}
 		if l, dup := seen[r.ID]; dup {
-			errs.add(r.line, "rule id %q is used twice (first at line %d): ids must be unique", r.ID, l)
+			errs.Add(r.line, "rule id %q is used twice (first at line %d): ids must be unique", r.ID, l)
 			continue
 		}
 		seen[r.ID] = r.line
 		rule, err := compileRule(r, vars, name)
 		if err != nil {
-			errs.add(r.line, "%v", err)
+			errs.Add(r.line, "%v", err)
 			continue
 		}
 		p.Rules = append(p.Rules, rule)
@@ -584,7 +585,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 	for _, g := range raw.grants {
 		gr, err := compileGrant(g, vars, name)
 		if err != nil {
-			errs.add(g.line, "%v", err)
+			errs.Add(g.line, "%v", err)
 			continue
 		}
 		if gr.invalid {
@@ -592,7 +593,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *errList) erro
 		}
 		p.Grants = append(p.Grants, gr)
 	}
-	return errs.err()
+	return errs.Err()
 }
 
 var dateRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) }) // only a grant with expires: needs it

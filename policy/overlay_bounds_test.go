@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/internal/yamldoc"
 )
 
 // overlayRepo is a home with a repository in it, and a file outside the
@@ -162,8 +165,8 @@ func TestOverlayErrorsQuoteLittle(t *testing.T) {
 		t.Fatal("loaded an overlay of unknown keys")
 	}
 	msg := err.Error()
-	if n := strings.Count(msg, "unknown key"); n > maxProblems {
-		t.Errorf("%d problems listed, want at most %d", n, maxProblems)
+	if n := strings.Count(msg, "unknown key"); n > yamldoc.MaxShown {
+		t.Errorf("%d problems listed, want at most %d", n, yamldoc.MaxShown)
 	}
 	if !strings.Contains(msg, "more problems") {
 		t.Errorf("the cut list does not say there is more: %q", msg)
@@ -275,7 +278,7 @@ func BenchmarkLoadOverlayAtBound(b *testing.B) {
 }
 
 // FuzzOverlayErrorsQuoteLittle: whatever a repository's overlay holds, a
-// refusal of it lists at most maxProblems problems and never repeats a
+// refusal of it lists at most yamldoc.MaxShown problems and never repeats a
 // long line of it whole: an error is shown to the model and recorded.
 func FuzzOverlayErrorsQuoteLittle(f *testing.F) {
 	for _, s := range []string{
@@ -294,11 +297,11 @@ func FuzzOverlayErrorsQuoteLittle(f *testing.F) {
 			return
 		}
 		msg := err.Error()
-		if n := strings.Count(msg, "\n") + 1; n > maxProblems+1 {
-			t.Fatalf("%d problems listed, want at most %d", n, maxProblems+1)
+		if n := strings.Count(msg, "\n") + 1; n > yamldoc.MaxShown+1 {
+			t.Fatalf("%d problems listed, want at most %d", n, yamldoc.MaxShown+1)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			if l := strings.TrimSpace(line); len(l) > 2*maxShown && strings.Contains(msg, l) {
+			if l := strings.TrimSpace(line); len(l) > 2*yamldoc.MaxQuoted && strings.Contains(msg, l) {
 				t.Fatalf("a %d-byte line of the file is in the error whole: %q", len(l), msg)
 			}
 		}
@@ -336,7 +339,7 @@ func TestOverlayRefusalQuotesAPathWithControlCharacters(t *testing.T) {
 			}
 			// one line per problem, each naming the file: no forged line
 			for _, l := range strings.Split(err.Error(), "\n") {
-				if strings.ContainsFunc(l, unicode.IsControl) || !strings.HasPrefix(l, "repository policy "+shownPath(overlay)) && !strings.HasPrefix(l, shownPath(overlay)+":") {
+				if strings.ContainsFunc(l, unicode.IsControl) || !strings.HasPrefix(l, "repository policy "+textsafe.Path(overlay)) && !strings.HasPrefix(l, textsafe.Path(overlay)+":") {
 					t.Fatalf("the refusal carries a raw control character or a line of its own: %q", err)
 				}
 			}

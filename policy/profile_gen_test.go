@@ -34,7 +34,7 @@ func TestProfilesGeneratedEqualParse(t *testing.T) {
 				t.Fatal(err)
 			}
 			raw, errs := decode(data, "profile:"+name, false)
-			if err := errs.err(); err != nil {
+			if err := errs.Err(); err != nil {
 				t.Fatal(err)
 			}
 			gen := bundledDoc(data)
@@ -84,7 +84,7 @@ func generateProfiles() ([]byte, error) {
 			return nil, err
 		}
 		raw, errs := decode(data, "profile:"+name, false)
-		if err := errs.err(); err != nil {
+		if err := errs.Err(); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(&b, "case profile%sYAML:\n\treturn ", exportName(name))

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/regular"
@@ -87,7 +86,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 		return nil, overlayErr(file, "is in a repository whose root cannot be resolved", "check "+root, err)
 	}
 	if !within(real, realRoot) {
-		return nil, overlayErr(file, fmt.Sprintf("is a link to %q, outside the repository %s", real, shownPath(realRoot)),
+		return nil, overlayErr(file, fmt.Sprintf("is a link to %q, outside the repository %s", real, textsafe.Path(realRoot)),
 			"a repository's policy must be a file inside it: replace the link with the file itself, or remove it",
 			ErrOverlayOutside)
 	}
@@ -99,7 +98,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 	case errors.Is(err, regular.ErrNotRegular):
 		return nil, overlayErr(file, "is not a regular file", "make it a regular YAML file, or remove it", err)
 	case errors.Is(err, ErrOverlayOutside):
-		return nil, overlayErr(file, "led outside the repository "+shownPath(realRoot)+" as it was opened (a directory was swapped for a link)",
+		return nil, overlayErr(file, "led outside the repository "+textsafe.Path(realRoot)+" as it was opened (a directory was swapped for a link)",
 			"a repository's policy must be a file inside it: remove the link", err)
 	case errors.Is(err, ErrTooLarge):
 		return nil, overlayErr(file, fmt.Sprintf("is larger than %d KiB", MaxOverlayBytes>>10),
@@ -115,7 +114,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 func overlayErr(file, cause, fix string, err error) error {
 	return &overlayError{
 		msg: fmt.Sprintf("repository policy %s %s: Airlock refuses it and blocks every call in this repository; %s (%s)",
-			shownPath(file), cause, fix, textsafe.EscapeLoose(err.Error())),
+			textsafe.Path(file), cause, fix, textsafe.EscapeLoose(err.Error())),
 		err: err,
 	}
 }
@@ -130,17 +129,6 @@ type overlayError struct {
 
 func (e *overlayError) Error() string   { return e.msg }
 func (e *overlayError) Unwrap() []error { return []error{ErrOverlayRefused, e.err} }
-
-// shownPath is a path as a message shows it: as it is when it prints
-// plainly, quoted when a repository's directory names carry control
-// characters (a forged line, a terminal escape) or any other character
-// of textsafe's table (a Hangul filler strconv.Quote would keep).
-func shownPath(p string) string {
-	if q := strconv.Quote(p); q[1:len(q)-1] != p || textsafe.Escape(p) != p {
-		return textsafe.EscapeLoose(q) // strconv.Quote's form, with the hidden letters it keeps escaped too
-	}
-	return p
-}
 
 // readBounded reads the file at path, opened by open (which refuses what
 // is not a regular file without blocking on it), of at most max bytes.

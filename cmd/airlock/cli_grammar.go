@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/internal/yamldoc"
 )
 
 // exitUsage is the exit status of every usage error (sysexits EX_USAGE).
@@ -408,7 +409,7 @@ func didYouMean(candidates []string, typed, prefix string) string {
 		limit = 2
 	}
 	for _, c := range candidates {
-		if d := editDistance(c, typed); d <= limit && d < bestD {
+		if d := yamldoc.Distance(c, typed); d <= limit && d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -430,31 +431,4 @@ func didYouMean(candidates []string, typed, prefix string) string {
 		prefix = "-"
 	}
 	return fmt.Sprintf(" (did you mean %q?)", prefix+best)
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours ("scna").
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agentairlock/airlock/internal/yamldoc"
 )
 
 // A flag (or argument) whose value is one of a fixed set is checked here,
@@ -57,8 +59,9 @@ func enumFlag(verb, name, got string, values ...string) (string, error) {
 
 // nearestValue is the value nearest to got: one got begins with or that
 // begins with got ("blocked" → "block", "para" → "paranoid"), else the one
-// fewest edits away (editDistance, cli_grammar.go) when that is at most about a third of its length (and at
-// least one edit is allowed). "" when none is near.
+// fewest edits away (yamldoc.Distance, the loaders' measure of a typo) when that is at most about a third
+// of its length (and at least one edit is allowed). "" when none is near. (Not yamldoc.Suggest: a flag's
+// values are short words a person abbreviates, a key is a name a person misspells.)
 func nearestValue(got string, values []string) string {
 	g := strings.ToLower(got)
 	if g == "" {
@@ -71,7 +74,7 @@ func nearestValue(got string, values []string) string {
 	}
 	best, bestD := "", -1
 	for _, v := range values {
-		d := editDistance(g, v)
+		d := yamldoc.Distance(g, v)
 		limit := max(1, (utf8.RuneCountInString(v)+1)/3)
 		if d <= limit && (bestD < 0 || d < bestD) {
 			best, bestD = v, d

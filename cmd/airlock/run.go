@@ -121,7 +121,7 @@ func runSandboxed(c *cli.Context) error {
 	}
 	fmt.Fprint(c.App.ErrWriter, runBanner(rep, c.Bool("verbose")))
 
-	digest := gate.ConfigOf("run", p, env.Getenv).Fingerprint()
+	digest := gate.ConfigOf("run", p, env).Fingerprint()
 	if _, err := log.Append(sess.StartRecord(textsafe.Escape(strings.Join(argv, " ")), fmt.Sprintf("cwd=%q policy=%s", cwd, digest))); err != nil {
 		return exitWith(exitConfig, "airlock run: record the session start; nothing was started: %v", err)
 	}

@@ -1,4 +1,4 @@
-package yamlcheck
+package yamldoc
 
 import (
 	"bytes"
@@ -37,19 +37,19 @@ func FuzzParse(f *testing.F) {
 		doc, probs := Parse(data)
 		lines := len(lineEnds(data))
 		for _, p := range probs {
-			if strings.ContainsFunc(p.Msg, unicode.IsControl) {
-				t.Fatalf("a control character in %q", p.Msg)
+			if strings.ContainsFunc(p.Text(), unicode.IsControl) {
+				t.Fatalf("a control character in %q", p.Text())
 			}
 			if p.Line < 0 || p.Line > lines+1 {
-				t.Fatalf("line %d of a %d-line file: %s", p.Line, lines, p.Msg)
+				t.Fatalf("line %d of a %d-line file: %s", p.Line, lines, p.Text())
 			}
 		}
 		if doc == nil {
 			if len(probs) != 1 || probs[0].Line < 1 || probs[0].Line > lines {
 				t.Fatalf("a syntax error with problems %v in a %d-line file", probs, lines)
 			}
-			if lineWord.MatchString(probs[0].Msg) {
-				t.Fatalf("the line said twice: %q", probs[0].Msg)
+			if lineWord.MatchString(probs[0].Text()) {
+				t.Fatalf("the line said twice: %q", probs[0].Text())
 			}
 			return
 		}

@@ -1,4 +1,4 @@
-package yamlcheck
+package yamldoc
 
 import (
 	"fmt"
@@ -58,13 +58,13 @@ func TestSyntaxLine(t *testing.T) {
 			}
 			p := probs[0]
 			if p.Line != c.line {
-				t.Errorf("line %d, want %d: %s", p.Line, c.line, p.Msg)
+				t.Errorf("line %d, want %d: %s", p.Line, c.line, p.Text())
 			}
-			if !strings.Contains(p.Msg, c.want) {
-				t.Errorf("message %q does not say %q", p.Msg, c.want)
+			if !strings.Contains(p.Text(), c.want) {
+				t.Errorf("message %q does not say %q", p.Text(), c.want)
 			}
-			if lineWord.MatchString(p.Msg) {
-				t.Errorf("message %q names a line itself", p.Msg)
+			if lineWord.MatchString(p.Text()) {
+				t.Errorf("message %q names a line itself", p.Text())
 			}
 		})
 	}
@@ -77,40 +77,40 @@ func TestRepeatedKeys(t *testing.T) {
 		want []Problem
 	}{
 		{"top level", "mode: guard\ndefault: ask\nrules: []\nmode: observe\n",
-			[]Problem{{4, `key "mode" repeated (first at line 1); remove one`}}},
+			[]Problem{{Line: 4, Msg: `key "mode" repeated (first at line 1); remove one`}}},
 		{"quoted spelling", "mode: guard\nrules: []\n\"mode\": observe\n",
-			[]Problem{{3, `key "mode" repeated (first at line 1); remove one`}}},
+			[]Problem{{Line: 3, Msg: `key "mode" repeated (first at line 1); remove one`}}},
 		{"in a list item", "rules:\n  - id: a\n    action: block\n    action: allow\n",
-			[]Problem{{4, `key "rules[0].action" repeated (first at line 3); remove one`}}},
+			[]Problem{{Line: 4, Msg: `key "rules[0].action" repeated (first at line 3); remove one`}}},
 		{"in the second item", "rules:\n  - id: a\n  - id: b\n    tool: x\n    tool: y\n",
-			[]Problem{{5, `key "rules[1].tool" repeated (first at line 4); remove one`}}},
+			[]Problem{{Line: 5, Msg: `key "rules[1].tool" repeated (first at line 4); remove one`}}},
 		{"nested mapping", "escalate:\n  high: block\n  med: ask\n  high: allow\n",
-			[]Problem{{4, `key "escalate.high" repeated (first at line 2); remove one`}}},
+			[]Problem{{Line: 4, Msg: `key "escalate.high" repeated (first at line 2); remove one`}}},
 		{"flow mapping", "egress: {max_bytes_out: {a.com: 1, a.com: 99}}\n",
-			[]Problem{{1, `key "egress.max_bytes_out.a.com" repeated (first at line 1); remove one`}}},
+			[]Problem{{Line: 1, Msg: `key "egress.max_bytes_out.a.com" repeated (first at line 1); remove one`}}},
 		{"three times", "a: 1\na: 2\na: 3\n",
-			[]Problem{{2, `key "a" repeated (first at line 1); remove one`}, {3, `key "a" repeated (first at line 1); remove one`}}},
+			[]Problem{{Line: 2, Msg: `key "a" repeated (first at line 1); remove one`}, {Line: 3, Msg: `key "a" repeated (first at line 1); remove one`}}},
 		{"through an alias key", "&k mode: guard\n*k : observe\n",
-			[]Problem{{2, `an alias "*k" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
+			[]Problem{{Line: 2, Msg: `an alias "*k" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
 		// the policy loader read `*mode` as the key mode (an alias node's
 		// Value is its anchor's name), every YAML reader as "harmless":
 		// the gate switched to observe with no repeated key in sight
 		{"alias key named like another key", "mode: enforce\nrules:\n  - reason: &mode harmless\n*mode : observe\n",
-			[]Problem{{4, `an alias "*mode" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
+			[]Problem{{Line: 4, Msg: `an alias "*mode" used as a key in the top-level mapping: the loaders read a key by its name as written, another reader by what the alias refers to; write the key out`}}},
 		{"merge key", "base: &b {action: block}\nrules:\n  - <<: *b\n    action: allow\n",
-			[]Problem{{3, `a merge key (<<) in "rules[0]": a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead`}}},
+			[]Problem{{Line: 3, Msg: `a merge key (<<) in "rules[0]": a key written beside it silently replaces the merged one, so the file does not say which value is in force; write the keys out instead`}}},
 		{"second document", "mode: guard\nrules: []\n---\nmode: observe\n",
-			[]Problem{{3, "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
+			[]Problem{{Line: 3, Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
 		{"second document after a blank line and a comment", "mode: guard\n---\n\n# later\nmode: observe\n",
-			[]Problem{{2, "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
+			[]Problem{{Line: 2, Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
 		{"second document after ...", "---\nmode: guard\n...\n---\nmode: observe\n",
-			[]Problem{{4, "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
+			[]Problem{{Line: 4, Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
 		{"second document on the --- line", "mode: guard\n--- {mode: observe}\n",
-			[]Problem{{2, "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
+			[]Problem{{Line: 2, Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
 		{"a trailing ---", "mode: guard\n---\n",
-			[]Problem{{2, "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
+			[]Problem{{Line: 2, Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"}}},
 		{"control characters in a key", "\"a\\nb\": 1\n\"a\\nb\": 2\n",
-			[]Problem{{2, `key "a\nb" repeated (first at line 1); remove one`}}},
+			[]Problem{{Line: 2, Msg: `key "a\nb" repeated (first at line 1); remove one`}}},
 		{"same key in two items is fine", "rules:\n  - id: a\n  - id: b\n", nil},
 		{"a leading --- is one document", "---\nmode: guard\n", nil},
 		{"empty", "", nil},
@@ -126,8 +126,8 @@ func TestRepeatedKeys(t *testing.T) {
 				t.Fatalf("problems %v, want %v", probs, c.want)
 			}
 			for i := range probs {
-				if probs[i] != c.want[i] {
-					t.Errorf("problem %d:\n got %d: %s\nwant %d: %s", i, probs[i].Line, probs[i].Msg, c.want[i].Line, c.want[i].Msg)
+				if probs[i].Line != c.want[i].Line || probs[i].Text() != c.want[i].Text() {
+					t.Errorf("problem %d:\n got %d: %s\nwant %d: %s", i, probs[i].Line, probs[i].Text(), c.want[i].Line, c.want[i].Text())
 				}
 			}
 		})
@@ -140,8 +140,8 @@ func TestRepeatedKeysBounded(t *testing.T) {
 		b.WriteString("a: 1\n")
 	}
 	_, probs := Parse([]byte(b.String()))
-	if len(probs) != MaxProblems {
-		t.Fatalf("%d problems, want %d", len(probs), MaxProblems)
+	if len(probs) != maxFound {
+		t.Fatalf("%d problems, want %d", len(probs), maxFound)
 	}
 }
 
@@ -192,7 +192,7 @@ func TestSyntaxMessageBounded(t *testing.T) {
 	if len(probs) != 1 || probs[0].Line != 2 {
 		t.Fatalf("problems %.300v, want one on line 2", probs)
 	}
-	if m := probs[0].Msg; len(m) > 400 || !strings.Contains(m, "must name an anchor") {
+	if m := probs[0].Text(); len(m) > 400 || !strings.Contains(m, "must name an anchor") {
 		t.Fatalf("message of %d bytes: %.300q", len(m), m)
 	}
 }

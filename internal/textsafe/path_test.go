@@ -1,16 +1,14 @@
-package policy
+package textsafe
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// TestShownPathHidesNothing: a repository path in a message shows every
-// character of textsafe's table as an escape, a Hangul filler (which
+// TestPathHidesNothing: a repository path in a message shows every
+// character of the table as an escape, a Hangul filler (which
 // strconv.Quote keeps, being a letter) included, and a plain path as it is.
-func TestShownPathHidesNothing(t *testing.T) {
+func TestPathHidesNothing(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"/repo/plain", "/repo/plain"},
 		{"/repo/日本", "/repo/日本"},
@@ -20,12 +18,12 @@ func TestShownPathHidesNothing(t *testing.T) {
 		{"/repo/q\"uote\x1b", `"/repo/q\"uote\x1b"`},
 		{"/repo/bad\xff", `"/repo/bad\xff"`},
 	} {
-		got := shownPath(tc.in)
+		got := Path(tc.in)
 		if got != tc.want {
-			t.Errorf("shownPath(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("Path(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-		if strings.ContainsFunc(got, textsafe.Hidden) {
-			t.Errorf("shownPath(%q) = %q holds a hidden character", tc.in, got)
+		if strings.ContainsFunc(got, Hidden) {
+			t.Errorf("Path(%q) = %q holds a hidden character", tc.in, got)
 		}
 	}
 }

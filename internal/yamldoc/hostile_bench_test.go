@@ -1,4 +1,4 @@
-package yamlcheck
+package yamldoc
 
 import (
 	"fmt"
