@@ -7,8 +7,11 @@ import (
 )
 
 // The proxy links neither the command line's UI libraries nor the
-// agent-config editor.
+// agent-config editor: it needs scan's text engine, not the file
+// scanner (scan/files) that reads agent configs through setup.
 var mcpBanned = []string{
+	"github.com/agentairlock/airlock/setup",
+	"github.com/agentairlock/airlock/scan/files",
 	"charm.land/bubbletea/v2",
 	"github.com/urfave/cli/v2",
 }
