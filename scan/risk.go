@@ -269,9 +269,9 @@ func untag(m string) string {
 // Combined turns a combination that raises the file (or one tool of a
 // snapshot) to High — a credential with somewhere to send it, an
 // <IMPORTANT> block naming a credential, steering with a secret — into a
-// finding of its own, so "any finding at high" and "risk high" agree. The file scanner
-// appends them to a file's findings. It
-// sits where the first part of the combination sits.
+// finding of its own, so "any finding at high" and "risk high" agree. It
+// sits where the first part of the combination sits. The file scanner
+// appends these to a file's findings before scoring it.
 func Combined(fs []Finding) []Finding {
 	var out []Finding
 	for _, v := range judge(fs) {
