@@ -88,7 +88,7 @@ func TestToolPoisonedEvidence(t *testing.T) {
 	for name, ids := range wantIDs {
 		fs := Tool(tools[name])
 		for _, id := range ids {
-			if !hasID(fs, id) {
+			if feedFind(fs, id) == nil {
 				t.Errorf("%s: no %s finding; got:\n%s", name, id, dump(fs))
 			}
 		}

@@ -3,8 +3,10 @@
 // execute and hidden (stealth) content.
 //
 // The MCP proxy asks it whether a server's toolset is poisoned at first
-// sight (Tool, Poisoned); the static scanner reuses the same engine on
-// SKILL.md, AGENTS.md, rules files and MCP configs (Text).
+// sight (Tool, Poisoned); the static scanner, scan/files, reuses the same
+// engine on SKILL.md, AGENTS.md, rules files and MCP configs (Text,
+// ToolList, Combined). scan itself knows no file kinds and no agent
+// configs, and must never import setup: the proxy links this package.
 //
 // An indicator is evidence for a person, never a verdict on its own. Risk
 // turns a set of findings into one severity, and only intent reaches High:

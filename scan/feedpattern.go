@@ -289,7 +289,7 @@ func (f *Feed) match(src string, fs folded, hits []hit) []hit {
 		if !r.mayMatch(fs.s) {
 			continue
 		}
-		for _, m := range r.re.FindAllStringIndex(fs.s, maxPerID) {
+		for _, m := range r.re.FindAllStringIndex(fs.s, MaxPerID) {
 			oa, ob := fs.orig(src, m[0], m[1])
 			hits = append(hits, hit{
 				Finding: Finding{ID: r.id, Category: r.cat, Severity: r.sev, Explain: r.explain},

@@ -133,3 +133,31 @@ const maxMatch = 120
 
 // clip escapes s and bounds it to n runes, marking a cut with "…".
 func clip(s string, n int) string { return textsafe.CutRunes(textsafe.EscapeLoose(s), n) }
+
+// ClipMatch is s as a Finding's Match holds it: escaped, at most maxMatch
+// runes. A caller that builds its own findings (the file scanner's config
+// indicators) fills Match with it.
+func ClipMatch(s string) string { return clip(s, maxMatch) }
+
+// At is f placed elsewhere: at line and col, in field. Text scanned on its
+// own and found in a file somewhere else (a frontmatter value decoded out
+// of its YAML) sits where its key does; its paragraph, counted in the
+// value, means nothing in the file and is dropped, so Risk's nearness
+// falls back to lines.
+func (f Finding) At(line, col int, field string) Finding {
+	f.Line, f.Col, f.Field, f.para = line, col, field, 0
+	return f
+}
+
+// ParseSeverity reads "low", "med" (or "medium") and "high".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "low":
+		return Low, nil
+	case "med", "medium":
+		return Med, nil
+	case "high":
+		return High, nil
+	}
+	return None, fmt.Errorf("severity %q: want low, med or high", s)
+}

@@ -215,3 +215,23 @@ var lookalike = map[rune]rune{
 	'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w',
 	'α': 'a', 'ο': 'o', 'ι': 'i', 'ν': 'v', 'κ': 'k', 'τ': 't', 'ρ': 'p',
 }
+
+// UnquoteShell drops the empty quotes and backslashes a shell removes
+// inside a word (c”url, c\url), so spellings meant to dodge a matcher
+// read as the command they run. Text does not apply it: a caller that
+// weighs a command line (an agent config's hook or server launch) does.
+func UnquoteShell(s string) string {
+	if !strings.ContainsAny(s, `'"\`) {
+		return s
+	}
+	r := strings.NewReplacer(`''`, "", `""`, "")
+	s = r.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && isWordByte(s[i+1]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -265,3 +265,40 @@ func untag(m string) string {
 	}
 	return b.String()
 }
+
+// Combined turns a combination that raises the file (or one tool of a
+// snapshot) to High — a credential with somewhere to send it, an
+// <IMPORTANT> block naming a credential, steering with a secret — into a
+// finding of its own, so "any finding at high" and "risk high" agree. It
+// sits where the first part of the combination sits. The file scanner
+// appends these to a file's findings before scoring it.
+func Combined(fs []Finding) []Finding {
+	var out []Finding
+	for _, v := range judge(fs) {
+		if v.sev < High || len(v.evidence) == 0 {
+			continue
+		}
+		alreadyHigh := false
+		for _, f := range fs {
+			if f.Tool == v.tool && f.Severity == High {
+				alreadyHigh = true
+				break
+			}
+		}
+		if alreadyHigh {
+			continue
+		}
+		at := v.evidence[0]
+		for _, e := range v.evidence {
+			if e.Line < at.Line || (e.Line == at.Line && e.Col < at.Col) {
+				at = e
+			}
+		}
+		out = append(out, Finding{
+			ID: "risk.combined", Category: at.Category, Severity: High, Line: at.Line, Col: at.Col,
+			Match: at.Match, Field: at.Field, Tool: v.tool,
+			Explain: "together these amount to an attack: " + strings.TrimPrefix(v.reason(), fmt.Sprintf("tool %q: ", v.tool)),
+		})
+	}
+	return out
+}

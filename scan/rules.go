@@ -342,7 +342,7 @@ func upperIsEnv(_, orig string, sev Severity) (Severity, bool) {
 func credentialVars(s string) [][2]int {
 	var out [][2]int
 	for _, suffix := range []string{"_token", "_secret", "_api_key", "_apikey", "_password", "_passwd", "_private_key", "_access_key"} {
-		for from := 0; len(out) < maxPerID; {
+		for from := 0; len(out) < MaxPerID; {
 			i := strings.Index(s[from:], suffix)
 			if i < 0 {
 				break

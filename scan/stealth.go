@@ -29,7 +29,7 @@ func hiddenChars(s string) []hit {
 	runStart, runKind := -1, plainChar
 	var prev rune
 	flush := func(end int) {
-		if runKind != plainChar && perKind[runKind] < maxPerID {
+		if runKind != plainChar && perKind[runKind] < MaxPerID {
 			if h, ok := charHit(s, runStart, end, runKind); ok {
 				hits = append(hits, h)
 				perKind[runKind]++

@@ -15,9 +15,9 @@ import (
 // scan.truncated at High: text that was not read is not clean.
 const MaxText = 4 << 20
 
-// maxPerID bounds how many findings one indicator reports per string, so a
+// MaxPerID bounds how many findings one indicator reports per string, so a
 // text made of ten thousand zero-width spaces yields a finding, not a flood.
-const maxPerID = 16
+const MaxPerID = 16
 
 // hit is a finding still in folded coordinates, before positions are
 // resolved and context weighting applied.
@@ -70,7 +70,7 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 	if len(hits) == 0 && extra == nil {
 		return nil
 	}
-	lines := newLineIndex(shown)
+	lines := NewLineIndex(shown)
 	paras := newParaIndex(shown)
 	out := make([]Finding, 0, len(hits)+len(extra))
 	count := map[string]int{}
@@ -88,11 +88,11 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 			continue
 		}
 		same[k] = true
-		if count[h.ID]++; count[h.ID] > maxPerID {
+		if count[h.ID]++; count[h.ID] > MaxPerID {
 			continue
 		}
 		fd := h.Finding
-		fd.Line, fd.Col = lines.pos(h.oa)
+		fd.Line, fd.Col = lines.Pos(h.oa)
 		fd.para = paras.of(h.oa)
 		if fd.Match == "" {
 			fd.Match = clip(shown[h.oa:h.ob], maxMatch)
@@ -193,13 +193,13 @@ func negatedBefore(s string, a int) bool {
 // each attempt costs the same however long the text is.
 const matchWindow = 1024
 
-// find appends the part's matches in s to spans, at most maxPerID, each
+// find appends the part's matches in s to spans, at most MaxPerID, each
 // starting at a word boundary when the pattern began with \b and never
 // right after a byte in notAfter. Candidates are found by the literal
 // prefix with a substring search; the regexp then runs anchored there.
 func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 	if p.lit == "" {
-		for _, m := range p.re.FindAllStringIndex(s, maxPerID) {
+		for _, m := range p.re.FindAllStringIndex(s, MaxPerID) {
 			if m[0] == 0 || strings.IndexByte(notAfter, s[m[0]-1]) < 0 {
 				spans = append(spans, [2]int{m[0], m[1]})
 			}
@@ -207,7 +207,7 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 		return spans
 	}
 	budget := 4*len(s) + 1<<15 // bytes the anchored attempts may examine
-	for from, n := 0, 0; from < len(s) && n < maxPerID; {
+	for from, n := 0, 0; from < len(s) && n < MaxPerID; {
 		i := strings.Index(s[from:], p.lit)
 		if i < 0 {
 			break
@@ -220,7 +220,7 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 		window := s[a:min(len(s), a+matchWindow)]
 		if budget -= len(window); budget < 0 {
 			// Too many candidates: one linear-time pass over the rest.
-			for _, m := range p.whole().FindAllStringIndex(s[a:], maxPerID-n) {
+			for _, m := range p.whole().FindAllStringIndex(s[a:], MaxPerID-n) {
 				if b := a + m[0]; b == 0 || strings.IndexByte(notAfter, s[b-1]) < 0 {
 					spans = append(spans, [2]int{b, a + m[1]})
 				}
@@ -329,28 +329,45 @@ func isWordByte(c byte) bool {
 	return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c == '_'
 }
 
-// lineIndex turns byte offsets into 1-based line and rune column.
-type lineIndex struct {
+// LineIndex turns byte offsets into 1-based line and rune column, the
+// positions a Finding reports. The file scanner places what it finds in
+// an agent config with it, so its findings count columns as Text does.
+type LineIndex struct {
 	s      string
 	starts []int
 }
 
-func newLineIndex(s string) lineIndex {
+// NewLineIndex indexes the lines of s.
+func NewLineIndex(s string) LineIndex {
 	starts := []int{0}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	return lineIndex{s: s, starts: starts}
+	return LineIndex{s: s, starts: starts}
 }
 
-func (l lineIndex) pos(off int) (line, col int) {
+// Pos is the 1-based line and rune column of byte offset off (clamped
+// to the text).
+func (l LineIndex) Pos(off int) (line, col int) {
 	off = min(max(off, 0), len(l.s))
 	n, _ := slices.BinarySearch(l.starts, off+1)
 	// starts[n-1] <= off < starts[n]
 	start := l.starts[n-1]
 	return n, utf8.RuneCountInString(l.s[start:off]) + 1
+}
+
+// Offset is the byte offset where 1-based line starts (the end of the
+// text past the last line).
+func (l LineIndex) Offset(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(l.starts) {
+		return len(l.s)
+	}
+	return l.starts[line-1]
 }
 
 // paraIndex numbers paragraphs: runs of text between blank lines.
@@ -380,16 +397,4 @@ func newParaIndex(s string) paraIndex {
 func (p paraIndex) of(off int) int {
 	n, _ := slices.BinarySearch(p, off+1)
 	return n + 1
-}
-
-// offset is the byte offset where 1-based line starts (the end of the
-// text past the last line).
-func (l lineIndex) offset(line int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > len(l.starts) {
-		return len(l.s)
-	}
-	return l.starts[line-1]
 }

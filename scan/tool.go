@@ -60,7 +60,7 @@ func unreadable(raw []byte, err error) Finding {
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) && syn.Offset > 0 && int(syn.Offset) <= len(raw) {
-		f.Line, f.Col = newLineIndex(string(raw)).pos(int(syn.Offset) - 1)
+		f.Line, f.Col = NewLineIndex(string(raw)).Pos(int(syn.Offset) - 1)
 	}
 	return f
 }

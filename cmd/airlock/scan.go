@@ -10,6 +10,7 @@ import (
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/scan"
+	"github.com/agentairlock/airlock/scan/files"
 	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
 )
@@ -60,7 +61,7 @@ func runScan(c *cli.Context) error {
 	if err := scan.ActivateInstalledFeed(env.AirlockHome); err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}
-	opt := scan.Options{Admission: admissionFrom(env.AirlockHome)}
+	opt := files.Options{Admission: admissionFrom(env.AirlockHome)}
 	if c.Bool("user-configs") {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -74,7 +75,7 @@ func runScan(c *cli.Context) error {
 			}
 		}
 	}
-	rep, err := scan.Walk(paths, opt)
+	rep, err := files.Walk(paths, opt)
 	if err != nil {
 		return exitWith(2, "airlock scan: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"testing"
 )
 
 // Deps lists the packages pkg (an import path or a ./relative directory)
@@ -45,4 +46,18 @@ func Banned(deps, banned []string) []string {
 	}
 	slices.Sort(hits)
 	return hits
+}
+
+// Refuse fails t when the package under test (the test's own folder, as
+// `go test` runs it) links any of banned, naming each hit. The dependency
+// tests of the binaries and of scan are this one call.
+func Refuse(t testing.TB, banned []string) {
+	t.Helper()
+	deps, err := Deps(".", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := Banned(deps, banned); len(bad) > 0 {
+		t.Fatalf("%s links %q, which it must not (go list -deps shows which import brings each in)", deps[len(deps)-1], bad)
+	}
 }

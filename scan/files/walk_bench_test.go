@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentairlock/airlock/scan"
 )
 
 // genTree writes n files shaped like a real repository with agent
@@ -67,8 +69,8 @@ func BenchmarkWalk(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if r.Scanned != c.files || !r.Reaches(High) {
-					b.Fatalf("scanned %d of %d files; high %v", r.Scanned, c.files, r.Reaches(High))
+				if r.Scanned != c.files || !r.Reaches(scan.High) {
+					b.Fatalf("scanned %d of %d files; high %v", r.Scanned, c.files, r.Reaches(scan.High))
 				}
 			}
 			per := b.Elapsed().Seconds() / float64(b.N)

@@ -1,13 +1,15 @@
-package scan
+package files
 
 import (
 	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/agentairlock/airlock/scan"
 )
 
-// Kind says what a file is to an agent, which decides the Context its
+// Kind says what a file is to an agent, which decides the scan.Context its
 // text is weighed in.
 type Kind string
 
@@ -24,18 +26,18 @@ const (
 )
 
 // Context is the weighting a kind of file gets.
-func (k Kind) Context() Context {
+func (k Kind) Context() scan.Context {
 	switch k {
 	case KindSkill, KindCommand, KindRules, KindTools:
-		return Instructions
+		return scan.Instructions
 	case KindConfig:
-		return Config
+		return scan.Config
 	case KindScript:
-		return Script
+		return scan.Script
 	case KindCode:
-		return Code
+		return scan.Code
 	}
-	return Prose
+	return scan.Prose
 }
 
 // rulesNames are files every agent of that family reads as standing

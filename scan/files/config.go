@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/setup"
 )
 
@@ -29,40 +30,40 @@ var (
 // configFindings weighs what an agent config makes the agent run: hook
 // commands that reach the network, and MCP servers whose launch command
 // downloads code and runs it.
-func configFindings(text string, cfg *setup.Config) []Finding {
-	var out []Finding
-	idx := newLineIndex(text)
+func configFindings(text string, cfg *setup.Config) []scan.Finding {
+	var out []scan.Finding
+	idx := scan.NewLineIndex(text)
 	for _, h := range cfg.Hooks {
-		if !fetchRe().MatchString(unquoteShell(h.Command)) {
+		if !fetchRe().MatchString(scan.UnquoteShell(h.Command)) {
 			continue
 		}
-		sev, why := Med, "reaches the network on every matching event"
-		cmd := unquoteShell(h.Command)
-		inner := Text(cmd, Instructions)
+		sev, why := scan.Med, "reaches the network on every matching event"
+		cmd := scan.UnquoteShell(h.Command)
+		inner := scan.Text(cmd, scan.Instructions)
 		switch {
-		case hasCategory(inner, Execution, High) || hasCategory(Text(cmd, Instructions), Execution, High):
-			sev, why = High, "downloads and runs code on every matching event"
+		case hasCategory(inner, scan.Execution, scan.High) || hasCategory(scan.Text(cmd, scan.Instructions), scan.Execution, scan.High):
+			sev, why = scan.High, "downloads and runs code on every matching event"
 		case sendRe().MatchString(cmd):
-			sev, why = High, "sends data out (stdin, a file, a command's output or a variable) on every matching event"
+			sev, why = scan.High, "sends data out (stdin, a file, a command's output or a variable) on every matching event"
 		case hasID(inner, "exfil.collector"):
-			sev, why = High, "calls a request collector on every matching event"
-		case hasCategory(inner, Secret, Med):
-			sev, why = High, "reaches the network with a credential in the command, on every matching event"
+			sev, why = scan.High, "calls a request collector on every matching event"
+		case hasCategory(inner, scan.Secret, scan.Med):
+			sev, why = scan.High, "reaches the network with a credential in the command, on every matching event"
 		}
-		line, col := idx.locate(h.Line, h.Command)
+		line, col := locate(text, idx, h.Line, h.Command)
 		what := fmt.Sprintf("%s hook (matcher %q)", h.Event, h.Matcher)
 		if h.Helper {
 			what = fmt.Sprintf("the %s command", h.Event)
 			why = strings.Replace(why, "on every matching event", "whenever the agent runs it", 1)
 		}
-		out = append(out, Finding{
-			ID: "exec.hook-fetch", Category: Execution, Severity: sev, Line: line, Col: col,
-			Match:   clip(h.Command, maxMatch),
+		out = append(out, scan.Finding{
+			ID: "exec.hook-fetch", Category: scan.Execution, Severity: sev, Line: line, Col: col,
+			Match:   scan.ClipMatch(h.Command),
 			Explain: what + " " + why,
 		})
 	}
 	if cfg.Store.Kind == setup.KindSettings && cfg.Store.Scope == setup.ScopeProject {
-		out = append(out, projectSettings(idx)...)
+		out = append(out, projectSettings(text, idx)...)
 	}
 	for _, s := range cfg.Servers {
 		if s.Remote {
@@ -72,15 +73,15 @@ func configFindings(text string, cfg *setup.Config) []Finding {
 		if s.Wrapped {
 			argv = s.Inner
 		}
-		cmdline := unquoteShell(strings.Join(argv, " "))
-		for _, f := range Text(cmdline, Instructions) {
-			if f.Category != Execution || f.Severity < High {
+		cmdline := scan.UnquoteShell(strings.Join(argv, " "))
+		for _, f := range scan.Text(cmdline, scan.Instructions) {
+			if f.Category != scan.Execution || f.Severity < scan.High {
 				continue
 			}
-			line, col := idx.locate(s.Line, firstWord(argv), "command")
-			out = append(out, Finding{
-				ID: "exec.server-command", Category: Execution, Severity: High, Line: line, Col: col,
-				Match:   clip(cmdline, maxMatch),
+			line, col := locate(text, idx, s.Line, firstWord(argv), "command")
+			out = append(out, scan.Finding{
+				ID: "exec.server-command", Category: scan.Execution, Severity: scan.High, Line: line, Col: col,
+				Match:   scan.ClipMatch(cmdline),
 				Explain: fmt.Sprintf("MCP server %q is launched by a command that %s", s.Name, f.Explain),
 			})
 			break
@@ -101,43 +102,24 @@ var (
 	})
 )
 
-func projectSettings(idx lineIndex) []Finding {
-	var out []Finding
-	for _, m := range apiRedirectRe().FindAllStringIndex(idx.s, maxPerID) {
-		line, col := idx.pos(m[0])
-		out = append(out, Finding{ID: "config.api-redirect", Category: Exfiltration, Severity: Med, Line: line, Col: col,
-			Match:   clip(idx.s[m[0]:m[1]], maxMatch),
+func projectSettings(text string, idx scan.LineIndex) []scan.Finding {
+	var out []scan.Finding
+	for _, m := range apiRedirectRe().FindAllStringIndex(text, scan.MaxPerID) {
+		line, col := idx.Pos(m[0])
+		out = append(out, scan.Finding{ID: "config.api-redirect", Category: scan.Exfiltration, Severity: scan.Med, Line: line, Col: col,
+			Match:   scan.ClipMatch(text[m[0]:m[1]]),
 			Explain: "project settings send the agent's model or web traffic through a host the repository chose"})
 	}
-	for _, m := range autoApproveRe().FindAllStringIndex(idx.s, maxPerID) {
-		line, col := idx.pos(m[0])
-		out = append(out, Finding{ID: "config.auto-approve", Category: Execution, Severity: Med, Line: line, Col: col,
-			Match:   clip(idx.s[m[0]:m[1]], maxMatch),
+	for _, m := range autoApproveRe().FindAllStringIndex(text, scan.MaxPerID) {
+		line, col := idx.Pos(m[0])
+		out = append(out, scan.Finding{ID: "config.auto-approve", Category: scan.Execution, Severity: scan.Med, Line: line, Col: col,
+			Match:   scan.ClipMatch(text[m[0]:m[1]]),
 			Explain: "project settings approve the repository's own MCP servers without asking whoever opens it"})
 	}
 	return out
 }
 
-// unquoteShell drops the empty quotes and backslashes a shell removes
-// inside a word (c”url, c\url), so spellings meant to dodge a matcher
-// read as the command they run.
-func unquoteShell(s string) string {
-	if !strings.ContainsAny(s, `'"\`) {
-		return s
-	}
-	r := strings.NewReplacer(`''`, "", `""`, "")
-	s = r.Replace(s)
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && isWordByte(s[i+1]) {
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func hasCategory(fs []Finding, c Category, min Severity) bool {
+func hasCategory(fs []scan.Finding, c scan.Category, min scan.Severity) bool {
 	for _, f := range fs {
 		if f.Category == c && f.Severity >= min {
 			return true
@@ -146,7 +128,7 @@ func hasCategory(fs []Finding, c Category, min Severity) bool {
 	return false
 }
 
-func hasID(fs []Finding, id string) bool {
+func hasID(fs []scan.Finding, id string) bool {
 	for _, f := range fs {
 		if f.ID == id {
 			return true
@@ -164,16 +146,15 @@ func firstWord(argv []string) string {
 	return ""
 }
 
-// locate places a structured finding: from line (1-based) on when the
-// config reader knew it — after the key named by after, when given — at
-// the first spelling of want found: quoted as JSON or TOML writes it
+// locate places a structured finding in text (indexed by idx): from
+// line (1-based) on when the config reader knew it — after the key named
+// by after, when given — at the first spelling of want found: quoted as JSON or TOML writes it
 // (Go's escaping of & < > and \/ included), then as is. Without a line,
 // the first place want appears; failing all, the line's first column.
-func (idx lineIndex) locate(line int, want string, after ...string) (int, int) {
-	text := idx.s
+func locate(text string, idx scan.LineIndex, line int, want string, after ...string) (int, int) {
 	start := 0
 	if line > 0 {
-		start = idx.offset(line)
+		start = idx.Offset(line)
 	}
 	for _, key := range after {
 		if i := strings.Index(text[start:], key); i >= 0 && i < 4096 {
@@ -182,7 +163,7 @@ func (idx lineIndex) locate(line int, want string, after ...string) (int, int) {
 	}
 	if want != "" {
 		if off, ok := decodedString(text, start, want); ok {
-			return idx.pos(off)
+			return idx.Pos(off)
 		}
 		esc := jsonEscape(want)
 		goEsc, _ := json.Marshal(want)
@@ -194,7 +175,7 @@ func (idx lineIndex) locate(line int, want string, after ...string) (int, int) {
 				if w[0] == '"' || w[0] == '\'' {
 					off++ // the value, not its quote
 				}
-				return idx.pos(off)
+				return idx.Pos(off)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"cmp"
@@ -12,23 +12,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/scan"
 )
 
-// ParseSeverity reads "low", "med" (or "medium") and "high".
-func ParseSeverity(s string) (Severity, error) {
-	switch strings.ToLower(s) {
-	case "low":
-		return Low, nil
-	case "med", "medium":
-		return Med, nil
-	case "high":
-		return High, nil
-	}
-	return None, fmt.Errorf("severity %q: want low, med or high", s)
-}
-
 // Reaches reports whether any finding is at min or above.
-func (r *Report) Reaches(min Severity) bool {
+func (r *Report) Reaches(min scan.Severity) bool {
 	for _, f := range r.Files {
 		for _, fd := range f.Findings {
 			if fd.Severity >= min {
@@ -40,8 +28,8 @@ func (r *Report) Reaches(min Severity) bool {
 }
 
 // Counts is findings per severity.
-func (r *Report) Counts() map[Severity]int {
-	c := map[Severity]int{}
+func (r *Report) Counts() map[scan.Severity]int {
+	c := map[scan.Severity]int{}
 	for _, f := range r.Files {
 		for _, fd := range f.Findings {
 			c[fd.Severity]++
@@ -55,15 +43,15 @@ func (r *Report) Counts() map[Severity]int {
 const JSONSchema = "airlock.scan/v1"
 
 type jsonFinding struct {
-	Line     int      `json:"line"`
-	Column   int      `json:"column"`
-	ID       string   `json:"id"`
-	Category Category `json:"category"`
-	Severity string   `json:"severity"`
-	Text     string   `json:"text"`
-	Explain  string   `json:"explain"`
-	Field    string   `json:"field,omitempty"`
-	Tool     string   `json:"tool,omitempty"`
+	Line     int           `json:"line"`
+	Column   int           `json:"column"`
+	ID       string        `json:"id"`
+	Category scan.Category `json:"category"`
+	Severity string        `json:"severity"`
+	Text     string        `json:"text"`
+	Explain  string        `json:"explain"`
+	Field    string        `json:"field,omitempty"`
+	Tool     string        `json:"tool,omitempty"`
 }
 
 type jsonFile struct {
@@ -101,7 +89,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		doc.Skipped = []Skipped{}
 	}
 	for sev, n := range r.Counts() {
-		if sev > None {
+		if sev > scan.None {
 			doc.Counts[sev.String()] = n
 		}
 	}
@@ -122,22 +110,22 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // sarifLevel maps a severity to SARIF's result level.
-func sarifLevel(s Severity) string {
+func sarifLevel(s scan.Severity) string {
 	switch s {
-	case High:
+	case scan.High:
 		return "error"
-	case Med:
+	case scan.Med:
 		return "warning"
 	}
 	return "note"
 }
 
 // securitySeverity is GitHub code scanning's 0–10 score for a rule.
-func securitySeverity(s Severity) string {
+func securitySeverity(s scan.Severity) string {
 	switch s {
-	case High:
+	case scan.High:
 		return "8.5"
-	case Med:
+	case scan.Med:
 		return "5.5"
 	}
 	return "2.0"
@@ -148,7 +136,7 @@ func securitySeverity(s Severity) string {
 // per finding with its location. Paths relative to the scan root are
 // given against %SRCROOT%; absolute ones as file URIs.
 func (r *Report) WriteSARIF(w io.Writer, version string) error {
-	inds := Indicators()
+	inds := scan.Indicators()
 	index := map[string]int{}
 	rules := make([]map[string]any, 0, len(inds))
 	for i, ind := range inds {
@@ -275,22 +263,22 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 		}
 	}
 	fmt.Fprintf(w, "airlock scan: %d files read, %d with findings (high %d, med %d, low %d); highest risk %d/100\n",
-		r.Scanned, withFindings, c[High], c[Med], c[Low], top)
+		r.Scanned, withFindings, c[scan.High], c[scan.Med], c[scan.Low], top)
 	lowOnly, lowHidden := 0, 0
 	for _, f := range r.Files {
 		if len(f.Findings) == 0 {
 			continue
 		}
-		if f.Severity <= Low && !all {
+		if f.Severity <= scan.Low && !all {
 			lowOnly++
 			continue
 		}
 		fmt.Fprintf(w, "\n%s  risk %d/100 %s  (read as %s)\n", textsafe.EscapeLoose(f.Path), f.Risk, f.Severity, f.Kind)
 		fs := slices.Clone(f.Findings)
-		slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+		slices.SortStableFunc(fs, func(a, b scan.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
 		hidden := 0
 		for _, fd := range fs {
-			if fd.Severity <= Low && !all {
+			if fd.Severity <= scan.Low && !all {
 				hidden++
 				continue
 			}

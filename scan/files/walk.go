@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/setup"
 )
 
@@ -220,14 +221,14 @@ func scanJob(j job, opt Options) result {
 	}
 	if j.outside != "" {
 		kind := Classify(p, nil, j.inSkill, func(string) bool { return isConfig })
-		f := File{Path: p, Kind: kind, Findings: []Finding{{
-			ID: "scan.link-outside", Category: Stealth, Severity: Med, Line: 1, Col: 1,
+		f := File{Path: p, Kind: kind, Findings: []scan.Finding{{
+			ID: "scan.link-outside", Category: scan.Stealth, Severity: scan.Med, Line: 1, Col: 1,
 			Explain: "an agent loads this " + string(kind) + " file, but it is " + j.outside + ", so what it loads was not read",
 		}}}
-		f.Risk, f.Severity = Score(f.Findings)
+		f.Risk, f.Severity = scan.Score(f.Findings)
 		return result{file: f}
 	}
-	data, err := regular.ReadPrefix(j.path, MaxText+1)
+	data, err := regular.ReadPrefix(j.path, scan.MaxText+1)
 	if err != nil {
 		return result{file: File{Path: p}, skip: unwrapPathError(err)}
 	}
@@ -245,11 +246,11 @@ func scanJob(j job, opt Options) result {
 	}
 	f := ScanFile(p, data, kind, cfg)
 	if cfgErr != nil {
-		f.Findings = append(f.Findings, Finding{
-			ID: "scan.config-unreadable", Category: Stealth, Severity: Low, Line: 1, Col: 1,
+		f.Findings = append(f.Findings, scan.Finding{
+			ID: "scan.config-unreadable", Category: scan.Stealth, Severity: scan.Low, Line: 1, Col: 1,
 			Explain: fmt.Sprintf("%s config could not be read, so its servers are not listed: %v", st.Agent, cfgErr),
 		})
-		f.Risk, f.Severity = Score(f.Findings)
+		f.Risk, f.Severity = scan.Score(f.Findings)
 	}
 	if cfg != nil {
 		f.Servers = servers(p, st, cfg, opt.Admission, j.root)
@@ -366,7 +367,7 @@ func underAgentDir(p, root string) bool {
 func linkJob(p, realRoot string, inSkill bool) (job, bool) {
 	_, isConfig := setup.Recognize(p)
 	k := Classify(filepath.ToSlash(p), nil, inSkill, func(string) bool { return isConfig })
-	if k.Context() == Prose || k.Context() == Code {
+	if k.Context() == scan.Prose || k.Context() == scan.Code {
 		return job{}, false
 	}
 	target, err := filepath.EvalSymlinks(p)

@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentairlock/airlock/scan"
 )
 
 // corpusCase is one line of testdata/scan/cases.txt.
@@ -19,7 +21,7 @@ type corpusCase struct {
 	ids      []string // indicator ids that file must carry
 }
 
-const corpusRoot = "../testdata/scan"
+const corpusRoot = "../../testdata/scan"
 
 func readCases(t testing.TB) []corpusCase {
 	t.Helper()
@@ -77,13 +79,13 @@ func TestStaticCorpus(t *testing.T) {
 				t.Fatalf("no file read in %s", dir)
 			}
 			if !bad {
-				if rep.Reaches(High) {
+				if rep.Reaches(scan.High) {
 					falsePos++
 					t.Errorf("clean case reaches high:\n%s", reportDump(rep))
 				}
 				return
 			}
-			if !rep.Reaches(High) {
+			if !rep.Reaches(scan.High) {
 				t.Errorf("poisoned case does not reach high:\n%s", reportDump(rep))
 				return
 			}
@@ -94,7 +96,7 @@ func TestStaticCorpus(t *testing.T) {
 					ev = &rep.Files[i]
 				}
 			}
-			if ev == nil || ev.Severity != High {
+			if ev == nil || ev.Severity != scan.High {
 				t.Errorf("evidence file %s not at high risk:\n%s", c.evidence, reportDump(rep))
 				return
 			}
@@ -113,7 +115,7 @@ func TestStaticCorpus(t *testing.T) {
 // full of attack strings quoted as examples; none may score high.
 func TestOwnDocsAreNotHighRisk(t *testing.T) {
 	var paths []string
-	for _, p := range []string{"../README.md", "../CHANGELOG.md", "../docs", "../profiles", "../action.yml"} {
+	for _, p := range []string{"../../README.md", "../../CHANGELOG.md", "../../docs", "../../profiles", "../../action.yml"} {
 		if _, err := os.Stat(p); err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +129,7 @@ func TestOwnDocsAreNotHighRisk(t *testing.T) {
 		t.Fatalf("read only %d files", rep.Scanned)
 	}
 	for _, f := range rep.Files {
-		if f.Severity == High {
+		if f.Severity == scan.High {
 			t.Errorf("%s scores %d (high):\n%s", f.Path, f.Risk, dump(f.Findings))
 		}
 	}

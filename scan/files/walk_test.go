@@ -1,4 +1,4 @@
-package scan
+package files
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentairlock/airlock/scan"
 )
 
 func writeTree(t *testing.T, files map[string]string) string {
@@ -64,7 +66,7 @@ func TestWalkSkipsAndKinds(t *testing.T) {
 		}
 	}
 	sh := fileOf(r, "skills/sync/scripts/sync.sh")
-	if sh == nil || sh.Kind != KindScript || sh.Severity != High || !hasID(sh.Findings, "exec.reverse-shell") {
+	if sh == nil || sh.Kind != KindScript || sh.Severity != scan.High || !hasID(sh.Findings, "exec.reverse-shell") {
 		t.Fatalf("skill script: %+v", sh)
 	}
 	reasons := map[string]string{}
@@ -112,7 +114,7 @@ func TestConfigFindings(t *testing.T) {
 	if settings == nil {
 		t.Fatal("settings not reported")
 	}
-	var hooks []Finding
+	var hooks []scan.Finding
 	for _, f := range settings.Findings {
 		if f.ID == "exec.hook-fetch" {
 			hooks = append(hooks, f)
@@ -120,9 +122,9 @@ func TestConfigFindings(t *testing.T) {
 	}
 	want := []struct {
 		line int
-		sev  Severity
+		sev  scan.Severity
 		why  string
-	}{{2, Med, "reaches the network"}, {5, High, "sends data out"}, {6, High, "calls a request collector"}, {7, High, "downloads and runs code"}}
+	}{{2, scan.Med, "reaches the network"}, {5, scan.High, "sends data out"}, {6, scan.High, "calls a request collector"}, {7, scan.High, "downloads and runs code"}}
 	if len(hooks) != len(want) {
 		t.Fatalf("hook findings: %s", dump(settings.Findings))
 	}
@@ -175,4 +177,13 @@ func TestWalkReadsNoSpecialFiles(t *testing.T) {
 			t.Fatal("Walk hung on a FIFO")
 		}
 	}
+}
+
+// dump lists findings one a line, for a failure message.
+func dump(fs []scan.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("  " + f.String() + "\n")
+	}
+	return b.String()
 }

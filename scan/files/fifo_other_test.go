@@ -1,6 +1,6 @@
 //go:build !unix
 
-package scan
+package files
 
 import "errors"
 
