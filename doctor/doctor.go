@@ -16,7 +16,6 @@ import (
 	"syscall"
 
 	"github.com/agentairlock/airlock/audit"
-	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/regular"
 	"github.com/agentairlock/airlock/pins"
@@ -279,7 +278,7 @@ func checkPins(home string) Check {
 func checkEnv(getenv func(string) string) Check {
 	c := Check{Name: "environment", Status: OK, Detail: "no AIRLOCK_* variable weakens the gate"}
 	var set []string
-	for _, v := range gate.WeakeningVars {
+	for _, v := range home.WeakeningVars {
 		if val := getenv(v); val != "" {
 			set = append(set, v+"="+val)
 		}

@@ -20,16 +20,6 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// WeakeningVars are the AIRLOCK_* variables that change what the gate
-// enforces or how much it records. A run with any of them set differently
-// is a different gate, and the log says so.
-var WeakeningVars = []string{
-	"AIRLOCK_POLICY", "AIRLOCK_PROFILE", "AIRLOCK_MODE", "AIRLOCK_FAIL_OPEN",
-	"AIRLOCK_MAX_ARG_VALUES", "AIRLOCK_MAX_ARG_CHARS", "AIRLOCK_MAX_ARG_DEPTH",
-	"AIRLOCK_AUDIT_FSYNC", "AIRLOCK_AUDIT_MAX_MB", "AIRLOCK_SIGN", "AIRLOCK_SIGN_KEY",
-	"AIRLOCK_VERIFY_KEY", "AIRLOCK_ANCHOR_DIR",
-}
-
 // Config describes the gate in force at an enforcement point: the policy
 // files it loaded (with digests), its mode, and the weakening variables
 // that are set.
@@ -50,7 +40,7 @@ func ConfigOf(source string, p *policy.Policy, env home.Env, extra ...string) Co
 		c.Lines = append(c.Lines, "profile "+p.Source)
 	}
 	c.Lines = append(c.Lines, "mode "+p.Mode.String())
-	for _, v := range WeakeningVars {
+	for _, v := range home.WeakeningVars {
 		if val := getenv(env)(v); val != "" {
 			c.Lines = append(c.Lines, v+"="+val)
 		}

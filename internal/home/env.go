@@ -87,3 +87,13 @@ func (e Env) Profile() (name string, set bool) {
 	}
 	return "default", false
 }
+
+// WeakeningVars are the AIRLOCK_* variables that change what the gate
+// enforces or how much it records. A run with any of them set differently
+// is a different gate, and the log says so.
+var WeakeningVars = []string{
+	"AIRLOCK_POLICY", "AIRLOCK_PROFILE", "AIRLOCK_MODE", "AIRLOCK_FAIL_OPEN",
+	"AIRLOCK_MAX_ARG_VALUES", "AIRLOCK_MAX_ARG_CHARS", "AIRLOCK_MAX_ARG_DEPTH",
+	"AIRLOCK_AUDIT_FSYNC", "AIRLOCK_AUDIT_MAX_MB", "AIRLOCK_SIGN", "AIRLOCK_SIGN_KEY",
+	"AIRLOCK_VERIFY_KEY", "AIRLOCK_ANCHOR_DIR",
+}
