@@ -15,12 +15,23 @@ import (
 var updateMisses = flag.Bool("update-misses", false, "rewrite testdata/corpus/classes/misses.tsv from this run")
 
 // TestCorpusClasses runs the class corpora (testdata/corpus/classes) under
-// the default profile. Every category names its public source, every class
+// the default profile, or under the profile a file names in its
+// "# profile:" line. Every category names its public source, every class
 // has at least ten benign look-alikes, and each case either meets its
 // expectation or is listed in misses.tsv — a listed case that now passes
 // fails too, so the list can only shrink (-update-misses rewrites it).
 func TestCorpusClasses(t *testing.T) {
 	g, fx := fixtureGate(t, "default")
+	gates := map[string]*Gate{"default": g}
+	gateFor := func(profile string) *Gate {
+		if profile == "" {
+			profile = "default"
+		}
+		if gates[profile] == nil {
+			gates[profile] = fixtureProfileGate(t, fx, profile)
+		}
+		return gates[profile]
+	}
 	files, err := corpus.ClassFiles()
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +53,9 @@ func TestCorpusClasses(t *testing.T) {
 			t.Fatal(err)
 		}
 		class := strings.TrimSuffix(filepath.Base(file), ".txt")
+		if len(cases) > 0 && cases[0].Profile != "" {
+			class += " (" + cases[0].Profile + ")"
+		}
 		s := &score{}
 		scores[class] = s
 		for _, c := range cases {
@@ -56,7 +70,7 @@ func TestCorpusClasses(t *testing.T) {
 				t.Errorf("%s: the same case twice", c.Name())
 			}
 			seen[key] = true
-			res := g.Decide(Call{Source: "cli", Tool: c.Tool, Input: []byte(c.Input), Cwd: fx.WS, Attended: true})
+			res := gateFor(c.Profile).Decide(Call{Source: "cli", Tool: c.Tool, Input: []byte(c.Input), Cwd: fx.WS, Attended: true})
 			ok := expectMet(c.Expect, res.Effective)
 			if c.Expect == "allow" {
 				s.benign++
@@ -113,5 +127,5 @@ func TestCorpusClasses(t *testing.T) {
 		tot.benign += s.benign
 		tot.allowed += s.allowed
 	}
-	t.Logf("class corpora under default:\n%s  total: attacks stopped %d/%d, benign allowed %d/%d", b.String(), tot.stopped, tot.attacks, tot.allowed, tot.benign)
+	t.Logf("class corpora (default profile unless the class names one):\n%s  total: attacks stopped %d/%d, benign allowed %d/%d", b.String(), tot.stopped, tot.attacks, tot.allowed, tot.benign)
 }

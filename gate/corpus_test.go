@@ -21,6 +21,14 @@ func fixtureGate(t testing.TB, profile string) (*Gate, corpus.Fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return fixtureProfileGate(t, fx, profile), fx
+}
+
+// fixtureProfileGate is a gate for calls made in fx's workspace under
+// profile, so that cases loaded for one fixture can be decided under
+// several profiles.
+func fixtureProfileGate(t testing.TB, fx corpus.Fixture, profile string) *Gate {
+	t.Helper()
 	env := home.Env{Home: fx.Home, User: fx.User, Tmp: os.TempDir(), AirlockHome: fx.AirlockHome,
 		Getenv: func(k string) string {
 			if k == "AIRLOCK_PROFILE" {
@@ -32,7 +40,7 @@ func fixtureGate(t testing.TB, profile string) (*Gate, corpus.Fixture) {
 	if err != nil {
 		t.Fatalf("load %s profile: %v", profile, err)
 	}
-	return &Gate{Policy: p, Env: env}, fx
+	return &Gate{Policy: p, Env: env}
 }
 
 func expectMet(expect string, got policy.Action) bool {

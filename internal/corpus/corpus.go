@@ -25,6 +25,7 @@ type Case struct {
 	Want     string   // for generated cases: a substring of the block reason
 	Raw      string   // the line's EXPECT, TOOL and JSON fields before substitution: the case's key in a misses file
 	Sources  []string // the category's "# source:" lines (class corpora)
+	Profile  string   // the file's "# profile:" line (class corpora); empty means default
 }
 
 // Name identifies the case in test output.
@@ -45,9 +46,14 @@ func Load(name, home, ws, user string) ([]Case, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	rep := placeholders{"{HOME}": home, "{WS}": ws, "{USER}": user}
+	return parse(data, path, placeholders{"{HOME}": home, "{WS}": ws, "{USER}": user})
+}
+
+// parse reads the cases of one corpus file's data; path names it in errors
+// and in each Case.
+func parse(data []byte, path string, rep placeholders) ([]Case, error) {
 	var out []Case
-	cat := ""
+	cat, profile := "", ""
 	var sources []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -61,6 +67,15 @@ func Load(name, home, ws, user string) ([]Case, error) {
 		case strings.HasPrefix(line, "# source:"):
 			sources = append(sources, strings.TrimSpace(strings.TrimPrefix(line, "# source:")))
 			continue
+		case strings.HasPrefix(line, "# profile:"):
+			if len(out) > 0 || profile != "" {
+				return nil, fmt.Errorf("%s:%d: a \"# profile:\" line comes once, before the first case", path, n)
+			}
+			profile = strings.TrimSpace(strings.TrimPrefix(line, "# profile:"))
+			if profile == "" {
+				return nil, fmt.Errorf("%s:%d: \"# profile:\" names no profile", path, n)
+			}
+			continue
 		case strings.TrimSpace(line) == "", strings.HasPrefix(line, "#"):
 			continue
 		}
@@ -69,7 +84,7 @@ func Load(name, home, ws, user string) ([]Case, error) {
 			return nil, fmt.Errorf("%s:%d: want EXPECT<TAB>TOOL<TAB>JSON", path, n)
 		}
 		c := Case{File: path, Line: n, Category: cat, Expect: f[0], Tool: f[1], Input: rep.Replace(f[2]),
-			Raw: f[0] + "\t" + f[1] + "\t" + f[2], Sources: sources}
+			Raw: f[0] + "\t" + f[1] + "\t" + f[2], Sources: sources, Profile: profile}
 		if len(f) == 4 {
 			c.Note = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f[3]), "#"))
 		}
