@@ -49,6 +49,8 @@ func expectMet(expect string, got policy.Action) bool {
 		return got == policy.Block
 	case "ask+":
 		return got >= policy.Ask
+	case "ask":
+		return got == policy.Ask
 	case "allow":
 		return got == policy.Allow
 	}

@@ -18,7 +18,7 @@ type Case struct {
 	File     string
 	Line     int
 	Category string
-	Expect   string // block | ask+ | allow
+	Expect   string // block | ask+ | ask | allow
 	Tool     string
 	Input    string // JSON with placeholders substituted
 	Note     string
@@ -89,9 +89,9 @@ func parse(data []byte, path string, rep placeholders) ([]Case, error) {
 			c.Note = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f[3]), "#"))
 		}
 		switch c.Expect {
-		case "block", "ask+", "allow":
+		case "block", "ask+", "ask", "allow":
 		default:
-			return nil, fmt.Errorf("%s:%d: EXPECT %q: write block, ask+ or allow", path, n, c.Expect)
+			return nil, fmt.Errorf("%s:%d: EXPECT %q: write block, ask+, ask or allow", path, n, c.Expect)
 		}
 		if !json.Valid([]byte(c.Input)) {
 			return nil, fmt.Errorf("%s:%d: the tool input is not valid JSON", path, n)
