@@ -129,3 +129,22 @@ func TestCorpusClasses(t *testing.T) {
 	}
 	t.Logf("class corpora (default profile unless the class names one):\n%s  total: attacks stopped %d/%d, benign allowed %d/%d", b.String(), tot.stopped, tot.attacks, tot.allowed, tot.benign)
 }
+
+// TestCorpusReadmeListsClasses: testdata/corpus/README.md has a row for
+// every class file, so the list of classes and their sources stays true.
+func TestCorpusReadmeListsClasses(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Dir(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := corpus.ClassFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		class := strings.TrimSuffix(filepath.Base(f), ".txt")
+		if !strings.Contains(string(data), "| `"+class+"` |") {
+			t.Errorf("testdata/corpus/README.md has no row for class %q: add one with its sources", class)
+		}
+	}
+}
