@@ -419,6 +419,9 @@ func (c *classifier) finish() {
 			p.rfold = FoldPath(p.Resolved)
 		}
 	}
+	for i := range c.f.Paths {
+		c.f.Paths[i].setKeys()
+	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]
 		if h.Host == "" {
