@@ -399,6 +399,7 @@ func (c *classifier) shell(name, src string) {
 // symlink-resolved paths, folded forms for deny matching, canonical hosts.
 func (c *classifier) finish() {
 	home := c.env.Home
+	var once resolvedOnce
 	for i := range c.f.Paths {
 		p := &c.f.Paths[i]
 		if p.Path == "" {
@@ -406,7 +407,7 @@ func (c *classifier) finish() {
 		}
 		p.Resolved = p.Path
 		if !c.env.NoResolve && strings.HasPrefix(p.Path, "/") {
-			p.Resolved = ResolveSymlinks(p.Path)
+			p.Resolved = once.resolve(p.Path)
 		}
 		p.fold = FoldPath(p.Path)
 		if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
