@@ -423,6 +423,10 @@ func (c *classifier) finish() {
 	for i := range c.f.Paths {
 		c.f.Paths[i].setKeys()
 	}
+	for i := range c.f.Commands {
+		// folded once per call, not once per forbid that names a program
+		c.f.Commands[i].fprog = FoldText(c.f.Commands[i].Program())
+	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]
 		if h.Host == "" {

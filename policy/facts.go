@@ -49,6 +49,8 @@ type CommandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
 	Arg  string
+
+	fprog string // FoldText(Program()), filled by the classifier for deny matching
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").

@@ -254,7 +254,13 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 		}
 		return s
 	}
-	prog := norm(c.Program())
+	prog := c.Program()
+	if deny {
+		prog = c.fprog
+		if prog == "" {
+			prog = FoldText(c.Program())
+		}
+	}
 	ok := false
 	for _, g := range m.program {
 		if wildMatch(g, prog) {
