@@ -291,3 +291,40 @@ func FuzzGlobIndex(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkForbidPaths is the path part of the forbids for one fact, a
+// workspace file not under any forbid (what a Read pays), with the index
+// and with the plain scan it replaced.
+func BenchmarkForbidPaths(b *testing.B) {
+	forbids, _, err := builtins(indexVars)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ms []*pathMatcher
+	for _, r := range forbids {
+		if r.path != nil {
+			ms = append(ms, r.path)
+		}
+	}
+	fold := "/home/dev/proj/src/components/app.tsx"
+	for _, c := range []struct {
+		name string
+		deny func(*pathMatcher, []PathFact) (Hit, bool)
+	}{
+		{"indexed", (*pathMatcher).deny},
+		{"scan", scanDeny},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				facts := []PathFact{{Path: fold, fold: fold, Access: AccessRead}}
+				facts[0].setKeys()
+				for _, m := range ms {
+					if _, ok := c.deny(m, facts); ok {
+						b.Fatal("the workspace file is forbidden")
+					}
+				}
+			}
+		})
+	}
+}
