@@ -399,25 +399,38 @@ func (c *classifier) shell(name, src string) {
 // symlink-resolved paths, folded forms for deny matching, canonical hosts.
 func (c *classifier) finish() {
 	home := c.env.Home
+	var once resolvedOnce
 	for i := range c.f.Paths {
 		p := &c.f.Paths[i]
-		if p.Path == "" {
+		fromRaw := p.Path == ""
+		if fromRaw {
 			p.Path = ExpandPath(p.Raw, c.env.Cwd, home)
 		}
 		p.Resolved = p.Path
 		if !c.env.NoResolve && strings.HasPrefix(p.Path, "/") {
-			p.Resolved = ResolveSymlinks(p.Path)
+			p.Resolved = once.resolve(p.Path)
 		}
 		p.fold = FoldPath(p.Path)
-		if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
-			// the folded spelling may decode to a different place than the
-			// written one (%2e%2e, fullwidth dots): deny on either
-			c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw})
-			p = &c.f.Paths[i]
+		// a spelling that folds to itself expands to p.Path and folds to
+		// p.fold: only another spelling can name another place
+		if !fromRaw || FoldText(p.Raw) != p.Raw {
+			if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
+				// the folded spelling may decode to a different place than
+				// the written one (%2e%2e, fullwidth dots): deny on either
+				c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw})
+				p = &c.f.Paths[i]
+			}
 		}
 		if p.Resolved != p.Path {
 			p.rfold = FoldPath(p.Resolved)
 		}
+	}
+	for i := range c.f.Paths {
+		c.f.Paths[i].setKeys()
+	}
+	for i := range c.f.Commands {
+		// folded once per call, not once per forbid that names a program
+		c.f.Commands[i].fprog = FoldText(c.f.Commands[i].Program())
 	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]

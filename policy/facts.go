@@ -29,9 +29,11 @@ type PathFact struct {
 	Arg    string // where it was found: "file_path", "opts.src", "command", "key:…"
 
 	// Filled by the classifier, not by the parsers:
-	Resolved string // Path with symlinks resolved along its longest existing prefix
-	fold     string // FoldPath(Path), for deny matching
-	rfold    string // FoldPath(Resolved)
+	Resolved string     // Path with symlinks resolved along its longest existing prefix
+	fold     string     // FoldPath(Path), for deny matching
+	rfold    string     // FoldPath(Resolved)
+	keys     [2]keyMask // the glob index's key sets of fold and rfold (glob_index.go)
+	keyed    bool       // keys are set
 }
 
 // HostFact is one network destination.
@@ -47,6 +49,8 @@ type CommandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
 	Arg  string
+
+	fprog string // FoldText(Program()), filled by the classifier for deny matching
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").

@@ -124,11 +124,19 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 		if p.Access&m.access == 0 {
 			continue
 		}
-		for _, form := range [2]string{p.fold, p.rfold} {
-			if form == "" {
+		keys := &p.keys
+		var own [2]keyMask
+		if !p.keyed {
+			// a fact not made by Classify: the same answer, with its keys
+			// computed here
+			own = [2]keyMask{formKeys(p.fold), formKeys(p.rfold)}
+			keys = &own
+		}
+		for k, form := range [2]string{p.fold, p.rfold} {
+			if form == "" || m.index.skips(&keys[k]) {
 				continue
 			}
-			if matchAny(m.globs, form) && !matchAny(m.except, form) {
+			if matchAnyKeyed(m.globs, form, &keys[k]) && !matchAny(m.except, form) {
 				return Hit{Target: p.Path, Arg: p.Arg}, true
 			}
 		}
@@ -246,7 +254,13 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 		}
 		return s
 	}
-	prog := norm(c.Program())
+	prog := c.Program()
+	if deny {
+		prog = c.fprog
+		if prog == "" {
+			prog = FoldText(c.Program())
+		}
+	}
 	ok := false
 	for _, g := range m.program {
 		if wildMatch(g, prog) {

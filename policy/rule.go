@@ -35,6 +35,7 @@ type Rule struct {
 type pathMatcher struct {
 	globs  []PathPattern
 	except []PathPattern
+	index  globIndex // of globs: which paths cannot match any (glob_index.go)
 	access Access
 	src    []string
 }
@@ -125,6 +126,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 			return nil, fmt.Errorf("rule %s: path except: %w", ruleName(r), err)
 		}
 		pm.src = r.Path.Glob
+		pm.index = indexGlobs(pm.globs)
 		if len(pm.globs) == 0 {
 			out.never = true
 		}
