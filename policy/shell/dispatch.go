@@ -8,6 +8,8 @@ import (
 type cmdCtx struct {
 	prog  string
 	argv  []argVal
+	// modelled: the handler knew every operand's role (see Command.Modelled)
+	modelled bool
 	sc    *scope
 	in    flow
 	xargs bool // arguments arrive from stdin (xargs): interpreters here run piped data
@@ -26,6 +28,8 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 			return flow{}
 		}
 		w.res.Commands = append(w.res.Commands, Command{Argv: strs, Dir: c.sc.dir})
+		ci := len(w.res.Commands) - 1
+		c.modelled = false
 		a0 := c.argv[0]
 		if guard == 0 && w.aliases != nil {
 			if v, ok := w.aliases[a0.s]; ok && !w.activeAlias[a0.s] {
@@ -52,6 +56,9 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		c.prog = progName(a0.s)
 		prev := c.argv
 		inner, f := w.dispatch(c)
+		if c.modelled || len(inner) > 0 || modelledProgs()[c.prog] {
+			w.res.Commands[ci].Modelled = true
+		}
 		if len(inner) == 0 {
 			f.bits |= in.bits & flowTaint
 			return f

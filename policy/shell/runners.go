@@ -40,11 +40,56 @@ func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
 		i++
 	}
 	c.xargs = true
+	inner := argv[i:]
 	if i >= len(argv) {
-		return []argVal{{s: "echo"}}, flow{}
+		inner = []argVal{{s: "echo"}}
 	}
-	return argv[i:], flow{}
+	if c.in.hasText {
+		inner = w.xargsInput(c, inner)
+	}
+	return inner, flow{}
 }
+
+// xargsInput appends the words of known stdin text to the command xargs
+// runs (`echo ~/.netrc | xargs cat` reads ~/.netrc); with -I the first
+// input line replaces the placeholder.
+func (w *walker) xargsInput(c *cmdCtx, inner []argVal) []argVal {
+	repl := ""
+	scanOpts(c.argv, 1, xargsOpts, func(o option) bool {
+		switch o.name {
+		case "":
+			return false
+		case "I", "replace":
+			repl = o.val.s
+		case "i":
+			repl = "{}"
+		}
+		return true
+	})
+	taint := c.in.bits&flowDL != 0
+	if repl != "" {
+		line, _, _ := strings.Cut(strings.TrimLeft(c.in.text, "\n"), "\n")
+		out := make([]argVal, len(inner))
+		for k, a := range inner {
+			out[k] = argVal{s: strings.ReplaceAll(a.s, repl, line), dyn: a.dyn, dl: a.dl || taint && strings.Contains(a.s, repl)}
+		}
+		return out
+	}
+	words := w.splitWords(c.in.text)
+	if len(words) > maxXargsWords {
+		words = words[:maxXargsWords]
+	}
+	out := make([]argVal, 0, len(inner)+len(words))
+	out = append(out, inner...)
+	for _, wd := range words {
+		wd.dl = taint
+		out = append(out, wd)
+	}
+	return out
+}
+
+// maxXargsWords bounds the input words xargs hands on.
+const maxXargsWords = 256
 
 // runWrapper handles `uv run CMD`, `poetry run CMD`, `bundle exec CMD` …
 func (w *walker) runWrapper(c *cmdCtx) ([]argVal, flow) {
