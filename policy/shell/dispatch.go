@@ -6,13 +6,13 @@ import (
 
 // cmdCtx is one simple command being classified.
 type cmdCtx struct {
-	prog  string
-	argv  []argVal
+	prog string
+	argv []argVal
 	// modelled: the handler knew every operand's role (see Command.Modelled)
 	modelled bool
-	sc    *scope
-	in    flow
-	xargs bool // arguments arrive from stdin (xargs): interpreters here run piped data
+	sc       *scope
+	in       flow
+	xargs    bool // arguments arrive from stdin (xargs): interpreters here run piped data
 }
 
 // classify records the facts of one simple command and of every command it
