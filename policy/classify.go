@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -393,8 +394,10 @@ func (c *classifier) shell(name, src string) {
 		for _, u := range ExtractURLs(code) {
 			c.url(name, u)
 		}
-		for _, p := range ExtractPaths(code) {
-			c.path(name, p, AccessAny)
+		if !slices.Contains(r.Inert, code) {
+			for _, p := range ExtractPaths(code) {
+				c.path(name, p, AccessAny)
+			}
 		}
 		c.text(name, code)
 	}

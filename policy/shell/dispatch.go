@@ -10,6 +10,7 @@ type cmdCtx struct {
 	argv []argVal
 	// modelled: the handler knew every operand's role (see Command.Modelled)
 	modelled bool
+	awkSeen  bool // awk: a program text was read
 	sc       *scope
 	in       flow
 	xargs    bool // arguments arrive from stdin (xargs): interpreters here run piped data
@@ -102,6 +103,12 @@ var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbas
 // or the command's data flow.
 func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	if inner, ok := w.tableDispatch(c); ok {
+		if len(inner) > 0 {
+			return inner, flow{}
+		}
+		return nil, w.generic(c, 1)
+	}
 	switch c.prog {
 	// ---- wrappers ----
 	case "sudo":

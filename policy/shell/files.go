@@ -117,7 +117,7 @@ func (w *walker) command(c *cmdCtx) flow {
 			if len(c.argv) >= 3 {
 				val = joinArgs(c.argv[2:]).s
 			}
-			w.addEnv(c.argv[1].s, val)
+			w.addEnv(c.argv[1].s, val, c.sc)
 		}
 	case "launchctl":
 		if len(c.argv) >= 3 && c.argv[1].s == "setenv" && isName(c.argv[2].s) {
@@ -125,7 +125,7 @@ func (w *walker) command(c *cmdCtx) flow {
 			if len(c.argv) >= 4 {
 				val = c.argv[3].s
 			}
-			w.addEnv(c.argv[2].s, val)
+			w.addEnv(c.argv[2].s, val, c.sc)
 		}
 	case "alias":
 		for _, a := range c.argv[1:] {

@@ -55,7 +55,9 @@ func (w *walker) finish() {
 	}
 }
 
-func (w *walker) addEnv(name, val string) {
+// addEnv records an environment assignment, and what the programs that
+// read the variable would run from it (envRuns).
+func (w *walker) addEnv(name, val string, sc *scope) {
 	kv := name + "=" + val
 	for _, e := range w.res.Env {
 		if e == kv {
@@ -63,6 +65,7 @@ func (w *walker) addEnv(name, val string) {
 		}
 	}
 	w.res.Env = append(w.res.Env, kv)
+	w.envRun(name, val, sc)
 }
 
 func (w *walker) addEmbedded(code string) {

@@ -24,7 +24,14 @@ func (w *walker) git(c *cmdCtx) {
 					sc.dir = abs
 				}
 			}
-		case s == "-c" || s == "--git-dir" || s == "--work-tree" || s == "--namespace":
+		case s == "-c":
+			if i+1 < len(argv) {
+				i++
+				if k, v, ok := strings.Cut(argv[i].s, "="); ok {
+					w.gitConfigRun(k, argVal{s: v, dyn: argv[i].dyn, dl: argv[i].dl}, sc)
+				}
+			}
+		case s == "--git-dir" || s == "--work-tree" || s == "--namespace":
 			i++
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
 			_, v, _ := strings.Cut(s, "=")
@@ -49,6 +56,10 @@ func (w *walker) git(c *cmdCtx) {
 	if sub == "" {
 		return
 	}
+	if gitModelled[sub] {
+		c.modelled = true
+	}
+	w.gitRuns(gc, sub)
 	switch sub {
 	case "commit":
 		sp := commitOpts
@@ -75,6 +86,10 @@ func (w *walker) git(c *cmdCtx) {
 				n++
 			case "u", "upload-pack":
 				w.nestedProgram(o.val.s, sc, nil)
+			case "c", "config":
+				if k, v, ok := strings.Cut(o.val.s, "="); ok {
+					w.gitConfigRun(k, argVal{s: v, dyn: o.val.dyn, dl: o.val.dl}, sc)
+				}
 			case "template", "reference", "separate-git-dir":
 				w.argPath(o.val, sc, accR, true)
 			}
@@ -122,13 +137,16 @@ func (w *walker) vim(c *cmdCtx) {
 		case "":
 			if strings.HasPrefix(o.val.s, "+") {
 				if len(o.val.s) > 1 {
-					w.embedded(argVal{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}, c.sc)
+					v := argVal{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}
+					w.embedded(v, c.sc)
+					w.langRuns("vim", v, c.sc)
 				}
 				return true
 			}
 			w.argPath(o.val, c.sc, accRW, true)
 		case "c", "cmd":
 			w.embedded(o.val, c.sc)
+			w.langRuns("vim", o.val, c.sc)
 		case "S", "u", "U":
 			w.argPath(o.val, c.sc, accRX, true)
 		case "s", "q":
