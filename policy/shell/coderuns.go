@@ -51,7 +51,7 @@ var runFuncs = []runFunc{
 	{name: "os.spawnl", prog: true, langs: "python"},                       // mode, program, arguments
 	{name: "asyncio.create_subprocess_shell", langs: "python"},             // shell text
 	{name: "system", langs: "perl ruby php awk lua octave slsh r julia c"}, // shell text
-	{name: "exec", langs: "perl ruby php node tcl"},                        // perl/ruby/php: shell text or argv; node child_process.exec: shell text
+	{name: "exec", langs: "perl ruby php node tcl java"},                   // perl/ruby/php: shell text or argv; node child_process.exec: shell text
 	{name: "execsync", langs: "node"},                                      // child_process.execSync: shell text
 	{name: "execfile", prog: true, langs: "node"},                          // program, then its argument list
 	{name: "execfilesync", prog: true, langs: "node"},                      // as execFile
@@ -440,7 +440,25 @@ func quotedRuns(code, lang string) []string {
 			out = append(out, code[i+3:i+3+k])
 			i += k + 3
 		case lang == "perl" && strings.HasPrefix(code[i:], "open") && (i == 0 || !isIdentByte(code[i-1])):
-			args := callArgs(code, i+4, lang)
+			// open(FH, MODE-or-"cmd |", …): the handle is not a literal
+			j := i + 4
+			if k := strings.IndexByte(code[j:], ','); k >= 0 && k < 64 {
+				j += k + 1
+			}
+			var args []litArg
+			for len(args) < 3 {
+				j = skipSpace(code, j)
+				s, end, ok := strLit(code, j, lang)
+				if !ok {
+					break
+				}
+				args = append(args, litArg{s: s})
+				j = skipSpace(code, end)
+				if j >= len(code) || code[j] != ',' {
+					break
+				}
+				j++
+			}
 			for k, a := range args {
 				s := strings.TrimSpace(a.s)
 				switch {

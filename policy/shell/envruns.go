@@ -221,9 +221,36 @@ func (w *walker) gitRuns(gc *cmdCtx, sub string) {
 			w.runValue(shellRow, v, gc)
 		default:
 			if rest, ok := strings.CutPrefix(s, "ext::"); ok {
-				// git's ext transport runs the command; "% " is a space
-				w.runValue(shellRow, argVal{s: strings.ReplaceAll(rest, "% ", " "), dyn: argv[k].dyn}, gc)
+				// git's ext transport runs the command: words split at
+				// spaces, "% " a space inside a word, "%%" a percent
+				if args := extArgv(rest, argv[k].dyn); len(args) > 0 {
+					w.classify(args, gc.sc, flow{})
+				}
 			}
 		}
 	}
+}
+
+// extArgv splits a git ext:: command into its words.
+func extArgv(s string, dyn bool) []argVal {
+	var out []argVal
+	var b strings.Builder
+	for i := 0; i < len(s) && len(out) < maxCodeArgv; i++ {
+		switch {
+		case s[i] == '%' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case s[i] == ' ':
+			if b.Len() > 0 {
+				out = append(out, argVal{s: b.String(), dyn: dyn})
+				b.Reset()
+			}
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	if b.Len() > 0 {
+		out = append(out, argVal{s: b.String(), dyn: dyn})
+	}
+	return out
 }

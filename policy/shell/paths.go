@@ -122,6 +122,9 @@ func (w *walker) tee(c *cmdCtx) flow {
 	scanOpts(c.argv, 1, teeOpts, func(o option) bool {
 		if o.name == "" {
 			abs := w.argPath(o.val, c.sc, accW, true)
+			if abs != "" && c.in.hasText {
+				w.autorunWrite(abs, c.in.text, c.sc)
+			}
 			if abs != "" && c.in.bits&flowDL != 0 {
 				w.markDownloaded(abs)
 			}

@@ -191,8 +191,8 @@ var programRuns = sync.OnceValue(func() map[string]*runSpec {
 		"dbus-launch":       {rows: []runRow{argvAt("1", "dbus-launch CMD…")}},
 		"tsp":               {rows: []runRow{argvAt("1", "tsp CMD… queues CMD (task spooler)")}},
 		"daemonize":         {opts: &optSpec{short: "acepolu"}, rows: []runRow{argvAt("1", "daemonize OPTS PROG ARGS…")}},
-		"dtach":             {rows: []runRow{argvAt("3", "dtach -c SOCKET CMD…")}},
-		"abduco":            {rows: []runRow{argvAt("3", "abduco -c NAME CMD…")}},
+		"dtach":             {rows: []runRow{argvAt("2", "dtach -c SOCKET CMD…")}},
+		"abduco":            {rows: []runRow{argvAt("2", "abduco -c NAME CMD…")}},
 		"ip":                {rows: []runRow{{at: "@exec", kind: runArgv, lang: "skip1", note: "ip netns exec NAME CMD…"}}},
 		"expect":            {rows: []runRow{lang("-c", "tcl", "-c CODE: spawn and exec run programs")}},
 		"capsh":             {rows: []runRow{argvAt("--", "capsh … -- ARGS… runs bash ARGS… (-- -c CMD)")}},
@@ -377,6 +377,15 @@ func (w *walker) tableDispatch(c *cmdCtx) ([]argVal, bool) {
 		return nil, false
 	}
 	inner := w.tableRuns(c, rs)
+	for len(inner) > 0 {
+		// cmake -E env NAME=VALUE … CMD
+		name, val, ok := assignWord(inner[0].s)
+		if !ok {
+			break
+		}
+		w.addEnv(name, val, c.sc)
+		inner = inner[1:]
+	}
 	return inner, inner != nil
 }
 
