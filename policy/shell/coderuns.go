@@ -489,9 +489,12 @@ func awkPipes(code string) []string {
 			i++
 			continue // ||
 		}
-		// "cmd" | getline
-		if j := strings.LastIndexByte(code[:i], '"'); j >= 0 && strings.TrimSpace(code[j+1:i]) == "" {
-			if k := strings.LastIndexByte(code[:j], '"'); k >= 0 && strings.HasPrefix(strings.TrimSpace(code[i+1:]), "getline") {
+		// "cmd" | getline (looked for in a bounded window: linear time)
+		lo := max(0, i-maxWord)
+		if j := strings.LastIndexByte(code[lo:i], '"'); j >= 0 && strings.TrimSpace(code[lo+j+1:i]) == "" {
+			j += lo
+			if k := strings.LastIndexByte(code[lo:j], '"'); k >= 0 && strings.HasPrefix(strings.TrimLeft(code[i+1:min(len(code), i+16)], " \t"), "getline") {
+				k += lo
 				out = append(out, unescapeAwk(code[k+1:j]))
 				continue
 			}

@@ -40,8 +40,10 @@ func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
 		i++
 	}
 	c.xargs = true
-	inner := argv[i:]
-	if i >= len(argv) {
+	var inner []argVal
+	if i < len(argv) {
+		inner = argv[i:]
+	} else {
 		inner = []argVal{{s: "echo"}}
 	}
 	if c.in.hasText {
