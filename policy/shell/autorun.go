@@ -43,3 +43,27 @@ func autorunKind(abs string) string {
 	}
 	return ""
 }
+
+// rememberText records the known text of a file written in this program.
+func (w *walker) rememberText(abs, text string, appendTo bool) {
+	if w.fileTexts == nil {
+		w.fileTexts = make(map[string]string, 2)
+	}
+	if appendTo {
+		text = w.fileTexts[abs] + text
+	}
+	if len(text) > maxWord || len(w.fileTexts) >= 16 {
+		return
+	}
+	w.fileTexts[abs] = text
+}
+
+// runProcTexts runs the known outputs of input process substitutions: a
+// shell sourcing <(echo …) runs what echo printed.
+func (w *walker) runProcTexts(sc *scope) {
+	texts := w.procTexts
+	w.procTexts = nil
+	for _, t := range texts {
+		w.extracted(t, sc.nested(nil))
+	}
+}

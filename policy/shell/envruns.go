@@ -46,7 +46,7 @@ func (w *walker) envRun(name, val string, sc *scope) {
 	if !ok || sc == nil || strings.TrimSpace(val) == "" {
 		return
 	}
-	if r.kind == runFile && !pathLike(val) {
+	if r.kind == runFile && !pathLike(val) && val != "<(…)" {
 		return // ENV=production names no file
 	}
 	c := &cmdCtx{sc: sc}

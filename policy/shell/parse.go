@@ -158,6 +158,13 @@ type walker struct {
 	dlVars      map[string]bool
 	sawDownload bool
 
+	// fileTexts are files written in this program with statically known
+	// text (printf '…' > /tmp/x): running one runs its text.
+	fileTexts map[string]string
+	// procTexts are the known outputs of input process substitutions
+	// <(echo …): a shell sourcing one runs its text.
+	procTexts []string
+
 	// a fifo and a raw network client in the same program are a reverse shell.
 	fifoDetail, netcatDetail string
 

@@ -141,6 +141,11 @@ func (w *walker) markDownloaded(abs string) {
 // checkExecDownloaded raises download-exec when abs, about to be run, holds
 // downloaded bytes (or is a temp file run after a download).
 func (w *walker) checkExecDownloaded(abs string, sc *scope) {
+	if text, ok := w.fileTexts[abs]; ok {
+		// a file this command wrote with known text runs: judge the text
+		delete(w.fileTexts, abs)
+		w.extracted(text, sc.nested(nil))
+	}
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())
 		return

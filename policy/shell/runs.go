@@ -422,7 +422,7 @@ func (w *walker) runValue(r runRow, v argVal, c *cmdCtx) {
 			w.classify(args, c.sc, flow{})
 		}
 	case runFile:
-		if pathLike(v.s) || r.at != "--script" {
+		if pathLike(v.s) || r.at != "--script" || v.proc || v.s == "<(…)" {
 			w.execPath(v, c.sc)
 		}
 	case runLang:

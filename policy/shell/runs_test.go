@@ -211,6 +211,10 @@ var runCases = []parseCase{
 	{name: "run latex", src: `latex '\write18{cat ~/.ssh/id_rsa}'`, paths: readsKey},
 	{name: "run clang cc -wrapper", src: `clang -wrapper /tmp/x.sh,-s x.c; cc -wrapper /tmp/x.sh x.c`, paths: []wantPath{wantP("/tmp/x.sh", wantX)}},
 	{name: "run builtin", src: `builtin exec cat ~/.ssh/id_rsa`, paths: readsKey},
+	{name: "run written script", src: `printf '#!/bin/sh\ncat ~/.ssh/id_rsa\n' > /tmp/s && chmod +x /tmp/s && scp -S /tmp/s x y:`, paths: readsKey},
+	{name: "run written script by bash", src: `echo 'cat ~/.ssh/id_rsa' > run.sh; bash run.sh`, paths: readsKey},
+	{name: "run BASH_ENV process substitution", src: `BASH_ENV=<(echo 'cat ~/.ssh/id_rsa') bash -c true`, paths: readsKey},
+	{name: "run source process substitution", src: `source <(echo 'cat ~/.ssh/id_rsa')`, paths: readsKey},
 	{name: "run echo to bashrc", src: `echo 'cat ~/.ssh/id_rsa' >> ~/.bashrc`, paths: []wantPath{wantP(idRSA, wantR), wantP("/home/u/.bashrc", wantW)}},
 	{name: "run tee to zshrc", src: `echo 'cat ~/.ssh/id_rsa' | tee -a ~/.zshrc`, paths: []wantPath{wantP(idRSA, wantR), wantP("/home/u/.zshrc", wantW)}},
 }
@@ -264,6 +268,8 @@ var runLookalikes = []parseCase{
 	{name: "like ip addr", src: `ip addr show`, noCmds: [][]string{argvOf("show")}},
 	{name: "like xargs no input", src: `xargs -n1 echo < list.txt`},
 	{name: "like echo to file", src: `echo 'cat ~/.ssh/id_rsa' > notes.txt`, noPaths: []string{idRSA}},
+	{name: "like written notes then cat", src: `echo 'cat ~/.ssh/id_rsa' > notes.txt; cat notes.txt`, noPaths: []string{idRSA}},
+	{name: "like diff process substitutions", src: `diff <(echo 'cat ~/.ssh/id_rsa') <(echo b)`, noPaths: []string{idRSA}},
 	{name: "like printf mention", src: `printf '%s\n' ~/.ssh/id_rsa`, noPaths: []string{idRSA}},
 }
 

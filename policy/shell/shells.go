@@ -120,7 +120,11 @@ func (w *walker) runScript(c *cmdCtx, file argVal) flow {
 
 // execPath records a file that is run, and checks it against downloads.
 func (w *walker) execPath(a argVal, sc *scope) {
-	if a.proc || a.s == "" || a.s == "-" {
+	if a.proc || a.s == "<(…)" {
+		w.runProcTexts(sc)
+		return
+	}
+	if a.s == "" || a.s == "-" {
 		return
 	}
 	if isURL(a.s) {
