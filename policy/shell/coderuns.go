@@ -224,7 +224,10 @@ func callArgs(code string, i int, lang string) []litArg {
 		} else {
 			s, end, ok := strLit(code, j, lang)
 			if !ok {
-				break
+				if end, ok = homeExpr(code, j); !ok {
+					break
+				}
+				s = "~"
 			}
 			args = append(args, litArg{s: s})
 			j = end
@@ -236,6 +239,24 @@ func callArgs(code string, i int, lang string) []litArg {
 		j++
 	}
 	return args
+}
+
+// homeExprs are the expressions of the interpreters' languages that
+// stand for the user's home directory.
+var homeExprs = []string{"require('os').homedir()", `require("os").homedir()`, "os.homedir()", "process.env.HOME",
+	"os.environ['HOME']", `os.environ["HOME"]`, "os.path.expanduser('~')", `os.path.expanduser("~")`,
+	"str(Path.home())", "Path.home()", "pathlib.Path.home()", "$ENV{HOME}", "$ENV{'HOME'}", `$ENV{"HOME"}`,
+	"ENV['HOME']", `ENV["HOME"]`, "Dir.home", "getenv('HOME')", `getenv("HOME")`, "os.getenv('HOME')", `os.getenv("HOME")`,
+	"$_SERVER['HOME']", "homedir()"}
+
+// homeExpr reports a home expression at s[i:] and returns the offset after it.
+func homeExpr(s string, i int) (int, bool) {
+	for _, h := range homeExprs {
+		if strings.HasPrefix(s[i:], h) {
+			return i + len(h), true
+		}
+	}
+	return i, false
 }
 
 func callRun(f runFunc, args []litArg) (execRun, bool) {
@@ -264,6 +285,17 @@ func callRun(f runFunc, args []litArg) (execRun, bool) {
 	default:
 		if len(args) > 1 && args[1].isL && f.name == "exec" {
 			return execRun{argv: capArgv(append([]string{a.s}, args[1].list...))}, true
+		}
+		if len(args) > 1 && !args[1].isL {
+			// system "rm", "-rf", … (perl, ruby): a list is an argv
+			argv := make([]string, 0, len(args))
+			for _, b := range args {
+				if b.isL {
+					break
+				}
+				argv = append(argv, b.s)
+			}
+			return execRun{argv: capArgv(argv)}, true
 		}
 		return execRun{shell: a.s}, true
 	}
@@ -348,7 +380,10 @@ func listLit(s string, i int, lang string) ([]string, int, bool) {
 		}
 		v, end, ok := strLit(s, i, lang)
 		if !ok {
-			return out, i, len(out) > 0
+			if end, ok = homeExpr(s, i); !ok {
+				return out, i, len(out) > 0
+			}
+			v = "~"
 		}
 		if len(out) < maxCodeArgv {
 			out = append(out, v)

@@ -248,6 +248,11 @@ func (w *walker) command(c *cmdCtx) flow {
 		return w.files(c, &fileProg{acc: acc, opts: gzipOpts, optAcc: gzipAcc})
 	case "git":
 		w.git(c)
+	case "gh", "glab", "hub":
+		return w.forgeCLI(c)
+	case "pip", "pip3", "npm", "yarn", "bun":
+		w.installsFromURL(c)
+		return w.generic(c, 1)
 	case "vim":
 		w.vim(c)
 	case "emacs", "emacsclient":

@@ -1,6 +1,9 @@
 package shell
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // modelledProgs are programs whose every operand's role the analyzer knows
 // whatever their arguments: a path spelled in their words that no handler
@@ -27,3 +30,76 @@ var modelledProgs = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// installsFromURL raises download-exec for a package manager installing
+// from a URL or a VCS spec: installing runs the package's own code (setup
+// scripts, lifecycle scripts, the binary npx starts) fetched from there.
+func (w *walker) installsFromURL(c *cmdCtx) {
+	argv := c.argv
+	if len(argv) < 2 {
+		return
+	}
+	start := 1
+	switch c.prog {
+	case "pip", "pip3":
+		if argv[1].s != "install" {
+			return
+		}
+		start = 2
+	case "npm", "yarn", "pnpm", "bun":
+		switch argv[1].s {
+		case "install", "i", "add", "dlx", "exec", "x":
+		default:
+			return
+		}
+		start = 2
+	}
+	for _, a := range argv[start:] {
+		s := strings.ToLower(a.s)
+		if strings.HasPrefix(s, "-") {
+			continue
+		}
+		for _, p := range []string{"git+", "hg+", "svn+", "bzr+", "http://", "https://", "git://", "github:", "gitlab:", "bitbucket:"} {
+			if strings.HasPrefix(s, p) || strings.Contains(s, "@"+p) || strings.Contains(s, " @ "+p) {
+				w.signal(SignalDownloadExec, c.sc.detail())
+				return
+			}
+		}
+	}
+}
+
+// forgeCLI handles gh, glab and hub: --body, --title, --message and the
+// like are prose; --body-file FILE and -F key=@FILE read a file; other
+// path-shaped operands are read as any program's.
+func (w *walker) forgeCLI(c *cmdCtx) flow {
+	argv := c.argv
+	for k := 1; k < len(argv); k++ {
+		s := argv[k].s
+		name, val, eq := strings.Cut(s, "=")
+		switch name {
+		case "--body-file", "-F", "--field", "--input", "--description-file", "--notes-file", "-f", "--raw-field":
+			if !eq {
+				if k+1 >= len(argv) {
+					continue
+				}
+				k++
+				val = argv[k].s
+			}
+			if name == "--body-file" || name == "--input" || name == "--description-file" || name == "--notes-file" {
+				w.argPath(argVal{s: val, dyn: argv[k].dyn}, c.sc, accR, true)
+			} else if _, v, ok := strings.Cut(val, "=@"); ok && (name == "-F" || name == "--field") {
+				w.argPath(argVal{s: v, dyn: argv[k].dyn}, c.sc, accR, true)
+			}
+		case "--body", "-b", "--title", "-t", "--message", "-m", "--description", "-d", "--notes", "-n", "--comment", "--subject":
+			if !eq {
+				k++
+			}
+		default:
+			if !strings.HasPrefix(s, "-") {
+				w.argPath(argv[k], c.sc, accR, false)
+			}
+		}
+	}
+	c.modelled = true
+	return flow{}
+}

@@ -116,6 +116,7 @@ func (w *walker) runWrapper(c *cmdCtx) ([]argVal, flow) {
 
 func (w *walker) npx(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	w.installsFromURL(c)
 	i := 1
 	for i < len(argv) {
 		s := argv[i].s
@@ -229,6 +230,10 @@ func (w *walker) parallel(c *cmdCtx) flow {
 	}
 	if j > i {
 		return w.nestedProgram(joinArgs(argv[i:j]).s, c.sc, nil)
+	}
+	if j == len(argv) && c.in.hasText {
+		// no command: each input line is a command
+		return w.nestedProgram(c.in.text, c.sc, nil)
 	}
 	return flow{}
 }

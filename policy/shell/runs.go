@@ -127,7 +127,7 @@ var programRuns = sync.OnceValue(func() map[string]*runSpec {
 		"tmux":              {opts: &optSpec{short: "cfLSTtsnxyeFNdlpPw"}, rows: []runRow{shellOpt("-c", "tmux -c CMD runs CMD through the default shell"), shellOpt("@new-session", "new-session/new/new-window/split-window/respawn-*/run-shell/display-popup SHELL-COMMAND"), lang("@send-keys", "keys", "send-keys/send KEYS types into a pane's shell")}},
 		"screen":            {opts: &optSpec{short: "cSehpTtXxrdmRD"}, rows: []runRow{argvAt("1", "screen [-dmS NAME] CMD ARGS…"), lang("-X", "screen", "-X stuff TEXT types into the window's shell; -X exec/screen CMD runs it")}},
 		"crontab":           {rows: []runRow{lang("stdin", "cron", "crontab - (or no file) installs the table on stdin: each line's command runs on schedule")}},
-		"make":              {opts: &optSpec{short: "CfIjloWE", long: set("directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval")}, rows: []runRow{lang("--eval", "make", "--eval TEXT: a makefile fragment whose recipes and $(shell) run"), lang("-E", "make", "as --eval"), runRow{at: "-f", kind: runFile, note: "-f/--file/--makefile FILE: its recipes run"}, runRow{at: "--file", kind: runFile, note: "as -f"}, runRow{at: "--makefile", kind: runFile, note: "as -f"}, runRow{at: "*", key: "SHELL=", kind: runWords, note: "SHELL=PROG runs every recipe"}}},
+		"make":              {opts: &optSpec{short: "CfIjloWE", long: set("directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval")}, rows: []runRow{lang("--eval", "make", "--eval TEXT: a makefile fragment whose recipes and $(shell) run"), lang("-E", "make", "as --eval"), runRow{at: "-f", kind: runFile, note: "-f/--file/--makefile FILE: its recipes run"}, runRow{at: "--file", kind: runFile, note: "as -f"}, runRow{at: "--makefile", kind: runFile, note: "as -f"}, runRow{at: "*", key: "SHELL=", kind: runWords, note: "SHELL=PROG runs every recipe"}, lang("stdin", "make", "-f - reads the makefile from stdin")}},
 		"cmake":             {rows: []runRow{argvAt("@env", "cmake -E env [NAME=VALUE…] CMD…"), argvAt("@time", "cmake -E time CMD…"), file("-P", "-P SCRIPT runs a cmake script")}},
 		"npm":               {opts: &optSpec{short: "wpc", long: set("workspace", "package", "prefix", "call")}, rows: []runRow{shellOpt("-c", "npm exec -c/--call CMD"), shellOpt("--call", "as -c"), argvAt("@exec", "npm exec [--] CMD…"), argvAt("@x", "npm x CMD…")}},
 		"yarn":              {rows: []runRow{argvAt("@exec", "yarn exec CMD…"), argvAt("@dlx", "yarn dlx PKG…")}},
@@ -337,12 +337,23 @@ func (w *walker) tableRuns(c *cmdCtx, rs *runSpec) []argVal {
 	_ = pendRow
 	if inner == nil && c.in.hasText {
 		for _, r := range rs.rows {
-			if r.at == "stdin" && (r.lang != "cron" || n == 0 || cronFromStdin(c)) {
+			if r.at == "stdin" && (r.lang != "cron" || n == 0 || cronFromStdin(c)) && (r.lang != "make" || makeFromStdin(c)) {
 				w.langRuns(r.lang, argVal{s: c.in.text}, c.sc)
 			}
 		}
 	}
 	return inner
+}
+
+// makeFromStdin reports make reading its makefile from stdin (-f -).
+func makeFromStdin(c *cmdCtx) bool {
+	for k, a := range c.argv[1:] {
+		if a.s == "-f-" || a.s == "--file=-" || a.s == "--makefile=-" ||
+			(a.s == "-f" || a.s == "--file" || a.s == "--makefile") && k+2 < len(c.argv) && c.argv[k+2].s == "-" {
+			return true
+		}
+	}
+	return false
 }
 
 // cronFromStdin reports crontab reading its table from stdin: an operand -
@@ -360,10 +371,13 @@ func cronFromStdin(c *cmdCtx) bool {
 	return dash
 }
 
-// runsBy are the programs the table documents whose reader lives here
-// rather than in the generic table reader.
+// tableDispatch applies the table to c: the programs whose reader lives
+// in termruns.go, or the generic table reader. ok is false when dispatch
+// goes on as usual (the rows only added what the program runs).
 func (w *walker) tableDispatch(c *cmdCtx) ([]argVal, bool) {
 	switch c.prog {
+	case "npm", "yarn":
+		w.installsFromURL(c)
 	case "tmux":
 		w.tmuxRuns(c)
 		return nil, true

@@ -132,6 +132,12 @@ func (w *walker) git(c *cmdCtx) {
 func (w *walker) vim(c *cmdCtx) {
 	argv := c.argv
 	sp := vimOpts
+	for _, a := range argv[1:] {
+		if a.s == "-es" || a.s == "-Es" || a.s == "-e" || a.s == "-E" {
+			sp = vimExOpts // in Ex mode -s is silent, not a script to read
+			break
+		}
+	}
 	scanOpts(argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
@@ -348,6 +354,8 @@ var cloneOpts = &optSpec{short: "boucj", long: set("branch", "origin", "upload-p
 var applyOpts = &optSpec{short: "pC", long: set("directory", "exclude", "include", "whitespace")}
 
 var vimOpts = &optSpec{short: "cSuUiTtsqwWo", long: set("cmd", "servername", "startuptime", "log")}
+
+var vimExOpts = &optSpec{short: "cSuUiTtqwWo", long: set("cmd", "servername", "startuptime", "log")}
 
 var emacsOpts = &optSpec{short: "lfLdt", long: set("eval", "load", "funcall", "directory", "execute", "file", "visit", "insert", "find-file", "chdir", "script", "socket-name", "server-file", "alternate-editor")}
 
