@@ -74,6 +74,12 @@ var runFuncs = []runFunc{
 	{name: "bun.spawn", argv: true, langs: "node"},                         // Bun.spawn([argv])
 	{name: "shell", langs: "octave"},                                       // shell text
 	{name: "run", langs: "julia"},                                          // run(`cmd`)
+	{name: "system2", prog: true, langs: "r"},                              // system2("prog", c(args))
+	{name: "do shell script", langs: "applescript"},                        // osascript: shell text
+	{name: "doshellscript", langs: "applescript"},                          // JXA app.doShellScript("…")
+	{name: "shell-command", langs: "elisp"},                                // (shell-command "…")
+	{name: "async-shell-command", langs: "elisp"},                          // (async-shell-command "…")
+	{name: "call-process", prog: true, langs: "elisp"},                     // (call-process "prog" nil nil nil "arg" …)
 }
 
 // codeLang maps an interpreter to the language names runFuncs use.
@@ -89,6 +95,10 @@ func codeLang(prog string) string {
 		return "r"
 	case "julia", "octave", "slsh":
 		return prog
+	case "osascript":
+		return "applescript"
+	case "emacs", "emacsclient":
+		return "elisp"
 	case "ghci", "ghc", "runghc":
 		return "haskell"
 	case "jshell", "jrunscript", "jjs", "groovy":

@@ -36,14 +36,30 @@ var envRuns = map[string]runRow{
 	"BASH_ENV":              {kind: runFile, note: "bash sources it before a non-interactive script"},
 	"ENV":                   {kind: runFile, note: "sh and interactive bash in POSIX mode source it"},
 	"LD_PRELOAD":            {kind: runFile, note: "the dynamic loader loads it into every program"},
+	"GIT_EXEC_PATH":         {kind: runFile, note: "git runs its subcommands from this directory"},
+	"GIT_CONFIG_PARAMETERS": {kind: runShell, note: "'key'='value' pairs git reads as -c settings (read by gitConfigRun)"},
+	"GIT_CONFIG_KEY_0":      {kind: runShell, note: "GIT_CONFIG_KEY_n/VALUE_n pairs are -c settings, any n (read by gitConfigRun)"},
 	"DYLD_INSERT_LIBRARIES": {kind: runFile, note: "as LD_PRELOAD on macOS"},
 }
 
 // envRun analyses what a program would run from one environment
 // assignment.
 func (w *walker) envRun(name, val string, sc *scope) {
+	if n, isKV := gitConfigEnvIndex(name); isKV {
+		w.gitConfigEnv(n, sc)
+		return
+	}
 	r, ok := envRuns[name]
 	if !ok || sc == nil || strings.TrimSpace(val) == "" {
+		return
+	}
+	if name == "GIT_CONFIG_PARAMETERS" {
+		// 'core.pager'='cmd' 'alias.x'='!cmd'
+		for _, kv := range w.splitWords(strings.ReplaceAll(val, "'='", "=")) {
+			if k, v, ok := strings.Cut(kv.s, "="); ok {
+				w.gitConfigRun(k, argVal{s: v}, sc)
+			}
+		}
 		return
 	}
 	if r.kind == runFile && !pathLike(val) && val != "<(…)" {
@@ -253,4 +269,36 @@ func extArgv(s string, dyn bool) []argVal {
 		out = append(out, argVal{s: b.String(), dyn: dyn})
 	}
 	return out
+}
+
+// gitConfigEnvIndex reports GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n and
+// returns n.
+func gitConfigEnvIndex(name string) (string, bool) {
+	for _, p := range []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"} {
+		if n, ok := strings.CutPrefix(name, p); ok && isDigits(n) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// gitConfigEnv pairs GIT_CONFIG_KEY_n with GIT_CONFIG_VALUE_n once both are
+// set, and analyses the setting.
+func (w *walker) gitConfigEnv(n string, sc *scope) {
+	if sc == nil {
+		return
+	}
+	key, val, haveKey, haveVal := "", "", false, false
+	for _, e := range w.res.Env {
+		k, v, _ := strings.Cut(e, "=")
+		switch k {
+		case "GIT_CONFIG_KEY_" + n:
+			key, haveKey = v, true
+		case "GIT_CONFIG_VALUE_" + n:
+			val, haveVal = v, true
+		}
+	}
+	if haveKey && haveVal {
+		w.gitConfigRun(key, argVal{s: val}, sc)
+	}
 }

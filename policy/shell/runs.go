@@ -127,7 +127,7 @@ var programRuns = sync.OnceValue(func() map[string]*runSpec {
 		"crontab":           {rows: []runRow{lang("stdin", "cron", "crontab - (or no file) installs the table on stdin: each line's command runs on schedule")}},
 		"make":              {opts: &optSpec{short: "CfIjloWE", long: set("directory", "file", "makefile", "include-dir", "jobs", "load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval")}, rows: []runRow{lang("--eval", "make", "--eval TEXT: a makefile fragment whose recipes and $(shell) run"), lang("-E", "make", "as --eval"), runRow{at: "-f", kind: runFile, note: "-f/--file/--makefile FILE: its recipes run"}, runRow{at: "--file", kind: runFile, note: "as -f"}, runRow{at: "--makefile", kind: runFile, note: "as -f"}, runRow{at: "*", key: "SHELL=", kind: runWords, note: "SHELL=PROG runs every recipe"}, lang("stdin", "make", "-f - reads the makefile from stdin")}},
 		"cmake":             {rows: []runRow{argvAt("@env", "cmake -E env [NAME=VALUE…] CMD…"), argvAt("@time", "cmake -E time CMD…"), file("-P", "-P SCRIPT runs a cmake script")}},
-		"npm":               {opts: &optSpec{short: "wpc", long: set("workspace", "package", "prefix", "call")}, rows: []runRow{shellOpt("-c", "npm exec -c/--call CMD"), shellOpt("--call", "as -c"), argvAt("@exec", "npm exec [--] CMD…"), argvAt("@x", "npm x CMD…")}},
+		"npm":               {opts: &optSpec{short: "wpc", long: set("workspace", "package", "prefix", "call")}, rows: []runRow{shellOpt("-c", "npm exec -c/--call CMD"), shellOpt("--call", "as -c"), words("--script-shell", "--script-shell=PROG runs every package script"), argvAt("@exec", "npm exec [--] CMD…"), argvAt("@x", "npm x CMD…")}},
 		"yarn":              {rows: []runRow{argvAt("@exec", "yarn exec CMD…"), argvAt("@dlx", "yarn dlx PKG…")}},
 		"cabal":             {rows: []runRow{argvAt("@exec", "cabal exec -- CMD…")}},
 		"dpkg":              {opts: &optSpec{long: set("admindir", "instdir", "root")}, rows: []runRow{file("-i", "dpkg -i PKG.deb runs the package's maintainer scripts as root")}},
@@ -205,6 +205,8 @@ var programRuns = sync.OnceValue(func() map[string]*runSpec {
 		"jrunscript":        {rows: []runRow{lang("-e", "java", "-e CODE: exec(\"…\")")}},
 		"nmap":              {rows: []runRow{{at: "--script", kind: runFile, note: "--script=FILE.nse runs lua (a path; names are categories)"}}},
 		"ssh-keygen":        {rows: []runRow{file("-D", "-D LIB loads a PKCS#11 library into ssh-keygen")}},
+		"go":                {rows: []runRow{words("-exec", "go test/run -exec PROG runs the binaries under PROG"), words("-toolexec", "go build -toolexec PROG runs every tool under PROG")}},
+		"tcpdump":           {opts: &optSpec{short: "icwWsCGrFEyTBjJMm"}, rows: []runRow{words("-z", "-z PROG runs on each rotated -w file")}},
 	}
 	for _, rs := range m {
 		if rs.by == "" {

@@ -33,6 +33,9 @@ func (w *walker) git(c *cmdCtx) {
 			}
 		case s == "--git-dir" || s == "--work-tree" || s == "--namespace":
 			i++
+		case strings.HasPrefix(s, "--exec-path="):
+			// git runs its subcommands as DIR/git-SUB
+			w.execPath(argVal{s: s[len("--exec-path="):], dyn: argv[i].dyn}, sc)
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
 			_, v, _ := strings.Cut(s, "=")
 			w.argPath(argVal{s: v, dyn: argv[i].dyn}, sc, accRW, true)
@@ -176,6 +179,7 @@ func (w *walker) emacs(c *cmdCtx) {
 			}
 		case "eval", "execute":
 			w.embedded(o.val, c.sc)
+			w.codeRunsIn("elisp", o.val.s, c.sc)
 		case "l", "load", "script":
 			w.argPath(o.val, c.sc, accRX, true)
 		case "file", "visit", "find-file", "insert":
