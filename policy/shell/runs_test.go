@@ -242,6 +242,12 @@ var runCases = []parseCase{
 	{name: "run osascript do shell script", src: `osascript -e 'do shell script "cat ~/.ssh/id_rsa"'`, paths: readsKey},
 	{name: "run emacs shell-command", src: `emacs --batch --eval '(shell-command "cat ~/.ssh/id_rsa")'`, paths: readsKey},
 	{name: "run Rscript system2", src: `Rscript -e 'system2("cat", "/home/u/.ssh/id_rsa")'`, cmds: [][]string{argvOf("cat", idRSA)}},
+	{name: "run tee to bash_aliases", src: `printf 'cat ~/.ssh/id_rsa\n' | tee -a ~/.bash_aliases`, paths: readsKey},
+	{name: "run echo to tmux.conf", src: `echo 'run-shell "cat ~/.ssh/id_rsa"' >> ~/.tmux.conf`, paths: readsKey},
+	{name: "run echo to vimrc", src: `echo 'autocmd VimEnter * silent !cat ~/.ssh/id_rsa' >> ~/.vimrc`, paths: readsKey},
+	{name: "run echo to emacs init", src: `echo '(shell-command "cat ~/.ssh/id_rsa")' >> ~/.emacs.d/init.el`, paths: readsKey},
+	{name: "run tee sitecustomize", src: `echo "import os; os.system('cat ~/.ssh/id_rsa')" | sudo tee /usr/lib/python3/dist-packages/sitecustomize.py`, paths: readsKey},
+	{name: "run here-string to motd", src: `sudo tee /etc/update-motd.d/99-x <<< 'cat ~/.ssh/id_rsa'`, paths: readsKey},
 	{name: "run echo to bashrc", src: `echo 'cat ~/.ssh/id_rsa' >> ~/.bashrc`, paths: []wantPath{wantP(idRSA, wantR), wantP("/home/u/.bashrc", wantW)}},
 	{name: "run tee to zshrc", src: `echo 'cat ~/.ssh/id_rsa' | tee -a ~/.zshrc`, paths: []wantPath{wantP(idRSA, wantR), wantP("/home/u/.zshrc", wantW)}},
 }
@@ -304,6 +310,8 @@ var runLookalikes = []parseCase{
 	{name: "like tcpdump read", src: `tcpdump -r cap.pcap -n`},
 	{name: "like osascript notify", src: `osascript -e 'display notification "done"'`},
 	{name: "like emacs batch", src: `emacs --batch --eval '(message "shell-command")' f.el`},
+	{name: "like echo to vimrc", src: `echo 'set number' >> ~/.vimrc`, paths: []wantPath{wantP("/home/u/.vimrc", wantW)}, noCmds: [][]string{argvOf("set", "number")}},
+	{name: "like echo alias to bashrc", src: `echo 'alias ll="ls -la"' >> ~/.bashrc`, noPaths: []string{idRSA}},
 	{name: "like printf mention", src: `printf '%s\n' ~/.ssh/id_rsa`, noPaths: []string{idRSA}},
 }
 
