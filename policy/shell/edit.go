@@ -271,6 +271,8 @@ func (w *walker) grep(c *cmdCtx) {
 
 func (w *walker) jq(c *cmdCtx) {
 	argv := c.argv
+	// yq's load(), load_str() … open files its expression names
+	c.modelled = c.prog != "yq" || !argsContain(argv, "load")
 	filterGiven := false
 	i := 1
 	if (c.prog == "yq") && i < len(argv) {
@@ -329,3 +331,12 @@ var agOpts = &optSpec{short: "ABCGgmpW", long: set("ignore", "ignore-dir", "dept
 var ackOpts = &optSpec{short: "ABCmg", long: set("type", "ignore-dir", "ignore-file", "match", "output", "after-context", "before-context", "context", "max-count", "pager", "type-add", "type-set")}
 
 var grepOpts = &optSpec{short: "efmABCdD", long: set("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "group-separator")}
+
+func argsContain(argv []argVal, sub string) bool {
+	for _, a := range argv[1:] {
+		if strings.Contains(a.s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -186,7 +186,14 @@ func (w *walker) gitRuns(gc *cmdCtx, sub string) {
 		for k := 1; k < len(argv); k++ {
 			s := argv[k].s
 			switch {
-			case s == "--file" || s == "-f" || s == "--blob" || s == "--type" || s == "--default" || s == "--comment" || s == "--value":
+			case s == "--file" || s == "-f":
+				if k+1 < len(argv) {
+					k++
+					w.argPath(argv[k], gc.sc, accR, true) // git config -f FILE -l prints it
+				}
+			case strings.HasPrefix(s, "--file="):
+				w.argPath(argVal{s: s[len("--file="):], dyn: argv[k].dyn}, gc.sc, accR, true)
+			case s == "--blob" || s == "--type" || s == "--default" || s == "--comment" || s == "--value":
 				k++
 			case strings.HasPrefix(s, "-"):
 			case (s == "set" || s == "add" || s == "--add") && len(ops) == 0:
@@ -206,6 +213,14 @@ func (w *walker) gitRuns(gc *cmdCtx, sub string) {
 				}
 				w.runValue(shellRow, joinArgs(rest), gc)
 				return
+			}
+		}
+	case "tag", "notes":
+		for k := 1; k < len(argv); k++ {
+			if (argv[k].s == "-F" || argv[k].s == "--file") && k+1 < len(argv) {
+				w.argPath(argv[k+1], gc.sc, accR, true)
+			} else if f, ok := strings.CutPrefix(argv[k].s, "--file="); ok {
+				w.argPath(argVal{s: f, dyn: argv[k].dyn}, gc.sc, accR, true)
 			}
 		}
 	case "bisect":

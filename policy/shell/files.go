@@ -138,10 +138,12 @@ func (w *walker) command(c *cmdCtx) flow {
 		}
 	case "echo":
 		return echoText(c)
+	case "date", "hostname", "history":
+		w.nameProgFiles(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
-		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "date", "id",
+		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
-		"jobs", "fg", "bg", "disown", "getopts", "history", "fc", "complete", "compgen", "caller", "logout", "hostname":
+		"jobs", "fg", "bg", "disown", "getopts", "fc", "complete", "compgen", "caller", "logout":
 		// operands are names, numbers or expressions, not files
 	case "printf":
 		return printfText(c)

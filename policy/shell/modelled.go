@@ -20,7 +20,7 @@ var modelledProgs = sync.OnceValue(func() map[string]bool {
 		"jobs", "fg", "bg", "disown", "getopts", "history", "help", "apropos", "alias", "cd", "pushd", "popd",
 		"export", "declare", "typeset", "local", "readonly", "setenv", "printenv",
 		// handlers that record every operand (paths, patterns, filters, runs)
-		"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "jq", "yq", "gojq", "jaq", "tee", "uniq", "cp", "mv",
+		"grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "jq", "gojq", "jaq", "tee", "uniq", "cp", "mv",
 		"install", "ln", "link", "dd", "chmod", "chown", "chgrp", "chattr", "mknod", "tar", "zip", "unzip", "gzip",
 		"base64", "gbase64", "xxd", "rev", "find", "eval", "trap", "source", ".", "watch", "script", "at", "batch",
 		"crontab",
@@ -102,4 +102,38 @@ func (w *walker) forgeCLI(c *cmdCtx) flow {
 	}
 	c.modelled = true
 	return flow{}
+}
+
+// nameProgFiles records the files of programs whose operands are otherwise
+// names: date -f FILE and -r FILE, hostname -F FILE (read), history -r/-n
+// FILE (read) and -w/-a FILE (write).
+func (w *walker) nameProgFiles(c *cmdCtx) {
+	argv := c.argv
+	for k := 1; k < len(argv); k++ {
+		s := argv[k].s
+		name, val, eq := strings.Cut(s, "=")
+		acc := Access(0)
+		switch {
+		case c.prog == "date" && (name == "-f" || name == "--file" || name == "-r" || name == "--reference"),
+			c.prog == "hostname" && (name == "-F" || name == "--file"),
+			c.prog == "history" && (name == "-r" || name == "-n"):
+			acc = accR
+		case c.prog == "history" && (name == "-w" || name == "-a"):
+			acc = accW
+		case c.prog == "date" && len(s) > 2 && s[0] == '-' && s[1] != '-' && (s[1] == 'f' || s[1] == 'r'):
+			w.argPath(argVal{s: s[2:], dyn: argv[k].dyn}, c.sc, accR, true)
+			continue
+		default:
+			continue
+		}
+		v := argVal{s: val, dyn: argv[k].dyn}
+		if !eq {
+			if k+1 >= len(argv) {
+				continue
+			}
+			k++
+			v = argv[k]
+		}
+		w.argPath(v, c.sc, acc, true)
+	}
 }
