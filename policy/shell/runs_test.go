@@ -72,6 +72,7 @@ var runCases = []parseCase{
 	{name: "run sed e command", src: `sed -n '1e cat ~/.ssh/id_rsa' /etc/hosts`, paths: readsKey},
 	{name: "run sed s///e", src: `echo x | sed 's/x/cat ~\/.ssh\/id_rsa/e'`, paths: readsKey},
 	{name: "run sed bare e", src: `echo 'cat ~/.ssh/id_rsa' | sed e`, paths: readsKey},
+	{name: "run sed e after address", src: `sed -n '/start/,/end/p;1e cat ~/.ssh/id_rsa' f.txt`, paths: readsKey},
 	{name: "run sed w", src: `sed -n 'w /tmp/out' x`, paths: []wantPath{wantP("/tmp/out", wantW)}},
 	{name: "run python os.system", src: `python3 -c 'import os; os.system("cat ~/.ssh/id_rsa")'`, paths: readsKey},
 	{name: "run python subprocess list", src: `python -c 'import subprocess; subprocess.run(["cat", "/home/u/.ssh/id_rsa"])'`, cmds: [][]string{argvOf("cat", idRSA)}, paths: readsKey},
@@ -317,6 +318,8 @@ var runLookalikes = []parseCase{
 	{name: "like emacs batch", src: `emacs --batch --eval '(message "shell-command")' f.el`},
 	{name: "like echo to vimrc", src: `echo 'set number' >> ~/.vimrc`, paths: []wantPath{wantP("/home/u/.vimrc", wantW)}, noCmds: [][]string{argvOf("set", "number")}},
 	{name: "like echo alias to bashrc", src: `echo 'alias ll="ls -la"' >> ~/.bashrc`, noPaths: []string{idRSA}},
+	{name: "like sed range", src: `sed -n '/start/,/end/p' f.txt`, noCmds: [][]string{argvOf("p")}},
+	{name: "like sed address then e", src: `sed -n '/this;s/p' f.txt`, noCmds: [][]string{argvOf("s/p")}},
 	{name: "like printf mention", src: `printf '%s\n' ~/.ssh/id_rsa`, noPaths: []string{idRSA}},
 }
 

@@ -88,6 +88,9 @@ func splitSed(script string) []string {
 			out = append(out, script[start:i])
 			start = i + 1
 		case 's', 'y':
+			if !completeAddress(strings.Trim(script[start:i], " \t!{")) {
+				continue // inside a word or an unfinished /regex/ address
+			}
 			head := strings.TrimLeft(skipSedAddress(strings.TrimLeft(script[start:i], " \t")), " \t!")
 			if head != "" || i+1 >= len(script) {
 				continue
@@ -157,4 +160,38 @@ func skipSedAddress(s string) string {
 		return s
 	}
 	return s
+}
+
+// completeAddress reports text that is empty or whole line addresses
+// (1, $, /re/, \cREc, first,last), so what follows it starts a command.
+func completeAddress(p string) bool {
+	for guard := 0; guard < 4 && p != ""; guard++ {
+		switch c := p[0]; {
+		case c >= '0' && c <= '9' || c == '$' || c == '~' || c == '+':
+			i := 0
+			for i < len(p) && (p[i] >= '0' && p[i] <= '9' || p[i] == '$' || p[i] == '~' || p[i] == '+') {
+				i++
+			}
+			p = p[i:]
+		case c == '/' || c == '\\' && len(p) > 1:
+			d, body := byte('/'), p[1:]
+			if c == '\\' {
+				d, body = p[1], p[2:]
+			}
+			parts, end := sedParts(body, d, 1)
+			if len(parts) < 1 {
+				return false
+			}
+			p = strings.TrimLeft(body[end:], "IM")
+		default:
+			return false
+		}
+		p = strings.TrimLeft(p, " \t!")
+		if p != "" && p[0] == ',' {
+			p = p[1:]
+			continue
+		}
+		return p == ""
+	}
+	return p == ""
 }
