@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -359,9 +360,14 @@ func (c *classifier) shell(name, src string) {
 	for _, sc := range r.Commands {
 		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
-		// the safety net under the parser: a path named anywhere in a
-		// command's words is at least read (`echo ~/.netrc | xargs cat`,
-		// `socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`)
+		// the safety net under the parser: a path named anywhere in the
+		// words of a command the analyzer did not model completely is at
+		// least read (`socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`). A modelled
+		// command's words are data unless its facts say otherwise: `echo
+		// ~/.netrc` and `git commit -m "…"` mention, they do not read.
+		if sc.Modelled {
+			continue
+		}
 		for _, w := range cmd.Argv[1:] {
 			for _, p := range ExtractPaths(w) {
 				c.path(name, p, AccessRead)
@@ -388,8 +394,10 @@ func (c *classifier) shell(name, src string) {
 		for _, u := range ExtractURLs(code) {
 			c.url(name, u)
 		}
-		for _, p := range ExtractPaths(code) {
-			c.path(name, p, AccessAny)
+		if !slices.Contains(r.Inert, code) {
+			for _, p := range ExtractPaths(code) {
+				c.path(name, p, AccessAny)
+			}
 		}
 		c.text(name, code)
 	}
