@@ -47,6 +47,10 @@ type CallEnv struct {
 	Budget Budget
 	// NoResolve skips symlink resolution (tests of pure string behaviour).
 	NoResolve bool
+	// InputSchema is the pinned input schema of an MCP tool when the
+	// caller has it (pins.json): its property descriptions give the
+	// arguments roles (roles.go). nil: roles by argument name only.
+	InputSchema []byte
 }
 
 // Classify derives the facts of one tool call from its JSON arguments.
@@ -59,13 +63,23 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	if env.Budget == (Budget{}) {
 		c.env.Budget = DefaultBudget
 	}
+	if len(env.InputSchema) > 0 && strings.HasPrefix(strings.ToLower(tool), "mcp__") {
+		f.schema = schemaRoles(env.InputSchema)
+	}
 	root := gjson.ParseBytes(input)
 	if !root.IsObject() {
 		c.text("", root.String())
 	} else {
 		c.walk(root, "", 1)
 	}
+	for _, pc := range c.pending {
+		c.writeContent(c.target, pc.name, pc.s)
+	}
 	c.finish()
+	if f.Mentioned != nil {
+		m := classifier{f: f.Mentioned, env: c.env}
+		m.finish()
+	}
 	return f
 }
 
@@ -87,6 +101,10 @@ type classifier struct {
 	kind   toolKind
 	values int
 	chars  int
+
+	pending  []pendingContent // content strings, judged once the target is known
+	target   string           // a write's target as written
+	cellType string           // NotebookEdit's cell_type
 }
 
 func toolKindOf(tool string) toolKind {
@@ -238,6 +256,19 @@ func (c *classifier) str(name, key, s string) {
 		c.shell(name, s)
 		return
 	}
+	if top && lk == "cell_type" {
+		c.cellType = s
+	}
+	switch c.roleOf(name, key) {
+	case RoleContent:
+		c.pending = append(c.pending, pendingContent{name: name, s: s})
+		return
+	case RoleProse, RoleData:
+		return // the text fact above is all it yields
+	case RoleBrief:
+		c.mention(name, s)
+		return
+	}
 	switch c.kind {
 	case kindRead, kindWrite:
 		if top && (lk == "file_path" || lk == "notebook_path" || lk == "path" && c.f.Primary == "") {
@@ -245,6 +276,7 @@ func (c *classifier) str(name, key, s string) {
 			acc := AccessRead
 			if c.kind == kindWrite {
 				acc = AccessWrite
+				c.writeTarget(s)
 			}
 			c.path(name, s, acc)
 			return
@@ -295,6 +327,7 @@ func (c *classifier) generic(name, key, s string) {
 		case kindWrite:
 			if pathKeys[key] {
 				acc = AccessWrite
+				c.writeTarget(s)
 			}
 		}
 		c.path(name, s, acc)

@@ -98,6 +98,13 @@ type Facts struct {
 	Texts      []TextFact
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
+	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),
+	// nil when nothing is: its paths meet the forbids, which ask rather
+	// than block — the sub-agent's own calls are checked when it makes
+	// them.
+	Mentioned *Facts
+
+	schema map[string]Role // roles the pinned input schema gives (MCP; roles.go)
 }
 
 // SignalFact is a Signal with the text that raised it.

