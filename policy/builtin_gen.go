@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "267d74b98a543cbd9752708c952a06eb4c61d1a58ce2ae05a011979dfa4eeb47"
+const builtinDigest = "b39a91e1a49495805d06cc212e2bdbe58e529ba464e63ffb5e2c7669cf30e9c7"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -18,7 +18,8 @@ var builtinForbids = []rawRule{
 	},
 		Reason: "a cron entry runs code later, unattended", line: 50},
 	{ID: "persist.crontab", Command: rawCommands{{Program: strList{"crontab"},
-		Args: strList{"**"},
+		Args:   strList{"**"},
+		Unless: strList{"l|list"},
 	},
 		{Program: strList{"crontab"},
 			Flags: strList{"e|r"},
@@ -46,6 +47,7 @@ var builtinForbids = []rawRule{
 		Subcommand: strList{"config"},
 		Flags:      strList{"global|system"},
 		Args:       strList{"core.hookspath"},
+		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
 	},
 	},
 		Reason: "a global hooks path runs code in every repository", line: 70},

@@ -2,7 +2,7 @@
 
 package policy
 
-const compiledDigest = "267d74b98a543cbd9752708c952a06eb4c61d1a58ce2ae05a011979dfa4eeb47"
+const compiledDigest = "b39a91e1a49495805d06cc212e2bdbe58e529ba464e63ffb5e2c7669cf30e9c7"
 
 // compiledForbids holds, at the index of each built-in forbid, the rule
 // compiled once for all, or nil where a ${variable} makes it the call's.
@@ -163,6 +163,7 @@ var compiledForbids = [...]*Rule{
 		File:   "built-in forbids",
 		Line:   53,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"crontab"},
+			unless: [][]string{[]string{"l", "list"}},
 			args: []argPattern{argPattern{p: PathPattern{pattern: "**",
 				alts: []string{"**"},
 			},
@@ -248,8 +249,9 @@ var compiledForbids = [...]*Rule{
 		File:   "built-in forbids",
 		Line:   70,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"git"},
-			sub:   []string{"config"},
-			flags: [][]string{[]string{"global", "system"}},
+			sub:    []string{"config"},
+			flags:  [][]string{[]string{"global", "system"}},
+			unless: [][]string{[]string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "show-origin", "show-scope"}},
 			args: []argPattern{argPattern{p: PathPattern{pattern: "core.hookspath",
 				alts: []string{"core.hookspath"},
 				keys: []uint16{281},

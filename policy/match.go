@@ -145,7 +145,7 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 }
 
 // allow: every fact of the rule's access fits, written and resolved, and
-// there is at least one.
+// there is at least one (or none, for a matcher with or_absent).
 func (m *pathMatcher) allow(paths []PathFact) bool {
 	n := 0
 	for i := range paths {
@@ -167,7 +167,7 @@ func (m *pathMatcher) allow(paths []PathFact) bool {
 			}
 		}
 	}
-	return n > 0
+	return n > 0 || m.orAbsent
 }
 
 func matchAny(globs []PathPattern, p string) bool {

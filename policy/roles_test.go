@@ -113,3 +113,99 @@ func TestDotWords(t *testing.T) {
 		t.Fatalf("dotWords = %q", got)
 	}
 }
+
+// TestParanoidSearchStaysInWorkspace: paranoid allows a Grep or Glob with
+// no path, or one inside the workspace, and asks for any other (before,
+// search-workspace allowed any path the forbids did not name).
+func TestParanoidSearchStaysInWorkspace(t *testing.T) {
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj", AirlockHome: "/home/dev/.airlock"}
+	p, err := LoadProfile("paranoid", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool, input string
+		want        Action
+	}{
+		{"Grep", `{"pattern":"TODO"}`, Allow},
+		{"Grep", `{"pattern":"TODO","glob":"*.go","output_mode":"content"}`, Allow},
+		{"Grep", `{"pattern":"TODO","path":"/home/dev/proj/src"}`, Allow},
+		{"Grep", `{"pattern":"TODO","path":"src"}`, Allow},
+		{"Glob", `{"pattern":"**/*.go"}`, Allow},
+		{"Glob", `{"pattern":"*.md","path":"/home/dev/proj/docs"}`, Allow},
+		{"Grep", `{"pattern":"password","path":"/etc"}`, Ask},
+		{"Grep", `{"pattern":"TODO","path":"/home/dev/other"}`, Ask},
+		{"Grep", `{"pattern":"TODO","path":"/home/dev/proj/../other"}`, Ask},
+		{"Glob", `{"pattern":"/etc/**"}`, Ask},
+		{"Glob", `{"pattern":"*.pem","path":"/home/dev"}`, Ask},
+		{"Glob", `{"pattern":"../**/*.key"}`, Ask},
+		{"Grep", `{"pattern":"x","path":"/home/dev/proj","also":"/home/dev/Documents"}`, Ask},
+		{"Grep", `{"pattern":"x","path":"/home/dev/.ssh"}`, Block},
+	} {
+		f := Classify(c.tool, []byte(c.input), CallEnv{Cwd: vars.Workspace, Home: vars.Home, User: vars.User, NoResolve: true})
+		v := p.Decide(f, time.Now(), Stages{})
+		if v.Effective != c.want {
+			t.Errorf("paranoid %s %s: want %s, got %s (%s)", c.tool, c.input, c.want, v.Effective, v.Decision.Explain())
+		}
+	}
+}
+
+// TestOrAbsentIsForAllowRules: a deny rule that matched calls with no
+// path would be a different rule than it reads.
+func TestOrAbsentIsForAllowRules(t *testing.T) {
+	_, err := compileRule(rawRule{ID: "x", Path: &rawPath{Glob: strList{"/x/**"}, OrAbsent: true}, Action: "block"}, Vars{}, "p.yaml")
+	if err == nil || !strings.Contains(err.Error(), "or_absent") {
+		t.Fatalf("or_absent on a block rule loaded: %v", err)
+	}
+}
+
+// TestReadingASettingIsNotWritingIt: commands and tools that read a
+// scheduler, a unit, a start-up file or a git setting meet no forbid; the
+// writes beside them still do.
+func TestReadingASettingIsNotWritingIt(t *testing.T) {
+	vars := Vars{Home: "/home/dev", User: "dev", Tmp: "/tmp", Workspace: "/home/dev/proj", AirlockHome: "/home/dev/.airlock"}
+	p, err := LoadProfile("default", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := []struct{ tool, input string }{
+		{"Bash", `{"command":"git config --get user.email"}`},
+		{"Bash", `{"command":"git config --global --get user.email"}`},
+		{"Bash", `{"command":"git config --global --get core.hooksPath"}`},
+		{"Bash", `{"command":"git config --global --list"}`},
+		{"Bash", `{"command":"git config --show-origin --get-regexp alias"}`},
+		{"Bash", `{"command":"crontab -l"}`},
+		{"Bash", `{"command":"crontab -l -u dev"}`},
+		{"Bash", `{"command":"crontab -u dev -l"}`},
+		{"Bash", `{"command":"systemctl --user status"}`},
+		{"Bash", `{"command":"systemctl --user status updater.service"}`},
+		{"Bash", `{"command":"systemctl --user list-timers"}`},
+		{"Bash", `{"command":"cat ~/.bashrc"}`},
+		{"Read", `{"file_path":"~/.bashrc"}`},
+		{"Read", `{"file_path":"~/.config/systemd/user/updater.service"}`},
+		{"Bash", `{"command":"grep alias ~/.zshrc"}`},
+		{"Bash", `{"command":"defaults read com.apple.dock"}`},
+		{"Bash", `{"command":"cat /etc/crontab"}`},
+		{"Bash", `{"command":"launchctl list"}`},
+	}
+	for _, c := range reads {
+		f := Classify(c.tool, []byte(c.input), CallEnv{Cwd: vars.Workspace, Home: vars.Home, User: vars.User, NoResolve: true})
+		if d, hit := p.CheckForbids(f); hit {
+			t.Errorf("%s %s reads a setting, yet a forbid refuses it: %s", c.tool, c.input, d.Explain())
+		}
+	}
+	writes := []struct{ tool, input string }{
+		{"Bash", `{"command":"git config --global core.hooksPath /tmp/h"}`},
+		{"Bash", `{"command":"crontab /tmp/x.cron"}`},
+		{"Bash", `{"command":"crontab -u dev /tmp/x.cron"}`},
+		{"Bash", `{"command":"crontab -e"}`},
+		{"Write", `{"file_path":"~/.bashrc","content":"x"}`},
+		{"Bash", `{"command":"echo x >> ~/.bashrc"}`},
+	}
+	for _, c := range writes {
+		f := Classify(c.tool, []byte(c.input), CallEnv{Cwd: vars.Workspace, Home: vars.Home, User: vars.User, NoResolve: true})
+		if _, hit := p.CheckForbids(f); !hit {
+			t.Errorf("%s %s writes a setting, and no forbid stops it", c.tool, c.input)
+		}
+	}
+}

@@ -33,11 +33,12 @@ type Rule struct {
 }
 
 type pathMatcher struct {
-	globs  []PathPattern
-	except []PathPattern
-	index  globIndex // of globs: which paths cannot match any (glob_index.go)
-	access Access
-	src    []string
+	globs    []PathPattern
+	except   []PathPattern
+	index    globIndex // of globs: which paths cannot match any (glob_index.go)
+	access   Access
+	src      []string
+	orAbsent bool // allow: no path of the access is a fit too
 }
 
 type cmdMatcher struct {
@@ -108,7 +109,10 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		if len(r.Path.Glob) == 0 {
 			return nil, fmt.Errorf("rule %s: path needs at least one glob", ruleName(r))
 		}
-		pm := &pathMatcher{access: AccessAny}
+		if r.Path.OrAbsent && deny {
+			return nil, fmt.Errorf("rule %s: path or_absent is for allow rules (a call with no path is allowed when the rule's globs would allow its paths)", ruleName(r))
+		}
+		pm := &pathMatcher{access: AccessAny, orAbsent: r.Path.OrAbsent}
 		if len(r.Path.Access) > 0 {
 			pm.access = 0
 			for _, a := range r.Path.Access {

@@ -51,6 +51,10 @@ type rawPath struct {
 	Glob   strList `yaml:"glob"`
 	Access strList `yaml:"access"`
 	Except strList `yaml:"except"`
+	// OrAbsent (allow rules only): the rule also holds for a call with no
+	// path of its access (a Grep or Glob without a path searches the
+	// workspace).
+	OrAbsent bool `yaml:"or_absent"`
 }
 
 type rawCommand struct {
@@ -113,7 +117,7 @@ func (s *strList) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: expected a string or a list of strings", n.Line)
 }
 
-// rawPath accepts a glob, a list of globs, or {glob, access, except}.
+// rawPath accepts a glob, a list of globs, or {glob, access, except, or_absent}.
 func (p *rawPath) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.MappingNode {
 		type plain rawPath
@@ -145,7 +149,7 @@ var (
 	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
-	pathSpecKeys  = []string{"glob", "access", "except"}
+	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
