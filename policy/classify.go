@@ -63,9 +63,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	if env.Budget == (Budget{}) {
 		c.env.Budget = DefaultBudget
 	}
-	if len(env.InputSchema) > 0 && strings.HasPrefix(strings.ToLower(tool), "mcp__") {
-		f.schema = schemaRoles(env.InputSchema)
-	}
+	f.roles = rolesFor(tool, env.InputSchema)
 	root := gjson.ParseBytes(input)
 	if !root.IsObject() {
 		c.text("", root.String())
@@ -261,7 +259,13 @@ func (c *classifier) str(name, key, s string) {
 	}
 	switch c.roleOf(name, key) {
 	case RoleContent:
-		c.pending = append(c.pending, pendingContent{name: name, s: s})
+		if c.target != "" && !strings.EqualFold(c.f.Tool, "NotebookEdit") {
+			c.writeContent(c.target, name, s)
+		} else {
+			// the target (or a notebook's cell_type) comes later in the
+			// JSON, or never
+			c.pending = append(c.pending, pendingContent{name: name, s: s})
+		}
 		return
 	case RoleProse, RoleData:
 		return // the text fact above is all it yields

@@ -104,7 +104,7 @@ type Facts struct {
 	// them.
 	Mentioned *Facts
 
-	schema map[string]Role // roles the pinned input schema gives (MCP; roles.go)
+	roles roleTable // what the tool says about its arguments (roles.go)
 }
 
 // SignalFact is a Signal with the text that raised it.

@@ -109,39 +109,66 @@ var mcpContent = map[string]bool{
 // functions read files.
 var mcpData = map[string]bool{"query": true, "q": true, "search": true, "search_query": true, "keywords": true}
 
-// roleOf is the role of the string at argument name (as Facts record it:
-// "edits[0].new_string"), before the classifier's own reading of targets
-// and commands. Keys of objects ("key:…") have no role.
-func (c *classifier) roleOf(name, key string) Role {
-	return c.f.roleOf(name, key)
+// roleTable is what a call's tool says about its arguments' roles, built
+// once per call (rolesFor): the native tool's table, or the MCP reading.
+type roleTable struct {
+	native map[string]Role // a native tool's documented fields
+	mcp    bool            // an MCP tool: roles by argument name
+	runs   bool            // an MCP tool whose text may run (runsText): no name roles
+	schema map[string]Role // what the pinned input schema says (MCP)
 }
 
-func (f *Facts) roleOf(name, key string) Role {
-	if strings.HasPrefix(name, "key:") || name == "" {
-		return RoleUnknown
-	}
-	t := strings.ToLower(f.Tool)
-	if !strings.HasPrefix(t, "mcp__") {
-		table := nativeRoles[t]
-		if table == nil {
-			return RoleUnknown
+func rolesFor(tool string, schema []byte) roleTable {
+	if len(tool) < 5 || !strings.EqualFold(tool[:5], "mcp__") {
+		// lower-cased on the stack: this runs for every call
+		var buf [24]byte
+		if len(tool) > len(buf) {
+			return roleTable{}
 		}
-		return table[argShape(name)]
+		for i := 0; i < len(tool); i++ {
+			ch := tool[i]
+			if 'A' <= ch && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			buf[i] = ch
+		}
+		return roleTable{native: nativeRoles[string(buf[:len(tool)])]}
 	}
-	if runsText(t) {
+	t := strings.ToLower(tool)
+	rt := roleTable{mcp: true, runs: runsText(t)}
+	if !rt.runs {
+		rt.schema = schemaRoles(schema)
+	}
+	return rt
+}
+
+// roleOf is the role of the string at argument name (as Facts record it:
+// "edits[0].new_string"; key is its last field name), before the
+// classifier's own reading of targets and commands. Keys of objects
+// ("key:…") have no role.
+func (f *Facts) roleOf(name, key string) Role {
+	rt := &f.roles
+	if name == "" || (rt.native == nil && (!rt.mcp || rt.runs)) || strings.HasPrefix(name, "key:") {
 		// a terminal's send_text, a REPL's eval, a browser's type: the
 		// words are what runs or what is typed; read conservatively
 		return RoleUnknown
 	}
+	if rt.native != nil {
+		return rt.native[argShape(name)]
+	}
 	r := mcpNameRole(strings.ToLower(key))
-	if top := !strings.ContainsAny(name, ".["); top && f.schema != nil && r != RoleContent {
+	if top := !strings.ContainsAny(name, ".["); top && rt.schema != nil && r != RoleContent {
 		// the pinned schema's word about its own argument: a place stays
 		// a place whatever its name; prose by description is prose
-		if sr, ok := f.schema[name]; ok {
+		if sr, ok := rt.schema[name]; ok {
 			return sr
 		}
 	}
 	return r
+}
+
+func (c *classifier) roleOf(name, key string) Role {
+	return c.f.roleOf(name, key)
 }
 
 // runVerbs in an MCP tool's name (server and tool) say its strings may be
