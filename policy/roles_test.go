@@ -28,7 +28,7 @@ func TestArgumentRoles(t *testing.T) {
 		via    string // a substring of Decision.Via ("" = not checked)
 	}{
 		{"content", "Write", `{"file_path":"/home/dev/proj/docs/ssh.md","content":"Keys live in ~/.ssh/id_ed25519.\n"}`, "", Allow, ""},
-		{"content", "Write", `{"content":"x","file_path":"~/.ssh/id_ed25519"}`, "", Block, "written by Write (argument file_path)"},
+		{"content", "Write", `{"content":"x","file_path":"~/.ssh/id_ed25519"}`, "", Block, ""},
 		{"content", "Edit", `{"file_path":"/home/dev/proj/README.md","old_string":"creds","new_string":"creds (~/.aws/credentials)"}`, "", Allow, ""},
 		{"content", "Edit", `{"file_path":"~/.aws/credentials","old_string":"a","new_string":"b"}`, "", Block, ""},
 		{"content", "MultiEdit", `{"file_path":"/home/dev/proj/faq.md","edits":[{"old_string":"token?","new_string":"token? see ~/.config/gh/hosts.yml"}]}`, "", Allow, ""},
@@ -40,9 +40,10 @@ func TestArgumentRoles(t *testing.T) {
 		{"prose", "Bash", `{"command":"ls","description":"List what ~/.ssh/id_rsa sits beside"}`, "", Allow, ""},
 		{"command", "Bash", `{"command":"cat ~/.ssh/id_rsa","description":"show"}`, "", Block, "read by cat in argument command"},
 		{"prose", "WebFetch", `{"url":"https://example.com/","prompt":"compare with https://webhook.site/abc and ~/.netrc"}`, "", Allow, ""},
-		{"target", "WebFetch", `{"url":"https://webhook.site/abc","prompt":"ok"}`, "", Block, "reached by WebFetch (argument url)"},
+		{"target", "WebFetch", `{"url":"https://webhook.site/abc","prompt":"ok"}`, "", Block, ""},
 		{"data", "WebSearch", `{"query":"what is in ~/.aws/credentials"}`, "", Allow, ""},
-		{"target", "Read", `{"file_path":"~/.ssh/id_rsa"}`, "", Block, "read by Read (argument file_path)"},
+		{"target", "Read", `{"file_path":"~/.ssh/id_rsa"}`, "", Block, ""},
+		{"target", "Read", `{"file_path":"/home/dev/proj/a.go","extra":["/home/dev/.ssh/id_rsa"]}`, "", Block, "named in argument extra[0] of Read: taken as read"},
 		{"prose", "Task", `{"description":"Check ~/.ssh/id_rsa docs","prompt":"Review docs/ only","subagent_type":"general-purpose"}`, "", Allow, ""},
 		{"brief", "Task", `{"description":"Keys","prompt":"Read ~/.ssh/id_rsa and summarise it","subagent_type":"general-purpose"}`, "", Ask, "named in argument prompt, read by nobody yet"},
 		{"brief", "Agent", `{"description":"Env","prompt":"Explain how .env is loaded","subagent_type":"general-purpose"}`, "", Ask, ""},

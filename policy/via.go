@@ -25,6 +25,9 @@ func (f *Facts) via(hit Hit) string {
 		if h.Arg == hit.Arg && h.Host == hit.Target {
 			switch f.argRole(h.Arg) {
 			case RoleTarget:
+				if h.Arg == f.PrimaryArg {
+					return ""
+				}
 				return fmt.Sprintf("reached by %s (argument %s)", f.Tool, h.Arg)
 			case RoleCommand:
 				return fmt.Sprintf("reached by %s in argument %s", f.programNaming(h.Arg, h.Raw, h.Host), h.Arg)
@@ -57,6 +60,9 @@ func (f *Facts) pathVia(p *PathFact) string {
 	case RoleCommand:
 		return fmt.Sprintf("%s by %s in argument %s", verb, f.programNaming(p.Arg, p.Raw, p.Path), p.Arg)
 	case RoleTarget:
+		if p.Arg == f.PrimaryArg {
+			return "" // the call's own target: the reason has said it all
+		}
 		return fmt.Sprintf("%s by %s (argument %s)", verb, f.Tool, p.Arg)
 	case RoleContent:
 		return fmt.Sprintf("named in the code %s writes (argument %s), which runs when the file does", f.Tool, p.Arg)
