@@ -78,7 +78,7 @@ var nativeRoles = map[string]map[string]Role{
 		"todos[].id": RoleData, "todos[].priority": RoleData},
 	"bash":         {"description": RoleProse},
 	"webfetch":     {"prompt": RoleProse},
-	"websearch":    {"query": RoleData},
+	"websearch":    {"query": RoleData, "allowed_domains[]": RoleData, "blocked_domains[]": RoleData}, // filters of the search provider's results, not fetches
 	"task":         {"description": RoleProse, "prompt": RoleBrief, "subagent_type": RoleData},
 	"agent":        {"description": RoleProse, "prompt": RoleBrief, "subagent_type": RoleData},
 	"exitplanmode": {"plan": RoleProse},

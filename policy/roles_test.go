@@ -42,6 +42,8 @@ func TestArgumentRoles(t *testing.T) {
 		{"prose", "WebFetch", `{"url":"https://example.com/","prompt":"compare with https://webhook.site/abc and ~/.netrc"}`, "", Allow, ""},
 		{"target", "WebFetch", `{"url":"https://webhook.site/abc","prompt":"ok"}`, "", Block, ""},
 		{"data", "WebSearch", `{"query":"what is in ~/.aws/credentials"}`, "", Allow, ""},
+		{"data", "WebSearch", `{"query":"request bin","blocked_domains":["webhook.site","pastebin.com"]}`, "", Allow, ""},
+		{"unknown", "WebSearch", `{"query":"x","also":"https://webhook.site/abc"}`, "", Block, "whose use WebSearch does not say: taken as a destination"},
 		{"target", "Read", `{"file_path":"~/.ssh/id_rsa"}`, "", Block, ""},
 		{"target", "Read", `{"file_path":"/home/dev/proj/a.go","extra":["/home/dev/.ssh/id_rsa"]}`, "", Block, "named in argument extra[0] of Read: taken as read"},
 		{"prose", "Task", `{"description":"Check ~/.ssh/id_rsa docs","prompt":"Review docs/ only","subagent_type":"general-purpose"}`, "", Allow, ""},
