@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "b39a91e1a49495805d06cc212e2bdbe58e529ba464e63ffb5e2c7669cf30e9c7"
+const builtinDigest = "c4491e7540dac93babe9a91dbe96d8eefe91058ace35ae77e889a9f50bc01db3"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -48,6 +48,7 @@ var builtinForbids = []rawRule{
 		Flags:      strList{"global|system"},
 		Args:       strList{"core.hookspath"},
 		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
+		MinArgs:    2,
 	},
 	},
 		Reason: "a global hooks path runs code in every repository", line: 70},
@@ -60,6 +61,7 @@ var builtinForbids = []rawRule{
 		Flags:      strList{"global|system"},
 		Args:       strList{"*.*"},
 		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
+		MinArgs:    2,
 	},
 	},
 		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 77},

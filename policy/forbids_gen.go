@@ -2,7 +2,7 @@
 
 package policy
 
-const compiledDigest = "b39a91e1a49495805d06cc212e2bdbe58e529ba464e63ffb5e2c7669cf30e9c7"
+const compiledDigest = "c4491e7540dac93babe9a91dbe96d8eefe91058ace35ae77e889a9f50bc01db3"
 
 // compiledForbids holds, at the index of each built-in forbid, the rule
 // compiled once for all, or nil where a ${variable} makes it the call's.
@@ -249,9 +249,10 @@ var compiledForbids = [...]*Rule{
 		File:   "built-in forbids",
 		Line:   70,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"git"},
-			sub:    []string{"config"},
-			flags:  [][]string{[]string{"global", "system"}},
-			unless: [][]string{[]string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "show-origin", "show-scope"}},
+			sub:     []string{"config"},
+			flags:   [][]string{[]string{"global", "system"}},
+			unless:  [][]string{[]string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "show-origin", "show-scope"}},
+			minArgs: 2,
 			args: []argPattern{argPattern{p: PathPattern{pattern: "core.hookspath",
 				alts: []string{"core.hookspath"},
 				keys: []uint16{281},
@@ -267,9 +268,10 @@ var compiledForbids = [...]*Rule{
 		File:   "built-in forbids",
 		Line:   77,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"git"},
-			sub:    []string{"config"},
-			flags:  [][]string{[]string{"global", "system"}},
-			unless: [][]string{[]string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "show-origin", "show-scope"}},
+			sub:     []string{"config"},
+			flags:   [][]string{[]string{"global", "system"}},
+			unless:  [][]string{[]string{"get", "get-all", "get-regexp", "get-urlmatch", "list", "l", "show-origin", "show-scope"}},
+			minArgs: 2,
 			args: []argPattern{argPattern{p: PathPattern{pattern: "*.*",
 				alts: []string{"*.*"},
 			},

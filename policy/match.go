@@ -299,6 +299,17 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
+	if m.minArgs > 0 {
+		n := 0
+		for _, a := range args {
+			if !isFlag(a) {
+				n++
+			}
+		}
+		if n < m.minArgs {
+			return false
+		}
+	}
 	if len(m.args) > 0 {
 		ok = false
 		for _, a := range args {

@@ -175,6 +175,9 @@ func TestReadingASettingIsNotWritingIt(t *testing.T) {
 		{"Bash", `{"command":"git config --get user.email"}`},
 		{"Bash", `{"command":"git config --global --get user.email"}`},
 		{"Bash", `{"command":"git config --global --get core.hooksPath"}`},
+		{"Bash", `{"command":"git config --global core.hooksPath"}`},
+		{"Bash", `{"command":"git config --global alias.st"}`},
+		{"Bash", `{"command":"git config --global --unset core.hooksPath"}`},
 		{"Bash", `{"command":"git config --global --list"}`},
 		{"Bash", `{"command":"git config --show-origin --get-regexp alias"}`},
 		{"Bash", `{"command":"crontab -l"}`},
@@ -199,6 +202,10 @@ func TestReadingASettingIsNotWritingIt(t *testing.T) {
 	}
 	writes := []struct{ tool, input string }{
 		{"Bash", `{"command":"git config --global core.hooksPath /tmp/h"}`},
+		{"Bash", `{"command":"git config --global --add core.hooksPath /tmp/h"}`},
+		{"Bash", `{"command":"git config set --global core.hooksPath /tmp/h"}`},
+		{"Bash", `{"command":"git config --global alias.st '!sh -c id'"}`},
+		{"Bash", `{"command":"git config --system credential.helper '!cat ~/.netrc'"}`},
 		{"Bash", `{"command":"crontab /tmp/x.cron"}`},
 		{"Bash", `{"command":"crontab -u dev /tmp/x.cron"}`},
 		{"Bash", `{"command":"crontab -e"}`},

@@ -46,6 +46,7 @@ type cmdMatcher struct {
 	sub     []string   // globs over the first positional
 	flags   [][]string // each entry: alternatives; every entry must be present
 	unless  [][]string // any entry present: no match (git config --get is a read)
+	minArgs int        // positional arguments after the subcommand, at least
 	args    []argPattern
 }
 
@@ -189,6 +190,10 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 	if len(c.Program) == 0 {
 		return cm, fmt.Errorf("command needs a program")
 	}
+	if c.MinArgs < 0 {
+		return cm, fmt.Errorf("command min_args is %d: write a count of arguments, 0 or more", c.MinArgs)
+	}
+	cm.minArgs = c.MinArgs
 	low := func(s string) string {
 		if deny {
 			return FoldText(s)

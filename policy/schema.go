@@ -63,6 +63,10 @@ type rawCommand struct {
 	Flags      strList `yaml:"flags"`
 	Args       strList `yaml:"args"`
 	Unless     strList `yaml:"unless_flags"`
+	// MinArgs: at least this many positional arguments after the
+	// subcommand (`git config --global alias.st` reads a setting; with a
+	// value after the name it writes one).
+	MinArgs int `yaml:"min_args"`
 }
 
 type rawCommands []rawCommand
@@ -150,7 +154,7 @@ var (
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}
