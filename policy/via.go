@@ -41,6 +41,16 @@ func (f *Facts) via(hit Hit) string {
 			return "run in argument " + c.Arg
 		}
 	}
+	for i := range f.Signals {
+		if g := &f.Signals[i]; g.Arg == hit.Arg && g.Detail == hit.Target {
+			return "found in the data flow of argument " + g.Arg
+		}
+	}
+	for i := range f.Env {
+		if e := &f.Env[i]; e.Arg == hit.Arg && e.Name+"="+e.Value == hit.Target {
+			return "set by the command in argument " + e.Arg
+		}
+	}
 	for i := range f.Texts {
 		t := &f.Texts[i]
 		if t.Arg != hit.Arg || clip(t.Raw, 120) != hit.Target {
