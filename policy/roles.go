@@ -157,7 +157,14 @@ func (f *Facts) roleOf(name, key string) Role {
 		return rt.native[argShape(name)]
 	}
 	r := mcpNameRole(strings.ToLower(key))
-	if top := !strings.ContainsAny(name, ".["); top && rt.schema != nil && r != RoleContent {
+	top := !strings.ContainsAny(name, ".[")
+	if r == RoleUnknown && !top && !placeKey(strings.ToLower(key)) {
+		// inside a prose field: Confluence's body.storage.value, a
+		// message's blocks[].text.text; never a field named as a place
+		// (message.attachment_path is a path wherever it sits)
+		r = enclosingRole(name)
+	}
+	if top && rt.schema != nil && r != RoleContent {
 		// the pinned schema's word about its own argument: a place stays
 		// a place whatever its name; prose by description is prose
 		if sr, ok := rt.schema[name]; ok {
@@ -184,6 +191,34 @@ func runsText(tool string) bool {
 		}
 	}
 	return false
+}
+
+// placeKey reports whether an argument's name says it names a place.
+func placeKey(k string) bool {
+	if pathKeys[k] || urlKeys[k] || shellKeys[k] {
+		return true
+	}
+	for _, w := range placeWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingRole is the text-only role of the nearest enclosing field of
+// name that has one by its name, or RoleUnknown.
+func enclosingRole(name string) Role {
+	for {
+		i := strings.LastIndexAny(name, ".[")
+		if i <= 0 {
+			return RoleUnknown
+		}
+		name = name[:i]
+		if r := mcpNameRole(strings.ToLower(lastKey(name))); r != RoleUnknown {
+			return r
+		}
+	}
 }
 
 // mcpNameRole is the role an MCP argument has by its name alone.
