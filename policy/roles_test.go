@@ -226,3 +226,33 @@ func TestReadingASettingIsNotWritingIt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRoles: whatever the arguments, a string of a text-only role never
+// becomes a path or host fact of the call, a brief's paths are only
+// mentioned, and an invented input schema never makes the classifier fail.
+func FuzzRoles(f *testing.F) {
+	f.Add("Write", `{"file_path":"/w/a.md","content":"~/.ssh/id_rsa https://webhook.site/x"}`, "")
+	f.Add("Task", `{"prompt":"read .env and ~/.aws/credentials","description":"x"}`, "")
+	f.Add("mcp__gh__create_issue", `{"title":"~/.netrc","body":{"storage":{"value":"/etc/shadow"}}}`, `{"properties":{"title":{"type":"string","description":"Path"}}}`)
+	f.Add("TodoWrite", `{"todos":[{"content":"~/.kube/config","activeForm":"x"}]}`, "")
+	f.Fuzz(func(t *testing.T, tool, input, schema string) {
+		fs := Classify(tool, []byte(input), CallEnv{Cwd: "/w", Home: "/h", NoResolve: true, InputSchema: []byte(schema)})
+		for _, p := range fs.Paths {
+			if r := fs.roleOf(p.Arg, lastKey(p.Arg)); r.textOnly() && !(r == RoleContent && strings.EqualFold(tool, "NotebookEdit")) || r == RoleBrief {
+				t.Fatalf("argument %s of role %s yielded a path fact %q", p.Arg, r, p.Raw)
+			}
+		}
+		for _, h := range fs.Hosts {
+			if r := fs.roleOf(h.Arg, lastKey(h.Arg)); r.textOnly() {
+				t.Fatalf("argument %s of role %s yielded a host fact %q", h.Arg, r, h.Raw)
+			}
+		}
+		if m := fs.Mentioned; m != nil {
+			for _, p := range m.Paths {
+				if fs.roleOf(p.Arg, lastKey(p.Arg)) != RoleBrief {
+					t.Fatalf("a mention from argument %s, which is no brief", p.Arg)
+				}
+			}
+		}
+	})
+}
