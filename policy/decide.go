@@ -216,9 +216,10 @@ func decisionFrom(r *Rule, hit Hit, f *Facts, src Source) Decision {
 		Target: hit.Target, Arg: hit.Arg,
 		Hidden: hit.Arg != "" && hit.Arg != f.PrimaryArg,
 	}
-	if r.Action != Allow {
-		// an allow names nothing it found; a refusal says where its
-		// target came from and what the call does with it
+	if r.Action != Allow && r.hasFacts {
+		// an allow names nothing it found, nor does a rule that names no
+		// fact; a refusal by a fact says where its target came from and
+		// what the call does with it
 		d.Via = f.via(hit)
 	}
 	return d

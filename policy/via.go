@@ -11,7 +11,8 @@ import (
 // nobody)" is a text match. It runs only for a decision that refuses, so
 // the hot path of an allowed call never builds it.
 func (f *Facts) via(hit Hit) string {
-	if hit.Arg == "" {
+	if hit.Arg == "" || hit.Arg == f.PrimaryArg && f.argRole(hit.Arg) == RoleTarget && !f.pathOf(hit) {
+		// the call's own target as a text or a host: the reason has said it
 		return ""
 	}
 	for i := range f.Paths {
@@ -38,6 +39,9 @@ func (f *Facts) via(hit Hit) string {
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if c.Arg == hit.Arg && strings.Join(c.Argv, " ") == hit.Target {
+			if c.Arg == f.PrimaryArg {
+				return "" // the command the call runs: the target says it
+			}
 			return "run in argument " + c.Arg
 		}
 	}
@@ -141,4 +145,14 @@ func accessVerb(a Access) string {
 		return "read or written"
 	}
 	return "used"
+}
+
+// pathOf reports whether the hit is one of the call's path facts.
+func (f *Facts) pathOf(hit Hit) bool {
+	for i := range f.Paths {
+		if f.Paths[i].Arg == hit.Arg && f.Paths[i].Path == hit.Target {
+			return true
+		}
+	}
+	return false
 }
