@@ -103,6 +103,7 @@ type classifier struct {
 	pending  []pendingContent // content strings, judged once the target is known
 	target   string           // a write's target as written
 	cellType string           // NotebookEdit's cell_type
+	encl     Role             // the role of the MCP prose field the walk is inside
 }
 
 func toolKindOf(tool string) toolKind {
@@ -196,7 +197,13 @@ func (c *classifier) value(val gjson.Result, name, key string, depth int) {
 		c.str(name, key, s)
 	case gjson.JSON:
 		c.count(0)
+		prev := c.encl
+		if c.f.roles.mcp && !c.f.roles.runs && prev == RoleUnknown && key != "" {
+			// the role a prose field gives what it holds (enclosingRole)
+			c.encl = mcpNameRole(strings.ToLower(key))
+		}
 		c.walk(val, name, depth+1)
+		c.encl = prev
 	default:
 		c.count(0)
 	}

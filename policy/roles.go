@@ -87,27 +87,39 @@ var nativeRoles = map[string]map[string]Role{
 	"bashoutput": {"filter": RoleData},
 }
 
-// mcpProse are MCP argument names that are prose by name, at any depth
+// mcpProse: MCP argument names that are prose by name, at any depth
 // (github's create_issue title/body, Slack's text, a git server's commit
 // message). A name ending in _NAME counts too (initial_comment,
 // commit_message, pr_body).
-var mcpProse = map[string]bool{
-	"body": true, "title": true, "description": true, "text": true, "message": true, "comment": true,
-	"summary": true, "subject": true, "caption": true, "commit_message": true, "markdown": true,
+func mcpProse(k string) bool {
+	switch k {
+	case "body", "title", "description", "text", "message", "comment", "summary", "subject", "caption", "commit_message", "markdown":
+		return true
+	}
+	return false
 }
 
-// mcpContent are MCP argument names that hold what a write tool puts into
-// a file (the filesystem server's write_file content, edit_file's
-// newText): text, judged like the content of a native Write.
-var mcpContent = map[string]bool{
-	"content": true, "new_content": true, "file_content": true, "newtext": true, "oldtext": true,
-	"new_string": true, "old_string": true, "new_source": true,
+// mcpContent: MCP argument names that hold what a write tool puts into a
+// file (the filesystem server's write_file content, edit_file's newText):
+// text, judged like the content of a native Write.
+func mcpContent(k string) bool {
+	switch k {
+	case "content", "new_content", "file_content", "newtext", "oldtext", "new_string", "old_string", "new_source":
+		return true
+	}
+	return false
 }
 
-// mcpData are MCP argument names that are a search or a query string, not
-// a place. A SQL statement is not here (sql, statement): a database's file
+// mcpData: MCP argument names that are a search or a query string, not a
+// place. A SQL statement is not here (sql, statement): a database's file
 // functions read files.
-var mcpData = map[string]bool{"query": true, "q": true, "search": true, "search_query": true, "keywords": true}
+func mcpData(k string) bool {
+	switch k {
+	case "query", "q", "search", "search_query", "keywords":
+		return true
+	}
+	return false
+}
 
 // roleTable is what a call's tool says about its arguments' roles, built
 // once per call (rolesFor): the native tool's table, or the MCP reading.
@@ -147,6 +159,12 @@ func rolesFor(tool string, schema []byte) roleTable {
 // classifier's own reading of targets and commands. Keys of objects
 // ("key:…") have no role.
 func (f *Facts) roleOf(name, key string) Role {
+	return f.roleWithin(name, key, func() Role { return enclosingRole(name) })
+}
+
+// roleWithin is roleOf with the enclosing fields' role given: the walk
+// knows it as it descends (classifier.encl); a reason looks it up.
+func (f *Facts) roleWithin(name, key string, encl func() Role) Role {
 	rt := &f.roles
 	if name == "" || (rt.native == nil && (!rt.mcp || rt.runs)) || strings.HasPrefix(name, "key:") {
 		// a terminal's send_text, a REPL's eval, a browser's type: the
@@ -156,13 +174,16 @@ func (f *Facts) roleOf(name, key string) Role {
 	if rt.native != nil {
 		return rt.native[argShape(name)]
 	}
-	r := mcpNameRole(strings.ToLower(key))
+	lk := strings.ToLower(key)
+	r := mcpNameRole(lk)
 	top := !strings.ContainsAny(name, ".[")
-	if r == RoleUnknown && !top && !placeKey(strings.ToLower(key)) {
+	if r == RoleUnknown && !top {
 		// inside a prose field: Confluence's body.storage.value, a
 		// message's blocks[].text.text; never a field named as a place
 		// (message.attachment_path is a path wherever it sits)
-		r = enclosingRole(name)
+		if r = encl(); r != RoleUnknown && placeKey(lk) {
+			r = RoleUnknown
+		}
 	}
 	if top && rt.schema != nil && r != RoleContent {
 		// the pinned schema's word about its own argument: a place stays
@@ -175,8 +196,10 @@ func (f *Facts) roleOf(name, key string) Role {
 }
 
 func (c *classifier) roleOf(name, key string) Role {
-	return c.f.roleOf(name, key)
+	return c.f.roleWithin(name, key, c.enclosing)
 }
+
+func (c *classifier) enclosing() Role { return c.encl }
 
 // runVerbs in an MCP tool's name (server and tool) say its strings may be
 // run or typed into something that runs them: a terminal's send_text, a
@@ -224,14 +247,14 @@ func enclosingRole(name string) Role {
 // mcpNameRole is the role an MCP argument has by its name alone.
 func mcpNameRole(k string) Role {
 	switch {
-	case mcpContent[k]:
+	case mcpContent(k):
 		return RoleContent
-	case mcpData[k]:
+	case mcpData(k):
 		return RoleData
-	case mcpProse[k]:
+	case mcpProse(k):
 		return RoleProse
 	}
-	if i := strings.LastIndexByte(k, '_'); i > 0 && mcpProse[k[i+1:]] && k[i+1:] != "text" {
+	if i := strings.LastIndexByte(k, '_'); i > 0 && mcpProse(k[i+1:]) && k[i+1:] != "text" {
 		// initial_comment, pr_body; not search_text, which is data
 		// anyway, nor file_text, which a write puts in a file
 		return RoleProse
