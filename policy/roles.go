@@ -384,16 +384,16 @@ type pendingContent struct {
 // them. target is the write's target as written ("" when the call names
 // none).
 //
-// This is the one place content is judged: a target that runs by itself
-// (a shell start-up file, a git hook, a task definition) is where its
-// content would be read as the code it is.
+// Every content string of every write (native or MCP) comes here once,
+// with its target: the place to read content into a target that runs by
+// itself (a shell start-up file, a git hook, a task definition) as the
+// code it is.
 func (c *classifier) writeContent(target, name, s string) {
 	if strings.EqualFold(c.f.Tool, "NotebookEdit") && !strings.EqualFold(c.cellType, "markdown") {
 		// a code cell is code the notebook's kernel runs: kept as the
 		// conservative reading until cells are judged by what they run
 		c.generic(name, "new_source", s)
 	}
-	_ = target
 }
 
 // mention records what a brief (a sub-agent's prompt) names: its paths go
