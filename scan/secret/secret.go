@@ -48,7 +48,8 @@ type Shape struct {
 // Shapes lists the table in order.
 func Shapes() []Shape {
 	out := make([]Shape, len(rules))
-	for i, r := range rules {
+	for i := range rules {
+		r := &rules[i]
 		out[i] = Shape{Kind: r.kind, Keywords: append([]string(nil), r.keywords...), Chosen: r.chosen, Source: r.source}
 	}
 	return out
@@ -116,7 +117,10 @@ var compiled = sync.OnceValue(buildTable)
 
 func buildTable() *table {
 	t := &table{}
-	for i, r := range rules {
+	// by index: ranging over the array by value would copy all of it (5 KB)
+	// onto the stack, enough to grow a hook's goroutine stack once more
+	for i := range rules {
+		r := &rules[i]
 		for _, k := range r.keywords {
 			k = strings.ToLower(k)
 			b := &t.first[k[0]]
