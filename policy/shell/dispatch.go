@@ -247,7 +247,7 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	case "find":
 		return nil, w.find(c)
 	}
-	if progs[c.prog] {
+	if progs.has(c.prog) {
 		return nil, w.shell(c)
 	}
 	if interps()[c.prog] != nil {

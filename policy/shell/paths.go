@@ -95,7 +95,7 @@ func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 			if fp.maxFiles > 0 && n >= fp.maxFiles {
 				return true
 			}
-			if len(o.val.s) > 1 && o.val.s[0] == '+' && pagers[c.prog] {
+			if len(o.val.s) > 1 && o.val.s[0] == '+' && pagers.has(c.prog) {
 				return true // +N, +/pattern, +!cmd: a start-up command (programRuns)
 			}
 			n++

@@ -59,7 +59,7 @@ func (w *walker) git(c *cmdCtx) {
 	if sub == "" {
 		return
 	}
-	if gitModelled[sub] {
+	if gitModelled.has(sub) {
 		c.modelled = true
 	}
 	w.gitRuns(gc, sub)
@@ -306,7 +306,7 @@ func (w *walker) find(c *cmdCtx) flow {
 				inner := argv[i+1 : j]
 				inners = append(inners, inner)
 				p := progName(inner[0].s)
-				if findWriters[p] || progs[p] {
+				if findWriters.has(p) || progs.has(p) {
 					writes = writes || p != "sed" && p != "perl" && p != "ruby" || argsHavePrefix(inner, "-i")
 				}
 			}
@@ -325,7 +325,7 @@ func (w *walker) find(c *cmdCtx) flow {
 				i++
 				w.argPath(argv[i], c.sc, accR, true)
 			}
-		case findValued[s]:
+		case findValued.has(s):
 			i++
 		}
 	}
