@@ -64,6 +64,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	} else {
 		c.walk(root, "", 1)
 	}
+	c.autorunWrites() // autorun.go: content written into files that run by themselves
 	c.finish()
 	return f
 }
@@ -86,6 +87,8 @@ type classifier struct {
 	kind   toolKind
 	values int
 	chars  int
+
+	autorun autorunState // autorun.go
 }
 
 func toolKindOf(tool string) toolKind {
@@ -227,6 +230,7 @@ func (c *classifier) str(name, key, s string) {
 		return
 	}
 	lk := strings.ToLower(key)
+	c.noteContent(name, lk, s) // autorun.go
 	top := !strings.ContainsAny(name, ".[") && !strings.HasPrefix(name, "key:")
 	switch {
 	case c.kind == kindShell && (lk == "command" || (shellKeys[lk] && top)):
@@ -393,6 +397,7 @@ func (c *classifier) shell(name, src string) {
 		}
 		c.text(name, code)
 	}
+	c.autorunShell(&r) // autorun.go: what it writes into files that run by themselves
 }
 
 // finish canonicalises what the parsers found: absolute, clean and

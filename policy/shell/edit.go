@@ -104,6 +104,9 @@ func (w *walker) copyLike(c *cmdCtx) {
 		if abs != "" && w.dlFiles[abs] {
 			dlSrc = append(dlSrc, abs)
 		}
+		if dst != "" && abs != "" {
+			w.copiedInto(dst, abs, len(srcs) == 1, w.dlFiles[abs])
+		}
 	}
 	if dst != "" && len(dlSrc) > 0 {
 		if len(srcs) == 1 {
@@ -119,6 +122,7 @@ func (w *walker) sed(c *cmdCtx) {
 	argv := c.argv
 	inplace, haveScript := false, false
 	var files []argVal
+	var scripts []string // what the sed program says, for the text it inserts
 	after := false
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
@@ -143,6 +147,9 @@ func (w *walker) sed(c *cmdCtx) {
 						i++
 						val = argv[i].s
 					}
+					if name == "expression" {
+						scripts = append(scripts, val)
+					}
 					if name == "file" {
 						w.argPath(argVal{s: val}, c.sc, accR, true)
 					}
@@ -165,6 +172,8 @@ func (w *walker) sed(c *cmdCtx) {
 						v, next := attachedOrNext(argv, i, j)
 						if s[j] == 'f' {
 							w.argPath(v, c.sc, accR, true)
+						} else {
+							scripts = append(scripts, v.s)
 						}
 						i = next - 1
 						break cluster
@@ -179,6 +188,7 @@ func (w *walker) sed(c *cmdCtx) {
 		}
 		if !haveScript {
 			haveScript = true
+			scripts = append(scripts, s)
 			continue
 		}
 		files = append(files, argv[i])
@@ -187,8 +197,14 @@ func (w *walker) sed(c *cmdCtx) {
 	if inplace {
 		acc = accRW
 	}
+	var inserted string
+	if inplace {
+		inserted = sedInserted(scripts)
+	}
 	for _, f := range files {
-		w.argPath(f, c.sc, acc, true)
+		if abs := w.argPath(f, c.sc, acc, true); abs != "" && inplace {
+			w.addWritten(Written{Path: abs, Text: inserted, Known: true, Append: true})
+		}
 	}
 }
 

@@ -31,6 +31,8 @@ type Facts struct {
 	// Embedded holds code strings handed to interpreters (python -c, perl -e,
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string
+	// Written holds what commands write into files (see Written).
+	Written []Written
 	// TooDeep is set when a budget ran out (nesting deeper than
 	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.

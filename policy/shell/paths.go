@@ -113,9 +113,14 @@ func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 }
 
 func (w *walker) tee(c *cmdCtx) flow {
+	appendTo := false
 	scanOpts(c.argv, 1, teeOpts, func(o option) bool {
+		if o.name == "a" || o.name == "append" {
+			appendTo = true
+		}
 		if o.name == "" {
 			abs := w.argPath(o.val, c.sc, accW, true)
+			w.writtenByFlow(abs, c.in, appendTo)
 			if abs != "" && c.in.bits&flowDL != 0 {
 				w.markDownloaded(abs)
 			}

@@ -157,6 +157,9 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 		return
 	}
 	w.addPathAbs(w.rawPath(a.s, abs, sc), abs, acc)
+	if acc&AccessWrite != 0 && (r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+		w.writtenByFlow(abs, f, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+	}
 	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
 	}

@@ -1,0 +1,351 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agentairlock/airlock/policy/shell"
+)
+
+// Files that run by themselves. A write to one of them (a shell start-up
+// file, a git hook, a task definition, a lifecycle script …) is judged by
+// what its content would run: the catalogue (profiles/autorun.yaml,
+// compiled into autorun_gen.go) says which paths these are and how to find
+// the commands in their text; each command is read by policy/shell and its
+// facts join the call's, named "content of PATH (runs WHEN), runs: CMD",
+// so the forbids that judge a Bash call judge the write. Where the file is
+// (a home, the system) is the persist.* forbids' business, not this file's.
+
+// autorunEntry is one catalogue entry.
+type autorunEntry struct {
+	ID      string
+	OS      string // unix, linux, darwin, windows, any
+	Format  string
+	Keys    []string
+	Planted bool
+	Runs    string
+	Attack  string
+	globs   []PathPattern
+}
+
+// autorunFormats are the formats the extractors read (autorun_extract.go).
+var autorunFormats = map[string]bool{
+	"shell": true, "pwsh": true, "python": true, "ruby": true, "lua": true, "node": true, "r": true, "julia": true,
+	"pth": true, "vim": true, "elisp": true, "lines": true,
+	"json-keys": true, "yaml-keys": true, "toml-keys": true, "ini-keys": true, "xml-options": true,
+	"gitconfig": true, "gitattributes": true, "env-file": true, "ssh-config": true, "authorized-keys": true,
+	"desktop": true, "systemd": true, "plist": true, "crontab": true, "any-exec": true,
+}
+
+// SignalAutorunUntrusted: content of a file that runs by itself would run
+// a program from a temp or hidden place or a fetched file, or it is a
+// dependency's install script planted in place.
+const SignalAutorunUntrusted Signal = "autorun-untrusted"
+
+// lookupAutorun returns the catalogue entry whose glob fits the absolute
+// path p, or nil.
+func lookupAutorun(p string) *autorunEntry {
+	if p == "" {
+		return nil
+	}
+	fold := FoldPath(p)
+	for i := range autorunCatalogue {
+		e := &autorunCatalogue[i]
+		if matchAny(e.globs, fold) {
+			return e
+		}
+	}
+	return nil
+}
+
+// maxAutorunDepth bounds content that writes content (an .envrc whose
+// command appends to ~/.bashrc is judged; what that line writes is not).
+const maxAutorunDepth = 2
+
+// autorunState is what the classifier keeps for the autorun check.
+type autorunState struct {
+	contents []autorunContent
+	depth    int
+	last     shell.Facts // the facts of the derived command being parsed
+}
+
+type autorunContent struct {
+	arg      string
+	text     string
+	fragment bool // an Edit's new text: a piece of the file, not all of it
+}
+
+// autorunContentKeys are the fields of write tools that carry the text
+// written: Write content, Edit and MultiEdit new_string, MCP write tools'
+// content and edits' newText.
+var autorunContentKeys = map[string]bool{"content": true, "new_string": true, "newtext": true, "new_text": true, "text": true, "new_source": true, "contents": true, "data": true}
+
+// noteContent keeps a write tool's content for the autorun check.
+func (c *classifier) noteContent(name, key, s string) {
+	if c.kind != kindWrite || s == "" || !autorunContentKeys[key] || len(c.autorun.contents) >= 64 {
+		return
+	}
+	c.autorun.contents = append(c.autorun.contents, autorunContent{arg: name, text: s, fragment: key != "content" && key != "contents" && key != "data"})
+}
+
+// autorunWrites judges the content of a write tool's call when its target
+// is a file that runs by itself.
+func (c *classifier) autorunWrites() {
+	if c.kind != kindWrite || len(c.autorun.contents) == 0 || c.f.Primary == "" || c.f.TooLarge != "" {
+		return
+	}
+	target := ExpandPath(c.f.Primary, c.env.Cwd, c.env.Home)
+	e := lookupAutorun(target)
+	if e == nil {
+		return
+	}
+	for _, ct := range c.autorun.contents {
+		c.judgeContent(e, target, ct.text, ct.fragment)
+	}
+}
+
+// autorunShell judges what a shell command writes into files that run by
+// themselves, and the settings it changes that name programs.
+func (c *classifier) autorunShell(r *shell.Facts) {
+	if c.autorun.depth > 0 {
+		// runDerived reads the facts of the command it parsed
+		defer func() { c.autorun.last = *r }()
+	}
+	if c.autorun.depth >= maxAutorunDepth {
+		return
+	}
+	for _, w := range r.Written {
+		e := lookupAutorun(w.Path)
+		if e == nil {
+			continue
+		}
+		if w.Fetched {
+			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+				Detail: "a download written to " + c.tilde(w.Path) + ", which runs " + e.Runs, Arg: "written to " + c.tilde(w.Path)})
+		}
+		if w.Known && w.Text != "" {
+			c.judgeContent(e, w.Path, w.Text, w.Append)
+		}
+	}
+	for _, sc := range r.Commands {
+		if s, ok := settingWrite(sc.Argv); ok {
+			c.judgeSetting(s, sc.Dir)
+		}
+	}
+}
+
+// judgeContent extracts the commands text would run from a file at target
+// and adds their facts.
+func (c *classifier) judgeContent(e *autorunEntry, target, text string, fragment bool) {
+	if strings.Contains(text, "orkspaceFolder}") || strings.Contains(text, "${workspaceRoot}") {
+		text = editorVars(text, path.Dir(target))
+	}
+	cmds := extractAutorun(e, text, fragment)
+	if len(cmds) == 0 {
+		return
+	}
+	where := c.tilde(target)
+	if e.Planted {
+		c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+			Detail: "a dependency's install script planted in " + where + ": " + clip(cmds[0].cmd, 80), Arg: "content of " + where})
+	}
+	dir := path.Dir(target)
+	for _, x := range cmds {
+		c.runDerived("content of "+where+" (runs "+e.Runs+")", x, dir)
+	}
+}
+
+// runDerived parses one extracted command in dir and adds its facts,
+// named after where it came from.
+func (c *classifier) runDerived(from string, x autorunCmd, dir string) {
+	label := from + ", runs: " + clip(oneLine(x.cmd), 100)
+	save := c.env.Cwd
+	c.env.Cwd = dir
+	c.autorun.depth++
+	n := len(c.f.Paths)
+	c.autorun.last = shell.Facts{}
+	c.shell(label, x.cmd)
+	r := c.autorun.last
+	c.autorun.depth--
+	c.env.Cwd = save
+	// code handed to an interpreter names paths it may read or write; a
+	// file that runs later is judged by what it runs, so they count as reads
+	for i := n; i < len(c.f.Paths); i++ {
+		if c.f.Paths[i].Access == AccessAny {
+			c.f.Paths[i].Access = AccessRead
+		}
+	}
+	if d, ok := untrustedRun(&r, x, trustedRoots{c.env.Home, c.env.Cwd, dir}); ok {
+		c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted, Detail: d, Arg: label})
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
+
+// tilde writes p under the home as ~/….
+func (c *classifier) tilde(p string) string {
+	h := strings.TrimSuffix(c.env.Home, "/")
+	if h != "" && strings.HasPrefix(p, h+"/") {
+		return "~" + p[len(h):]
+	}
+	return p
+}
+
+// loaderVars are environment variables that make programs load or run
+// a file they name.
+var loaderVars = map[string]bool{
+	"PATH": true, "NODE_OPTIONS": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "DYLD_INSERT_LIBRARIES": true,
+	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true, "BASH_ENV": true, "ENV": true,
+	"PERL5OPT": true, "PERL5LIB": true, "RUBYOPT": true, "RUBYLIB": true, "PROMPT_COMMAND": true, "ZDOTDIR": true,
+	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"EDITOR": true, "VISUAL": true, "PAGER": true, "BROWSER": true, "SHELL": true, "JAVA_TOOL_OPTIONS": true,
+	"_JAVA_OPTIONS": true, "NODE_PATH": true, "npm_config_script_shell": true, "NPM_CONFIG_SCRIPT_SHELL": true,
+}
+
+// untrustedRun reports content whose command runs a program, loads a
+// library or sources a file from a temp or hidden place.
+func untrustedRun(r *shell.Facts, x autorunCmd, home trustedRoots) (string, bool) {
+	for _, sc := range r.Commands {
+		if len(sc.Argv) == 0 {
+			continue
+		}
+		if p := sc.Argv[0]; untrustedPlace(p, home) {
+			return "runs " + p + " (" + placeWord(p) + ")", true
+		}
+		prog := sc.Program()
+		for i := 1; i < len(sc.Argv); i++ {
+			a := sc.Argv[i]
+			// source/. FILE, and the options that make node, python or ruby
+			// load a file first
+			load := (prog == "source" || prog == ".") && i == 1
+			if v, ok := strings.CutPrefix(a, "--require="); ok {
+				a, load = v, true
+			} else if v, ok := strings.CutPrefix(a, "--import="); ok {
+				a, load = v, true
+			} else if (a == "--require" || a == "-r" || a == "--import" || a == "--loader" || a == "--preload") && i+1 < len(sc.Argv) {
+				i++
+				a, load = sc.Argv[i], true
+			}
+			if load && untrustedPlace(a, home) {
+				return prog + " loads " + a + " (" + placeWord(a) + ")", true
+			}
+		}
+	}
+	for _, p := range r.Paths {
+		if p.Access&AccessExec != 0 && p.Access != AccessAny && untrustedPlace(p.Path, home) {
+			return "runs " + p.Path + " (" + placeWord(p.Path) + ")", true
+		}
+	}
+	for _, e := range r.Env {
+		k, v, _ := strings.Cut(e, "=")
+		if !loaderVars[k] && !loaderVars[strings.ToUpper(k)] {
+			continue
+		}
+		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' || r == '=' || r == ';' }) {
+			if untrustedPlace(part, home) {
+				return k + " names " + part + " (" + placeWord(part) + ")", true
+			}
+		}
+	}
+	if x.value && x.cmd != "" {
+		// a setting whose value is a program or file path
+		for _, w := range strings.Fields(x.cmd) {
+			if untrustedPlace(w, home) {
+				return "names " + w + " (" + placeWord(w) + ")", true
+			}
+		}
+	}
+	return "", false
+}
+
+// untrustedPlace reports a path in a temp directory, or one with a hidden
+// component that is no known tool's directory.
+func untrustedPlace(p string, roots trustedRoots) bool {
+	p = strings.Trim(p, "\"'")
+	if p == "" || (p[0] != '/' && p[0] != '~' && !strings.HasPrefix(p, "$HOME")) {
+		return false
+	}
+	for _, r := range roots {
+		// the places the call runs in are no stranger's, wherever they
+		// are (a workspace checked out under /tmp)
+		if r != "" && r != "/" && (p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/")) {
+			return hiddenPlace(p[len(r):])
+		}
+	}
+	if isTempPlace(p) {
+		return true
+	}
+	return hiddenPlace(p)
+}
+
+// trustedRoots are the home, the call's directory and the directory of
+// the file that runs: a path under one is judged below it.
+type trustedRoots [3]string
+
+func isTempPlace(p string) bool {
+	for _, d := range []string{"/tmp/", "/var/tmp/", "/dev/shm/", "/private/tmp/", "/private/var/tmp/", "/run/user/", "/var/folders/"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownDotDirs are dot-named places where tools keep their programs and
+// scripts; a program under any other hidden name is hidden.
+var knownDotDirs = []string{
+	".local", ".cargo", ".rustup", ".nvm", ".fnm", ".volta", ".pyenv", ".rbenv", ".jenv", ".goenv", ".nodenv", ".asdf", ".sdkman",
+	".bun", ".deno", ".config", ".cache", ".venv", ".git", ".githooks", ".husky", ".yarn", ".npm", ".npm-global", ".pnpm", ".gem",
+	".go", ".oh-my-zsh", ".zsh", ".zinit", ".zplug", ".antigen", ".fzf", ".vim", ".emacs.d", ".tmux", ".direnv", ".mise", ".nix-profile",
+	".cabal", ".ghcup", ".dotnet", ".linuxbrew", ".krew", ".poetry", ".pixi", ".rye", ".conda", ".opam", ".docker", ".vscode",
+	".idea", ".devcontainer", ".github", ".tox", ".nox", ".bashrc", ".bash", ".profile", ".iterm2", ".orbstack", ".rd", ".kube",
+	".terraform.d", ".tfenv", ".pub-cache", ".gradle", ".m2", ".sbt", ".ivy2", ".juliaup", ".julia", ".elan", ".wasmtime", ".wasmer",
+	".foundry", ".moon", ".proto", ".bashrc.d", ".zshrc", ".zshenv", ".ssh", ".gnupg",
+}
+
+// hiddenPlace: a component that starts with a dot (not . or ..) and is
+// not a known tool's place.
+func hiddenPlace(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if len(part) < 2 || part[0] != '.' || part == ".." {
+			continue
+		}
+		known := false
+		for _, k := range knownDotDirs {
+			if part == k || strings.HasPrefix(part, k+".") || strings.HasPrefix(part, k+"-") || strings.HasPrefix(part, k+"_") {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return true
+		}
+	}
+	return false
+}
+
+func placeWord(p string) string {
+	if isTempPlace(strings.Trim(p, "\"'")) {
+		return "a temp directory anyone can write"
+	}
+	return "a hidden place"
+}
+
+// editorVars puts the project's directory for the editors' own variables
+// (${workspaceFolder}, devcontainer's ${localWorkspaceFolder}), so a
+// program inside the project is seen inside it.
+func editorVars(text, dir string) string {
+	root := dir
+	switch path.Base(dir) {
+	case ".vscode", ".devcontainer", ".idea", ".cursor":
+		root = path.Dir(dir)
+	}
+	return strings.NewReplacer("${workspaceFolder}", root, "${workspaceRoot}", root, "${localWorkspaceFolder}", root,
+		"${containerWorkspaceFolder}", root).Replace(text)
+}
