@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/agentairlock/airlock/policy/shell"
 )
@@ -43,19 +44,86 @@ var autorunFormats = map[string]bool{
 const SignalAutorunUntrusted Signal = "autorun-untrusted"
 
 // lookupAutorun returns the catalogue entry whose glob fits the absolute
-// path p, or nil.
+// path p, or nil; the first in catalogue order when several do.
 func lookupAutorun(p string) *autorunEntry {
 	if p == "" {
 		return nil
 	}
 	fold := FoldPath(p)
-	for i := range autorunCatalogue {
-		e := &autorunCatalogue[i]
-		if matchAny(e.globs, fold) {
-			return e
+	idx := autorunIndex()
+	best := -1
+	try := func(cands []int32) {
+		for _, i := range cands {
+			if (best < 0 || int(i) < best) && matchAny(autorunCatalogue[i].globs, fold) {
+				best = int(i)
+			}
 		}
 	}
-	return nil
+	try(idx.always)
+	for rest := fold; rest != ""; {
+		seg := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			seg, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if c, ok := idx.bySeg[seg]; ok {
+			try(c)
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return &autorunCatalogue[best]
+}
+
+// autorunIdx finds the entries a path may fit without trying every glob:
+// each glob's last literal segment (a name without wildcards) must be one
+// of the path's segments; a glob without one is always tried.
+type autorunIdx struct {
+	bySeg  map[string][]int32
+	always []int32
+}
+
+// autorunIndex is built on the first lookup (a call that writes nothing
+// never pays for it).
+var autorunIndex = sync.OnceValue(func() autorunIdx {
+	idx := autorunIdx{bySeg: make(map[string][]int32, 256)}
+	add := func(list []int32, i int32) []int32 {
+		if n := len(list); n > 0 && list[n-1] == i {
+			return list
+		}
+		return append(list, i)
+	}
+	for i := range autorunCatalogue {
+		for _, g := range autorunCatalogue[i].globs {
+			key := ""
+			for _, alt := range g.alts {
+				k := lastLiteralSegment(alt)
+				if k == "" || key != "" && k != key {
+					key = ""
+					break
+				}
+				key = k
+			}
+			if key == "" {
+				idx.always = add(idx.always, int32(i))
+				continue
+			}
+			idx.bySeg[key] = add(idx.bySeg[key], int32(i))
+		}
+	}
+	return idx
+})
+
+func lastLiteralSegment(glob string) string {
+	segs := strings.Split(glob, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if s := segs[i]; s != "" && !strings.ContainsAny(s, "*?{}") {
+			return s
+		}
+	}
+	return ""
 }
 
 // maxAutorunDepth bounds content that writes content (an .envrc whose
@@ -119,7 +187,7 @@ func (c *classifier) autorunShell(r *shell.Facts) {
 		if e == nil {
 			continue
 		}
-		if w.Fetched {
+		if w.Fetched && !c.hasSignal(SignalAutorunUntrusted) {
 			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
 				Detail: "a download written to " + c.tilde(w.Path) + ", which runs " + e.Runs, Arg: "written to " + c.tilde(w.Path)})
 		}
@@ -348,4 +416,13 @@ func editorVars(text, dir string) string {
 	}
 	return strings.NewReplacer("${workspaceFolder}", root, "${workspaceRoot}", root, "${localWorkspaceFolder}", root,
 		"${containerWorkspaceFolder}", root).Replace(text)
+}
+
+func (c *classifier) hasSignal(sig Signal) bool {
+	for _, s := range c.f.Signals {
+		if s.Signal == sig {
+			return true
+		}
+	}
+	return false
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/tidwall/gjson"
 	"gopkg.in/yaml.v3"
 )
@@ -178,7 +177,11 @@ func execLiterals(l *cmdList, code string) {
 		if name == "" || !isExecName(name) {
 			continue
 		}
-		lits, isArray := literalsAfter(code, i+1)
+		from := i + 1
+		if ch == '(' && strings.HasPrefix(code[i+1:], name) {
+			from += len(name) // (shell-command "…"): the literals follow the name
+		}
+		lits, isArray := literalsAfter(code, from)
 		if len(lits) == 0 {
 			continue
 		}
@@ -427,6 +430,7 @@ type keyPattern struct {
 	segs []string
 	args bool // +args: the sibling "args" array follows the command
 	env  bool // =env: an object of NAME: value assignments
+	list bool // []: a list of commands, not one argv
 }
 
 func parseKeyPatterns(keys []string) []keyPattern {
@@ -438,6 +442,9 @@ func parseKeyPatterns(keys []string) []keyPattern {
 		}
 		if s, ok := strings.CutSuffix(k, "=env"); ok {
 			k, p.env = s, true
+		}
+		if s, ok := strings.CutSuffix(k, "[]"); ok {
+			k, p.list = s, true
 		}
 		p.segs = strings.Split(k, "/")
 		ps = append(ps, p)
@@ -488,6 +495,14 @@ func (tw *treeWalker) member(key string, val any, sibling func(string) any) {
 					if s, ok := v.(string); ok {
 						tw.l.add("export "+k+"="+shQuote(s), false)
 					}
+				}
+			}
+			continue
+		}
+		if items, ok := val.([]any); ok && p.list {
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					tw.l.add(s, false)
 				}
 			}
 			continue
@@ -786,35 +801,40 @@ func indentOf(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " \t-"))
 }
 
-// tomlCommands decodes a TOML document; one that does not parse is read
-// line by line ([table] headers, key = "value").
+// tomlCommands reads TOML line by line: [table] and [[array]] headers,
+// key = "value", key = 'value', key = ["a", "b"] (also over several
+// lines), dotted keys. Not a TOML parser (the hook links none): enough
+// to find the values at the entry's keys.
 func tomlCommands(l *cmdList, text string, keys []string) {
 	ps := parseKeyPatterns(keys)
-	var doc map[string]any
-	if _, err := toml.Decode(text, &doc); err == nil {
-		tw := treeWalker{l: l, ps: ps}
-		tw.descend(doc)
-		return
-	}
 	var table []string
-	for _, line := range lines(text) {
-		t := strings.TrimSpace(line)
+	ls := lines(text)
+	for i := 0; i < len(ls) && !l.full(); i++ {
+		t := strings.TrimSpace(ls[i])
+		if t == "" || t[0] == '#' {
+			continue
+		}
 		if strings.HasPrefix(t, "[") {
-			name := strings.Trim(t, "[] ")
-			table = nil
-			for _, s := range strings.Split(name, ".") {
-				table = append(table, strings.ToLower(strings.Trim(s, "\" ")))
-			}
+			table = tomlKey(strings.Trim(t, "[] "))
 			continue
 		}
 		key, val, ok := strings.Cut(t, "=")
 		if !ok {
 			continue
 		}
-		path := append(append([]string(nil), table...), strings.ToLower(strings.Trim(strings.TrimSpace(key), "\"")))
+		path := append(append([]string(nil), table...), tomlKey(strings.TrimSpace(key))...)
 		val = strings.TrimSpace(val)
+		if strings.HasPrefix(val, "[") && !strings.Contains(val, "]") {
+			for i+1 < len(ls) && len(val) < maxAutorunBytes {
+				i++
+				val += " " + strings.TrimSpace(ls[i])
+				if strings.Contains(ls[i], "]") {
+					break
+				}
+			}
+		}
 		for k := range ps {
-			if !ps[k].match(path) && !(len(table) == 0 && ps[k].matchLast(path[len(path)-1])) {
+			if !ps[k].match(path) && !(len(table) == 0 && len(path) == 1 && ps[k].matchLast(path[0]) && ps[k].segs[len(ps[k].segs)-1] != "*") {
 				continue
 			}
 			switch {
@@ -826,6 +846,15 @@ func tomlCommands(l *cmdList, text string, keys []string) {
 						l.add(shJoin(lits), false)
 					}
 				}
+			case strings.HasPrefix(val, `"""`) || strings.HasPrefix(val, "'''"):
+				q := val[:3]
+				body := strings.TrimPrefix(val, q)
+				for !strings.Contains(body, q) && i+1 < len(ls) && len(body) < maxAutorunBytes {
+					i++
+					body += "\n" + ls[i]
+				}
+				body, _, _ = strings.Cut(body, q)
+				l.add(body, false)
 			case val != "" && (val[0] == '"' || val[0] == '\''):
 				if s, n := readLiteral(val); n > 0 {
 					l.addValue(s)
@@ -834,6 +863,15 @@ func tomlCommands(l *cmdList, text string, keys []string) {
 			break
 		}
 	}
+}
+
+// tomlKey splits a dotted TOML key, quotes off, lower-case.
+func tomlKey(k string) []string {
+	var out []string
+	for _, s := range strings.Split(k, ".") {
+		out = append(out, strings.ToLower(strings.Trim(strings.TrimSpace(s), "\"'")))
+	}
+	return out
 }
 
 // iniCommands: key = value lines (.npmrc, .yarnrc), sections ignored.

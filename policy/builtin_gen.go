@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "14fe91bc2a271b3bebdbb7d7fd9e0d44fdc84c67262b4b815d98ace5eab19606"
+const builtinDigest = "2dc9e9d00064b0b91490e2e7ff0cd42066d5c5749f37eb0af6abdce3e37dc802"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -38,14 +38,17 @@ var builtinForbids = []rawRule{
 		Reason: "installing a crontab runs code later, unattended", line: 132},
 	{ID: "persist.systemd", Path: &rawPath{Glob: strList{"**/.config/systemd/**", "/etc/systemd/**", "/lib/systemd/**", "/usr/lib/systemd/**", "**/.local/share/systemd/**"},
 		Access: strList{"write"},
+		Except: strList{"${workspace}/**"},
 	},
 		Reason: "a systemd unit starts code at boot or login", line: 137},
 	{ID: "persist.autostart", Path: &rawPath{Glob: strList{"**/.config/autostart/**", "/etc/xdg/autostart/**"},
 		Access: strList{"write"},
+		Except: strList{"${workspace}/**"},
 	},
 		Reason: "an XDG autostart entry runs code at every login", line: 140},
 	{ID: "persist.launchd", Path: &rawPath{Glob: strList{"**/library/launchagents/**", "**/library/launchdaemons/**"},
 		Access: strList{"write"},
+		Except: strList{"${workspace}/**"},
 	},
 		Reason: "a LaunchAgent or LaunchDaemon runs code at every login or boot", line: 143},
 	{ID: "persist.scheduler-commands", Command: rawCommands{{Program: strList{"schtasks", "schtasks.exe"},
