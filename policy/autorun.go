@@ -24,6 +24,7 @@ type autorunEntry struct {
 	Format  string
 	Keys    []string
 	Planted bool
+	Remote  bool // runs on another machine: the paths its commands name are not this one's
 	Runs    string
 	Attack  string
 	globs   []PathPattern
@@ -219,7 +220,15 @@ func (c *classifier) judgeContent(e *autorunEntry, target, text string, fragment
 	}
 	dir := path.Dir(target)
 	for _, x := range cmds {
+		n := len(c.f.Paths)
 		c.runDerived("content of "+where+" (runs "+e.Runs+")", x, dir)
+		if e.Remote {
+			c.f.Paths = c.f.Paths[:n]
+		}
+		if strings.Contains(x.cmd, "GHA_ALL_SECRETS") && !c.hasSignal(SignalAutorunUntrusted) {
+			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+				Detail: "every secret of the repository (toJSON(secrets)) handed to: " + clip(oneLine(x.cmd), 80), Arg: "content of " + where})
+		}
 	}
 }
 
@@ -332,18 +341,20 @@ func untrustedRun(r *shell.Facts, x autorunCmd, home trustedRoots) (string, bool
 	return "", false
 }
 
-// untrustedPlace reports a path in a temp directory, or one with a hidden
-// component that is no known tool's directory.
+// untrustedPlace reports a path in a temp directory, or, outside the home
+// and the call's directories, one with a hidden component that is no known
+// tool's directory (/var/.x/run, /usr/local/.cache/p).
 func untrustedPlace(p string, roots trustedRoots) bool {
 	p = strings.Trim(p, "\"'")
 	if p == "" || (p[0] != '/' && p[0] != '~' && !strings.HasPrefix(p, "$HOME")) {
 		return false
 	}
 	for _, r := range roots {
-		// the places the call runs in are no stranger's, wherever they
-		// are (a workspace checked out under /tmp)
+		// the home and the places the call runs in are no stranger's,
+		// wherever they are (a workspace checked out under /tmp), and their
+		// dot-directories are the tools' (~/.p10k.zsh, ~/.nvm, .venv)
 		if r != "" && r != "/" && (p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/")) {
-			return hiddenPlace(p[len(r):])
+			return false
 		}
 	}
 	if isTempPlace(p) {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -491,8 +492,13 @@ func (tw *treeWalker) member(key string, val any, sibling func(string) any) {
 		}
 		if p.env {
 			if m, ok := val.(map[string]any); ok {
-				for k, v := range m {
-					if s, ok := v.(string); ok {
+				names := make([]string, 0, len(m))
+				for k := range m {
+					names = append(names, k)
+				}
+				sort.Strings(names)
+				for _, k := range names {
+					if s, ok := m[k].(string); ok {
 						tw.l.add("export "+k+"="+shQuote(s), false)
 					}
 				}
@@ -529,8 +535,15 @@ func (tw *treeWalker) member(key string, val any, sibling func(string) any) {
 func (tw *treeWalker) descend(val any) {
 	switch v := val.(type) {
 	case map[string]any:
-		for k, x := range v {
-			tw.member(k, x, func(s string) any { return v[s] })
+		// in key order: the same content gives the same facts in the same
+		// order (the first is what a decision names)
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			tw.member(k, v[k], func(s string) any { return v[s] })
 		}
 	case []any:
 		for _, x := range v {
@@ -720,7 +733,10 @@ func ghaExpr(s string) string {
 			return s
 		}
 		word := "GHA_EXPR"
-		if strings.Contains(strings.ToLower(s[i:i+j]), "secrets") {
+		switch expr := strings.ToLower(strings.ReplaceAll(s[i:i+j], " ", "")); {
+		case strings.Contains(expr, "tojson(secrets)") || strings.Contains(expr, "secrets.*"):
+			word = "GHA_ALL_SECRETS"
+		case strings.Contains(expr, "secrets"):
 			word = "GHA_SECRETS"
 		}
 		s = s[:i] + word + s[i+j+2:]
@@ -840,7 +856,11 @@ func tomlCommands(l *cmdList, text string, keys []string) {
 			switch {
 			case strings.HasPrefix(val, "["):
 				if lits, _ := literalsAfter(val, 0); len(lits) > 0 {
-					if len(lits) == 1 {
+					if ps[k].list {
+						for _, s := range lits {
+							l.add(s, false)
+						}
+					} else if len(lits) == 1 {
 						l.addValue(lits[0])
 					} else {
 						l.add(shJoin(lits), false)

@@ -27,6 +27,7 @@ type rawAutorun struct {
 	Keys    []string `yaml:"keys"`
 	Glob    []string `yaml:"glob"`
 	Planted bool     `yaml:"planted"`
+	Remote  bool     `yaml:"remote"`
 	Runs    string   `yaml:"runs"`
 	Attack  string   `yaml:"attack"`
 }
@@ -58,7 +59,7 @@ func decodeAutorun() ([]autorunEntry, error) {
 		if len(r.Glob) == 0 || r.Runs == "" || r.Attack == "" {
 			return nil, fmt.Errorf("profiles/autorun.yaml: %s: glob, runs and attack are required", r.ID)
 		}
-		e := autorunEntry{ID: r.ID, OS: r.OS, Format: r.Format, Keys: r.Keys, Planted: r.Planted, Runs: r.Runs, Attack: r.Attack}
+		e := autorunEntry{ID: r.ID, OS: r.OS, Format: r.Format, Keys: r.Keys, Planted: r.Planted, Remote: r.Remote, Runs: r.Runs, Attack: r.Attack}
 		for _, g := range r.Glob {
 			if g != strings.ToLower(g) {
 				return nil, fmt.Errorf("profiles/autorun.yaml: %s: glob %q is not lower-case", r.ID, g)
