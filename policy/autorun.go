@@ -47,16 +47,31 @@ const SignalAutorunUntrusted Signal = "autorun-untrusted"
 // lookupAutorun returns the catalogue entry whose glob fits the absolute
 // path p, or nil; the first in catalogue order when several do.
 func lookupAutorun(p string) *autorunEntry {
+	var all [4]*autorunEntry
+	if es := lookupAutorunAll(p, all[:0]); len(es) > 0 {
+		return es[0]
+	}
+	return nil
+}
+
+// lookupAutorunAll appends to dst every entry p fits (a devcontainer.json
+// is both the host's initializeCommand and the container's commands), in
+// catalogue order, at most cap(dst) when dst has room, else 8.
+func lookupAutorunAll(p string, dst []*autorunEntry) []*autorunEntry {
 	if p == "" {
-		return nil
+		return dst
+	}
+	limit := cap(dst)
+	if limit == 0 {
+		limit = 8
 	}
 	fold := FoldPath(p)
 	idx := autorunIndex()
-	best := -1
+	var hit [128]bool // entries found, by index (the catalogue is smaller; checked by a test)
 	try := func(cands []int32) {
 		for _, i := range cands {
-			if (best < 0 || int(i) < best) && matchAny(autorunCatalogue[i].globs, fold) {
-				best = int(i)
+			if int(i) < len(hit) && !hit[i] && matchAny(autorunCatalogue[i].globs, fold) {
+				hit[i] = true
 			}
 		}
 	}
@@ -72,10 +87,12 @@ func lookupAutorun(p string) *autorunEntry {
 			try(c)
 		}
 	}
-	if best < 0 {
-		return nil
+	for i := range hit {
+		if hit[i] && len(dst) < limit {
+			dst = append(dst, &autorunCatalogue[i])
+		}
 	}
-	return &autorunCatalogue[best]
+	return dst
 }
 
 // autorunIdx finds the entries a path may fit without trying every glob:
@@ -164,12 +181,11 @@ func (c *classifier) autorunWrites() {
 		return
 	}
 	target := ExpandPath(c.f.Primary, c.env.Cwd, c.env.Home)
-	e := lookupAutorun(target)
-	if e == nil {
-		return
-	}
-	for _, ct := range c.autorun.contents {
-		c.judgeContent(e, target, ct.text, ct.fragment)
+	var buf [4]*autorunEntry
+	for _, e := range lookupAutorunAll(target, buf[:0]) {
+		for _, ct := range c.autorun.contents {
+			c.judgeContent(e, target, ct.text, ct.fragment)
+		}
 	}
 }
 
@@ -183,10 +199,17 @@ func (c *classifier) autorunShell(r *shell.Facts) {
 	if c.autorun.depth >= maxAutorunDepth {
 		return
 	}
+	var buf [4]*autorunEntry
 	for _, w := range r.Written {
-		e := lookupAutorun(w.Path)
-		if e == nil {
+		es := lookupAutorunAll(w.Path, buf[:0])
+		if len(es) == 0 {
 			continue
+		}
+		e := es[0]
+		for _, more := range es[1:] {
+			if w.Known && w.Text != "" {
+				c.judgeContent(more, w.Path, w.Text, w.Append)
+			}
 		}
 		if w.Fetched && !c.hasSignal(SignalAutorunUntrusted) {
 			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
@@ -194,6 +217,12 @@ func (c *classifier) autorunShell(r *shell.Facts) {
 		}
 		if w.Known && w.Text != "" {
 			c.judgeContent(e, w.Path, w.Text, w.Append)
+		}
+		if w.From != "" && !w.Staged && untrustedPlace(w.From, trustedRoots{c.env.Home, c.env.Cwd, path.Dir(w.Path)}) && !c.hasSignal(SignalAutorunUntrusted) {
+			// staged in an earlier call, where nobody judged it as a file
+			// that runs by itself
+			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+				Detail: w.From + " copied to " + c.tilde(w.Path) + ", which runs " + e.Runs, Arg: "written to " + c.tilde(w.Path)})
 		}
 	}
 	for _, sc := range r.Commands {
@@ -252,6 +281,7 @@ func (c *classifier) runDerived(from string, x autorunCmd, dir string) {
 			c.f.Paths[i].Access = AccessRead
 		}
 	}
+	c.f.Paths = append(c.f.Paths[:n], dropLoadedEnv(c.f.Paths[n:], &r)...)
 	if d, ok := untrustedRun(&r, x, trustedRoots{c.env.Home, c.env.Cwd, dir}); ok {
 		c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted, Detail: d, Arg: label})
 	}
@@ -436,4 +466,40 @@ func (c *classifier) hasSignal(sig Signal) bool {
 		}
 	}
 	return false
+}
+
+// envLoaders are direnv's and the shells' ways to load a .env file into
+// the environment of the shell that runs the file: what they are for,
+// not a read of the secrets into anyone's view.
+var envLoaders = map[string]bool{"dotenv": true, "dotenv_if_exists": true, "source_env": true, "source_env_if_exists": true, "watch_file": true, "source": true, ".": true}
+
+// dropLoadedEnv removes the reads of .env files that a loader command of
+// r names (dotenv .env.local in an .envrc).
+func dropLoadedEnv(paths []PathFact, r *shell.Facts) []PathFact {
+	loaded := map[string]bool{}
+	for _, sc := range r.Commands {
+		if !envLoaders[sc.Program()] {
+			continue
+		}
+		for _, a := range sc.Argv[1:] {
+			if b := path.Base(a); strings.HasPrefix(b, ".env") {
+				loaded[b] = true
+			}
+		}
+		if len(sc.Argv) == 1 && strings.HasPrefix(sc.Program(), "dotenv") {
+			loaded[".env"] = true
+		}
+	}
+	if len(loaded) == 0 {
+		return paths
+	}
+	out := paths[:0]
+	for _, p := range paths {
+		b := path.Base(p.Raw)
+		if p.Access == AccessRead && loaded[b] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

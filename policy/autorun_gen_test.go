@@ -110,5 +110,8 @@ func TestAutorunCatalogueCounts(t *testing.T) {
 			t.Errorf("format %s is used by no catalogue entry", f)
 		}
 	}
+	if len(autorunCatalogue) > 128 {
+		t.Errorf("%d catalogue entries: lookupAutorunAll marks at most 128", len(autorunCatalogue))
+	}
 	t.Logf("autorun catalogue: %d entries; by os: %v", len(autorunCatalogue), per)
 }

@@ -18,6 +18,7 @@ type Written struct {
 	Append  bool   // >>, tee -a, sed -i's insertions: added to what the file holds
 	Fetched bool   // the bytes come from a download
 	From    string // cp/mv/ln/install: the absolute source path, "" when not a copy
+	Staged  bool   // From was written earlier in this same command (jq … > /tmp/t && mv /tmp/t f)
 }
 
 // maxWritten bounds the Written facts of one Parse call, and
@@ -122,12 +123,16 @@ func splitUnescaped(s string, d byte, n int) []string {
 // copiedInto records that cp/mv/ln/install puts src's bytes at dst (or in
 // dst, a directory, when there are several sources or dst is one).
 func (w *walker) copiedInto(dst, src string, single, fetched bool) {
-	w.addWritten(Written{Path: dst, From: src, Fetched: fetched})
+	staged := false
+	for _, p := range w.res.Written {
+		staged = staged || p.Path == src
+	}
+	w.addWritten(Written{Path: dst, From: src, Fetched: fetched, Staged: staged})
 	if !single || strings.HasSuffix(dst, "/") {
 		return
 	}
 	// dst may be a directory: the file lands at dst/base(src) too
 	if i := strings.LastIndexByte(src, '/'); i >= 0 && i+1 < len(src) {
-		w.addWritten(Written{Path: dst + "/" + src[i+1:], From: src, Fetched: fetched})
+		w.addWritten(Written{Path: dst + "/" + src[i+1:], From: src, Fetched: fetched, Staged: staged})
 	}
 }
