@@ -145,6 +145,11 @@ func TestAutorunContent(t *testing.T) {
 		{"hook tests", "Write", arWrite(arWS+"/.git/hooks/pre-push", "#!/bin/sh\ngo test ./...\n"), Allow, ""},
 		{"hook python", "Write", arWrite(arWS+"/.git/hooks/pre-commit", "#!/usr/bin/env python3\nimport os\nos.system('rm -rf ~')\n"), Block, ""},
 		{"node_modules bin", "Write", arWrite(arWS+"/node_modules/.bin/tsc", "#!/bin/sh\n"+dl+"\n"), Block, ""},
+		// other write tools
+		{"multiedit", "MultiEdit", map[string]any{"file_path": arWS + "/.envrc", "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}, map[string]any{"old_string": "c", "new_string": dl}}}, Block, ""},
+		{"multiedit benign", "MultiEdit", map[string]any{"file_path": arWS + "/.envrc", "edits": []any{map[string]any{"old_string": "a", "new_string": "export A=1"}}}, Allow, ""},
+		{"mcp write tool", "mcp__fs__write_file", map[string]any{"path": arWS + "/.envrc", "content": dl}, Block, ""},
+		{"mcp write tool benign", "mcp__fs__write_file", map[string]any{"path": arWS + "/.envrc", "content": "layout go\n"}, Allow, ""},
 		// Bash writers
 		{"echo append envrc", "Bash", arBash("echo '" + dl + "' >> .envrc"), Block, "content of ~/proj/.envrc"},
 		{"echo append envrc benign", "Bash", arBash("echo 'export FOO=1' >> .envrc"), Allow, ""},
