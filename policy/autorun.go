@@ -177,6 +177,7 @@ func (c *classifier) noteContent(name, key, s string) {
 // autorunWrites judges the content of a write tool's call when its target
 // is a file that runs by itself.
 func (c *classifier) autorunWrites() {
+	c.pathPlants()
 	if c.kind != kindWrite || len(c.autorun.contents) == 0 || c.f.Primary == "" || c.f.TooLarge != "" {
 		return
 	}
@@ -502,4 +503,83 @@ func dropLoadedEnv(paths []PathFact, r *shell.Facts) []PathFact {
 		out = append(out, p)
 	}
 	return out
+}
+
+// SignalPathPlant: a write puts a program named like a common command in a
+// directory that comes before the real one on PATH (T1574.007).
+const SignalPathPlant Signal = "path-plant"
+
+// pathPlantNames are commands a planted namesake would stand in for.
+var pathPlantNames = map[string]bool{
+	"git": true, "ls": true, "sudo": true, "su": true, "ssh": true, "scp": true, "sftp": true, "python": true,
+	"python3": true, "pip": true, "pip3": true, "node": true, "npm": true, "npx": true, "yarn": true, "pnpm": true,
+	"bun": true, "deno": true, "go": true, "cargo": true, "rustc": true, "gcc": true, "cc": true, "clang": true,
+	"make": true, "cmake": true, "curl": true, "wget": true, "cat": true, "cp": true, "mv": true, "rm": true,
+	"grep": true, "sed": true, "awk": true, "find": true, "bash": true, "sh": true, "zsh": true, "fish": true,
+	"dash": true, "env": true, "id": true, "whoami": true, "ps": true, "top": true, "kill": true, "docker": true,
+	"podman": true, "kubectl": true, "gh": true, "code": true, "vim": true, "nvim": true, "vi": true, "nano": true,
+	"emacs": true, "less": true, "more": true, "man": true, "tar": true, "unzip": true, "gpg": true, "gpg2": true,
+	"ssh-agent": true, "ssh-add": true, "passwd": true, "chmod": true, "chown": true, "systemctl": true, "java": true,
+	"ruby": true, "perl": true, "php": true, "open": true, "xdg-open": true, "pbcopy": true, "pbpaste": true, "aws": true,
+	"gcloud": true, "az": true, "terraform": true, "helm": true, "mkdir": true, "touch": true, "echo": true,
+	"printf": true, "head": true, "tail": true, "which": true, "tee": true, "xargs": true, "claude": true, "codex": true,
+	"gemini": true, "airlock": true, "uv": true, "uvx": true, "pipx": true, "poetry": true, "mvn": true, "gradle": true,
+	"dotnet": true, "tmux": true, "screen": true, "login": true, "doas": true, "pkexec": true, "op": true,
+	"security": true, "keychain": true,
+}
+
+// pathDirSuffixes are the directories of the user's tools that shells put
+// first on PATH; pathDirs the system's that come before /usr/bin.
+var (
+	pathDirSuffixes = []string{"/.local/bin", "/.cargo/bin", "/go/bin", "/.npm-global/bin", "/.yarn/bin", "/.bun/bin", "/.deno/bin",
+		"/.volta/bin", "/.pyenv/shims", "/.rbenv/shims", "/.asdf/shims", "/.local/share/mise/shims"}
+	pathDirs = map[string]bool{"/usr/local/bin": true, "/usr/local/sbin": true, "/opt/homebrew/bin": true, "/opt/homebrew/sbin": true,
+		"/opt/local/bin": true, "/snap/bin": true, "/root/bin": true}
+)
+
+// pathPlant reports a folded absolute path that plants a common command
+// in a directory early on PATH; home is the user's home, folded.
+func pathPlant(fold, home string) bool {
+	i := strings.LastIndexByte(fold, '/')
+	if i <= 0 {
+		return false
+	}
+	dir, name := fold[:i], strings.TrimSuffix(fold[i+1:], ".exe")
+	if !pathPlantNames[name] {
+		return false
+	}
+	if pathDirs[dir] || home != "" && dir == home+"/bin" {
+		return true
+	}
+	if rest, ok := strings.CutSuffix(dir, "/bin"); ok {
+		// another user's ~/bin: /home/x/bin, /users/x/bin
+		if j := strings.LastIndexByte(rest, '/'); j >= 0 && (rest[:j] == "/home" || rest[:j] == "/users" || strings.HasSuffix(rest[:j], ":/users")) {
+			return true
+		}
+	}
+	for _, s := range pathDirSuffixes {
+		if strings.HasSuffix(dir, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathPlants raises path-plant for the call's writes.
+func (c *classifier) pathPlants() {
+	home := FoldPath(c.env.Home)
+	for i := range c.f.Paths {
+		p := &c.f.Paths[i]
+		if p.Access&AccessWrite == 0 {
+			continue
+		}
+		abs := p.Path
+		if abs == "" {
+			abs = ExpandPath(p.Raw, c.env.Cwd, c.env.Home)
+		}
+		if fold := FoldPath(abs); pathPlant(fold, home) {
+			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalPathPlant, Detail: abs, Arg: p.Arg})
+			return
+		}
+	}
 }

@@ -334,3 +334,18 @@ func TestAutorunRemote(t *testing.T) {
 		}
 	}
 }
+
+// TestPathPlant: a common command's name in a directory early on PATH,
+// for this user, another user and the system; not the real directories,
+// not an uncommon name, not a project's own bin.
+func TestPathPlant(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/home/dev/.local/bin/git": true, "/home/dev/bin/sudo": true, "/home/other/bin/ls": true, "/users/ann/.cargo/bin/cargo": true,
+		"/usr/local/bin/python3": true, "/opt/homebrew/bin/ssh": true, "/home/dev/go/bin/go": true,
+		"/usr/bin/ls": false, "/home/dev/.local/bin/mytool": false, "/home/dev/proj/bin/git": false, "/home/dev/proj/scripts/ls": false,
+	} {
+		if got := pathPlant(p, "/home/dev"); got != want {
+			t.Errorf("%s: got %v, want %v", p, got, want)
+		}
+	}
+}
