@@ -73,6 +73,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	for _, pc := range c.pending {
 		c.writeContent(c.target, pc.name, pc.s)
 	}
+	c.autorunWrites() // autorun.go: content written into files that run by themselves
 	c.finish()
 	if f.Mentioned != nil {
 		m := classifier{f: f.Mentioned, env: c.env}
@@ -104,6 +105,7 @@ type classifier struct {
 	target   string           // a write's target as written
 	cellType string           // NotebookEdit's cell_type
 	encl     Role             // the role of the MCP prose field the walk is inside
+	autorun  autorunState     // autorun.go
 }
 
 func toolKindOf(tool string) toolKind {
@@ -251,6 +253,7 @@ func (c *classifier) str(name, key, s string) {
 		return
 	}
 	lk := strings.ToLower(key)
+	c.noteContent(name, lk, s) // autorun.go
 	top := !strings.ContainsAny(name, ".[") && !strings.HasPrefix(name, "key:")
 	switch {
 	case c.kind == kindShell && (lk == "command" || (shellKeys[lk] && top)):
@@ -445,6 +448,7 @@ func (c *classifier) shell(name, src string) {
 		}
 		c.text(name, code)
 	}
+	c.autorunShell(&r) // autorun.go: what it writes into files that run by themselves
 }
 
 // finish canonicalises what the parsers found: absolute, clean and

@@ -171,10 +171,10 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	for _, s := range r.Signal {
 		switch Signal(s) {
-		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed:
+		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed, SignalAutorunUntrusted, SignalPathPlant:
 			out.signals = append(out.signals, Signal(s))
 		default:
-			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb or unparsed", ruleName(r), s)
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted or path-plant", ruleName(r), s)
 		}
 		out.hasFacts = true
 	}

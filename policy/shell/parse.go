@@ -35,6 +35,8 @@ type Facts struct {
 	// to run nothing and open no file by name (an awk program that only
 	// prints): a path in it is text, not an access.
 	Inert []string
+	// Written holds what commands write into files (see Written).
+	Written []Written
 	// TooDeep is set when a budget ran out (nesting deeper than
 	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.

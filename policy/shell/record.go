@@ -136,6 +136,7 @@ func (w *walker) markDownloaded(abs string) {
 	}
 	w.dlFiles[abs] = true
 	w.sawDownload = true
+	w.addWritten(Written{Path: abs, Fetched: true}) // written.go
 }
 
 // checkExecDownloaded raises download-exec when abs, about to be run, holds

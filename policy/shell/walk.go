@@ -161,6 +161,9 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 		w.autorunWrite(abs, f.text, sc)
 		w.rememberText(abs, f.text, r.Op == syntax.AppOut)
 	}
+	if acc&AccessWrite != 0 && (r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+		w.writtenByFlow(abs, f, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
+	}
 	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
 	}
