@@ -65,6 +65,8 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.walk(root, "", 1)
 	}
 	c.finish()
+	c.tokenFlows()
+	c.finishFlows()
 	return f
 }
 
@@ -374,6 +376,7 @@ func (c *classifier) shell(name, src string) {
 	for _, h := range r.Hosts {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})
 	}
+	c.shellFlows(name, r.Flows)
 	for _, s := range r.Signals {
 		c.f.Signals = append(c.f.Signals, SignalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
 	}

@@ -16,6 +16,7 @@ type cmdCtx struct {
 // classify records the facts of one simple command and of every command it
 // wraps.
 func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
+	hs := len(w.cmdHosts)
 	for i := range argv {
 		w.scanURLs(argv[i], sc)
 	}
@@ -54,7 +55,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		inner, f := w.dispatch(c)
 		if len(inner) == 0 {
 			f.bits |= in.bits & flowTaint
-			return f
+			return w.secretFlow(c, f, hs)
 		}
 		if len(inner) <= len(prev) && len(strs) == len(prev) && &inner[len(inner)-1] == &prev[len(prev)-1] {
 			strs = strs[len(strs)-len(inner):]
@@ -84,6 +85,7 @@ func joinArgs(argv []argVal) argVal {
 		parts[i] = x.s
 		a.dyn = a.dyn || x.dyn
 		a.dl = a.dl || x.dl
+		a.sec |= x.sec
 	}
 	a.s = strings.Join(parts, " ")
 	return a

@@ -31,6 +31,8 @@ type Facts struct {
 	// Embedded holds code strings handed to interpreters (python -c, perl -e,
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string
+	// Flows holds secrets reaching a sink (flow.go).
+	Flows []Flow
 	// TooDeep is set when a budget ran out (nesting deeper than
 	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.
@@ -96,7 +98,7 @@ func (w *walker) parse(src, cwd string) (ok bool) {
 	if testPanic {
 		panic("shell test panic")
 	}
-	w.runProgram(src, &w.top)
+	w.finishFlows(w.runProgram(src, &w.top))
 	w.finish()
 	return true
 }
@@ -153,6 +155,11 @@ type walker struct {
 	// dlVars are variables assigned from a download.
 	dlVars      map[string]bool
 	sawDownload bool
+
+	// secret sources, tainted variables and the hosts commands name (flow.go)
+	secSrc   []secretSource
+	secVars  map[string]flowBits
+	cmdHosts []string
 
 	// a fifo and a raw network client in the same program are a reverse shell.
 	fifoDetail, netcatDetail string
