@@ -193,7 +193,7 @@ func (c *classifier) tokenFlows() {
 		switch lk := strings.ToLower(lastKey(t.Arg)); {
 		case c.kind == kindWrite && lk != "content" && lk != "new_string" && lk != "new_source" && lk != "text":
 			continue // the file's name is not what is written
-		case c.kind == kindFetch && !urlKeys[lk] && lk != "headers" && lk != "body" && lk != "data":
+		case c.kind == kindFetch && (lk == "prompt" || lk == "description"):
 			continue // a fetch's prompt goes to the model, not to the host
 		}
 		for _, m := range secret.Find(t.Raw) {
@@ -222,8 +222,7 @@ func (c *classifier) addFlow(f FlowFact) {
 // isExampleToken: the documented placeholders (AWS's AKIAIOSFODNN7EXAMPLE,
 // runs of x or 0) are not secrets.
 func isExampleToken(v string) bool {
-	u := strings.ToUpper(v)
-	return strings.Contains(u, "EXAMPLE") || strings.Contains(u, "XXXXXXXX") || strings.Contains(v, "00000000") || strings.Contains(u, "YOUR_")
+	return strings.Contains(v, "EXAMPLE") || strings.Contains(v, "XXXXXXXX") || strings.Contains(v, "xxxxxxxx") || strings.Contains(v, "00000000") || strings.Contains(v, "YOUR_") || strings.Contains(v, "your_")
 }
 
 // finishFlows classifies each flow's sink.

@@ -552,6 +552,8 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 					return 0
 				}
 			}
+		case "run", "create":
+			return w.scannerContainer(c)
 		case "inspect", "container":
 			for _, a := range argv[2:] {
 				if strings.Contains(a.s, ".Env") || strings.Contains(a.s, "Env}}") {
@@ -582,6 +584,46 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 				}
 				return 0
 			}
+		}
+	}
+	return 0
+}
+
+// scannerContainer: a secret scanner's image run with the home or the
+// root mounted (docker run -v "$HOME:/pwd" trufflesecurity/trufflehog …).
+func (w *walker) scannerContainer(c *cmdCtx) flowBits {
+	image := ""
+	for _, a := range c.argv[2:] {
+		for name := range secretScanners {
+			if strings.Contains(a.s, name) && !strings.HasPrefix(a.s, "-") {
+				image = a.s
+			}
+		}
+	}
+	if image == "" {
+		return 0
+	}
+	argv := c.argv
+	for i := 2; i < len(argv); i++ {
+		s := argv[i].s
+		var v string
+		switch {
+		case (s == "-v" || s == "--volume" || s == "--mount") && i+1 < len(argv):
+			v = argv[i+1].s
+			i++
+		case strings.HasPrefix(s, "--volume=") || strings.HasPrefix(s, "-v="):
+			_, v, _ = strings.Cut(s, "=")
+		case strings.HasPrefix(s, "-v") && len(s) > 2:
+			v = s[2:]
+		default:
+			continue
+		}
+		host, _, _ := strings.Cut(v, ":")
+		if src, ok := strings.CutPrefix(host, "type=bind,source="); ok {
+			host, _, _ = strings.Cut(src, ",")
+		}
+		if abs, ok := w.resolve(host, c.sc.dir); ok && w.harvestRoot(abs) {
+			return w.secSource(image+" over "+abs, SourceProgram, nil)
 		}
 	}
 	return 0

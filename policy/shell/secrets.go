@@ -173,11 +173,11 @@ var credPrograms = []credProgram{
 	{prog: "vaultcmd", flags: []string{"listcreds"}, note: "Windows vault credentials", source: "https://attack.mitre.org/techniques/T1555/004/"},
 	{prog: "vaultcmd.exe", flags: []string{"listcreds"}, note: "Windows vault credentials", source: "https://attack.mitre.org/techniques/T1555/004/"},
 	// clipboard readers (password managers copy to it)
-	{prog: "pbpaste", note: "the clipboard, where password managers put passwords", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "wl-paste", note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "xclip", flags: []string{"o", "out"}, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "xsel", flags: []string{"o", "output"}, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "termux-clipboard-get", note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "pbpaste", issuers: issNone, note: "the clipboard, where password managers put passwords", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "wl-paste", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "xclip", flags: []string{"o", "out"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "xsel", flags: []string{"o", "output"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "termux-clipboard-get", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 }
 
 // CredentialPrograms reports the catalogue's size (for tests and docs).
