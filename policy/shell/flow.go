@@ -259,10 +259,15 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		return f
 	case resolvers[prog]:
 		if args != 0 {
+			named := false
 			for _, a := range c.argv[1:] {
 				if a.sec != 0 {
 					w.sink(a.sec, SinkDNS, a.s, false)
+					named = true
 				}
+			}
+			if !named { // xargs hands the words over at run time
+				w.sink(args, SinkDNS, strings.Join(argStrings(c.argv[1:]), " "), false)
 			}
 		}
 		f.bits &^= flowSecret
@@ -738,7 +743,10 @@ func credFits(r *credProgram, argv []argVal) bool {
 	if k < len(r.sub) {
 		return false
 	}
-	if len(r.flags) > 0 && !hasAnyFlag(argv[1:], r.flags) {
+	if len(r.flags) > 0 && !r.oneDash && !hasAnyFlag(argv[1:], r.flags) {
+		return false
+	}
+	if len(r.flags) > 0 && r.oneDash && !hasWordFlag(argv[1:], r.flags) {
 		return false
 	}
 	if len(r.argHas) > 0 {
@@ -801,6 +809,22 @@ func hasAnyFlag(args []argVal, names []string) bool {
 					return true
 				}
 			} else if n == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasWordFlag: an option spelled as a whole word, one dash or two.
+func hasWordFlag(args []argVal, names []string) bool {
+	for _, a := range args {
+		n := strings.TrimLeft(a.s, "-")
+		if n == a.s {
+			continue
+		}
+		for _, x := range names {
+			if n == x {
 				return true
 			}
 		}

@@ -21,6 +21,7 @@ type credProgram struct {
 	flags   []string // any of these flags (without dashes; one letter = short flag in a cluster)
 	argHas  []string // some later positional contains one of these (lower-case)
 	issuers []string // host globs the secret may go to; nil: unknown (the store's own host)
+	oneDash bool     // options are whole words (xclip -selection is not -s -e -l …)
 	note    string
 	source  string
 }
@@ -175,8 +176,8 @@ var credPrograms = []credProgram{
 	// clipboard readers (password managers copy to it)
 	{prog: "pbpaste", issuers: issNone, note: "the clipboard, where password managers put passwords", source: "https://attack.mitre.org/techniques/T1115/"},
 	{prog: "wl-paste", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "xclip", flags: []string{"o", "out"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
-	{prog: "xsel", flags: []string{"o", "output"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "xclip", oneDash: true, flags: []string{"o", "out"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+	{prog: "xsel", oneDash: true, flags: []string{"o", "output"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 	{prog: "termux-clipboard-get", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 }
 
