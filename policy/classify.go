@@ -63,6 +63,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.text("", root.String())
 	} else {
 		c.walk(root, "", 1)
+		c.argvCommand(root)
 	}
 	c.finish()
 	c.tokenFlows()

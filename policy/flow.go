@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/agentairlock/airlock/policy/shell"
 	"github.com/agentairlock/airlock/scan/secret"
 )
@@ -229,5 +231,39 @@ func isExampleToken(v string) bool {
 func (c *classifier) finishFlows() {
 	for i := range c.f.Flows {
 		c.f.Flows[i].to = flowTo(&c.f.Flows[i])
+	}
+}
+
+// argvCommand reads a shell tool's argv array ({"argv": ["gh", "auth",
+// "token"]}) as the command it runs: each word quoted, so that the shell
+// analyzer sees the program and its arguments, not loose strings.
+func (c *classifier) argvCommand(root gjson.Result) {
+	mcp := strings.HasPrefix(strings.ToLower(c.f.Tool), "mcp__")
+	if c.kind != kindShell && !mcp || c.f.TooLarge != "" {
+		return
+	}
+	for _, key := range []string{"argv", "args", "arguments"} {
+		v := root.Get(key)
+		if !v.IsArray() || key != "argv" && (c.kind != kindShell || root.Get("command").Exists()) {
+			continue
+		}
+		var b strings.Builder
+		ok := true
+		v.ForEach(func(_, w gjson.Result) bool {
+			if w.Type != gjson.String {
+				ok = false
+				return false
+			}
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("'" + strings.ReplaceAll(w.String(), "'", `'\''`) + "'")
+			return true
+		})
+		if ok && b.Len() > 0 {
+			c.primary(key, b.String())
+			c.shell(key, b.String())
+			return
+		}
 	}
 }

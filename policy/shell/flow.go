@@ -139,11 +139,6 @@ func (w *walker) setSecVar(name string, bits flowBits) {
 	w.secVars[name] = bits
 }
 
-// stdoutRedirected reports whether a redirect sends fd 1 elsewhere.
-func stdoutRedirectOp(n string, all bool) bool {
-	return n == "" || n == "1" || all
-}
-
 // finishFlows records the model sink of the top-level program's stdout.
 func (w *walker) finishFlows(f flow) {
 	if f.bits&flowSecret != 0 {
@@ -272,7 +267,7 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		}
 		f.bits &^= flowSecret
 		return f
-	case netClients[prog]:
+	case netClients[prog] && netUse(c):
 		bits := args | w.shapeSources(c)
 		if prog != "git" && prog != "rsync" && prog != "scp" {
 			bits |= in
@@ -307,6 +302,26 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		}
 	}
 	return f
+}
+
+// netUse: the network clients that are also other things send what
+// they are handed only in these uses: docker login (not docker run -e),
+// openssl s_client (not openssl enc -pass); gh and glab store a secret
+// encrypted with secret set / variable set, which is what those are for.
+func netUse(c *cmdCtx) bool {
+	sub := ""
+	if len(c.argv) > 1 {
+		sub = c.argv[1].s
+	}
+	switch c.prog {
+	case "docker", "podman", "buildah", "skopeo", "nerdctl":
+		return sub == "login"
+	case "openssl":
+		return sub == "s_client"
+	case "gh", "glab":
+		return !(sub == "secret" || sub == "variable") || len(c.argv) < 3 || c.argv[2].s != "set"
+	}
+	return true
 }
 
 // netSink records a secret reaching the hosts of a network client.
@@ -424,7 +439,7 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 				return w.secSource("ps "+s+" (every process's environment)", SourceEnv, issNone)
 			}
 		}
-	case "docker", "podman", "nerdctl", "kubectl", "oc", "aws-vault", "granted", "saml2aws":
+	case "docker", "podman", "nerdctl", "kubectl", "oc", "aws-vault", "granted", "saml2aws", "op", "doppler", "infisical", "dotenvx", "chamber", "sops", "teller":
 		return w.otherEnv(c)
 	case "jq", "gojq":
 		for _, a := range argv[1:] {
@@ -566,7 +581,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 				}
 			}
 		}
-	case "kubectl", "oc", "aws-vault", "granted", "saml2aws":
+	default:
 		if sub == "set" && len(argv) > 2 && argv[2].s == "env" {
 			for _, a := range argv[3:] {
 				if a.s == "--list" || a.s == "--list=true" {
@@ -575,7 +590,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 			}
 			return 0
 		}
-		if sub != "exec" {
+		if sub != "exec" && sub != "run" && sub != "exec-env" {
 			return 0
 		}
 		for i := 2; i < len(argv); i++ {
