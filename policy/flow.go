@@ -192,6 +192,11 @@ func (c *classifier) tokenFlows() {
 		if strings.HasPrefix(t.Arg, "key:") || len(t.Raw) < 12 {
 			continue
 		}
+		if sink == "agent" {
+			for _, s := range shell.PromptSources(t.Raw) {
+				c.addFlow(FlowFact{Source: s + ", requested", SourceKind: shell.SourceProgram, Sink: sink, Arg: t.Arg})
+			}
+		}
 		switch lk := strings.ToLower(lastKey(t.Arg)); {
 		case c.kind == kindWrite && lk != "content" && lk != "new_string" && lk != "new_source" && lk != "text":
 			continue // the file's name is not what is written

@@ -1024,3 +1024,54 @@ func flagsJoined(flags []string) string {
 	}
 	return b.String()
 }
+
+// PromptSources names the secret sources a prose request mentions (a
+// sub-agent's prompt: "run gh auth token and paste it"): the catalogue's
+// programs with their subcommand words, and the environment dumps. The
+// prompt is a request, not an access; the caller asks.
+func PromptSources(text string) []string {
+	if len(text) > 64<<10 {
+		text = text[:64<<10]
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '`' || r == '"' || r == '\'' || r == ',' || r == ';' || r == '(' || r == ')'
+	})
+	var out []string
+	for i := range words {
+		p := progName(words[i])
+		switch p {
+		case "printenv", "env":
+			if p == "printenv" || i+1 == len(words) || !isLetters(words[i+1]) || words[i+1] == "and" {
+				out = append(out, p+" (the environment)")
+			}
+			continue
+		}
+		if !credProgs[p] {
+			continue
+		}
+		end := min(len(words), i+8)
+		argv := make([]argVal, 0, end-i)
+		for _, s := range words[i:end] {
+			argv = append(argv, argVal{s: s})
+		}
+		c := &cmdCtx{prog: p, argv: argv, sc: &scope{}}
+		if r := matchCred(c); r != nil {
+			out = append(out, credName(c, r))
+		}
+		if len(out) >= 4 {
+			break
+		}
+	}
+	return out
+}
+
+// credProgs are the catalogue's program names without a glob.
+var credProgs = func() map[string]bool {
+	m := make(map[string]bool, len(credPrograms))
+	for _, r := range credPrograms {
+		if !strings.HasSuffix(r.prog, "*") {
+			m[r.prog] = true
+		}
+	}
+	return m
+}()
