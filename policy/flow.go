@@ -244,8 +244,8 @@ func (c *classifier) finishFlows() {
 // analyzer sees the program and its arguments, not loose strings.
 func (c *classifier) argvCommand(root gjson.Result) {
 	mcp := strings.HasPrefix(strings.ToLower(c.f.Tool), "mcp__")
-	if c.kind != kindShell && !mcp || c.f.TooLarge != "" {
-		return
+	if c.kind != kindShell && !mcp || c.f.TooLarge != "" || c.f.Primary != "" && c.kind == kindShell {
+		return // a shell tool with a command string has been read already
 	}
 	for _, key := range []string{"argv", "args", "arguments"} {
 		v := root.Get(key)

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/agentairlock/airlock/scan/secret"
 )
@@ -717,17 +718,39 @@ func inList(l []string, s string) bool {
 
 // matchCred finds the catalogue row a command fits.
 func matchCred(c *cmdCtx) *credProgram {
-	for i := range credPrograms {
-		r := &credPrograms[i]
-		if !globWord(r.prog, c.prog) {
-			continue
+	idx := credIndex()
+	rows := idx.exact[c.prog]
+	for _, i := range rows {
+		if credFits(&credPrograms[i], c.argv) {
+			return &credPrograms[i]
 		}
-		if credFits(r, c.argv) {
+	}
+	for _, i := range idx.globs {
+		r := &credPrograms[i]
+		if globWord(r.prog, c.prog) && credFits(r, c.argv) {
 			return r
 		}
 	}
 	return nil
 }
+
+type credIdx struct {
+	exact map[string][]int // rows by program name
+	globs []int            // rows whose program is a prefix glob
+}
+
+// credIndex is built on first use (hook start-up pays nothing for it).
+var credIndex = sync.OnceValue(func() credIdx {
+	x := credIdx{exact: make(map[string][]int, len(credPrograms))}
+	for i, r := range credPrograms {
+		if strings.HasSuffix(r.prog, "*") {
+			x.globs = append(x.globs, i)
+		} else {
+			x.exact[r.prog] = append(x.exact[r.prog], i)
+		}
+	}
+	return x
+})
 
 func globWord(pat, s string) bool {
 	if p, ok := strings.CutSuffix(pat, "*"); ok {
@@ -1046,7 +1069,7 @@ func PromptSources(text string) []string {
 			}
 			continue
 		}
-		if !credProgs[p] {
+		if credIndex().exact[p] == nil {
 			continue
 		}
 		end := min(len(words), i+8)
@@ -1064,14 +1087,3 @@ func PromptSources(text string) []string {
 	}
 	return out
 }
-
-// credProgs are the catalogue's program names without a glob.
-var credProgs = func() map[string]bool {
-	m := make(map[string]bool, len(credPrograms))
-	for _, r := range credPrograms {
-		if !strings.HasSuffix(r.prog, "*") {
-			m[r.prog] = true
-		}
-	}
-	return m
-}()
