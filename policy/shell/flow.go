@@ -54,6 +54,9 @@ const (
 	SinkClipboard = "clipboard"
 	SinkHost      = "host"
 	SinkDNS       = "dns"
+	// SinkWritten: a token shape the command itself spells, written into
+	// a file (the agent wrote the token: a person decides where it goes).
+	SinkWritten = "written"
 )
 
 const (
@@ -69,6 +72,10 @@ type secretSource struct {
 	kind    string
 	issuers []string
 }
+
+// spelled: a token shape the command text spells itself; printing it to
+// the model tells the model nothing it did not write.
+func (s *secretSource) spelled() bool { return s.kind == SourceShape }
 
 // secSource returns the slot bit of a secret source, adding it.
 func (w *walker) secSource(name, kind string, issuers []string) flowBits {
@@ -99,7 +106,16 @@ func (w *walker) sink(bits flowBits, sink, target string, redirected bool) {
 			continue
 		}
 		s := &w.secSrc[i]
-		f := Flow{Source: s.name, Kind: s.kind, Issuers: s.issuers, Sink: sink, Target: shortDetail(target), Redirected: redirected}
+		sk := sink
+		if s.spelled() {
+			switch sink {
+			case SinkModel:
+				continue
+			case SinkFile:
+				sk = SinkWritten
+			}
+		}
+		f := Flow{Source: s.name, Kind: s.kind, Issuers: s.issuers, Sink: sk, Target: shortDetail(target), Redirected: redirected}
 		dup := false
 		for j := range w.res.Flows {
 			g := &w.res.Flows[j]
@@ -158,7 +174,8 @@ var (
 	// network clients: words or stdin that carry a secret reach their hosts
 	netClients = set("curl", "wget", "http", "https", "xh", "xhs", "aria2c", "lwp-request", "lwp-download", "fetch", "nc", "ncat",
 		"netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "lftp", "sendmail", "mail", "mailx", "mutt", "openssl",
-		"websocat", "grpcurl", "wscat", "git", "gh", "glab", "docker", "podman", "buildah", "skopeo", "nerdctl", "s3cmd", "rclone")
+		"websocat", "grpcurl", "wscat", "git", "gh", "glab", "docker", "podman", "buildah", "skopeo", "nerdctl", "s3cmd", "rclone",
+		"helm", "oras", "crane", "regctl")
 	// programs whose stdout holds their words
 	echoers = set("echo", "printf", "print", "jq", "yq", "gojq", "logger", "cowsay", "figlet", "banner", "tr")
 )
@@ -214,6 +231,15 @@ func reduces(c *cmdCtx) bool {
 			case "s/=.*//", "s/=.*$//", "s/=.*//g":
 				return true
 			}
+		}
+	case "jq", "gojq", "yq":
+		for _, a := range argv[1:] {
+			s := strings.TrimSpace(a.s)
+			if strings.HasPrefix(s, "-") {
+				continue
+			}
+			return s == "length" || s == "keys" || s == "keys[]" || s == "type" || strings.HasSuffix(s, "| keys") ||
+				strings.HasSuffix(s, "| keys[]") || strings.HasSuffix(s, "| length") || strings.HasSuffix(s, "|keys")
 		}
 	case "test", "[", "true", "false":
 		return true
@@ -290,8 +316,14 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 				return true
 			})
 		}
+	case secretStore(c):
+		f.bits &^= flowSecret // handed to a store that keeps secrets encrypted
+		return f
 	case echoers[prog] || progs[prog] || interps()[prog] != nil:
 		f.bits |= args
+		if echoers[prog] {
+			f.bits |= w.shapeSources(c)
+		}
 	}
 	if src != 0 {
 		if interps()[prog] != nil && len(hosts) > 0 {
@@ -305,6 +337,59 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 	return f
 }
 
+// secretStores are programs whose subcommand puts what they are handed
+// into a store meant for secrets (a secret set from a variable is the
+// point of them), by program and the words that say so.
+var secretStores = map[string][][]string{
+	"gh":          {{"secret", "set"}, {"auth", "login"}},
+	"glab":        {{"variable", "set"}, {"auth", "login"}},
+	"kubectl":     {{"create", "secret"}},
+	"oc":          {{"create", "secret"}},
+	"vault":       {{"kv", "put"}, {"write"}, {"login"}},
+	"aws":         {{"secretsmanager", "put-secret-value"}, {"secretsmanager", "create-secret"}, {"ssm", "put-parameter"}},
+	"az":          {{"keyvault", "secret", "set"}},
+	"gcloud":      {{"secrets", "create"}, {"secrets", "versions", "add"}},
+	"docker":      {{"secret", "create"}, {"login"}},
+	"podman":      {{"secret", "create"}, {"login"}},
+	"security":    {{"add-generic-password"}, {"add-internet-password"}},
+	"secret-tool": {{"store"}},
+	"pass":        {{"insert"}},
+	"gopass":      {{"insert"}},
+	"op":          {{"item", "create"}},
+	"bw":          {{"create"}},
+	"git":         {{"credential", "approve"}, {"credential-store", "store"}},
+	"ssh-add":     {{}},
+	"npm":         {{"login"}},
+	"helm":        {{"registry", "login"}},
+	"flyctl":      {{"secrets", "set"}},
+	"fly":         {{"secrets", "set"}},
+	"heroku":      {{"config:set"}},
+	"doppler":     {{"secrets", "set"}},
+	"wrangler":    {{"secret", "put"}},
+	"vercel":      {{"env", "add"}},
+}
+
+func secretStore(c *cmdCtx) bool {
+	for _, words := range secretStores[c.prog] {
+		i := 1
+		ok := true
+		for _, want := range words {
+			for i < len(c.argv) && strings.HasPrefix(c.argv[i].s, "-") {
+				i++
+			}
+			if i >= len(c.argv) || c.argv[i].s != want {
+				ok = false
+				break
+			}
+			i++
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // netUse: the network clients that are also other things send what
 // they are handed only in these uses: docker login (not docker run -e),
 // openssl s_client (not openssl enc -pass); gh and glab store a secret
@@ -315,8 +400,10 @@ func netUse(c *cmdCtx) bool {
 		sub = c.argv[1].s
 	}
 	switch c.prog {
-	case "docker", "podman", "buildah", "skopeo", "nerdctl":
+	case "docker", "podman", "buildah", "skopeo", "nerdctl", "oras":
 		return sub == "login"
+	case "helm", "crane", "regctl":
+		return len(c.argv) > 2 && c.argv[2].s == "login"
 	case "openssl":
 		return sub == "s_client"
 	case "gh", "glab":
@@ -343,7 +430,7 @@ func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
 				hosts = []string{"gitlab.com"}
 			}
 		}
-	case "docker", "podman", "buildah", "skopeo", "nerdctl":
+	case "docker", "podman", "buildah", "skopeo", "nerdctl", "oras", "helm", "crane", "regctl":
 		if h := registryOf(c); h != "" {
 			hosts = append(hosts[:len(hosts):len(hosts)], h)
 		}
@@ -360,10 +447,13 @@ func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
 // registryOf is the server of `docker login [opts] SERVER`.
 func registryOf(c *cmdCtx) string {
 	argv := c.argv
-	if len(argv) < 2 || argv[1].s != "login" {
+	start := 2
+	if len(argv) > 2 && argv[1].s != "login" && argv[2].s == "login" {
+		start = 3 // helm registry login, crane auth login
+	} else if len(argv) < 2 || argv[1].s != "login" {
 		return ""
 	}
-	for i := 2; i < len(argv); i++ {
+	for i := start; i < len(argv); i++ {
 		s := argv[i].s
 		switch {
 		case s == "-u" || s == "--username" || s == "-p" || s == "--password":
@@ -424,7 +514,15 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 	argv := c.argv
 	prog := c.prog
 	if r := matchCred(c); r != nil {
-		return w.secSource(credName(c, r), SourceProgram, r.issuers)
+		iss := r.issuers
+		if prog == "gh" || prog == "glab" {
+			for i := 1; i+1 < len(argv); i++ {
+				if argv[i].s == "--hostname" || argv[i].s == "-h" {
+					iss = append(append([]string(nil), iss...), argv[i+1].s, "*."+argv[i+1].s)
+				}
+			}
+		}
+		return w.secSource(credName(c, r), SourceProgram, iss)
 	}
 	switch prog {
 	case "pass", "gopass":

@@ -30,7 +30,7 @@ type credProgram struct {
 var (
 	issGitHub    = []string{"github.com", "*.github.com", "*.githubusercontent.com", "ghcr.io", "*.ghcr.io"}
 	issGitLab    = []string{"gitlab.com", "*.gitlab.com"}
-	issGoogle    = []string{"googleapis.com", "*.googleapis.com", "accounts.google.com", "*.run.app", "*.pkg.dev", "gcr.io", "*.gcr.io"}
+	issGoogle    = []string{"googleapis.com", "*.googleapis.com", "accounts.google.com", "*.run.app", "*.pkg.dev", "gcr.io", "*.gcr.io", "*.cloudfunctions.net", "*.appspot.com"}
 	issAWS       = []string{"amazonaws.com", "*.amazonaws.com", "*.aws.amazon.com", "*.amazonaws.com.cn"}
 	issAzure     = []string{"management.azure.com", "*.vault.azure.net", "graph.microsoft.com", "login.microsoftonline.com", "*.azure.com", "*.azurecr.io", "*.core.windows.net", "*.azure.net"}
 	issHeroku    = []string{"api.heroku.com", "*.heroku.com", "git.heroku.com"}
