@@ -247,6 +247,61 @@ func reduces(c *cmdCtx) bool {
 	return hashProgs[c.prog]
 }
 
+// envNameFilter: grep over a whole-environment dump for a name that says
+// nothing secret (env | grep ^PATH, printenv | grep -i node) hands on
+// those variables only. A pattern naming a secret word (TOKEN, KEY,
+// SECRET, PASS, AUTH, CRED …) or anything but a plain name keeps the taint.
+func (w *walker) envNameFilter(c *cmdCtx, in flowBits) bool {
+	switch c.prog {
+	case "grep", "egrep", "fgrep", "rg":
+	default:
+		return false
+	}
+	for i := range w.secSrc {
+		if in&(flowSecret0<<i) != 0 && !(w.secSrc[i].kind == SourceEnv && len(w.secSrc[i].issuers) == 1 && w.secSrc[i].issuers[0] == issNone[0]) {
+			return false
+		}
+	}
+	pats := 0
+	for i := 1; i < len(c.argv); i++ {
+		s := c.argv[i].s
+		if s == "-e" || s == "--regexp" {
+			continue
+		}
+		if strings.HasPrefix(s, "-") {
+			if strings.ContainsAny(s[1:], "vf") && !strings.HasPrefix(s, "--") {
+				return false // -v keeps everything else; -f reads patterns elsewhere
+			}
+			continue
+		}
+		pats++
+		for _, part := range strings.Split(strings.Trim(s, "^$"), "|") {
+			p := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(part, "="), "^"), "=")
+			p = strings.Trim(p, "()")
+			if p == "" || !isNameLike(p) {
+				return false
+			}
+			u := strings.ToUpper(p)
+			for _, bad := range []string{"TOKEN", "KEY", "SECRET", "PASS", "PWD", "AUTH", "CRED", "API", "PRIVATE", "SESSION", "COOKIE", "DSN", "DATABASE", "URL", "AWS", "GITHUB", "GH_", "OPENAI", "ANTHROPIC", "NPM"} {
+				if strings.Contains(u, bad) {
+					return false
+				}
+			}
+		}
+		break // the first operand is the pattern; the rest are files
+	}
+	return pats == 1
+}
+
+func isNameLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // secretFlow is the hook at the end of classifying one simple command:
 // it adds the command's own secret output, and records the sinks that
 // tainted words or stdin meet. hs is where the command's hosts start in
@@ -270,7 +325,7 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		hosts = w.cmdHosts[hs:]
 	}
 	switch {
-	case reduces(c):
+	case reduces(c) || in != 0 && w.envNameFilter(c, in):
 		f.bits &^= flowSecret
 		return f
 	case clipWriters[prog] || (prog == "xclip" || prog == "xsel") && src == 0:
@@ -435,6 +490,18 @@ func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
 			hosts = append(hosts[:len(hosts):len(hosts)], h)
 		}
 	}
+	// A URL word names its host better than the scan of its text, which
+	// stops at the parenthesis of a $(…) in the userinfo
+	// (https://x-access-token:$(gh auth token)@github.com/o/r).
+	var own []string
+	for _, a := range c.argv[1:] {
+		if h := urlHostOf(a.s); h != "" {
+			own = append(own, h)
+		}
+	}
+	if len(own) > 0 && c.prog != "gh" && c.prog != "glab" {
+		hosts = own
+	}
 	if len(hosts) == 0 {
 		w.sink(bits, SinkHost, "", redirected)
 		return
@@ -442,6 +509,34 @@ func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
 	for _, h := range hosts {
 		w.sink(bits, SinkHost, h, redirected)
 	}
+}
+
+// urlHostOf is the scheme://[userinfo@]host of a word that is a URL.
+func urlHostOf(s string) string {
+	i := strings.Index(s, "://")
+	if i <= 0 || !isLetter(s[0]) {
+		return ""
+	}
+	for j := 1; j < i; j++ {
+		if !isSchemeChar(s[j]) {
+			return ""
+		}
+	}
+	rest := s[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 && !strings.Contains(rest[:j], "$(") {
+		rest = rest[:j]
+	} else if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+		if k := strings.IndexAny(rest[j:], "/?#"); k >= 0 {
+			rest = rest[:j+k]
+		}
+	}
+	if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+		rest = rest[j+1:]
+	}
+	if rest == "" {
+		return ""
+	}
+	return s[:i+3] + rest
 }
 
 // registryOf is the server of `docker login [opts] SERVER`.
@@ -1023,6 +1118,9 @@ func (w *walker) envAPI(code, prog string) flowBits {
 			if a.wordEnd && rest != "" && isNameByte(rest[0]) {
 				continue
 			}
+			if testedOnly(code[:i], rest) {
+				continue // "KEY" in os.environ, !!process.env.KEY: a yes or no reaches the output
+			}
 			if a.accessors == nil {
 				whole(a.needle)
 				continue
@@ -1051,6 +1149,45 @@ func (w *walker) envAPI(code, prog string) flowBits {
 		bits |= w.secSource("a secret scanner over the home, started by "+prog, SourceProgram, nil)
 	}
 	return bits
+}
+
+// testedOnly reports an environment read used only as a test of presence
+// or a length: what is printed is a boolean or a number. A loop over the
+// environment (for k in os.environ) is a read.
+func testedOnly(before, after string) bool {
+	b := strings.TrimRight(before, " ")
+	for _, p := range []string{" in", "(in", "!!", "typeof", "Boolean(", "bool(", "len(", " not", "!"} {
+		if strings.HasSuffix(b, p) {
+			if strings.HasSuffix(p, "in") && strings.Contains(b[max(0, len(b)-40):], "for") {
+				return false
+			}
+			return true
+		}
+	}
+	// skip the accessor: .NAME, .get("NAME"), ["NAME"], ("NAME")
+	a := after
+	if strings.HasPrefix(a, ".") {
+		k := 1
+		for k < len(a) && isNameByte(a[k]) {
+			k++
+		}
+		if a[1:k] == "length" {
+			return true
+		}
+		a = a[k:]
+	}
+	if strings.HasPrefix(a, "(") || strings.HasPrefix(a, "[") {
+		if k := strings.IndexAny(a, ")]"); k >= 0 {
+			a = a[k+1:]
+		}
+	}
+	a = strings.TrimLeft(a, " ")
+	for _, p := range []string{"is None", "is not None", "!=", "==", "?", ".length"} {
+		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	return false
 }
 
 type envAPIForm struct {
