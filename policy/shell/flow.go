@@ -650,6 +650,9 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 		for _, a := range argv[1:] {
 			bits |= w.envAPI(a.s, prog)
 		}
+		if c.in.hasText && !c.xargs {
+			bits |= w.envAPI(c.in.text, prog) // a here-document of code
+		}
 		return bits
 	}
 	return 0
@@ -730,6 +733,19 @@ func isEnvDump(argv []argVal) bool {
 		return len(argv) == 1
 	case "set", "export", "declare":
 		return len(argv) <= 2
+	case "sh", "bash", "zsh", "dash", "ash", "ksh":
+		for i, a := range argv[1:] {
+			if strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "c") && i+2 < len(argv) {
+				code := strings.Fields(argv[i+2].s)
+				if len(code) > 0 {
+					vals := make([]argVal, len(code))
+					for j, s := range code {
+						vals[j] = argVal{s: s}
+					}
+					return isEnvDump(vals)
+				}
+			}
+		}
 	case "cat", "strings", "tr", "xargs":
 		for _, a := range argv[1:] {
 			if strings.HasSuffix(a.s, "/environ") {

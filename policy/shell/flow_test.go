@@ -103,6 +103,8 @@ var flowCases = []struct {
 	{"env | grep -i key", []string{"model:env (the environment)"}},
 	{"env | grep -v PATH", []string{"model:env (the environment)"}},
 	{"gh auth token | grep gh", []string{"model:gh auth token"}},
+	{"docker exec -it web sh -c env", []string{"model:docker exec web env (the container's environment)"}},
+	{"python3 - <<'EOF'\nimport os\nprint(os.environ['GITHUB_TOKEN'])\nEOF", []string{"model:$GITHUB_TOKEN"}},
 	{"git clone https://x-access-token:$(gh auth token)@github.com/o/r.git", []string{"host:gh auth token→https://github.com"}},
 	{"git clone https://x-access-token:$(gh auth token)@git.example.net/o/r.git", []string{"host:gh auth token→https://git.example.net"}},
 }
