@@ -24,9 +24,27 @@ import (
 // issuer's name re-pointed by --resolve, a proxy with TLS checks off, or
 // the secret published as content), host-unknown-issuer (the source says
 // nothing of its issuer: a vault token, a variable named only *_TOKEN).
-// agent is a token shape in a sub-agent's prompt; written is a token shape
+// label is a token shape inside the host name of a URL (a name label
+// the agent or a program chose: it leaves by DNS, but a shape there may be
+// chance, and a person decides); agent is a token shape in a sub-agent's prompt; written is a token shape
 // in the content a file tool writes (the agent wrote the token itself: a
 // person decides whether it belongs in that file).
+
+func init() {
+	shell.TokenShapes = tokenShapeKinds
+}
+
+// tokenShapeKinds lists the kinds of the token shapes in s that are not
+// documented placeholders.
+func tokenShapeKinds(s string) []string {
+	var out []string
+	for _, m := range secret.Find(s) {
+		if !isExampleToken(s[m.Start:m.End]) {
+			out = append(out, m.Kind)
+		}
+	}
+	return out
+}
 
 // FlowFact is one secret reaching one sink.
 type FlowFact struct {
@@ -42,7 +60,7 @@ type FlowFact struct {
 }
 
 // Sink kinds a flow forbid names.
-var flowSinks = []string{"model", "file", "clipboard", "dns", "host-issuer", "host-not-issuer", "host-unknown-issuer", "agent", "written"}
+var flowSinks = []string{"model", "file", "clipboard", "dns", "host-issuer", "host-not-issuer", "host-unknown-issuer", "agent", "written", "label"}
 
 type rawFlow struct {
 	From strList `yaml:"from"`
@@ -110,6 +128,8 @@ func (fl *FlowFact) describe() string {
 		dst = "a sub-agent's prompt"
 	case "written":
 		dst = "the content written to " + fl.SinkTarget
+	case "label":
+		dst = "a host name label (" + fl.SinkTarget + ")"
 	case "host-issuer":
 		dst = "its issuer " + fl.host()
 	case "host-unknown-issuer":
@@ -209,6 +229,10 @@ func (c *classifier) tokenFlows() {
 				continue
 			}
 			src := "a " + m.Kind + " in " + t.Arg
+			if sink == shell.SinkHost && inHostPart(t.Raw, m.Start) {
+				c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: "label", SinkTarget: t.Raw, Arg: t.Arg})
+				continue
+			}
 			if sink == shell.SinkHost && target == "" {
 				for _, h := range c.f.Hosts {
 					c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: h.Raw, Arg: t.Arg})
@@ -218,6 +242,15 @@ func (c *classifier) tokenFlows() {
 			c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: target, Arg: t.Arg})
 		}
 	}
+}
+
+// inHostPart: s[at:] starts inside the authority of a URL in s.
+func inHostPart(s string, at int) bool {
+	i := strings.LastIndex(s[:at], "://")
+	if i < 0 {
+		return false
+	}
+	return !strings.ContainsAny(s[i+3:at], "/?#")
 }
 
 func (c *classifier) addFlow(f FlowFact) {
