@@ -69,12 +69,15 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.text("", root.String())
 	} else {
 		c.walk(root, "", 1)
+		c.argvCommand(root)
 	}
 	for _, pc := range c.pending {
 		c.writeContent(c.target, pc.name, pc.s)
 	}
 	c.autorunWrites() // autorun.go: content written into files that run by themselves
 	c.finish()
+	c.tokenFlows()
+	c.finishFlows()
 	if f.Mentioned != nil {
 		m := classifier{f: f.Mentioned, env: c.env}
 		m.finish()
@@ -427,6 +430,7 @@ func (c *classifier) shell(name, src string) {
 	for _, h := range r.Hosts {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})
 	}
+	c.shellFlows(name, r.Flows)
 	for _, s := range r.Signals {
 		c.f.Signals = append(c.f.Signals, SignalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
 	}

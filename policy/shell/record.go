@@ -15,7 +15,7 @@ const (
 	flowConnector                       // a raw network client (nc, telnet, socat …) runs
 	flowDownloader                      // a downloader runs
 
-	flowTaint = flowDL | flowNet
+	flowTaint = flowDL | flowNet | flowSecret // flowSecret: flow.go
 )
 
 // flow is the data flow out of a statement: bits, and its stdout text when
@@ -106,6 +106,9 @@ func (w *walker) addPathAbs(raw, abs string, acc Access) {
 func (w *walker) addHost(raw string) {
 	if raw == "" {
 		return
+	}
+	if len(w.cmdHosts) < maxCmdHosts {
+		w.cmdHosts = append(w.cmdHosts, raw) // the sinks of secret flows (flow.go)
 	}
 	if w.hostSeen != nil {
 		if w.hostSeen[raw] {

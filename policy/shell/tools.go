@@ -336,10 +336,11 @@ func (w *walker) find(c *cmdCtx) flow {
 	for _, s := range starts {
 		w.argPath(s, c.sc, acc, true)
 	}
+	var out flow
 	for _, inner := range inners {
-		w.classify(inner, c.sc, flow{})
+		out.bits |= w.classify(inner, c.sc, flow{}).bits & flowSecret // what -exec prints, find prints (flow.go)
 	}
-	return flow{}
+	return out
 }
 
 func argsHavePrefix(argv []argVal, prefix string) bool {

@@ -10,9 +10,10 @@ import (
 // argVal is one expanded word.
 type argVal struct {
 	s    string
-	dyn  bool // holds text that could not be expanded statically ($VAR, $(…))
-	dl   bool // holds the output of a download (a substitution or a tainted variable)
-	proc bool // holds a process substitution <(…) / >(…)
+	dyn  bool     // holds text that could not be expanded statically ($VAR, $(…))
+	dl   bool     // holds the output of a download (a substitution or a tainted variable)
+	sec  flowBits // holds secret data: the slots of flow.go
+	proc bool     // holds a process substitution <(…) / >(…)
 }
 
 const (
@@ -165,6 +166,7 @@ func (w *walker) evalAssign(a *syntax.Assign, sc *scope) argVal {
 				parts = append(parts, e.s)
 				v.dyn = v.dyn || e.dyn
 				v.dl = v.dl || e.dl
+				v.sec |= e.sec
 			}
 		}
 		v.s = strings.Join(parts, " ")
