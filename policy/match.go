@@ -285,6 +285,9 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
+	if len(m.opts) > 0 && !matchOptions(m.opts, args, norm, c.Dir) {
+		return false
+	}
 	if len(m.args) > 0 {
 		ok = false
 		for _, a := range args {

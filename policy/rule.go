@@ -45,6 +45,7 @@ type cmdMatcher struct {
 	flags   [][]string // each entry: alternatives; every entry must be present
 	unless  [][]string // any entry present: no match (git config --get is a read)
 	args    []argPattern
+	opts    []optMatcher // every entry must hold (cmd_options.go)
 }
 
 // hostPattern is a host rule pattern. An exact host or IP is canonicalised
@@ -180,6 +181,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 
 func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, error)) (cmdMatcher, error) {
 	var cm cmdMatcher
+	var err error
 	if len(c.Program) == 0 {
 		return cm, fmt.Errorf("command needs a program")
 	}
@@ -209,6 +211,9 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 			}
 			*l.dst = append(*l.dst, alts)
 		}
+	}
+	if cm.opts, err = compileOptions(c.Options, deny, expand); err != nil {
+		return cm, err
 	}
 	args, expanded, err := compileGlobs(c.Args, deny, expand, CompilePathGlob)
 	if err != nil {

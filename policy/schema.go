@@ -59,6 +59,9 @@ type rawCommand struct {
 	Flags      strList `yaml:"flags"`
 	Args       strList `yaml:"args"`
 	Unless     strList `yaml:"unless_flags"`
+	// Options: option name alternatives ("v|volume|mount") → value
+	// patterns, one of which the option's value must fit (cmd_options.go).
+	Options map[string]strList `yaml:"options"`
 }
 
 type rawCommands []rawCommand
@@ -146,7 +149,7 @@ var (
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "options"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}

@@ -1,0 +1,258 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Option value patterns of command patterns: "a -v/--volume/--mount whose
+// source is / or the home", "--pid=host", "ssh -R to any host". A rule
+// writes
+//
+//	options: {"v|volume|mount": ["/", "${home}", "!/etc/localtime"], "pid": ["host"]}
+//
+// Every key must hold (AND): one of its option names is present with a
+// value that fits one of the patterns and none of the "!" exceptions. A
+// key with no patterns holds when the option is present with any value.
+// Names are written without dashes; a one-letter name is a short option
+// (-v VALUE, -vVALUE, -v=VALUE, or the last letter of a cluster, -itv
+// VALUE), a longer one --name VALUE, --name=VALUE or -name VALUE.
+//
+// A pattern starting with "/" names a place: it is a path glob (** and all)
+// met by the paths the value denotes — the value itself, its part before
+// the first ':' (a volume's source, "/:/host:ro"), and the source=/src=
+// field of a comma list (--mount type=bind,source=/,target=/h), each
+// cleaned and made absolute against the command's directory. Any other
+// pattern is a whole-value text glob ("host", "*sys_admin*"), folded like
+// the value on the deny side.
+
+type optMatcher struct {
+	names  []string
+	values []optValue
+	except []optValue
+}
+
+type optValue struct {
+	path PathPattern // abs
+	glob string      // otherwise
+	abs  bool
+}
+
+func compileOptions(src map[string]strList, deny bool, expand func(string) (string, bool, error)) ([]optMatcher, error) {
+	if len(src) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(src))
+	for k := range src {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]optMatcher, 0, len(keys))
+	for _, k := range keys {
+		var om optMatcher
+		for _, n := range strings.Split(k, "|") {
+			n = strings.TrimLeft(strings.TrimSpace(n), "-")
+			if n == "" {
+				return nil, fmt.Errorf("options: empty option name in %q", k)
+			}
+			om.names = append(om.names, n)
+		}
+		pats := src[k]
+		for _, p := range pats {
+			neg := strings.HasPrefix(p, "!")
+			if neg {
+				p = p[1:]
+			}
+			e, ok, err := expand(p)
+			if err != nil {
+				return nil, fmt.Errorf("options %q: %w", k, err)
+			}
+			if !ok || e == "" {
+				continue
+			}
+			if deny {
+				e = FoldText(e)
+			}
+			v := optValue{glob: e}
+			if strings.HasPrefix(e, "/") {
+				pp, err := CompilePathGlob(e)
+				if err != nil {
+					return nil, fmt.Errorf("options %q: pattern %q: %w", k, p, err)
+				}
+				v = optValue{path: pp, abs: true}
+			}
+			if neg {
+				om.except = append(om.except, v)
+			} else {
+				om.values = append(om.values, v)
+			}
+		}
+		if len(pats) > 0 && len(om.values) == 0 {
+			// every pattern named an empty variable: this key can never hold
+			om.values = []optValue{}
+		}
+		out = append(out, om)
+	}
+	return out, nil
+}
+
+// matchOptions reports whether every option matcher holds for args.
+func matchOptions(ms []optMatcher, args []string, norm func(string) string, dir string) bool {
+	for i := range ms {
+		if !ms[i].holds(args, norm, norm(dir)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *optMatcher) holds(args []string, norm func(string) string, dir string) bool {
+	found := false
+	eachOptionValue(args, m.names, func(v string) bool {
+		if m.values == nil {
+			found = true
+			return true
+		}
+		v = norm(v)
+		if m.fits(v, dir) {
+			found = true
+			return true
+		}
+		return false
+	})
+	return found
+}
+
+func (m *optMatcher) fits(v, dir string) bool {
+	hit := false
+	for _, c := range optCandidates(v, dir) {
+		if anyOptValue(m.except, c) {
+			return false
+		}
+		if !hit && anyOptValue(m.values, c) {
+			hit = true
+		}
+	}
+	return hit
+}
+
+func anyOptValue(vs []optValue, c optCandidate) bool {
+	for i := range vs {
+		v := &vs[i]
+		if v.abs {
+			if c.abs != "" && v.path.Match(c.abs) {
+				return true
+			}
+		} else if c.text != "" && globMatch(v.glob, c.text) {
+			return true
+		}
+	}
+	return false
+}
+
+type optCandidate struct{ text, abs string }
+
+// optCandidates are the strings a value is judged by: the whole value, a
+// volume's source (before the first ':'), and the source= or src= field
+// of a comma list; each with the absolute path it denotes when it is a
+// path ("/…", "./…", "~…" already expanded by the shell reader).
+func optCandidates(v, dir string) []optCandidate {
+	out := make([]optCandidate, 0, 3)
+	add := func(s string) {
+		c := optCandidate{text: s}
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") {
+			c.abs = absArg(s, dir)
+		}
+		out = append(out, c)
+	}
+	add(v)
+	if i := strings.IndexByte(v, ':'); i > 0 && !strings.Contains(v, "://") {
+		add(v[:i])
+	}
+	if strings.IndexByte(v, '=') >= 0 {
+		for _, f := range strings.Split(v, ",") {
+			k, val, ok := strings.Cut(f, "=")
+			if !ok {
+				continue
+			}
+			switch strings.TrimSpace(strings.ToLower(k)) {
+			case "source", "src", "device":
+				add(val)
+			}
+		}
+	}
+	return out
+}
+
+// eachOptionValue calls f with the value of every occurrence of an option
+// named by one of names, until f returns true. "--" ends the options.
+func eachOptionValue(args, names []string, f func(string) bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		next := func() (string, bool) {
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", false
+		}
+		if strings.HasPrefix(a, "--") {
+			name, val, valued := strings.Cut(a[2:], "=")
+			for _, n := range names {
+				if len(n) > 1 && strings.EqualFold(name, n) {
+					if !valued {
+						val, valued = next()
+					}
+					if valued && f(val) {
+						return
+					}
+				}
+			}
+			continue
+		}
+		word := a[1:]
+		for _, n := range names {
+			if len(n) > 1 {
+				// -name VALUE, -name=VALUE (single-dash long options)
+				name, val, valued := strings.Cut(word, "=")
+				if strings.EqualFold(name, n) {
+					if !valued {
+						val, valued = next()
+					}
+					if valued && f(val) {
+						return
+					}
+				}
+				continue
+			}
+			switch {
+			case word[0] == n[0] && len(word) > 1:
+				// -vVALUE, -v=VALUE
+				if f(strings.TrimPrefix(word[1:], "=")) {
+					return
+				}
+			case word[len(word)-1] == n[0] && isLetters(word):
+				// -v VALUE, -itv VALUE
+				if v, ok := next(); ok && f(v) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}

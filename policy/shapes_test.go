@@ -1,0 +1,105 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// shapeCase is a call and the built-in forbid it must meet ("" = none).
+type shapeCase struct {
+	tool, input, want string
+}
+
+// checkShapes decides each case against the built-in forbids only, with
+// a home and workspace like the corpus fixture's.
+func checkShapes(t *testing.T, cases []shapeCase) {
+	t.Helper()
+	vars, ws := testVars(t)
+	p := mustParse(t, "mode: enforce\ndefault: allow\nrules: []\n", vars)
+	for _, c := range cases {
+		in := strings.NewReplacer("{HOME}", vars.Home, "{WS}", ws).Replace(c.input)
+		f := Classify(c.tool, []byte(in), CallEnv{Cwd: ws, Home: vars.Home, User: vars.User})
+		d, ok := p.CheckForbids(f)
+		got := ""
+		if ok {
+			got = d.Rule
+		}
+		if c.want == "" && ok {
+			t.Errorf("%s %s: stopped by %s (%s), want allowed", c.tool, c.input, d.Rule, d.Reason)
+		}
+		if c.want != "" && !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s %s: got forbid %q, want %s…", c.tool, c.input, got, c.want)
+		}
+	}
+}
+
+func bash(cmd string) string {
+	return `{"command":` + quoteJSON(cmd) + `}`
+}
+
+func quoteJSON(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// TestShapesContainers: container runtimes by option shape, not by brand
+// or by one spelling (unseen runtimes with docker's CLI, glued and =
+// forms, clusters, mount sources).
+func TestShapesContainers(t *testing.T) {
+	var cases []shapeCase
+	for _, c := range []struct{ cmd, want string }{
+		{"docker run -itv /:/h alpine sh", "hostroot.mount"},
+		{"finch run --mount=type=bind,src=/,dst=/x alpine sh", "hostroot.mount"},
+		{"lima nerdctl run -v ~/:/h alpine sh", "hostroot.mount"},
+		{"podman run -v /run/user/1000/podman/podman.sock:/s alpine", "hostroot.mount"},
+		{"docker run -v /etc/passwd:/p:ro alpine", "hostroot.mount"},
+		{"docker run -v /home/other:/o alpine", "hostroot.mount"},
+		{"apptainer exec -B /:/host img.sif sh", "hostroot.mount"},
+		{"systemd-nspawn -D / sh", "hostroot.mount"},
+		{"nerdctl run --privileged alpine", "hostroot.privileged"},
+		{"docker run --ipc host alpine", "hostroot.namespaces"},
+		{"podman run --uts=host alpine", "hostroot.namespaces"},
+		{"docker run --cap-add sys_module alpine", "hostroot.capabilities"},
+		{"docker run --net host --cap-add NET_ADMIN alpine", "hostroot.capabilities"},
+		{"docker run --security-opt=seccomp:unconfined alpine", "hostroot.security-opt"},
+		{"docker run --device=/dev/nvme0n1 alpine", "hostroot.device"},
+		{"nsenter --target=1 --all", "hostroot.nsenter"},
+		{"nsenter -t1 -m sh", "hostroot.nsenter"},
+		{"curl --unix-socket /run/podman/podman.sock http://d/v4.0.0/libpod/containers/create -d @c.json", "hostroot.runtime-socket"},
+		{"oc debug nodes/ip-10-0-0-1", "hostroot.kubectl"},
+		// look-alikes
+		{"docker run -v /etc/localtime:/etc/localtime:ro alpine date", ""},
+		{"docker run -v {WS}:/src -w /src golang:1.26 go test ./...", ""},
+		{"docker run -v ./:/src alpine ls", ""},
+		{"docker run -v cache:/root/.cache alpine", ""},
+		{"docker run -v /tmp/x:/x alpine", ""},
+		{"docker run --cap-add SYS_PTRACE alpine gdb", ""},
+		{"docker run --device /dev/fuse alpine", ""},
+		{"docker run --net=host alpine curl localhost:8080", ""},
+		{"docker run --pid=container:web alpine ps", ""},
+		{"nsenter -t 4242 -n ip a", ""},
+		{"kubectl debug -it pod/web --image=busybox", ""},
+		{"docker volume create data", ""},
+	} {
+		cases = append(cases, shapeCase{"Bash", bash(c.cmd), c.want})
+	}
+	cases = append(cases,
+		shapeCase{"Write", `{"file_path":"{WS}/.devcontainer/devcontainer.json","content":"{\"runArgs\": [\"--privileged\"]}"}`, "hostroot.manifest-write"},
+		shapeCase{"Write", `{"file_path":"{WS}/compose.yaml","content":"services:\n  a:\n    image: x\n    network_mode: host\n"}`, "hostroot.manifest-write"},
+		shapeCase{"Write", `{"file_path":"{WS}/compose.yaml","content":"services:\n  a:\n    image: x\n    volumes: [./src:/src]\n"}`, ""},
+	)
+	checkShapes(t, cases)
+}
