@@ -77,6 +77,7 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Flags", c.Flags)
 				list(&b, "Args", c.Args)
 				list(&b, "Unless", c.Unless)
+				list(&b, "UnlessArgs", c.UnlessArgs)
 				if len(c.Options) > 0 {
 					keys := make([]string, 0, len(c.Options))
 					for k := range c.Options {

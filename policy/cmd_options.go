@@ -97,14 +97,35 @@ func compileOptions(src map[string]strList, deny bool, expand func(string) (stri
 	return out, nil
 }
 
-// matchOptions reports whether every option matcher holds for args.
-func matchOptions(ms []optMatcher, args []string, norm func(string) string, dir string) bool {
-	for i := range ms {
-		if !ms[i].holds(args, norm, norm(dir)) {
+// matchShape reports whether every option matcher holds for args and no
+// positional fits an unless_args pattern.
+func (m *cmdMatcher) matchShape(args []string, norm func(string) string, dir string) bool {
+	for i := range m.opts {
+		if !m.opts[i].holds(args, norm, norm(dir)) {
 			return false
 		}
 	}
+	if len(m.unlessArgs) > 0 {
+		for _, a := range args {
+			if !isFlag(a) && argMatches(m.unlessArgs, norm(a), norm(dir)) {
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// compileArgs compiles positional patterns as args: does.
+func compileArgs(src []string, deny bool, expand func(string) (string, bool, error)) ([]argPattern, error) {
+	ps, expanded, err := compileGlobs(src, deny, expand, CompilePathGlob)
+	if err != nil {
+		return nil, err
+	}
+	var out []argPattern
+	for i, p := range ps {
+		out = append(out, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
+	}
+	return out, nil
 }
 
 func (m *optMatcher) holds(args []string, norm func(string) string, dir string) bool {

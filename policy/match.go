@@ -285,7 +285,7 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
-	if len(m.opts) > 0 && !matchOptions(m.opts, args, norm, c.Dir) {
+	if (len(m.opts) > 0 || len(m.unlessArgs) > 0) && !m.matchShape(args, norm, c.Dir) {
 		return false
 	}
 	if len(m.args) > 0 {

@@ -46,6 +46,9 @@ type cmdMatcher struct {
 	unless  [][]string // any entry present: no match (git config --get is a read)
 	args    []argPattern
 	opts    []optMatcher // every entry must hold (cmd_options.go)
+	// unlessArgs: a positional fitting one of these is no match (airlock
+	// allow list is a read)
+	unlessArgs []argPattern
 }
 
 // hostPattern is a host rule pattern. An exact host or IP is canonicalised
@@ -213,6 +216,9 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 		}
 	}
 	if cm.opts, err = compileOptions(c.Options, deny, expand); err != nil {
+		return cm, err
+	}
+	if cm.unlessArgs, err = compileArgs(c.UnlessArgs, deny, expand); err != nil {
 		return cm, err
 	}
 	args, expanded, err := compileGlobs(c.Args, deny, expand, CompilePathGlob)

@@ -61,7 +61,8 @@ type rawCommand struct {
 	Unless     strList `yaml:"unless_flags"`
 	// Options: option name alternatives ("v|volume|mount") → value
 	// patterns, one of which the option's value must fit (cmd_options.go).
-	Options map[string]strList `yaml:"options"`
+	Options    map[string]strList `yaml:"options"`
+	UnlessArgs strList            `yaml:"unless_args"`
 }
 
 type rawCommands []rawCommand
@@ -149,7 +150,7 @@ var (
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "options"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "options", "unless_args"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}
