@@ -78,6 +78,8 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Args", c.Args)
 				list(&b, "Unless", c.Unless)
 				list(&b, "UnlessArgs", c.UnlessArgs)
+				list(&b, "Sources", c.Sources)
+				list(&b, "Cwd", c.Cwd)
 				if len(c.Options) > 0 {
 					keys := make([]string, 0, len(c.Options))
 					for k := range c.Options {

@@ -97,9 +97,24 @@ func compileOptions(src map[string]strList, deny bool, expand func(string) (stri
 	return out, nil
 }
 
-// matchShape reports whether every option matcher holds for args and no
-// positional fits an unless_args pattern.
+// shaped reports whether the matcher has any of the keys matchShape tests.
+func (m *cmdMatcher) shaped() bool {
+	return len(m.opts) > 0 || len(m.unlessArgs) > 0 || len(m.sources) > 0 || len(m.cwd) > 0
+}
+
+// matchShape reports whether every option matcher holds for args, no
+// positional fits an unless_args pattern, a source fits sources: and the
+// directory fits cwd:.
 func (m *cmdMatcher) matchShape(args []string, norm func(string) string, dir string) bool {
+	if len(m.cwd) > 0 {
+		d := norm(dir)
+		if d == "" || !argMatches(m.cwd, d, d) {
+			return false
+		}
+	}
+	if len(m.sources) > 0 && !m.matchSources(args, norm, norm(dir)) {
+		return false
+	}
 	for i := range m.opts {
 		if !m.opts[i].holds(args, norm, norm(dir)) {
 			return false
@@ -115,15 +130,38 @@ func (m *cmdMatcher) matchShape(args []string, norm func(string) string, dir str
 	return true
 }
 
-// compileArgs compiles positional patterns as args: does.
+// compileArgs compiles positional patterns (args:, sources:, cwd:,
+// unless_args:). A pattern written "=TEXT" is the literal TEXT (after
+// variables), met by the word or the absolute path it denotes.
 func compileArgs(src []string, deny bool, expand func(string) (string, bool, error)) ([]argPattern, error) {
-	ps, expanded, err := compileGlobs(src, deny, expand, CompilePathGlob)
+	var globs, lits []string
+	for _, s := range src {
+		if strings.HasPrefix(s, "=") && len(s) > 1 {
+			lits = append(lits, s[1:])
+		} else {
+			globs = append(globs, s)
+		}
+	}
+	ps, expanded, err := compileGlobs(globs, deny, expand, CompilePathGlob)
 	if err != nil {
 		return nil, err
 	}
 	var out []argPattern
 	for i, p := range ps {
 		out = append(out, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
+	}
+	for _, l := range lits {
+		e, ok, err := expand(l)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || e == "" {
+			continue
+		}
+		if deny {
+			e = FoldText(e)
+		}
+		out = append(out, argPattern{lit: e, abs: strings.HasPrefix(e, "/")})
 	}
 	return out, nil
 }
@@ -276,4 +314,35 @@ func isLetters(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// matchSources: a positional before the last, or any positional when the
+// destination is given by -t/--target-directory, fits sources:.
+func (m *cmdMatcher) matchSources(args []string, norm func(string) string, dir string) bool {
+	var pos []string
+	target := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case a == "-t" || a == "--target-directory":
+			target = true
+			i++
+		case strings.HasPrefix(a, "--target-directory=") || (strings.HasPrefix(a, "-t") && !strings.HasPrefix(a, "--")):
+			target = true
+		case !isFlag(a):
+			pos = append(pos, a)
+		}
+	}
+	if !target && len(pos) > 0 {
+		pos = pos[:len(pos)-1]
+	}
+	for _, a := range pos {
+		if argMatches(m.sources, norm(a), dir) {
+			return true
+		}
+	}
+	return false
 }

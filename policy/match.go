@@ -285,7 +285,7 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
-	if (len(m.opts) > 0 || len(m.unlessArgs) > 0) && !m.matchShape(args, norm, c.Dir) {
+	if m.shaped() && !m.matchShape(args, norm, c.Dir) {
 		return false
 	}
 	if len(m.args) > 0 {
@@ -314,6 +314,12 @@ func argMatches(globs []argPattern, a, dir string) bool {
 	abs := ""
 	for i := range globs {
 		g := &globs[i]
+		if g.lit != "" {
+			if a == g.lit || (g.abs && absArg(a, dir) == g.lit) {
+				return true
+			}
+			continue
+		}
 		if !g.abs {
 			if g.p.Match(a) {
 				return true

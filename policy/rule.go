@@ -49,6 +49,8 @@ type cmdMatcher struct {
 	// unlessArgs: a positional fitting one of these is no match (airlock
 	// allow list is a read)
 	unlessArgs []argPattern
+	sources    []argPattern // a positional before the last fits (mv SRC… DST)
+	cwd        []argPattern // the command's directory fits
 }
 
 // hostPattern is a host rule pattern. An exact host or IP is canonicalised
@@ -78,6 +80,9 @@ func (p hostPattern) match(host string) bool {
 type argPattern struct {
 	p   PathPattern
 	abs bool // names a place ("/…"): compared with the argument's absolute path
+	// lit: a pattern written "=TEXT" is TEXT itself, wildcards and all:
+	// "=/*" is the word rm -rf /* spells, not every top-level directory
+	lit string
 }
 
 // compileRule turns a raw rule into a Rule. deny says whether the rule can
@@ -221,14 +226,14 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 	if cm.unlessArgs, err = compileArgs(c.UnlessArgs, deny, expand); err != nil {
 		return cm, err
 	}
-	args, expanded, err := compileGlobs(c.Args, deny, expand, CompilePathGlob)
-	if err != nil {
+	if cm.sources, err = compileArgs(c.Sources, deny, expand); err != nil {
 		return cm, err
 	}
-	for i, p := range args {
-		cm.args = append(cm.args, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
+	if cm.cwd, err = compileArgs(c.Cwd, deny, expand); err != nil {
+		return cm, err
 	}
-	return cm, nil
+	cm.args, err = compileArgs(c.Args, deny, expand)
+	return cm, err
 }
 
 // compileGlobs expands the variables in each pattern, folds it on the deny

@@ -63,6 +63,11 @@ type rawCommand struct {
 	// patterns, one of which the option's value must fit (cmd_options.go).
 	Options    map[string]strList `yaml:"options"`
 	UnlessArgs strList            `yaml:"unless_args"`
+	// Sources: a positional before the last (mv, cp, rsync sources; with
+	// -t/--target-directory any positional) fits one of these.
+	Sources strList `yaml:"sources"`
+	// Cwd: the directory the command runs in fits one of these.
+	Cwd strList `yaml:"cwd"`
 }
 
 type rawCommands []rawCommand
@@ -150,7 +155,7 @@ var (
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "options", "unless_args"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "options", "unless_args", "sources", "cwd"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// shapeCase is a call and the built-in forbid it must meet ("" = none).
+// shapeCase is a call and the built-in forbid it must meet ("" = none,
+// "*" = any: an earlier forbid may name the same call first).
 type shapeCase struct {
 	tool, input, want string
 }
@@ -26,6 +27,9 @@ func checkShapes(t *testing.T, cases []shapeCase) {
 		}
 		if c.want == "" && ok {
 			t.Errorf("%s %s: stopped by %s (%s), want allowed", c.tool, c.input, d.Rule, d.Reason)
+		}
+		if c.want == "*" && ok {
+			continue
 		}
 		if c.want != "" && !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s %s: got forbid %q, want %s…", c.tool, c.input, got, c.want)
@@ -100,6 +104,54 @@ func TestShapesContainers(t *testing.T) {
 		shapeCase{"Write", `{"file_path":"{WS}/.devcontainer/devcontainer.json","content":"{\"runArgs\": [\"--privileged\"]}"}`, "hostroot.manifest-write"},
 		shapeCase{"Write", `{"file_path":"{WS}/compose.yaml","content":"services:\n  a:\n    image: x\n    network_mode: host\n"}`, "hostroot.manifest-write"},
 		shapeCase{"Write", `{"file_path":"{WS}/compose.yaml","content":"services:\n  a:\n    image: x\n    volumes: [./src:/src]\n"}`, ""},
+	)
+	checkShapes(t, cases)
+}
+
+// TestShapesDestruction: one model of "delete, overwrite, move away or
+// lock out the root, a home or an entry of the home" for every program.
+func TestShapesDestruction(t *testing.T) {
+	var cases []shapeCase
+	for _, c := range []struct{ cmd, want string }{
+		{"rm -rf /*", "destroy.rm-root"},
+		{"cd / && rm -rf *", "destroy.rm-root"},
+		{"rm -r --force /Users/ann", "destroy.rm-root"},
+		{"rsync -a --delete-after /var/empty/ ~", "destroy.sync-delete"},
+		{"rclone move ~/Documents remote:x", "destroy.sync-delete"},
+		{"shred -n 3 -u ~/.ssh/id_ed25519", "*"},
+		{"truncate -s0 ~/.zsh_history", "*"},
+		{"mv ~/.ssh /tmp/x", "*"},
+		{"shred -u ~/.bashrc", "*"},
+		{"mv ~/Documents /tmp/x", "destroy.move-away"},
+		{"trash ~", "destroy.move-away"},
+		{"chattr -R +i /", "destroy.chmod-root"},
+		{"git --work-tree=/ clean -ffdx", "destroy.git-clean-home"},
+		{"cd ~ && git reset --hard", "destroy.git-clean-home"},
+		{"wipefs -a /dev/nvme0n1", "destroy.mkfs"},
+		{"sgdisk -Z /dev/sdb", "destroy.disk-tools"},
+		{"ruby -e 'require \"fileutils\"; FileUtils.rm_r(Dir.home)'", "destroy.interpreter"},
+		{"bun -e \"require('fs').rmSync(require('os').homedir(),{recursive:true})\"", "destroy.interpreter"},
+		// look-alikes
+		{"rm -rf /tmp/build-1234", ""},
+		{"find /tmp -name 'x-*' -exec rm -rf {} +", ""},
+		{"find / -perm -4000 -exec ls -l {} +", ""},
+		{"mkfs.vfat -C /tmp/fat.img 1440", ""},
+		{"mv build ~/", ""},
+		{"mv report.pdf ~/Desktop/", ""},
+		{"rsync -a --delete ./site/ /tmp/site-copy/", ""},
+		{"rsync -a ~/proj/ backup:proj/", ""},
+		{"git clean -fdx", ""},
+		{"git -C {WS} clean -fdx", ""},
+		{"python3 -c \"import shutil; shutil.rmtree('dist')\"", ""},
+		{"chmod -R g+w ./public", ""},
+		{"diskutil list", ""},
+	} {
+		cases = append(cases, shapeCase{"Bash", bash(c.cmd), c.want})
+	}
+	cases = append(cases,
+		shapeCase{"mcp__fs__delete_directory", `{"path":"{HOME}/.config"}`, "destroy.mcp-delete"},
+		shapeCase{"mcp__fs__move_file", `{"source":"{HOME}","destination":"/tmp/x"}`, "destroy.mcp-delete"},
+		shapeCase{"mcp__fs__delete_file", `{"path":"{WS}/dist/a.js"}`, ""},
 	)
 	checkShapes(t, cases)
 }
