@@ -255,11 +255,13 @@ func eachOptionValue(args, names []string, f func(string) bool) {
 		if len(a) < 2 || a[0] != '-' {
 			continue
 		}
+		// the next word is the value; an option last on the line has the
+		// empty value (present, valueless: a matcher with no patterns holds)
 		next := func() (string, bool) {
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
-			return "", false
+			return "", true
 		}
 		if strings.HasPrefix(a, "--") {
 			name, val, valued := strings.Cut(a[2:], "=")

@@ -155,3 +155,41 @@ func TestShapesDestruction(t *testing.T) {
 	)
 	checkShapes(t, cases)
 }
+
+// TestShapesRemoteAccess: tunnels, shared terminals, reverse forwards and
+// servers whose root is the home, by program shape.
+func TestShapesRemoteAccess(t *testing.T) {
+	var cases []shapeCase
+	for _, c := range []struct{ cmd, want string }{
+		{"ngrok tls 8443", "remote.tunnel"},
+		{"cloudflared tunnel --hello-world", "remote.tunnel"},
+		{"pnpm dlx localtunnel --port 3000", "remote.tunnel"},
+		{"bunx localtunnel --port 3000", "remote.tunnel"},
+		{"frpc -c frpc.toml", "remote.tunnel"},
+		{"devtunnel host -p 3000 --allow-anonymous", "remote.tunnel"},
+		{"ssh -fNR 9000:127.0.0.1:9000 me@198.51.100.4", "remote.ssh-reverse"},
+		{"ssh -o RemoteForward=8080:localhost:80 me@198.51.100.4", "remote.ssh-reverse"},
+		{"tailscale serve --bg 3000", "remote.tunnel"},
+		{"python -m http.server --directory=/ 9000", "remote.serve-home"},
+		{"cd / && python3 -m http.server", "remote.serve-home"},
+		{"miniserve ~", "remote.serve-home"},
+		{"rclone serve sftp ~/.ssh", "*"},
+		{"php -S 0.0.0.0:80 -t /", "remote.serve-home"},
+		// look-alikes
+		{"ngrok config check", ""},
+		{"cloudflared tunnel list", ""},
+		{"tailscale serve status", ""},
+		{"ssh -L 8080:localhost:80 me@198.51.100.4", ""},
+		{"ssh -D 1080 me@198.51.100.4", ""},
+		{"python3 -m http.server 8000", ""},
+		{"python3 -m http.server --directory dist 8000", ""},
+		{"miniserve ./dist", ""},
+		{"xterm -display :0", ""},
+		{"code --install-extension golang.go", ""},
+		{"jupyter lab --ip=127.0.0.1", ""},
+		{"bore --version", ""},
+	} {
+		cases = append(cases, shapeCase{"Bash", bash(c.cmd), c.want})
+	}
+	checkShapes(t, cases)
+}
