@@ -62,3 +62,33 @@ func TestFeedHostsForbid(t *testing.T) {
 		t.Fatalf("a bad line: %v", err)
 	}
 }
+
+// TestBinariesForbid: the binaries init and doctor record are protected
+// against writes wherever they are installed; reads and runs stay allowed.
+func TestBinariesForbid(t *testing.T) {
+	vars, ws := testVars(t)
+	vars.AirlockHome = filepath.Join(filepath.Dir(vars.Home), "airlock")
+	bin := filepath.Join(filepath.Dir(vars.Home), "opt", "gatehook")
+	if err := os.MkdirAll(vars.AirlockHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBinaries(vars.AirlockHome, bin, "", bin); err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "mode: enforce\ndefault: allow\nrules: []\n", vars)
+	check := func(cmd, want string) {
+		t.Helper()
+		f := Classify("Bash", []byte(bash(cmd)), CallEnv{Cwd: ws, Home: vars.Home})
+		got := ""
+		if d, ok := p.CheckForbids(f); ok {
+			got = d.Rule
+		}
+		if got != want {
+			t.Errorf("%s: got %q, want %q", cmd, got, want)
+		}
+	}
+	check("cp /bin/true "+bin, BinariesForbid)
+	check("chmod -x "+bin, BinariesForbid)
+	check(bin+" --version", "")
+	check("sha256sum "+bin, "")
+}
