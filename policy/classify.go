@@ -357,7 +357,7 @@ func (c *classifier) shell(name, src string) {
 		c.over("a shell command nested or repeated beyond what Airlock reads")
 	}
 	for _, sc := range r.Commands {
-		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Arg: name}
+		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Home: c.env.Home, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
 		// the safety net under the parser: a path named anywhere in a
 		// command's words is at least read (`echo ~/.netrc | xargs cat`,

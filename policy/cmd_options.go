@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 )
@@ -34,9 +35,10 @@ type optMatcher struct {
 }
 
 type optValue struct {
-	path PathPattern // abs
+	path PathPattern // abs or home
 	glob string      // otherwise
 	abs  bool
+	home bool // "~…": met by the candidate's place in the home
 }
 
 func compileOptions(src map[string]strList, deny bool, expand func(string) (string, bool, error)) ([]optMatcher, error) {
@@ -75,12 +77,12 @@ func compileOptions(src map[string]strList, deny bool, expand func(string) (stri
 				e = FoldText(e)
 			}
 			v := optValue{glob: e}
-			if strings.HasPrefix(e, "/") {
+			if home := e == "~" || strings.HasPrefix(e, "~/"); home || strings.HasPrefix(e, "/") {
 				pp, err := CompilePathGlob(e)
 				if err != nil {
 					return nil, fmt.Errorf("options %q: pattern %q: %w", k, p, err)
 				}
-				v = optValue{path: pp, abs: true}
+				v = optValue{path: pp, abs: !home, home: home}
 			}
 			if neg {
 				om.except = append(om.except, v)
@@ -105,24 +107,22 @@ func (m *cmdMatcher) shaped() bool {
 // matchShape reports whether every option matcher holds for args, no
 // positional fits an unless_args pattern, a source fits sources: and the
 // directory fits cwd:.
-func (m *cmdMatcher) matchShape(args []string, norm func(string) string, dir string) bool {
-	if len(m.cwd) > 0 {
-		d := norm(dir)
-		if d == "" || !argMatches(m.cwd, d, d) {
-			return false
-		}
+func (m *cmdMatcher) matchShape(args []string, norm func(string) string, c *CommandFact) bool {
+	dir, home := norm(c.Dir), norm(c.Home)
+	if len(m.cwd) > 0 && (dir == "" || !matchAt(m.cwd, dir, dir, home)) {
+		return false
 	}
-	if len(m.sources) > 0 && !m.matchSources(args, norm, norm(dir)) {
+	if len(m.sources) > 0 && !m.matchSources(args, norm, dir, home) {
 		return false
 	}
 	for i := range m.opts {
-		if !m.opts[i].holds(args, norm, norm(dir)) {
+		if !m.opts[i].holds(args, norm, dir, home) {
 			return false
 		}
 	}
 	if len(m.unlessArgs) > 0 {
 		for _, a := range args {
-			if !isFlag(a) && argMatches(m.unlessArgs, norm(a), norm(dir)) {
+			if !isFlag(a) && matchAt(m.unlessArgs, norm(a), dir, home) {
 				return false
 			}
 		}
@@ -130,28 +130,80 @@ func (m *cmdMatcher) matchShape(args []string, norm func(string) string, dir str
 	return true
 }
 
-// compileArgs compiles positional patterns (args:, sources:, cwd:,
-// unless_args:). A pattern written "=TEXT" is the literal TEXT (after
-// variables), met by the word or the absolute path it denotes.
-func compileArgs(src []string, deny bool, expand func(string) (string, bool, error)) ([]argPattern, error) {
-	var globs, lits []string
-	for _, s := range src {
-		if strings.HasPrefix(s, "=") && len(s) > 1 {
-			lits = append(lits, s[1:])
-		} else {
-			globs = append(globs, s)
+// argsAt matches one positional against args:.
+func (m *cmdMatcher) argsAt(a, dir, home string) bool { return matchAt(m.args, a, dir, home) }
+
+// matchAt compares a word with positional patterns: literal ("=…"),
+// home-relative ("~…": the word's absolute path inside home, as "~/…")
+// and the rest as argMatches does.
+func matchAt(globs []argPattern, a, dir, home string) bool {
+	rel, relDone := "", false
+	for i := range globs {
+		g := &globs[i]
+		if !g.home && g.lit == "" {
+			if argMatches(globs[i:i+1], a, dir) {
+				return true
+			}
+			continue
+		}
+		if g.home {
+			if !relDone {
+				rel, relDone = homeRel(a, dir, home), true
+			}
+			if rel == "" {
+				continue
+			}
+			if g.lit != "" {
+				if rel == g.lit {
+					return true
+				}
+			} else if g.p.Match(rel) {
+				return true
+			}
+			continue
+		}
+		if a == g.lit || (g.abs && absArg(a, dir) == g.lit) {
+			return true
 		}
 	}
-	ps, expanded, err := compileGlobs(globs, deny, expand, CompilePathGlob)
-	if err != nil {
-		return nil, err
+	return false
+}
+
+// homeRel is the word's place in home as "~" or "~/…", or "" when it is
+// not in home (or there is no home). A word still spelled "~…" (a tilde
+// the shell left alone, as in -v ~:/h) is taken as written.
+func homeRel(a, dir, home string) string {
+	if a == "~" || strings.HasPrefix(a, "~/") {
+		return path.Clean(a)
 	}
+	if home == "" {
+		return ""
+	}
+	abs := absArg(a, dir)
+	home = strings.TrimSuffix(home, "/")
+	switch {
+	case abs == "" || home == "":
+		return ""
+	case abs == home:
+		return "~"
+	case strings.HasPrefix(abs, home+"/"):
+		return "~/" + abs[len(home)+1:]
+	}
+	return ""
+}
+
+// compileArgs compiles positional patterns (args:, sources:, cwd:,
+// unless_args:). A pattern written "=TEXT" is the literal TEXT (after
+// variables), met by the word or the absolute path it denotes; one
+// written "~…" names a place in the call's home.
+func compileArgs(src []string, deny bool, expand func(string) (string, bool, error)) ([]argPattern, error) {
 	var out []argPattern
-	for i, p := range ps {
-		out = append(out, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
-	}
-	for _, l := range lits {
-		e, ok, err := expand(l)
+	for _, s := range src {
+		lit := strings.HasPrefix(s, "=") && len(s) > 1
+		if lit {
+			s = s[1:]
+		}
+		e, ok, err := expand(s)
 		if err != nil {
 			return nil, err
 		}
@@ -161,12 +213,21 @@ func compileArgs(src []string, deny bool, expand func(string) (string, bool, err
 		if deny {
 			e = FoldText(e)
 		}
-		out = append(out, argPattern{lit: e, abs: strings.HasPrefix(e, "/")})
+		home := e == "~" || strings.HasPrefix(e, "~/")
+		if lit {
+			out = append(out, argPattern{lit: e, abs: strings.HasPrefix(e, "/"), home: home})
+			continue
+		}
+		p, err := CompilePathGlob(e)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", s, err)
+		}
+		out = append(out, argPattern{p: p, abs: strings.HasPrefix(e, "/"), home: home})
 	}
 	return out, nil
 }
 
-func (m *optMatcher) holds(args []string, norm func(string) string, dir string) bool {
+func (m *optMatcher) holds(args []string, norm func(string) string, dir, home string) bool {
 	found := false
 	eachOptionValue(args, m.names, func(v string) bool {
 		if m.values == nil {
@@ -174,7 +235,7 @@ func (m *optMatcher) holds(args []string, norm func(string) string, dir string) 
 			return true
 		}
 		v = norm(v)
-		if m.fits(v, dir) {
+		if m.fits(v, dir, home) {
 			found = true
 			return true
 		}
@@ -183,9 +244,9 @@ func (m *optMatcher) holds(args []string, norm func(string) string, dir string) 
 	return found
 }
 
-func (m *optMatcher) fits(v, dir string) bool {
+func (m *optMatcher) fits(v, dir, home string) bool {
 	hit := false
-	for _, c := range optCandidates(v, dir) {
+	for _, c := range optCandidates(v, dir, home) {
 		if anyOptValue(m.except, c) {
 			return false
 		}
@@ -199,29 +260,37 @@ func (m *optMatcher) fits(v, dir string) bool {
 func anyOptValue(vs []optValue, c optCandidate) bool {
 	for i := range vs {
 		v := &vs[i]
-		if v.abs {
+		switch {
+		case v.home:
+			if c.rel != "" && v.path.Match(c.rel) {
+				return true
+			}
+		case v.abs:
 			if c.abs != "" && v.path.Match(c.abs) {
 				return true
 			}
-		} else if c.text != "" && globMatch(v.glob, c.text) {
+		case c.text != "" && globMatch(v.glob, c.text):
 			return true
 		}
 	}
 	return false
 }
 
-type optCandidate struct{ text, abs string }
+type optCandidate struct{ text, abs, rel string }
 
 // optCandidates are the strings a value is judged by: the whole value, a
 // volume's source (before the first ':'), and the source= or src= field
 // of a comma list; each with the absolute path it denotes when it is a
 // path ("/…", "./…", "~…" already expanded by the shell reader).
-func optCandidates(v, dir string) []optCandidate {
+func optCandidates(v, dir, home string) []optCandidate {
 	out := make([]optCandidate, 0, 3)
 	add := func(s string) {
 		c := optCandidate{text: s}
 		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") {
 			c.abs = absArg(s, dir)
+		}
+		if c.abs != "" || strings.HasPrefix(s, "~") {
+			c.rel = homeRel(s, dir, home)
 		}
 		out = append(out, c)
 	}
@@ -320,7 +389,7 @@ func isLetters(s string) bool {
 
 // matchSources: a positional before the last, or any positional when the
 // destination is given by -t/--target-directory, fits sources:.
-func (m *cmdMatcher) matchSources(args []string, norm func(string) string, dir string) bool {
+func (m *cmdMatcher) matchSources(args []string, norm func(string) string, dir, home string) bool {
 	var pos []string
 	target := false
 	for i := 0; i < len(args); i++ {
@@ -342,7 +411,7 @@ func (m *cmdMatcher) matchSources(args []string, norm func(string) string, dir s
 		pos = pos[:len(pos)-1]
 	}
 	for _, a := range pos {
-		if argMatches(m.sources, norm(a), dir) {
+		if matchAt(m.sources, norm(a), dir, home) {
 			return true
 		}
 	}

@@ -46,6 +46,7 @@ type HostFact struct {
 type CommandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
+	Home string   // the home of the call, for patterns written "~…" (cmd_options.go)
 	Arg  string
 }
 

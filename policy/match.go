@@ -285,7 +285,7 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
-	if m.shaped() && !m.matchShape(args, norm, c.Dir) {
+	if m.shaped() && !m.matchShape(args, norm, c) {
 		return false
 	}
 	if len(m.args) > 0 {
@@ -294,7 +294,7 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			if isFlag(a) {
 				continue
 			}
-			if argMatches(m.args, norm(a), norm(c.Dir)) {
+			if m.argsAt(norm(a), norm(c.Dir), norm(c.Home)) {
 				ok = true
 				break
 			}
@@ -314,12 +314,6 @@ func argMatches(globs []argPattern, a, dir string) bool {
 	abs := ""
 	for i := range globs {
 		g := &globs[i]
-		if g.lit != "" {
-			if a == g.lit || (g.abs && absArg(a, dir) == g.lit) {
-				return true
-			}
-			continue
-		}
 		if !g.abs {
 			if g.p.Match(a) {
 				return true

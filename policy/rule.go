@@ -83,6 +83,10 @@ type argPattern struct {
 	// lit: a pattern written "=TEXT" is TEXT itself, wildcards and all:
 	// "=/*" is the word rm -rf /* spells, not every top-level directory
 	lit string
+	// home: a pattern written "~" or "~/…" names a place in the call's
+	// home; it is met by the argument's absolute path rewritten as "~/…"
+	// (so the rule names no ${home} and compiles once, at build time)
+	home bool
 }
 
 // compileRule turns a raw rule into a Rule. deny says whether the rule can
