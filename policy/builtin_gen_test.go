@@ -77,6 +77,9 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Flags", c.Flags)
 				list(&b, "Args", c.Args)
 				list(&b, "Unless", c.Unless)
+				if c.MinArgs != 0 {
+					fmt.Fprintf(&b, "MinArgs: %d,\n", c.MinArgs)
+				}
 				list(&b, "UnlessArgs", c.UnlessArgs)
 				list(&b, "Sources", c.Sources)
 				list(&b, "Cwd", c.Cwd)

@@ -29,9 +29,11 @@ type PathFact struct {
 	Arg    string // where it was found: "file_path", "opts.src", "command", "key:…"
 
 	// Filled by the classifier, not by the parsers:
-	Resolved string // Path with symlinks resolved along its longest existing prefix
-	fold     string // FoldPath(Path), for deny matching
-	rfold    string // FoldPath(Resolved)
+	Resolved string     // Path with symlinks resolved along its longest existing prefix
+	fold     string     // FoldPath(Path), for deny matching
+	rfold    string     // FoldPath(Resolved)
+	keys     [2]keyMask // the glob index's key sets of fold and rfold (glob_index.go)
+	keyed    bool       // keys are set
 }
 
 // HostFact is one network destination.
@@ -48,6 +50,8 @@ type CommandFact struct {
 	Dir  string   // working directory the command runs in (cd tracked), absolute
 	Home string   // the home of the call, for patterns written "~…" (cmd_options.go)
 	Arg  string
+
+	fprog string // FoldText(Program()), filled by the classifier for deny matching
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").
@@ -95,6 +99,13 @@ type Facts struct {
 	Texts      []TextFact
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
+	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),
+	// nil when nothing is: its paths meet the forbids, which ask rather
+	// than block — the sub-agent's own calls are checked when it makes
+	// them.
+	Mentioned *Facts
+
+	roles roleTable // what the tool says about its arguments (roles.go)
 }
 
 // SignalFact is a Signal with the text that raised it.
