@@ -483,6 +483,8 @@ func (c *classifier) finish() {
 	for i := range c.f.Commands {
 		// folded once per call, not once per forbid that names a program
 		c.f.Commands[i].fprog = FoldText(c.f.Commands[i].Program())
+		c.f.Commands[i].pbits[0], c.f.Commands[i].pbits[1] = progBits(c.f.Commands[i].fprog)
+		c.f.Commands[i].pbitsSet = true
 	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]

@@ -417,3 +417,76 @@ func (m *cmdMatcher) matchSources(args []string, norm func(string) string, dir, 
 	}
 	return false
 }
+
+// progFilter is a quick test of which program names a rule's commands can
+// meet, so a pipeline's commands skip the rules that name none of their
+// programs without matching every pattern: a two-bit Bloom filter of the
+// literal program names, and the few patterns with a wildcard beside it
+// (one that starts with a wildcard lets every name through).
+type progFilter struct {
+	bloom [8]uint64
+	wild  []string
+	all   bool
+}
+
+func progBits(name string) (uint16, uint16) {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 33 // finalizer: FNV's low bits mix poorly for short names
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return uint16(h & 511), uint16(h >> 9 & 511)
+}
+
+func newProgFilter(cms []cmdMatcher) progFilter {
+	var f progFilter
+	for _, cm := range cms {
+		for _, g := range cm.program {
+			switch {
+			case g == "" || g[0] == '*' || g[0] == '?':
+				return progFilter{all: true}
+			case strings.ContainsAny(g, "*?"):
+				f.wild = append(f.wild, g)
+			default:
+				a, b := progBits(g)
+				f.bloom[a>>6] |= 1 << (a & 63)
+				f.bloom[b>>6] |= 1 << (b & 63)
+			}
+		}
+	}
+	return f
+}
+
+// anyOf reports whether one of cmds may meet the rule (folded names, as
+// deny matching compares them).
+func (f *progFilter) anyOf(cmds []CommandFact) bool {
+	if f.all {
+		return true
+	}
+	for i := range cmds {
+		c := &cmds[i]
+		prog := c.fprog
+		if prog == "" {
+			prog = FoldText(c.Program())
+		}
+		if prog == "" {
+			continue
+		}
+		a, b := c.pbits[0], c.pbits[1]
+		if !c.pbitsSet {
+			a, b = progBits(prog)
+		}
+		if f.bloom[a>>6]&(1<<(a&63)) != 0 && f.bloom[b>>6]&(1<<(b&63)) != 0 {
+			return true
+		}
+		for _, g := range f.wild {
+			if wildMatch(g, prog) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -52,6 +52,9 @@ type CommandFact struct {
 	Arg  string
 
 	fprog string // FoldText(Program()), filled by the classifier for deny matching
+	// pbits: progBits(fprog), filled beside it (cmd_options.go's filter)
+	pbits    [2]uint16
+	pbitsSet bool
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").

@@ -47,6 +47,9 @@ func (r *Rule) matchDeny(f *Facts) (Hit, bool) {
 		take(h)
 	}
 	if len(r.commands) > 0 {
+		if !r.progs.anyOf(f.Commands) {
+			return Hit{}, false
+		}
 		h, ok := denyCommands(r.commands, f.Commands)
 		if !ok {
 			return Hit{}, false

@@ -25,6 +25,7 @@ type Rule struct {
 	path     *pathMatcher
 	hosts    []hostPattern
 	commands []cmdMatcher
+	progs    progFilter // which program names any of commands can meet (cmd_options.go)
 	texts    []TextPattern
 	signals  []Signal
 	env      []string
@@ -170,6 +171,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		out.commands = append(out.commands, cm)
 		out.hasFacts = true
 	}
+	out.progs = newProgFilter(out.commands)
 	if out.texts, _, err = compileGlobs(r.Text, deny, expand, CompileTextGlob); err != nil {
 		return nil, fmt.Errorf("rule %s: text: %w", ruleName(r), err)
 	}
