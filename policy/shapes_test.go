@@ -193,3 +193,31 @@ func TestShapesRemoteAccess(t *testing.T) {
 	}
 	checkShapes(t, cases)
 }
+
+// TestProgFilterNoFalseNegative: the per-rule program filter lets through
+// every program name a built-in forbid's command patterns can meet.
+func TestProgFilterNoFalseNegative(t *testing.T) {
+	vars, _ := testVars(t)
+	p := mustParse(t, "mode: enforce\ndefault: allow\nrules: []\n", vars)
+	for _, r := range p.Forbids {
+		for _, cm := range r.commands {
+			for _, g := range cm.program {
+				for _, name := range []string{strings.ReplaceAll(strings.ReplaceAll(g, "*", ""), "?", "x"), strings.ReplaceAll(strings.ReplaceAll(g, "*", "abc"), "?", "x")} {
+					if !wildMatch(g, name) || name == "" {
+						continue
+					}
+					c := CommandFact{Argv: []string{"/usr/bin/" + name}}
+					if !r.progs.anyOf([]CommandFact{c}) {
+						t.Errorf("%s: the program filter refuses %q, which %q matches", r.ID, name, g)
+					}
+					c.fprog = FoldText(name)
+					c.pbits[0], c.pbits[1] = progBits(c.fprog)
+					c.pbitsSet = true
+					if !r.progs.anyOf([]CommandFact{c}) {
+						t.Errorf("%s: the program filter (bits precomputed) refuses %q", r.ID, name)
+					}
+				}
+			}
+		}
+	}
+}
