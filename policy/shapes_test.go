@@ -221,3 +221,34 @@ func TestProgFilterNoFalseNegative(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesGate: agents started without the user's guards, the gate's
+// processes and variables, by shape; read-only uses stay allowed.
+func TestShapesGate(t *testing.T) {
+	var cases []shapeCase
+	for _, c := range []struct{ cmd, want string }{
+		{"HOME=/tmp/x claude -p hi", "gate.agent-elsewhere"},
+		{"env CODEX_HOME=/tmp/c codex exec x", "gate.agent-elsewhere"},
+		{"qwen --yolo -p x", "gate.agent-unguarded"},
+		{"bunx @google/gemini-cli --approval-mode yolo", "gate.agent-unguarded"},
+		{"codex -s danger-full-access exec x", "gate.agent-unguarded"},
+		{"claude --setting-sources=project,local -p x", "gate.agent-unguarded"},
+		{"killall airlock-mcp", "gate.processes"},
+		{"launchctl bootout gui/501/com.airlock.askd", "gate.processes"},
+		{"declare -x AIRLOCK_MODE=observe", "*"},
+		{"unset AIRLOCK_POLICY", "gate.env-commands"},
+		{"python3 -c \"import subprocess,os; subprocess.run(['rm','-rf',os.path.expanduser('~')])\"", "*"},
+		// look-alikes
+		{"claude --setting-sources user,project -p x", ""},
+		{"codex exec --sandbox read-only 'explain'", ""},
+		{"gemini --approval-mode auto_edit -p x", ""},
+		{"airlock allow recent", ""},
+		{"airlock doctor --json", ""},
+		{"pkill -f 'vite --port 5173'", ""},
+		{"HOME=/tmp/x npm test", ""},
+		{"unset GOFLAGS", ""},
+	} {
+		cases = append(cases, shapeCase{"Bash", bash(c.cmd), c.want})
+	}
+	checkShapes(t, cases)
+}
