@@ -104,8 +104,8 @@ func (m *cmdMatcher) shaped() bool {
 	return len(m.opts) > 0 || len(m.unlessArgs) > 0 || len(m.sources) > 0 || len(m.cwd) > 0
 }
 
-// matchShape reports whether every option matcher holds for args, no
-// positional fits an unless_args pattern, a source fits sources: and the
+// matchShape reports whether every option matcher holds for args, the
+// word after the subcommand fits no unless_args pattern, a source fits sources: and the
 // directory fits cwd:.
 func (m *cmdMatcher) matchShape(args []string, norm func(string) string, c *CommandFact) bool {
 	dir, home := norm(c.Dir), norm(c.Home)
@@ -120,12 +120,10 @@ func (m *cmdMatcher) matchShape(args []string, norm func(string) string, c *Comm
 			return false
 		}
 	}
-	if len(m.unlessArgs) > 0 {
-		for _, a := range args {
-			if !isFlag(a) && matchAt(m.unlessArgs, norm(a), dir, home) {
-				return false
-			}
-		}
+	// only the word right after the subcommand (or the program): a later
+	// one may be an option's value (airlock allow --match list Bash)
+	if len(m.unlessArgs) > 0 && len(args) > 0 && !isFlag(args[0]) && matchAt(m.unlessArgs, norm(args[0]), dir, home) {
+		return false
 	}
 	return true
 }

@@ -50,8 +50,8 @@ type cmdMatcher struct {
 	minArgs int        // positional arguments after the subcommand, at least
 	args    []argPattern
 	opts    []optMatcher // every entry must hold (cmd_options.go)
-	// unlessArgs: a positional fitting one of these is no match (airlock
-	// allow list is a read)
+	// unlessArgs: the word after the subcommand fitting one of these is
+	// no match (airlock allow list is a read)
 	unlessArgs []argPattern
 	sources    []argPattern // a positional before the last fits (mv SRC… DST)
 	cwd        []argPattern // the command's directory fits

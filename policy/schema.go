@@ -69,8 +69,10 @@ type rawCommand struct {
 	MinArgs int `yaml:"min_args"`
 	// Options: option name alternatives ("v|volume|mount") → value
 	// patterns, one of which the option's value must fit (cmd_options.go).
-	Options    map[string]strList `yaml:"options"`
-	UnlessArgs strList            `yaml:"unless_args"`
+	Options map[string]strList `yaml:"options"`
+	// UnlessArgs: the word right after the subcommand (or the program)
+	// fitting one of these is no match (airlock allow list is a read).
+	UnlessArgs strList `yaml:"unless_args"`
 	// Sources: a positional before the last (mv, cp, rsync sources; with
 	// -t/--target-directory any positional) fits one of these.
 	Sources strList `yaml:"sources"`
