@@ -97,6 +97,9 @@ func TestShapesContainers(t *testing.T) {
 		{"nsenter -t 4242 -n ip a", ""},
 		{"kubectl debug -it pod/web --image=busybox", ""},
 		{"docker volume create data", ""},
+		{"docker run -v ~/.cache/go-build:/root/.cache/go-build -v {WS}:/src golang go build ./...", ""},
+		{"docker run -v $HOME/.m2/repository:/root/.m2/repository maven mvn -q package", ""},
+		{"docker run -v ~/.m2:/root/.m2 maven mvn deploy", "hostroot.mount"},
 	} {
 		cases = append(cases, shapeCase{"Bash", bash(c.cmd), c.want})
 	}
