@@ -147,6 +147,8 @@ func TestShapesDestruction(t *testing.T) {
 		{"git clean -fdx", ""},
 		{"git -C {WS} clean -fdx", ""},
 		{"python3 -c \"import shutil; shutil.rmtree('dist')\"", ""},
+		{"node -e \"require('fs').rmSync('/tmp/x',{recursive:true})\"", ""},
+		{"node -e \"require('fs').rmSync('/', {recursive:true, force:true})\"", "destroy.interpreter"},
 		{"chmod -R g+w ./public", ""},
 		{"diskutil list", ""},
 	} {
