@@ -100,6 +100,9 @@ type Facts struct {
 	Signals    []SignalFact
 	Env        []EnvFact
 	Texts      []TextFact
+	// ltool is strings.ToLower(Tool), for ltoolOf == Tool (tool-scoped
+	// rules compare it; computed once per call, not once per rule)
+	ltool, ltoolOf string
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
 	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),

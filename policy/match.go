@@ -15,7 +15,7 @@ type Hit struct {
 
 // Match reports whether the rule applies to the call described by f.
 func (r *Rule) Match(f *Facts) (Hit, bool) {
-	if r.never || !r.matchTool(f.Tool) {
+	if r.never || !r.matchToolOf(f) {
 		return Hit{}, false
 	}
 	if r.Action == Allow {

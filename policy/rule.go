@@ -319,7 +319,22 @@ func (r *Rule) matchTool(tool string) bool {
 	if len(r.tools) == 0 {
 		return true
 	}
-	t := strings.ToLower(tool)
+	return r.matchLowerTool(strings.ToLower(tool))
+}
+
+// matchToolOf is matchTool for a call's facts, lower-casing the tool name
+// once per call rather than once per rule.
+func (r *Rule) matchToolOf(f *Facts) bool {
+	if len(r.tools) == 0 {
+		return true
+	}
+	if f.ltool == "" || f.ltoolOf != f.Tool {
+		f.ltool, f.ltoolOf = strings.ToLower(f.Tool), f.Tool
+	}
+	return r.matchLowerTool(f.ltool)
+}
+
+func (r *Rule) matchLowerTool(t string) bool {
 	alias := ""
 	switch t {
 	case "agent":
