@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -78,6 +79,28 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Unless", c.Unless)
 				if c.MinArgs != 0 {
 					fmt.Fprintf(&b, "MinArgs: %d,\n", c.MinArgs)
+				}
+				list(&b, "UnlessArgs", c.UnlessArgs)
+				list(&b, "Sources", c.Sources)
+				list(&b, "Cwd", c.Cwd)
+				if len(c.Options) > 0 {
+					keys := make([]string, 0, len(c.Options))
+					for k := range c.Options {
+						keys = append(keys, k)
+					}
+					sort.Strings(keys)
+					b.WriteString("Options: map[string]strList{")
+					for _, k := range keys {
+						fmt.Fprintf(&b, "%s: {", strconv.Quote(k))
+						for i, v := range c.Options[k] {
+							if i > 0 {
+								b.WriteString(", ")
+							}
+							b.WriteString(strconv.Quote(v))
+						}
+						b.WriteString("},\n")
+					}
+					b.WriteString("},\n")
 				}
 				b.WriteString("},\n")
 			}

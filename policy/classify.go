@@ -408,7 +408,7 @@ func (c *classifier) shell(name, src string) {
 		c.over("a shell command nested or repeated beyond what Airlock reads")
 	}
 	for _, sc := range r.Commands {
-		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Arg: name}
+		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Home: c.env.Home, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
 		// the safety net under the parser: a path named anywhere in the
 		// words of a command the analyzer did not model completely is at
@@ -491,6 +491,8 @@ func (c *classifier) finish() {
 	for i := range c.f.Commands {
 		// folded once per call, not once per forbid that names a program
 		c.f.Commands[i].fprog = FoldText(c.f.Commands[i].Program())
+		c.f.Commands[i].pbits[0], c.f.Commands[i].pbits[1] = progBits(c.f.Commands[i].fprog)
+		c.f.Commands[i].pbitsSet = true
 	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]

@@ -86,10 +86,24 @@ func checkBudget(f *Facts) (Decision, bool) {
 // brief only names (Facts.Mentioned) meets the forbids after everything
 // the call does: a forbid it fits asks, never blocks.
 func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
+	// The first blocking forbid decides; an asking one that fits first is
+	// kept only until a later one blocks (cp /dev/null ~/.gitconfig is a
+	// global-config write, which asks, and a destruction, which blocks).
+	var ask *Rule
+	var askHit Hit
 	for _, r := range p.Forbids {
-		if hit, ok := r.Match(f); ok {
-			return decisionFrom(r, hit, f, FromForbid), true
+		if ask != nil && r.Action != Block {
+			continue
 		}
+		if hit, ok := r.Match(f); ok {
+			if r.Action == Block {
+				return decisionFrom(r, hit, f, FromForbid), true
+			}
+			ask, askHit = r, hit
+		}
+	}
+	if ask != nil {
+		return decisionFrom(ask, askHit, f, FromForbid), true
 	}
 	if m := f.Mentioned; m != nil && len(m.Paths) > 0 {
 		for _, r := range p.Forbids {

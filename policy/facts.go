@@ -48,9 +48,13 @@ type HostFact struct {
 type CommandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
+	Home string   // the home of the call, for patterns written "~…" (cmd_options.go)
 	Arg  string
 
 	fprog string // FoldText(Program()), filled by the classifier for deny matching
+	// pbits: progBits(fprog), filled beside it (cmd_options.go's filter)
+	pbits    [2]uint16
+	pbitsSet bool
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").
@@ -97,6 +101,9 @@ type Facts struct {
 	Env        []EnvFact
 	Texts      []TextFact
 	Flows      []FlowFact // secrets reaching sinks (flow.go)
+	// ltool is strings.ToLower(Tool), for ltoolOf == Tool (tool-scoped
+	// rules compare it; computed once per call, not once per rule)
+	ltool, ltoolOf string
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
 	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),

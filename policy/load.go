@@ -231,6 +231,16 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 	if err != nil {
 		return nil, err
 	}
+	if fr, err := feedHostsRule(vars.AirlockHome); err != nil {
+		return nil, err
+	} else if fr != nil {
+		forbids = append(forbids, fr)
+	}
+	if br, err := binariesRule(vars.AirlockHome); err != nil {
+		return nil, err
+	} else if br != nil {
+		forbids = append(forbids, br)
+	}
 	for _, o := range raw.overrides {
 		if !hasForbid(forbids, o.Forbid) {
 			errs.Add(o.line, "override names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", o.Forbid)

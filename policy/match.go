@@ -15,7 +15,7 @@ type Hit struct {
 
 // Match reports whether the rule applies to the call described by f.
 func (r *Rule) Match(f *Facts) (Hit, bool) {
-	if r.never || !r.matchTool(f.Tool) {
+	if r.never || !r.matchToolOf(f) {
 		return Hit{}, false
 	}
 	if r.Action == Allow {
@@ -47,6 +47,9 @@ func (r *Rule) matchDeny(f *Facts) (Hit, bool) {
 		take(h)
 	}
 	if len(r.commands) > 0 {
+		if !r.progs.anyOf(f.Commands) {
+			return Hit{}, false
+		}
 		h, ok := denyCommands(r.commands, f.Commands)
 		if !ok {
 			return Hit{}, false
@@ -317,13 +320,16 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 			return false
 		}
 	}
+	if m.shaped() && !m.matchShape(args, norm, c) {
+		return false
+	}
 	if len(m.args) > 0 {
 		ok = false
 		for _, a := range args {
 			if isFlag(a) {
 				continue
 			}
-			if argMatches(m.args, norm(a), norm(c.Dir)) {
+			if m.argsAt(norm(a), norm(c.Dir), norm(c.Home)) {
 				ok = true
 				break
 			}

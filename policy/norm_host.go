@@ -36,13 +36,15 @@ import (
 //     mixes, short forms "127.1", "169.16689662") in dotted decimal;
 //   - an IPv6 address in netip canonical text without brackets or zone;
 //     IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, first octet
-//     non-zero, so "::1" stays "::1") and NAT64 (64:ff9b::a.b.c.d) addresses
-//     as the dotted IPv4 they reach;
+//     non-zero, so "::1" stays "::1"), NAT64 (64:ff9b::a.b.c.d) and 6to4
+//     (2002:AABB:CCDD::) addresses as the dotted IPv4 they reach;
 //   - for the IP-embedding wildcard DNS services nip.io, sslip.io, xip.io,
 //     nip.direct and traefik.me ("169.254.169.254.nip.io",
 //     "app.169-254-169-254.sslip.io", "a9fea9fe.nip.io", "--1.sslip.io"),
 //     the embedded IP; localtest.me, lvh.me and vcap.me and all their
-//     subdomains are 127.0.0.1. No DNS lookup is ever made.
+//     subdomains are 127.0.0.1; under any other domain, a cloud metadata
+//     address embedded in the same spellings ("169.254.169.254.evil.example",
+//     "x-a9fea9fe.evil.example") is that address. No DNS lookup is ever made.
 //
 // Code points IDNA maps to nothing (U+00AD, U+200B-U+200D, U+2060,
 // U+FEFF, variation selectors) are deleted: "exa\u200bmple.com" is
@@ -238,7 +240,67 @@ func finishHost(h string) string {
 	if ip := embeddedIP(h); ip != "" {
 		return ip
 	}
+	if ip := embeddedMetadataIP(h); ip != "" {
+		return ip
+	}
 	return h
+}
+
+// metadataIPs are the cloud metadata services' and host agents' addresses
+// (canonical text). A name under ANY domain that embeds one of them, in any
+// of the wildcard-DNS spellings ("169.254.169.254.evil.example",
+// "x-a9fea9fe.evil.example", "169-254-169-254.corp.internal"), is taken for
+// the address: anyone can run a wildcard zone that resolves such names, so
+// the shape decides, not a list of services. Other embedded IPs keep their
+// names outside the known services (a collector's hex subdomain must stay
+// the collector's name).
+var metadataIPs = [...]string{
+	"169.254.169.254", "169.254.170.2", "169.254.170.23", "169.254.42.42",
+	"168.63.129.16", "100.100.100.200", "192.0.0.192",
+	"fd00:ec2::254", "fd00:ec2::23", "fd20:ce::254",
+}
+
+func isMetadataIP(ip string) bool {
+	for _, m := range metadataIPs {
+		if ip == m {
+			return true
+		}
+	}
+	return false
+}
+
+// embeddedMetadataIP returns the metadata address a name embeds before any
+// of its suffixes, or "".
+func embeddedMetadataIP(h string) string {
+	digit := false
+	for i := 0; i < len(h); i++ {
+		if '0' <= h[i] && h[i] <= '9' {
+			digit = true
+			break
+		}
+	}
+	if !digit || IsIP(h) {
+		return ""
+	}
+	for start := 0; start < len(h); {
+		end := strings.IndexByte(h[start:], '.')
+		if end < 0 {
+			break
+		}
+		end += start
+		// the labels before this dot, as a wildcard-DNS prefix
+		if ip := parseEmbedded(h[:end]); ip != "" && isMetadataIP(ip) {
+			return ip
+		}
+		// one label in any inet_aton spelling ("2852039166", "0xa9fea9fe")
+		if v, ok := parseIPv4Any(h[start:end]); ok {
+			if ip := formatIPv4(v, ""); isMetadataIP(ip) {
+				return ip
+			}
+		}
+		start = end + 1
+	}
+	return ""
 }
 
 // badHostByte marks the bytes no host may contain after decoding: C0
@@ -375,6 +437,9 @@ func canonicalAddr(a netip.Addr) string {
 		nat64 := [12]byte{0x00, 0x64, 0xff, 0x9b}
 		if ([12]byte(b[:12]) == zero && b[12] != 0) || [12]byte(b[:12]) == nat64 {
 			a = netip.AddrFrom4([4]byte(b[12:]))
+		} else if b[0] == 0x20 && b[1] == 0x02 {
+			// 6to4 (2002:AABB:CCDD::/48) carries the IPv4 it reaches
+			a = netip.AddrFrom4([4]byte(b[2:6]))
 		}
 	}
 	return a.String()

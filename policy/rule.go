@@ -25,6 +25,7 @@ type Rule struct {
 	path     *pathMatcher
 	hosts    []hostPattern
 	commands []cmdMatcher
+	progs    progFilter // which program names any of commands can meet (cmd_options.go)
 	texts    []TextPattern
 	signals  []Signal
 	env      []string
@@ -49,6 +50,12 @@ type cmdMatcher struct {
 	unless  [][]string // any entry present: no match (git config --get is a read)
 	minArgs int        // positional arguments after the subcommand, at least
 	args    []argPattern
+	opts    []optMatcher // every entry must hold (cmd_options.go)
+	// unlessArgs: the word after the subcommand fitting one of these is
+	// no match (airlock allow list is a read)
+	unlessArgs []argPattern
+	sources    []argPattern // a positional before the last fits (mv SRC… DST)
+	cwd        []argPattern // the command's directory fits
 }
 
 // hostPattern is a host rule pattern. An exact host or IP is canonicalised
@@ -78,6 +85,13 @@ func (p hostPattern) match(host string) bool {
 type argPattern struct {
 	p   PathPattern
 	abs bool // names a place ("/…"): compared with the argument's absolute path
+	// lit: a pattern written "=TEXT" is TEXT itself, wildcards and all:
+	// "=/*" is the word rm -rf /* spells, not every top-level directory
+	lit string
+	// home: a pattern written "~" or "~/…" names a place in the call's
+	// home; it is met by the argument's absolute path rewritten as "~/…"
+	// (so the rule names no ${home} and compiles once, at build time)
+	home bool
 }
 
 // compileRule turns a raw rule into a Rule. deny says whether the rule can
@@ -158,6 +172,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		out.commands = append(out.commands, cm)
 		out.hasFacts = true
 	}
+	out.progs = newProgFilter(out.commands)
 	if out.texts, _, err = compileGlobs(r.Text, deny, expand, CompileTextGlob); err != nil {
 		return nil, fmt.Errorf("rule %s: text: %w", ruleName(r), err)
 	}
@@ -197,6 +212,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 
 func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, error)) (cmdMatcher, error) {
 	var cm cmdMatcher
+	var err error
 	if len(c.Program) == 0 {
 		return cm, fmt.Errorf("command needs a program")
 	}
@@ -231,14 +247,20 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 			*l.dst = append(*l.dst, alts)
 		}
 	}
-	args, expanded, err := compileGlobs(c.Args, deny, expand, CompilePathGlob)
-	if err != nil {
+	if cm.opts, err = compileOptions(c.Options, deny, expand); err != nil {
 		return cm, err
 	}
-	for i, p := range args {
-		cm.args = append(cm.args, argPattern{p: p, abs: strings.HasPrefix(expanded[i], "/")})
+	if cm.unlessArgs, err = compileArgs(c.UnlessArgs, deny, expand); err != nil {
+		return cm, err
 	}
-	return cm, nil
+	if cm.sources, err = compileArgs(c.Sources, deny, expand); err != nil {
+		return cm, err
+	}
+	if cm.cwd, err = compileArgs(c.Cwd, deny, expand); err != nil {
+		return cm, err
+	}
+	cm.args, err = compileArgs(c.Args, deny, expand)
+	return cm, err
 }
 
 // compileGlobs expands the variables in each pattern, folds it on the deny
@@ -307,7 +329,22 @@ func (r *Rule) matchTool(tool string) bool {
 	if len(r.tools) == 0 {
 		return true
 	}
-	t := strings.ToLower(tool)
+	return r.matchLowerTool(strings.ToLower(tool))
+}
+
+// matchToolOf is matchTool for a call's facts, lower-casing the tool name
+// once per call rather than once per rule.
+func (r *Rule) matchToolOf(f *Facts) bool {
+	if len(r.tools) == 0 {
+		return true
+	}
+	if f.ltool == "" || f.ltoolOf != f.Tool {
+		f.ltool, f.ltoolOf = strings.ToLower(f.Tool), f.Tool
+	}
+	return r.matchLowerTool(f.ltool)
+}
+
+func (r *Rule) matchLowerTool(t string) bool {
 	alias := ""
 	switch t {
 	case "agent":

@@ -68,6 +68,17 @@ type rawCommand struct {
 	// subcommand (`git config --global alias.st` reads a setting; with a
 	// value after the name it writes one).
 	MinArgs int `yaml:"min_args"`
+	// Options: option name alternatives ("v|volume|mount") → value
+	// patterns, one of which the option's value must fit (cmd_options.go).
+	Options map[string]strList `yaml:"options"`
+	// UnlessArgs: the word right after the subcommand (or the program)
+	// fitting one of these is no match (airlock allow list is a read).
+	UnlessArgs strList `yaml:"unless_args"`
+	// Sources: a positional before the last (mv, cp, rsync sources; with
+	// -t/--target-directory any positional) fits one of these.
+	Sources strList `yaml:"sources"`
+	// Cwd: the directory the command runs in fits one of these.
+	Cwd strList `yaml:"cwd"`
 }
 
 type rawCommands []rawCommand
@@ -155,7 +166,7 @@ var (
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args", "options", "unless_args", "sources", "cwd"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}

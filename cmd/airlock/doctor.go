@@ -74,6 +74,10 @@ func runDoctor(c *cli.Context) error {
 			fmt.Fprintln(w)
 		}
 	}
+	if st, err := os.Stat(env.AirlockHome); err == nil && st.IsDir() && (hookBin != "" || mcpBin != "") {
+		// keep the record of the gate's binaries current (init wrote it)
+		recordBinaries(c.App.ErrWriter, env.AirlockHome, hookBin, mcpBin)
+	}
 	rep := doctor.Run(o)
 	if c.Bool("json") {
 		enc := json.NewEncoder(w)

@@ -85,6 +85,7 @@ func runInit(c *cli.Context) error {
 		if err := audit.Start(home, rec); err != nil {
 			return exitWith(1, "airlock init: start the audit chain in %s: %v", home, err)
 		}
+		recordBinaries(c.App.ErrWriter, home, hook, mcp)
 	}
 	if err := printSetupReport(c.App.Writer, r, c.Bool("json")); err != nil {
 		return exitWith(1, "airlock init: %v", err)

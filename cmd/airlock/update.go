@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/urfave/cli/v2"
 )
@@ -81,12 +82,21 @@ func runUpdate(c *cli.Context) error {
 		return exitWith(1, "airlock update: %s: %v", textsafe.Escape(source), err)
 	}
 	w := c.App.Writer
+	// The hook never parses the feed: its collector hosts are compiled
+	// into a small file every hook reads (policy.FeedHostsFile).
+	hosts := f.CollectorHosts()
+	if err := policy.WriteFeedHosts(env.AirlockHome, fmt.Sprintf("feed version %d, sha256 %s", f.Version, f.SHA256), hosts); err != nil {
+		return exitWith(1, "airlock update: %v", err)
+	}
 	if already {
 		fmt.Fprintf(w, "feed version %d is already active (%s)\n", f.Version, path)
 		return nil
 	}
 	fmt.Fprintf(w, "installed feed version %d from %s, %s: %s\n", f.Version, textsafe.Escape(source), signerText(f.Signer), feedCounts(f))
 	fmt.Fprintf(w, "airlock-mcp proxies use it from their next start (%s)\n", path)
+	if len(hosts) > 0 {
+		fmt.Fprintf(w, "the hook blocks its %s from the next call (%s)\n", feedPlural(len(hosts), "collector host", "collector hosts"), filepath.Join(env.AirlockHome, policy.FeedHostsFile))
+	}
 	if f.Signer == scan.Unsigned {
 		fmt.Fprintln(c.App.ErrWriter, "warning: this feed is not signed; anyone who can change it where it is hosted can change what Airlock flags")
 	}

@@ -1,0 +1,135 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentairlock/airlock/internal/atomicfile"
+	"github.com/agentairlock/airlock/internal/regular"
+)
+
+// The collector hosts of the signed indicator feed, for the hook. The feed
+// is regular expressions that only the scanner compiles; parsing it on
+// every call would cost the hook milliseconds. `airlock update` compiles
+// the hosts its collector patterns name into FeedHostsFile, one host per
+// line, and every policy load reads that small file (one open when it is
+// missing) into the forbid net.exfil-collector-feed, beside the built-in
+// net.exfil-collector. The file lives in the Airlock home, which no agent
+// may write (gate.airlock-home).
+
+// FeedHostsFile is the compiled host list, in the Airlock home.
+const FeedHostsFile = "feed-hosts"
+
+// FeedHostsForbid is the id of the forbid the feed's hosts make.
+const FeedHostsForbid = "net.exfil-collector-feed"
+
+// MaxFeedHostsBytes bounds the file: a feed holds at most 256 patterns.
+const MaxFeedHostsBytes = 64 << 10
+
+// WriteFeedHosts replaces the compiled host list in the Airlock home with
+// hosts (canonicalised, sorted, deduplicated); no hosts removes the file.
+// header is written as the file's first comment line.
+func WriteFeedHosts(airlockHome, header string, hosts []string) error {
+	path := filepath.Join(airlockHome, FeedHostsFile)
+	set := map[string]bool{}
+	for _, h := range hosts {
+		if c := feedHost(h); c != "" {
+			set[c] = true
+		}
+	}
+	if len(set) == 0 {
+		if err := removeIfExists(path); err != nil {
+			return fmt.Errorf("remove %s: %w", path, err)
+		}
+		return nil
+	}
+	list := make([]string, 0, len(set))
+	for h := range set {
+		list = append(list, h)
+	}
+	sort.Strings(list)
+	var b strings.Builder
+	b.WriteString("# " + strings.ReplaceAll(header, "\n", " ") + "\n")
+	b.WriteString("# collector hosts compiled from the indicator feed by airlock update; read by every hook (forbid " + FeedHostsForbid + ")\n")
+	for _, h := range list {
+		b.WriteString(h + "\n")
+	}
+	if b.Len() > MaxFeedHostsBytes {
+		return fmt.Errorf("write %s: %d hosts are more than %d KiB", path, len(list), MaxFeedHostsBytes>>10)
+	}
+	if err := atomicfile.Write(path, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// feedHost is a host as the list keeps it: canonical, a name with a dot or
+// an IP ("*.name" is read as name; every name covers its subdomains).
+func feedHost(h string) string {
+	h = strings.TrimSpace(strings.ToLower(h))
+	wild := strings.HasPrefix(h, "*.")
+	if wild {
+		h = h[2:]
+	}
+	c := CanonicalHost(h)
+	if c == "" || (!strings.Contains(c, ".") && !strings.Contains(c, ":")) {
+		return ""
+	}
+	if wild {
+		return "*." + c
+	}
+	return c
+}
+
+// feedHostsRule reads the compiled host list, if there is one, into a
+// forbid. A file that is not Airlock's own regular file is an error, like
+// a policy file that is not.
+func feedHostsRule(airlockHome string) (*Rule, error) {
+	if airlockHome == "" {
+		return nil, nil
+	}
+	path := filepath.Join(airlockHome, FeedHostsFile)
+	data, err := regular.ReadState(path, MaxFeedHostsBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("feed hosts %s: %w", path, err)
+	}
+	r := &Rule{ID: FeedHostsForbid, Action: Block, File: path,
+		Reason: "a request-capture, tunnel or paste service the indicator feed names is where stolen data goes"}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		h := feedHost(line)
+		if h == "" {
+			return nil, fmt.Errorf("feed hosts %s:%d: %q is not a host: run airlock update again", path, i+1, line)
+		}
+		// a feed pattern matches the name anywhere in the text, so its
+		// subdomains too (random-subdomain collectors): both are patterns
+		h = strings.TrimPrefix(h, "*.")
+		r.hosts = append(r.hosts, compileHost(h))
+		if !IsIP(h) {
+			r.hosts = append(r.hosts, compileHost("*."+h))
+		}
+	}
+	if len(r.hosts) == 0 {
+		return nil, nil
+	}
+	r.hasFacts = true
+	return r, nil
+}
+
+func removeIfExists(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
