@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
@@ -29,10 +28,11 @@ const BinariesForbid = "gate.binaries-recorded"
 
 const maxBinariesBytes = 16 << 10
 
-// WriteBinaries records paths (made absolute and cleaned, with their
-// symlink-resolved forms) in the Airlock home; an unchanged record is not
-// rewritten. Empty paths are skipped.
-func WriteBinaries(airlockHome string, paths ...string) error {
+// BinariesRecord is the record of paths (made absolute and cleaned, with
+// their symlink-resolved forms) as BinariesFile holds it; nil when there is
+// none. Empty paths are skipped. The caller writes it (policy writes
+// nothing).
+func BinariesRecord(paths ...string) []byte {
 	set := map[string]bool{}
 	for _, p := range paths {
 		if p == "" {
@@ -60,14 +60,7 @@ func WriteBinaries(airlockHome string, paths ...string) error {
 	for _, p := range list {
 		b.WriteString(p + "\n")
 	}
-	path := filepath.Join(airlockHome, BinariesFile)
-	if old, err := regular.ReadState(path, maxBinariesBytes); err == nil && bytes.Equal(old, b.Bytes()) {
-		return nil
-	}
-	if err := atomicfile.Write(path, b.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("record binaries in %s: %w", path, err)
-	}
-	return nil
+	return b.Bytes()
 }
 
 // binariesRule reads the record, if there is one, into a write forbid on

@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/agentairlock/airlock/internal/atomicfile"
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
@@ -31,11 +29,11 @@ const FeedHostsForbid = "net.exfil-collector-feed"
 // MaxFeedHostsBytes bounds the file: a feed holds at most 256 patterns.
 const MaxFeedHostsBytes = 64 << 10
 
-// WriteFeedHosts replaces the compiled host list in the Airlock home with
-// hosts (canonicalised, sorted, deduplicated); no hosts removes the file.
-// header is written as the file's first comment line.
-func WriteFeedHosts(airlockHome, header string, hosts []string) error {
-	path := filepath.Join(airlockHome, FeedHostsFile)
+// FeedHostsRecord is the compiled host list as FeedHostsFile holds it:
+// hosts canonicalised, sorted and deduplicated, header as its first
+// comment line; nil when no host is left (the caller removes the file).
+// The caller writes it (policy writes nothing).
+func FeedHostsRecord(header string, hosts []string) ([]byte, error) {
 	set := map[string]bool{}
 	for _, h := range hosts {
 		if c := feedHost(h); c != "" {
@@ -43,10 +41,7 @@ func WriteFeedHosts(airlockHome, header string, hosts []string) error {
 		}
 	}
 	if len(set) == 0 {
-		if err := removeIfExists(path); err != nil {
-			return fmt.Errorf("remove %s: %w", path, err)
-		}
-		return nil
+		return nil, nil
 	}
 	list := make([]string, 0, len(set))
 	for h := range set {
@@ -60,12 +55,9 @@ func WriteFeedHosts(airlockHome, header string, hosts []string) error {
 		b.WriteString(h + "\n")
 	}
 	if b.Len() > MaxFeedHostsBytes {
-		return fmt.Errorf("write %s: %d hosts are more than %d KiB", path, len(list), MaxFeedHostsBytes>>10)
+		return nil, fmt.Errorf("%s: %d hosts are more than %d KiB", FeedHostsFile, len(list), MaxFeedHostsBytes>>10)
 	}
-	if err := atomicfile.Write(path, []byte(b.String()), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return []byte(b.String()), nil
 }
 
 // feedHost is a host as the list keeps it: canonical, a name with a dot or
@@ -125,11 +117,4 @@ func feedHostsRule(airlockHome string) (*Rule, error) {
 	}
 	r.hasFacts = true
 	return r, nil
-}
-
-func removeIfExists(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
 }

@@ -30,7 +30,7 @@ func TestFeedHostsForbid(t *testing.T) {
 	if got := fetch(load(), "https://newsink.example/x"); got != "" {
 		t.Fatalf("no feed hosts file: stopped by %s", got)
 	}
-	if err := WriteFeedHosts(vars.AirlockHome, "feed version 3", []string{"NewSink.example.", "drop.example", "not a host", ""}); err != nil {
+	if err := writeFeedHosts(vars.AirlockHome, "feed version 3", []string{"NewSink.example.", "drop.example", "not a host", ""}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(vars.AirlockHome, FeedHostsFile))
@@ -49,7 +49,7 @@ func TestFeedHostsForbid(t *testing.T) {
 		}
 	}
 	// an empty list removes the file
-	if err := WriteFeedHosts(vars.AirlockHome, "feed version 4", nil); err != nil {
+	if err := writeFeedHosts(vars.AirlockHome, "feed version 4", nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(vars.AirlockHome, FeedHostsFile)); !os.IsNotExist(err) {
@@ -72,7 +72,7 @@ func TestBinariesForbid(t *testing.T) {
 	if err := os.MkdirAll(vars.AirlockHome, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteBinaries(vars.AirlockHome, bin, "", bin); err != nil {
+	if err := os.WriteFile(filepath.Join(vars.AirlockHome, BinariesFile), BinariesRecord(bin, "", bin), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	p := mustParse(t, "mode: enforce\ndefault: allow\nrules: []\n", vars)
@@ -91,4 +91,20 @@ func TestBinariesForbid(t *testing.T) {
 	check("chmod -x "+bin, BinariesForbid)
 	check(bin+" --version", "")
 	check("sha256sum "+bin, "")
+}
+
+// writeFeedHosts does what airlock update does with the record.
+func writeFeedHosts(home, header string, hosts []string) error {
+	data, err := FeedHostsRecord(header, hosts)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(home, FeedHostsFile)
+	if data == nil {
+		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	return os.WriteFile(path, data, 0o600)
 }

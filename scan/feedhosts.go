@@ -9,7 +9,7 @@ import (
 // CollectorHosts returns the hosts the feed's exfiltration patterns name
 // as plain literals — `newsink\.example`, `(?:a\.example|b\.example)\b`,
 // `(?:^|\.)c\.example$` — for the hook's host forbid (airlock update
-// compiles them into a file; see policy.WriteFeedHosts). A pattern with
+// compiles them into a file; see policy.FeedHostsRecord). A pattern with
 // any other construct (a class, a repeat, an optional part) stays a
 // scanner pattern only: its hosts cannot be listed without guessing.
 func (f *Feed) CollectorHosts() []string {

@@ -85,7 +85,11 @@ func runUpdate(c *cli.Context) error {
 	// The hook never parses the feed: its collector hosts are compiled
 	// into a small file every hook reads (policy.FeedHostsFile).
 	hosts := f.CollectorHosts()
-	if err := policy.WriteFeedHosts(env.AirlockHome, fmt.Sprintf("feed version %d, sha256 %s", f.Version, f.SHA256), hosts); err != nil {
+	rec, err := policy.FeedHostsRecord(fmt.Sprintf("feed version %d, sha256 %s", f.Version, f.SHA256), hosts)
+	if err == nil {
+		err = writeRecord(filepath.Join(env.AirlockHome, policy.FeedHostsFile), rec)
+	}
+	if err != nil {
 		return exitWith(1, "airlock update: %v", err)
 	}
 	if already {
