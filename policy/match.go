@@ -128,6 +128,12 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 			if form == "" {
 				continue
 			}
+			if p.Glob || p.Tree || p.Names {
+				if m.denyShaped(p, form) {
+					return Hit{Target: p.Path, Arg: p.Arg}, true
+				}
+				continue
+			}
 			if matchAny(m.globs, form) && !matchAny(m.except, form) {
 				return Hit{Target: p.Path, Arg: p.Arg}, true
 			}

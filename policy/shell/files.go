@@ -103,6 +103,9 @@ var fileProgs = sync.OnceValue(func() map[string]*fileProg {
 
 // command classifies a program that wraps nothing.
 func (w *walker) command(c *cmdCtx) flow {
+	if namesOnly(c) {
+		defer w.withMode(modeNames)()
+	}
 	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)
 	}

@@ -162,6 +162,10 @@ func (w *walker) emacs(c *cmdCtx) {
 }
 
 func (w *walker) openssl(c *cmdCtx) flow {
+	if hasWord(c.argv, "-pubout") {
+		// the key is opened, only its public half is printed
+		defer w.withMode(modeNames)()
+	}
 	sp := opensslOpts
 	var f flow
 	sub := ""
@@ -211,6 +215,11 @@ func (w *walker) sshKeygen(c *cmdCtx) {
 	keyAcc := accRW
 	if readOnly {
 		keyAcc = accR
+		if hasFlagLetter(c.argv, "ylLBeF") {
+			// -y, -l, -e … print a public key, a fingerprint or a host
+			// entry: the private half never reaches the output
+			defer w.withMode(modeNames)()
+		}
 	}
 	sp := sshKeygenOpts
 	scanOpts(c.argv, 1, sp, func(o option) bool {

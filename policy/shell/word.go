@@ -13,6 +13,7 @@ type argVal struct {
 	dyn  bool // holds text that could not be expanded statically ($VAR, $(…))
 	dl   bool // holds the output of a download (a substitution or a tainted variable)
 	proc bool // holds a process substitution <(…) / >(…)
+	glob bool // holds an unquoted *, ? or [...]: a pattern the shell expands
 }
 
 const (
@@ -326,6 +327,9 @@ func (b *wordBuilder) unquotedLit(v string, first bool) {
 			i = b.tilde(v, i+1) - 1
 		case c == 0:
 		default:
+			if c == '*' || c == '?' || c == '[' && strings.IndexByte(v[i+1:], ']') >= 0 {
+				b.a.glob = true
+			}
 			b.buf = append(b.buf, c)
 		}
 	}

@@ -1,0 +1,62 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/agentairlock/airlock/policy/shell"
+	"github.com/tidwall/gjson"
+)
+
+// parsedPaths is the set of paths the shell parser recorded, so the
+// word-level safety net does not turn a name the parser judged (ls ~/.ssh:
+// names only) back into a read.
+func parsedPaths(ps []shell.Path) map[string]bool {
+	if len(ps) == 0 {
+		return nil
+	}
+	m := make(map[string]bool, len(ps))
+	for i := range ps {
+		m[ps[i].Path] = true
+	}
+	return m
+}
+
+// searchGlob adds what a Grep call's glob selects under its path (ripgrep
+// glob rules: a glob without '/' matches a name at any depth), as a
+// pattern fact: `Grep path=~ glob=.aws/*` reads ~/.aws/*.
+func (c *classifier) searchGlob(root gjson.Result) {
+	if c.kind != kindGrep || !root.IsObject() {
+		return
+	}
+	g := root.Get("glob").String()
+	if g == "" {
+		return
+	}
+	base := root.Get("path").String()
+	if base == "" {
+		base = c.env.Cwd
+	}
+	if base == "" {
+		return
+	}
+	base = strings.TrimRight(ExpandPath(base, c.env.Cwd, c.env.Home), "/")
+	alts, err := expandBraces(g, nil)
+	if err != nil {
+		alts = []string{g}
+	}
+	for _, a := range alts {
+		a = strings.TrimPrefix(a, "/")
+		p := base + "/" + a
+		if !strings.Contains(a, "/") {
+			p = base + "/**/" + a
+		}
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: p, Path: p, Access: AccessRead, Arg: "glob", Glob: true, search: true})
+	}
+	// the glob narrows the search: the plain tree fact of the path would
+	// judge files the glob never selects
+	for i := range c.f.Paths {
+		if c.f.Paths[i].Tree && c.f.Paths[i].Arg == "path" {
+			c.f.Paths[i].Tree, c.f.Paths[i].Names = false, true
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package policy
+
+import "strings"
+
+// Deny matching for path facts that are not one file: a shell pattern
+// (Glob), everything under a directory (Tree), or a name whose content
+// never reaches the caller (Names). Kept apart from match.go so the
+// literal-path fast path stays as it is.
+
+// maxWitnesses bounds the sample paths an except list is checked against.
+const maxWitnesses = 24
+
+// otherHomes are the homes a forbid's leading "**" stands for when a tree
+// is read, besides the caller's own (folded: /Users is /users).
+var otherHomes = [...]string{"/root", "/home/*", "/users/*", "c:/users/*"}
+
+// denyShaped decides a Glob, Tree or Names fact against the matcher, in
+// the folded form form.
+func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
+	if p.Names {
+		return false // only names or metadata reach the caller (ls, stat, du)
+	}
+	if p.Tree && !p.Glob && matchAny(m.globs, form) && !matchAny(m.except, form) {
+		return true
+	}
+	b := splitPattern(form, p.Glob, p.Glob && !p.search)
+	if p.Tree {
+		b = append(b, segPat{deep: true})
+	}
+	for i := range m.globs {
+		for _, alt := range m.globs[i].alts {
+			if !p.Tree {
+				if m.meetsOutsideExcept(alt, b) {
+					return true
+				}
+				continue
+			}
+			// A recursive read meets a forbid when the place the forbid
+			// names is under the tree: a leading "**" stands for a home
+			// (the caller's or another user's), so `tar ~` and `grep -r /home`
+			// meet ~/.ssh while `grep -r .` in the workspace does not meet
+			// every **/.env a project might hold.
+			rest, lead := strings.CutPrefix(alt, "**/")
+			if !lead {
+				if m.meetsOutsideExcept(alt, b) {
+					return true
+				}
+				continue
+			}
+			homes := otherHomes[:]
+			if p.home != "" && m.meetsOutsideExcept(strings.TrimSuffix(p.home, "/")+"/"+rest, b) {
+				return true
+			}
+			for _, h := range homes {
+				if m.meetsOutsideExcept(h+"/"+rest, b) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// meetsOutsideExcept: the brace-free forbid alternative alt and the
+// pattern b share a path that no except covers.
+func (m *pathMatcher) meetsOutsideExcept(alt string, b []segPat) bool {
+	a := splitPattern(alt, false, false)
+	if !segsMeetAll(a, b) {
+		return false
+	}
+	if len(m.except) == 0 {
+		return true
+	}
+	ws := witnesses(a, b, maxWitnesses)
+	if len(ws) == 0 {
+		return true // they meet, but no sample came out: the safe reading
+	}
+	for _, w := range ws {
+		if !matchAny(m.except, w) {
+			return true
+		}
+	}
+	return false
+}
