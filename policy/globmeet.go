@@ -23,10 +23,10 @@ const meetBudget = 4096
 type elemKind uint8
 
 const (
-	elLit elemKind = iota
-	elAny          // '?': one rune, not '/'
-	elStar         // '*': any run of runes, not '/'
-	elClass        // '[…]'
+	elLit   elemKind = iota
+	elAny            // '?': one rune, not '/'
+	elStar           // '*': any run of runes, not '/'
+	elClass          // '[…]'
 )
 
 type runeRange struct{ lo, hi rune }
