@@ -68,3 +68,65 @@ func recursiveFlag(argv []argVal, letters string, long ...string) bool {
 	}
 	return false
 }
+
+// globMeta reports whether v[i] is an unquoted pattern character: '*',
+// '?', or a '[' with a ']' after it.
+func globMeta(v string, i int) bool {
+	switch v[i] {
+	case '*', '?':
+		return true
+	case '[':
+		return strings.IndexByte(v[i+1:], ']') >= 0
+	}
+	return false
+}
+
+// hasGlobMeta reports whether the unquoted, escape-free literal v holds a
+// pattern character.
+func hasGlobMeta(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if globMeta(v, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// treePath records a operand whose whole tree is read (cp -r, zip -r,
+// rsync -a, scp -r). It returns the absolute path, or "".
+func (w *walker) treePath(a argVal, sc *scope, acc Access) string {
+	defer w.withMode(modeTree)()
+	return w.argPath(a, sc, acc, true)
+}
+
+// searchTrees records what a recursive search reads: every operand's tree
+// (the directory it runs in when none is given), or, with --include /
+// --glob patterns, only the names they select under each tree.
+func (w *walker) searchTrees(ops, includes []argVal, sc *scope) {
+	if len(ops) == 0 {
+		ops = []argVal{{s: "."}}
+	}
+	for _, op := range ops {
+		if len(includes) == 0 {
+			w.treePath(op, sc, accR)
+			continue
+		}
+		func() {
+			// the directory itself: its names are listed, its content is
+			// read only through the patterns below
+			defer w.withMode(modeNames)()
+			w.argPath(op, sc, accR, true)
+		}()
+		for _, inc := range includes {
+			p := inc.s
+			if !strings.Contains(p, "/") {
+				p = "**/" + p
+			}
+			base := strings.TrimRight(op.s, "/")
+			if base == "" {
+				base = "/"
+			}
+			w.argPath(argVal{s: base + "/" + p, glob: true, dyn: op.dyn || inc.dyn}, sc, accR, true)
+		}
+	}
+}

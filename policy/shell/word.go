@@ -98,7 +98,7 @@ func (w *walker) evalWord(word *syntax.Word, sc *scope, dst []argVal) []argVal {
 			if lit.Value == "" {
 				return dst
 			}
-			return append(dst, argVal{s: lit.Value})
+			return append(dst, argVal{s: lit.Value, glob: hasGlobMeta(lit.Value)})
 		}
 	}
 	if hasBraceLit(word) {
@@ -327,7 +327,7 @@ func (b *wordBuilder) unquotedLit(v string, first bool) {
 			i = b.tilde(v, i+1) - 1
 		case c == 0:
 		default:
-			if c == '*' || c == '?' || c == '[' && strings.IndexByte(v[i+1:], ']') >= 0 {
+			if globMeta(v, i) {
 				b.a.glob = true
 			}
 			b.buf = append(b.buf, c)
