@@ -93,6 +93,7 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 	}
 	code, script, rest, inplace, stdin, module := a.code, a.script, a.rest, a.inplace, a.stdin, a.module
 	var f flow
+	w.envFiles(c)
 	for _, cd := range code {
 		f.bits |= w.embedded(cd, c.sc)
 	}

@@ -130,3 +130,53 @@ func (w *walker) searchTrees(ops, includes []argVal, sc *scope) {
 		}
 	}
 }
+
+// foldedPaths records the paths interpreter code builds (FoldCodePaths) as
+// reads from the command's directory.
+func (w *walker) foldedPaths(code string, sc *scope) {
+	for _, cp := range FoldCodePaths(code, w.home) {
+		abs, ok := w.resolve(cp.Path, sc.dir)
+		if !ok {
+			continue
+		}
+		mode := w.mode
+		if cp.Glob {
+			mode |= modeGlob
+		}
+		if cp.Tree {
+			mode |= modeTree
+		}
+		w.addPathMode(cp.Path, abs, AccessRead, mode)
+	}
+}
+
+// envFiles records the env files a runtime loads before the program:
+// node/bun/deno --env-file, and node -r dotenv/config (./.env).
+func (w *walker) envFiles(c *cmdCtx) {
+	switch c.prog {
+	case "node", "bun", "deno":
+	default:
+		return
+	}
+	argv := c.argv
+	for i := 1; i < len(argv); i++ {
+		s := argv[i].s
+		name, val, eq := strings.Cut(s, "=")
+		switch name {
+		case "--env-file", "--env-file-if-exists":
+			if !eq && i+1 < len(argv) {
+				i++
+				val = argv[i].s
+			}
+			w.argPath(argVal{s: val, dyn: argv[i].dyn}, c.sc, accR, true)
+		case "-r", "--require", "--import":
+			if !eq && i+1 < len(argv) {
+				i++
+				val = argv[i].s
+			}
+			if val == "dotenv/config" || val == "dotenv/config.js" || val == "@dotenvx/dotenvx/config" {
+				w.argPath(argVal{s: ".env"}, c.sc, accR, true)
+			}
+		}
+	}
+}
