@@ -71,6 +71,15 @@ type segPat struct {
 	elems []elem
 }
 
+// noLeadDot: under shell rules a name starting with '.' matches only a
+// segment that starts with a literal '.' (fnmatch's FNM_PERIOD).
+func (sp *segPat) noLeadDot() bool {
+	if !sp.dot {
+		return false
+	}
+	return len(sp.elems) == 0 || sp.elems[0].kind != elLit || !sp.elems[0].p.has('.')
+}
+
 // parseSeg compiles one segment. classes: '[…]' is a character class (the
 // shell side); otherwise '[' is literal (PathGlob).
 func parseSeg(s string, classes, dot bool) segPat {
@@ -195,7 +204,7 @@ type segState struct {
 
 // segsMeet reports whether segments a and b (neither "**") share a
 // non-empty name.
-func segsMeet(a, b *segPat) bool {
+func segsMeet(a, b *segPat, exact bool) bool {
 	seen := make(map[segState]bool, 16)
 	stack := []segState{{}}
 	for len(stack) > 0 {
@@ -208,7 +217,7 @@ func segsMeet(a, b *segPat) bool {
 		if len(seen) > meetBudget {
 			return true
 		}
-		if st.i == len(a.elems) && st.j == len(b.elems) && st.started && !(st.aLit && st.bLit) {
+		if st.i == len(a.elems) && st.j == len(b.elems) && st.started && (exact || !(st.aLit && st.bLit)) {
 			return true
 		}
 		if st.i < len(a.elems) && a.elems[st.i].kind == elStar {
@@ -221,7 +230,7 @@ func segsMeet(a, b *segPat) bool {
 			continue
 		}
 		ea, eb := &a.elems[st.i], &b.elems[st.j]
-		noDot := !st.started && (a.dot && ea.kind != elLit || b.dot && eb.kind != elLit)
+		noDot := !st.started && (a.noLeadDot() || b.noLeadDot())
 		if !overlap(noDot, ea.pred(), eb.pred()) {
 			continue
 		}
@@ -244,7 +253,7 @@ func segsMeet(a, b *segPat) bool {
 // does not count: once the pattern's "**" has swallowed a named segment of
 // the forbid, the forbid's "**" may not swallow a named segment of the
 // pattern (src/**/*.ts meets **/.ssh/** only as src/.ssh/x.ts).
-func segsMeetAll(a, b []segPat) bool {
+func segsMeetAll(a, b []segPat, exact bool) bool {
 	type st struct {
 		i, j  int
 		aSeg  bool // a named segment of a went into b's "**"
@@ -256,7 +265,7 @@ func segsMeetAll(a, b []segPat) bool {
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[s] || s.cross {
+		if seen[s] || s.cross && !exact {
 			continue
 		}
 		seen[s] = true
@@ -286,7 +295,7 @@ func segsMeetAll(a, b []segPat) bool {
 		k := [2]int{s.i, s.j}
 		ok, done := memo[k]
 		if !done {
-			ok = segsMeet(&a[s.i], &b[s.j])
+			ok = segsMeet(&a[s.i], &b[s.j], exact)
 			memo[k] = ok
 		}
 		if ok {
@@ -306,13 +315,20 @@ func GlobsMeet(forbid, pat string, tree bool) bool {
 	if tree {
 		b = append(b, segPat{deep: true})
 	}
-	return segsMeetAll(a, b)
+	return segsMeetAll(a, b, false)
+}
+
+// globsMeetExact is the plain language intersection, crossings included:
+// GlobsMeet implies it (the fuzz target holds both to a brute-force
+// enumeration).
+func globsMeetExact(forbid, pat string) bool {
+	return segsMeetAll(splitPattern(forbid, false, false), splitPattern(pat, true, true), true)
 }
 
 // searchGlobsMeet is GlobsMeet for a search tool's glob (ripgrep's: a
 // wildcard matches a leading dot).
 func searchGlobsMeet(forbid, pat string) bool {
-	return segsMeetAll(splitPattern(forbid, false, false), splitPattern(pat, true, false))
+	return segsMeetAll(splitPattern(forbid, false, false), splitPattern(pat, true, false), false)
 }
 
 // witnesses returns up to max concrete paths the shell pattern pat can
@@ -396,7 +412,7 @@ func segWitnesses(a, b *segPat, max int) []string {
 			return
 		}
 		ea, eb := &a.elems[st.i], &b.elems[st.j]
-		noDot := !st.started && (a.dot && ea.kind != elLit || b.dot && eb.kind != elLit)
+		noDot := !st.started && (a.noLeadDot() || b.noLeadDot())
 		ni, nj := st.i+1, st.j+1
 		if ea.kind == elStar {
 			ni = st.i

@@ -65,7 +65,7 @@ func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
 // pattern b share a path that no except covers.
 func (m *pathMatcher) meetsOutsideExcept(alt string, b []segPat) bool {
 	a := splitPattern(alt, false, false)
-	if !segsMeetAll(a, b) {
+	if !segsMeetAll(a, b, false) {
 		return false
 	}
 	if len(m.except) == 0 {

@@ -123,6 +123,25 @@ func FoldCodePaths(code, home string) []CodePath {
 			}
 		}
 	}
+	// a home reference inside a command string: `cat $ENV{HOME}/.x`,
+	// system("cat #{Dir.home}/.x")
+	for _, t := range toks {
+		if t.kind != tkStr {
+			continue
+		}
+		for k := strings.Index(t.s, homeMark); k > 0 && len(out) < maxFoldPaths; {
+			rest := t.s[k:]
+			if end := strings.IndexAny(rest, " \t\n;|&<>()'\""); end >= 0 {
+				rest = rest[:end]
+			}
+			add(rest, glob, tree)
+			next := strings.Index(t.s[k+1:], homeMark)
+			if next < 0 {
+				break
+			}
+			k += 1 + next
+		}
+	}
 	// literal files a reading call names: open('.env'), File.read(".env")
 	for i := 1; i < len(toks) && len(out) < maxFoldPaths; i++ {
 		if toks[i].kind != tkStr || toks[i].s == "" || strings.ContainsAny(toks[i].s, "\n\x01") {
