@@ -65,6 +65,8 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.walk(root, "", 1)
 	}
 	c.searchGlob(root)
+	c.mcpTrees()
+	c.notebookCode(root)
 	c.finish()
 	return f
 }

@@ -60,3 +60,38 @@ func (c *classifier) searchGlob(root gjson.Result) {
 		}
 	}
 }
+
+// mcpTrees: an MCP tool that searches (search_files, grep) reads the tree
+// under its path, as the Grep tool does.
+func (c *classifier) mcpTrees() {
+	t := strings.ToLower(c.f.Tool)
+	if !strings.HasPrefix(t, "mcp__") {
+		return
+	}
+	if i := strings.LastIndex(t, "__"); i >= 0 {
+		t = t[i+2:]
+	}
+	if !strings.Contains(t, "search") && !strings.Contains(t, "grep") {
+		return
+	}
+	for i := range c.f.Paths {
+		if c.f.Paths[i].Access&AccessRead != 0 && !c.f.Paths[i].Glob {
+			c.f.Paths[i].Tree = true
+		}
+	}
+}
+
+// notebookCode: a notebook cell runs; the paths its code builds or names
+// for reading are reads (print(open('.env').read()), Path.home() / …).
+func (c *classifier) notebookCode(root gjson.Result) {
+	if !strings.EqualFold(c.f.Tool, "NotebookEdit") || !root.IsObject() {
+		return
+	}
+	src := root.Get("new_source").String()
+	if src == "" || c.env.Home == "" {
+		return
+	}
+	for _, cp := range shell.FoldCodePaths(src, c.env.Home) {
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: cp.Path, Access: AccessRead, Arg: "new_source", Glob: cp.Glob, Tree: cp.Tree})
+	}
+}

@@ -106,6 +106,16 @@ func (w *walker) command(c *cmdCtx) flow {
 	if namesOnly(c) {
 		defer w.withMode(modeNames)()
 	}
+	if debugsProfile(c) {
+		// a browser on a real profile with a DevTools port hands every
+		// cookie and saved password to whoever connects
+		defer w.withMode(modeTree)()
+	}
+	switch c.prog {
+	case "7z", "7za", "7zz", "7zr":
+		w.sevenZip(c)
+		return flow{}
+	}
 	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)
 	}

@@ -36,7 +36,7 @@ var homeRefs = regexp.MustCompile(`(?:pathlib\.)?Path\.home\(\)` +
 	`|os\.path\.expanduser\(\s*['"]~['"]\s*\)`)
 
 // walkers make the program read a whole tree.
-var walkers = []string{"os.walk(", ".rglob(", "readdirsync(", "readdir(", "os.listdir(", "os.scandir(", "walkdir(", "filepath.walk", "dir.glob(", "find.find(", "-recurse", "get-childitem", ".iterdir("}
+var walkers = []string{"os.walk(", ".rglob(", "readdirsync(", "readdir(", "os.listdir(", "os.scandir(", "walkdir(", "filepath.walk", "dir.glob(", "find.find(", "-recurse", "get-childitem", ".iterdir(", "launchpersistentcontext(", "userdatadir"}
 
 // globbers expand their argument as a pattern.
 var globbers = []string{"glob.glob(", "glob(", "glob.sync(", "dir.glob(", "dir[", ".glob("}

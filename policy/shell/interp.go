@@ -117,6 +117,12 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 			if strings.HasPrefix(a.s, "-") {
 				continue
 			}
+			if script != nil && acc == AccessRead {
+				// a script handed a directory may read all of it
+				// (firefox_decrypt.py ~/.mozilla/firefox)
+				w.treePath(a, c.sc, acc)
+				continue
+			}
 			w.argPath(a, c.sc, acc, bare && len(code) > 0)
 		}
 	}

@@ -67,6 +67,14 @@ func (b *wordBuilder) lookup(name string) (string, bool) {
 	switch name {
 	case "HOME":
 		return b.w.home, b.w.home != ""
+	case "HISTFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
+		"KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GNUPGHOME", "DOCKER_CONFIG", "CLOUDSDK_CONFIG", "NPM_CONFIG_USERCONFIG":
+		// variables that name a home file: their default, the place a
+		// reader of them opens unless the user moved it
+		if b.w.home == "" {
+			return "", false
+		}
+		return b.w.home + homeVarDefaults[name], true
 	case "USER", "LOGNAME":
 		return b.w.user, b.w.user != ""
 	case "PWD":

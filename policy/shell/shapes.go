@@ -180,3 +180,82 @@ func (w *walker) envFiles(c *cmdCtx) {
 		}
 	}
 }
+
+// revPaths records the committed files `git show REV:PATH` prints: the
+// content of PATH as of REV, read from the repository.
+func (w *walker) revPaths(c *cmdCtx) {
+	for _, a := range c.argv[1:] {
+		s := a.s
+		if strings.HasPrefix(s, "-") || strings.Contains(s, "://") {
+			continue
+		}
+		if _, p, ok := strings.Cut(s, ":"); ok && p != "" {
+			p = strings.TrimPrefix(p, "./")
+			w.argPath(argVal{s: p, dyn: a.dyn}, c.sc, accR, true)
+		}
+	}
+}
+
+// homeVarDefaults are the documented defaults of variables that name a
+// file or directory in the home, relative to it.
+var homeVarDefaults = map[string]string{
+	"HISTFILE":                    "/.bash_history",
+	"XDG_CONFIG_HOME":             "/.config",
+	"XDG_DATA_HOME":               "/.local/share",
+	"XDG_STATE_HOME":              "/.local/state",
+	"APPDATA":                     "/AppData/Roaming",
+	"LOCALAPPDATA":                "/AppData/Local",
+	"USERPROFILE":                 "",
+	"KUBECONFIG":                  "/.kube/config",
+	"AWS_SHARED_CREDENTIALS_FILE": "/.aws/credentials",
+	"AWS_CONFIG_FILE":             "/.aws/config",
+	"GNUPGHOME":                   "/.gnupg",
+	"DOCKER_CONFIG":               "/.docker",
+	"CLOUDSDK_CONFIG":             "/.config/gcloud",
+	"NPM_CONFIG_USERCONFIG":       "/.npmrc",
+}
+
+// debugsProfile reports a Chromium-family browser started with a DevTools
+// port or pipe: its --user-data-dir is read whole by whoever connects.
+func debugsProfile(c *cmdCtx) bool {
+	p := strings.ToLower(c.prog)
+	if !strings.Contains(p, "chrom") && !strings.Contains(p, "edge") && !strings.Contains(p, "brave") &&
+		!strings.Contains(p, "opera") && !strings.Contains(p, "vivaldi") {
+		return false
+	}
+	for _, a := range c.argv[1:] {
+		if strings.HasPrefix(a.s, "--remote-debugging-port") || strings.HasPrefix(a.s, "--remote-debugging-pipe") {
+			return true
+		}
+	}
+	return false
+}
+
+// sevenZip handles 7z's a (add) and u (update): the operands after the
+// archive are trees it reads; x/e write under -o.
+func (w *walker) sevenZip(c *cmdCtx) {
+	var ops []argVal
+	for _, a := range c.argv[1:] {
+		if strings.HasPrefix(a.s, "-") {
+			if o, ok := strings.CutPrefix(a.s, "-o"); ok && o != "" {
+				w.argPath(argVal{s: o, dyn: a.dyn}, c.sc, accW, true)
+			}
+			continue
+		}
+		ops = append(ops, a)
+	}
+	if len(ops) == 0 {
+		return
+	}
+	cmd, ops := ops[0].s, ops[1:]
+	for k, a := range ops {
+		switch {
+		case k == 0 && (cmd == "a" || cmd == "u" || cmd == "d"):
+			w.argPath(a, c.sc, accRW, true)
+		case k == 0:
+			w.argPath(a, c.sc, accR, true)
+		case cmd == "a" || cmd == "u":
+			w.treePath(a, c.sc, accR)
+		}
+	}
+}

@@ -87,7 +87,11 @@ func (w *walker) git(c *cmdCtx) {
 			}
 		}
 	case "rm", "mv", "checkout", "restore", "clean":
-		w.generic(&cmdCtx{prog: "git", argv: gc.argv, sc: sc}, 1)
+		if sub != "rm" && sub != "mv" {
+			// rm and mv change the index and the tree; the content of
+			// the files they name reaches no output (git rm --cached .env)
+			w.generic(&cmdCtx{prog: "git", argv: gc.argv, sc: sc}, 1)
+		}
 		after := false
 		for _, a := range gc.argv[1:] {
 			if a.s == "--" {
@@ -104,10 +108,17 @@ func (w *walker) git(c *cmdCtx) {
 		w.grep(gc)
 	case "apply", "am":
 		w.files(gc, &fileProg{acc: accR, opts: applyOpts})
+	case "check-ignore", "check-attr":
+		// the names are matched against ignore and attribute rules only
+		defer w.withMode(modeNames)()
+		w.generic(gc, 1)
 	case "config", "branch", "tag", "log", "show", "stash", "reset", "rebase", "merge", "cherry-pick", "revert", "switch", "init", "status":
 		// operands are refs, names and messages, not files
 		if sub == "log" || sub == "show" || sub == "status" || sub == "init" {
 			w.generic(gc, 1)
+		}
+		if sub == "show" || sub == "cat-file" {
+			w.revPaths(gc)
 		}
 	default:
 		w.generic(gc, 1)
@@ -208,6 +219,9 @@ func (w *walker) sshKeygen(c *cmdCtx) {
 	readOnly := false
 	for _, a := range c.argv[1:] {
 		s := a.s
+		if k := strings.IndexByte(s, 'f'); k > 1 && s[0] == '-' && s[1] != '-' {
+			s = s[:k] // -lf KEY: the letters before the valued -f
+		}
 		if len(s) > 1 && s[0] == '-' && strings.ContainsAny(s[1:], "ylFRBeiLQ") && !strings.ContainsAny(s[1:], "bCEfIJjKmMNnOPrsStVwYzZaD") {
 			readOnly = true
 		}
