@@ -57,6 +57,9 @@ func (pp PathPattern) String() string { return pp.pattern }
 // Match reports whether the slash path p matches the pattern.
 func (pp PathPattern) Match(p string) bool {
 	for _, a := range pp.alts {
+		if literalMiss(a, p) {
+			continue
+		}
 		if matchPath(a, p) {
 			return true
 		}
