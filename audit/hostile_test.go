@@ -1,3 +1,5 @@
+//go:build unix
+
 package audit
 
 // Hostile homes: files planted or replaced by someone who can write

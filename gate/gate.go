@@ -146,12 +146,15 @@ func (g *Gate) decide(c Call) Result {
 	if g.Env.Now != nil {
 		now = g.Env.Now
 	}
-	f := policy.Classify(c.Tool, c.Input, policy.CallEnv{
-		Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv(g.Env)),
-	})
+	server, tool := mcpTarget(c)
+	env := policy.CallEnv{Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv(g.Env))}
+	if is, ok := g.Toolsets.(InputSchemas); ok && tool != "" {
+		env.InputSchema = is.InputSchema(server, tool)
+	}
+	f := policy.Classify(c.Tool, c.Input, env)
 	res := Result{Mode: p.Mode, Facts: f}
 	var st policy.Stages
-	if server, tool := mcpTarget(c); tool != "" {
+	if tool != "" {
 		if g.Toolsets != nil {
 			st.Hold = func(*policy.Facts) (policy.Decision, bool) {
 				return g.Toolsets.Check(server, tool, c.Input, strictSchemas(p))
@@ -278,6 +281,9 @@ func (g *Gate) record(c Call, res Result) error {
 }
 
 func detail(d policy.Decision) string {
+	if d.Via != "" {
+		return d.Via
+	}
 	if d.Hidden && d.Arg != "" {
 		return "hidden in argument " + d.Arg
 	}

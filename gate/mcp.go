@@ -18,6 +18,16 @@ type Toolsets interface {
 	Check(server, tool string, args []byte, strict bool) (d policy.Decision, refused bool)
 }
 
+// InputSchemas is what a Toolsets may also answer: the pinned input schema
+// of a server's tool, or nil. The classifier reads its property
+// descriptions to tell a prose argument (an issue body) from a place (a
+// path), so a secret path named in prose is not taken for a read. It is
+// asked before the call is classified, from the same pinned toolset Check
+// holds the call to.
+type InputSchemas interface {
+	InputSchema(server, tool string) []byte
+}
+
 // Contracts answers for per-server contracts.
 type Contracts interface {
 	// Check returns the contract's decision on a call outside it, whether

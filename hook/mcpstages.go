@@ -14,7 +14,7 @@ import (
 // contracts.yaml only when an mcp__ call needs them (a Bash call pays
 // nothing).
 func WithMCPStages(g *gate.Gate) *gate.Gate {
-	g.Toolsets = gate.PinsFile{Store: pins.Open(g.Env.AirlockHome)}
+	g.Toolsets = &gate.PinsFile{Store: pins.Open(g.Env.AirlockHome)}
 	g.Contracts = &lazyContracts{home: g.Env.AirlockHome, vars: g.Policy.Vars}
 	return g
 }

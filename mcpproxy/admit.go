@@ -357,6 +357,25 @@ func (a *admission) Check(server, tool string, args []byte, strict bool) (policy
 	return policy.Decision{}, false
 }
 
+// InputSchema implements gate.InputSchemas from the live toolset: the
+// input schema of an admitted tool, or nil (a held or stale toolset has
+// none to give; Check refuses the call).
+func (a *admission) InputSchema(server, tool string) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stale || a.held || a.live == nil {
+		return nil
+	}
+	t, ok := a.live.Tool(tool)
+	if !ok {
+		return nil
+	}
+	if s := gjson.GetBytes(t.Canon, "inputSchema"); s.IsObject() {
+		return []byte(s.Raw)
+	}
+	return nil
+}
+
 func quote(s string) string { return strconv.Quote(s) }
 
 // unseenLocked says which definition the client was shown that the

@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "3e520a80a0389e598d25e7ddddd3844779a8a03afe78b4eb3fc2e9c968b76b2d"
+const builtinDigest = "664624fc1c97a61585849d5af1b4dd4d716b4c7c40fa1f983d1c4f57c2d727a4"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -18,7 +18,8 @@ var builtinForbids = []rawRule{
 	},
 		Reason: "a cron entry runs code later, unattended", line: 50},
 	{ID: "persist.crontab", Command: rawCommands{{Program: strList{"crontab"},
-		Args: strList{"**"},
+		Args:   strList{"**"},
+		Unless: strList{"l|list"},
 	},
 		{Program: strList{"crontab"},
 			Flags: strList{"e|r"},
@@ -46,6 +47,8 @@ var builtinForbids = []rawRule{
 		Subcommand: strList{"config"},
 		Flags:      strList{"global|system"},
 		Args:       strList{"core.hookspath"},
+		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
+		MinArgs:    2,
 	},
 	},
 		Reason: "a global hooks path runs code in every repository", line: 70},
@@ -58,6 +61,7 @@ var builtinForbids = []rawRule{
 		Flags:      strList{"global|system"},
 		Args:       strList{"*.*"},
 		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
+		MinArgs:    2,
 	},
 	},
 		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 77},

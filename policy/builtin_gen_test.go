@@ -76,6 +76,9 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Flags", c.Flags)
 				list(&b, "Args", c.Args)
 				list(&b, "Unless", c.Unless)
+				if c.MinArgs != 0 {
+					fmt.Fprintf(&b, "MinArgs: %d,\n", c.MinArgs)
+				}
 				b.WriteString("},\n")
 			}
 			b.WriteString("},\n")

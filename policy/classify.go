@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,10 @@ type CallEnv struct {
 	Budget Budget
 	// NoResolve skips symlink resolution (tests of pure string behaviour).
 	NoResolve bool
+	// InputSchema is the pinned input schema of an MCP tool when the
+	// caller has it (pins.json): its property descriptions give the
+	// arguments roles (roles.go). nil: roles by argument name only.
+	InputSchema []byte
 }
 
 // Classify derives the facts of one tool call from its JSON arguments.
@@ -58,16 +63,24 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	if env.Budget == (Budget{}) {
 		c.env.Budget = DefaultBudget
 	}
+	f.roles = rolesFor(tool, env.InputSchema)
 	root := gjson.ParseBytes(input)
 	if !root.IsObject() {
 		c.text("", root.String())
 	} else {
 		c.walk(root, "", 1)
 	}
+	for _, pc := range c.pending {
+		c.writeContent(c.target, pc.name, pc.s)
+	}
 	c.searchGlob(root)
 	c.mcpTrees()
 	c.notebookCode(root)
 	c.finish()
+	if f.Mentioned != nil {
+		m := classifier{f: f.Mentioned, env: c.env}
+		m.finish()
+	}
 	return f
 }
 
@@ -89,6 +102,11 @@ type classifier struct {
 	kind   toolKind
 	values int
 	chars  int
+
+	pending  []pendingContent // content strings, judged once the target is known
+	target   string           // a write's target as written
+	cellType string           // NotebookEdit's cell_type
+	encl     Role             // the role of the MCP prose field the walk is inside
 }
 
 func toolKindOf(tool string) toolKind {
@@ -182,7 +200,13 @@ func (c *classifier) value(val gjson.Result, name, key string, depth int) {
 		c.str(name, key, s)
 	case gjson.JSON:
 		c.count(0)
+		prev := c.encl
+		if c.f.roles.mcp && !c.f.roles.runs && prev == RoleUnknown && key != "" {
+			// the role a prose field gives what it holds (enclosingRole)
+			c.encl = mcpNameRole(strings.ToLower(key))
+		}
 		c.walk(val, name, depth+1)
+		c.encl = prev
 	default:
 		c.count(0)
 	}
@@ -240,6 +264,25 @@ func (c *classifier) str(name, key, s string) {
 		c.shell(name, s)
 		return
 	}
+	if top && lk == "cell_type" {
+		c.cellType = s
+	}
+	switch c.roleOf(name, key) {
+	case RoleContent:
+		if c.target != "" && !strings.EqualFold(c.f.Tool, "NotebookEdit") {
+			c.writeContent(c.target, name, s)
+		} else {
+			// the target (or a notebook's cell_type) comes later in the
+			// JSON, or never
+			c.pending = append(c.pending, pendingContent{name: name, s: s})
+		}
+		return
+	case RoleProse, RoleData:
+		return // the text fact above is all it yields
+	case RoleBrief:
+		c.mention(name, s)
+		return
+	}
 	switch c.kind {
 	case kindRead, kindWrite:
 		if top && (lk == "file_path" || lk == "notebook_path" || lk == "path" && c.f.Primary == "") {
@@ -247,6 +290,7 @@ func (c *classifier) str(name, key, s string) {
 			acc := AccessRead
 			if c.kind == kindWrite {
 				acc = AccessWrite
+				c.writeTarget(s)
 			}
 			c.path(name, s, acc)
 			return
@@ -300,6 +344,7 @@ func (c *classifier) generic(name, key, s string) {
 		case kindWrite:
 			if pathKeys[key] {
 				acc = AccessWrite
+				c.writeTarget(s)
 			}
 		}
 		c.path(name, s, acc)
@@ -366,10 +411,15 @@ func (c *classifier) shell(name, src string) {
 	for _, sc := range r.Commands {
 		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
-		// the safety net under the parser: a path named anywhere in a
-		// command's words is at least read (`echo ~/.netrc | xargs cat`,
-		// `socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`) — unless the parser
-		// already knows what the command does with it
+		// the safety net under the parser: a path named anywhere in the
+		// words of a command the analyzer did not model completely is at
+		// least read (`socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`) unless the parser
+		// recorded that path itself (ls ~/.ssh: names only). A modelled
+		// command's words are data unless its facts say otherwise: `echo
+		// ~/.netrc` and `git commit -m "…"` mention, they do not read.
+		if sc.Modelled {
+			continue
+		}
 		for _, w := range cmd.Argv[1:] {
 			for _, p := range ExtractPaths(w) {
 				if !parsed[ExpandPath(p, sc.Dir, c.env.Home)] {
@@ -398,8 +448,10 @@ func (c *classifier) shell(name, src string) {
 		for _, u := range ExtractURLs(code) {
 			c.url(name, u)
 		}
-		for _, p := range ExtractPaths(code) {
-			c.path(name, p, AccessAny)
+		if !slices.Contains(r.Inert, code) {
+			for _, p := range ExtractPaths(code) {
+				c.path(name, p, AccessAny)
+			}
 		}
 		c.text(name, code)
 	}
@@ -409,22 +461,28 @@ func (c *classifier) shell(name, src string) {
 // symlink-resolved paths, folded forms for deny matching, canonical hosts.
 func (c *classifier) finish() {
 	home := c.env.Home
+	var once resolvedOnce
 	for i := range c.f.Paths {
 		p := &c.f.Paths[i]
-		if p.Path == "" {
+		fromRaw := p.Path == ""
+		if fromRaw {
 			p.Path = ExpandPath(p.Raw, c.env.Cwd, home)
 		}
 		p.Resolved = p.Path
 		if !c.env.NoResolve && strings.HasPrefix(p.Path, "/") {
-			p.Resolved = ResolveSymlinks(p.Path)
+			p.Resolved = once.resolve(p.Path)
 		}
 		p.fold = FoldPath(p.Path)
-		if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
-			// the folded spelling may decode to a different place than the
-			// written one (%2e%2e, fullwidth dots): deny on either
-			c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw,
-				Glob: p.Glob, Tree: p.Tree, Names: p.Names, search: p.search})
-			p = &c.f.Paths[i]
+		// a spelling that folds to itself expands to p.Path and folds to
+		// p.fold: only another spelling can name another place
+		if !fromRaw || FoldText(p.Raw) != p.Raw {
+			if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
+				// the folded spelling may decode to a different place than
+				// the written one (%2e%2e, fullwidth dots): deny on either
+				c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw,
+					Glob: p.Glob, Tree: p.Tree, Names: p.Names, search: p.search})
+				p = &c.f.Paths[i]
+			}
 		}
 		if p.Tree && home != "" {
 			p.home = FoldPath(home)
@@ -435,6 +493,13 @@ func (c *classifier) finish() {
 		if p.Resolved != p.Path {
 			p.rfold = FoldPath(p.Resolved)
 		}
+	}
+	for i := range c.f.Paths {
+		c.f.Paths[i].setKeys()
+	}
+	for i := range c.f.Commands {
+		// folded once per call, not once per forbid that names a program
+		c.f.Commands[i].fprog = FoldText(c.f.Commands[i].Program())
 	}
 	for i := range c.f.Hosts {
 		h := &c.f.Hosts[i]

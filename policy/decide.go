@@ -82,11 +82,26 @@ func checkBudget(f *Facts) (Decision, bool) {
 		Reason: "arguments too large to inspect: " + f.TooLarge}, true
 }
 
-// CheckForbids runs the built-in forbid list against every fact.
+// CheckForbids runs the built-in forbid list against every fact. What a
+// brief only names (Facts.Mentioned) meets the forbids after everything
+// the call does: a forbid it fits asks, never blocks.
 func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
 	for _, r := range p.Forbids {
 		if hit, ok := r.Match(f); ok {
 			return decisionFrom(r, hit, f, FromForbid), true
+		}
+	}
+	if m := f.Mentioned; m != nil && len(m.Paths) > 0 {
+		for _, r := range p.Forbids {
+			if r.path == nil {
+				continue
+			}
+			if hit, ok := r.Match(m); ok {
+				d := decisionFrom(r, hit, f, FromForbid)
+				d.Action = min(d.Action, Ask)
+				d.Via = "named in argument " + hit.Arg + ", read by nobody yet: the sub-agent's own calls are checked as it makes them"
+				return d, true
+			}
 		}
 	}
 	return Decision{}, false
@@ -196,9 +211,16 @@ func (p *Policy) Effective(d Decision, attended bool) Action {
 }
 
 func decisionFrom(r *Rule, hit Hit, f *Facts, src Source) Decision {
-	return Decision{
+	d := Decision{
 		Action: r.Action, Source: src, Rule: r.ID, Reason: r.Reason,
 		Target: hit.Target, Arg: hit.Arg,
 		Hidden: hit.Arg != "" && hit.Arg != f.PrimaryArg,
 	}
+	if r.Action != Allow && r.hasFacts {
+		// an allow names nothing it found, nor does a rule that names no
+		// fact; a refusal by a fact says where its target came from and
+		// what the call does with it
+		d.Via = f.via(hit)
+	}
+	return d
 }

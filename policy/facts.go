@@ -34,11 +34,13 @@ type PathFact struct {
 	Names bool // only names or metadata reach the caller (ls, stat, du, ssh-keygen -y)
 
 	// Filled by the classifier, not by the parsers:
-	Resolved string // Path with symlinks resolved along its longest existing prefix
-	fold     string // FoldPath(Path), for deny matching
-	rfold    string // FoldPath(Resolved)
-	search   bool   // Glob is a search tool's glob: a wildcard matches a leading dot
-	home     string // the caller's home, folded, for a Tree fact
+	Resolved string     // Path with symlinks resolved along its longest existing prefix
+	fold     string     // FoldPath(Path), for deny matching
+	rfold    string     // FoldPath(Resolved)
+	keys     [2]keyMask // the glob index's key sets of fold and rfold (glob_index.go)
+	keyed    bool       // keys are set
+	search   bool       // Glob is a search tool's glob: a wildcard matches a leading dot
+	home     string     // the caller's home, folded, for a Tree fact
 }
 
 // HostFact is one network destination.
@@ -54,6 +56,8 @@ type CommandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
 	Arg  string
+
+	fprog string // FoldText(Program()), filled by the classifier for deny matching
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").
@@ -101,6 +105,13 @@ type Facts struct {
 	Texts      []TextFact
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
+	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),
+	// nil when nothing is: its paths meet the forbids, which ask rather
+	// than block — the sub-agent's own calls are checked when it makes
+	// them.
+	Mentioned *Facts
+
+	roles roleTable // what the tool says about its arguments (roles.go)
 }
 
 // SignalFact is a Signal with the text that raised it.

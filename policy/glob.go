@@ -32,6 +32,7 @@ var (
 type PathPattern struct {
 	pattern string
 	alts    []string // brace-expanded, brace-free patterns
+	keys    []uint16 // each alternative's index key (glob_index.go); nil: none has one
 }
 
 // CompilePathGlob compiles a PathGlob pattern. It fails on an empty
@@ -48,7 +49,7 @@ func CompilePathGlob(pattern string) (PathPattern, error) {
 	if err != nil {
 		return PathPattern{}, err
 	}
-	return PathPattern{pattern: pattern, alts: alts}, nil
+	return PathPattern{pattern: pattern, alts: alts, keys: altKeys(alts)}, nil
 }
 
 // String returns the pattern as written.
@@ -57,9 +58,6 @@ func (pp PathPattern) String() string { return pp.pattern }
 // Match reports whether the slash path p matches the pattern.
 func (pp PathPattern) Match(p string) bool {
 	for _, a := range pp.alts {
-		if literalMiss(a, p) {
-			continue
-		}
 		if matchPath(a, p) {
 			return true
 		}

@@ -201,6 +201,7 @@ func (k KernelPathRules) deniedAccess(fold, path string) (read, write bool) {
 
 func (k KernelPathRules) denied(fold, path string, a Access) (string, bool) {
 	fact := []PathFact{{Path: path, Access: a, fold: fold}}
+	fact[0].setKeys()
 	for _, r := range k.rules {
 		if _, ok := r.path.deny(fact); ok {
 			return r.ID, true

@@ -124,17 +124,30 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 		if p.Access&m.access == 0 {
 			continue
 		}
-		for _, form := range [2]string{p.fold, p.rfold} {
+		keys := &p.keys
+		var own [2]keyMask
+		if !p.keyed {
+			// a fact not made by Classify: the same answer, with its keys
+			// computed here
+			own = [2]keyMask{formKeys(p.fold), formKeys(p.rfold)}
+			keys = &own
+		}
+		for k, form := range [2]string{p.fold, p.rfold} {
 			if form == "" {
 				continue
 			}
 			if p.Glob || p.Tree || p.Names {
+				// a pattern, a tree or a name: its literal keys say
+				// nothing about what it can name (match_shapes.go)
 				if m.denyShaped(p, form) {
 					return Hit{Target: p.Path, Arg: p.Arg}, true
 				}
 				continue
 			}
-			if matchAny(m.globs, form) && !matchAny(m.except, form) {
+			if m.index.skips(&keys[k]) {
+				continue
+			}
+			if matchAnyKeyed(m.globs, form, &keys[k]) && !matchAny(m.except, form) {
 				return Hit{Target: p.Path, Arg: p.Arg}, true
 			}
 		}
@@ -143,7 +156,7 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 }
 
 // allow: every fact of the rule's access fits, written and resolved, and
-// there is at least one.
+// there is at least one (or none, for a matcher with or_absent).
 func (m *pathMatcher) allow(paths []PathFact) bool {
 	n := 0
 	for i := range paths {
@@ -165,7 +178,7 @@ func (m *pathMatcher) allow(paths []PathFact) bool {
 			}
 		}
 	}
-	return n > 0
+	return n > 0 || m.orAbsent
 }
 
 func matchAny(globs []PathPattern, p string) bool {
@@ -252,7 +265,13 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 		}
 		return s
 	}
-	prog := norm(c.Program())
+	prog := c.Program()
+	if deny {
+		prog = c.fprog
+		if prog == "" {
+			prog = FoldText(c.Program())
+		}
+	}
 	ok := false
 	for _, g := range m.program {
 		if wildMatch(g, prog) {
@@ -288,6 +307,17 @@ func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
 	}
 	for _, alts := range m.unless {
 		if hasFlag(args, alts, false) {
+			return false
+		}
+	}
+	if m.minArgs > 0 {
+		n := 0
+		for _, a := range args {
+			if !isFlag(a) {
+				n++
+			}
+		}
+		if n < m.minArgs {
 			return false
 		}
 	}

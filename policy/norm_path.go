@@ -387,6 +387,31 @@ func ResolveSymlinks(p string) string {
 	return resolveWalk(p)
 }
 
+// resolvedOnce resolves each distinct path of one call once: a command
+// names the same file in several facts (`cp a b && cat b`, a path in two
+// arguments), and each resolution is system calls. It remembers the first
+// few paths without allocating; paths past those are resolved each time.
+// Two facts naming one path get one answer, as they would if the call's
+// paths had been resolved an instant apart.
+type resolvedOnce struct {
+	n    int
+	seen [8][2]string
+}
+
+func (r *resolvedOnce) resolve(p string) string {
+	for i := 0; i < r.n; i++ {
+		if r.seen[i][0] == p {
+			return r.seen[i][1]
+		}
+	}
+	out := ResolveSymlinks(p)
+	if r.n < len(r.seen) {
+		r.seen[r.n] = [2]string{p, out}
+		r.n++
+	}
+	return out
+}
+
 // resolveWalk is the portable resolution: one Lstat per component.
 func resolveWalk(p string) string {
 	vol := filepath.VolumeName(p)

@@ -42,6 +42,9 @@ func TestResolveFastAgreesWithWalk(t *testing.T) {
 		{"ws/rc", "home/.bashrc"},
 		{"ws/new/dir/file", "ws/new/dir/file"},
 		{"ws/src/a.go/x", "ws/src/a.go/x"},
+		{"ws/keys/new/deeper", "home/.ssh/new/deeper"}, // a link, then what does not exist yet
+		{"ws/up/.ssh", "home/.ssh"},
+		{"ws/src/../keys/id_rsa", "home/.ssh/id_rsa"}, // unclean: the walk's
 	} {
 		in := filepath.Join(root, c.in)
 		want := filepath.Join(root, c.want)
@@ -50,6 +53,16 @@ func TestResolveFastAgreesWithWalk(t *testing.T) {
 		}
 		if got, ok := resolveFast(in); ok && got != resolveWalk(in) {
 			t.Errorf("resolveFast(%s) = %s, walk says %s", c.in, got, resolveWalk(in))
+		}
+		if got, ok := resolveProc(in); ok && got != resolveWalk(in) {
+			t.Errorf("resolveProc(%s) = %s, walk says %s", c.in, got, resolveWalk(in))
+		}
+	}
+	// a path with no link on its way is answered by one openat2, not declined
+	for _, in := range []string{"ws/src/a.go", "ws/src/new.go", "ws/new/dir/file", "ws/src/a.go/x", "ws"} {
+		in = filepath.Join(root, in)
+		if got, ok := resolveFast(in); !ok || got != in {
+			t.Errorf("resolveFast(%s) = %s, %v: want itself, answered", in, got, ok)
 		}
 	}
 	loop := filepath.Join(root, "ws/loop1/x")

@@ -149,6 +149,10 @@ type Decision struct {
 	Target string // the concrete path, host or command that matched
 	Arg    string // the argument the target sat in
 	Hidden bool   // the target sat in a secondary argument
+	// Via says where the target came from and what the call does with
+	// it: "read by cat in argument command", "named in argument prompt,
+	// read by nobody yet …". "" when nothing more is known than Arg.
+	Via string
 }
 
 // Explain renders the reason with its target for a person or a model.
@@ -160,7 +164,11 @@ func (d Decision) Explain() string {
 		b.WriteString(d.Target)
 		b.WriteString(")")
 	}
-	if d.Hidden && d.Arg != "" {
+	switch {
+	case d.Via != "":
+		b.WriteString(" — ")
+		b.WriteString(d.Via)
+	case d.Hidden && d.Arg != "":
 		b.WriteString(" — hidden in argument ")
 		b.WriteString(d.Arg)
 	}

@@ -74,7 +74,11 @@ func bundledDoc(data []byte) *rawDoc {
 				Reason: "reads inside the workspace",
 				line:   17,
 			}, rawRule{ID: "search-workspace",
-				Tool:   "Glob|Grep",
+				Tool: "Glob|Grep",
+				Path: &rawPath{Glob: strList{"${workspace}/**"},
+					Access:   strList{"read"},
+					OrAbsent: true,
+				},
 				Action: "allow",
 				Reason: "searching without a path searches the workspace",
 				line:   22,
@@ -83,15 +87,15 @@ func bundledDoc(data []byte) *rawDoc {
 				Text:   strList{"http://*"},
 				Action: "block",
 				Reason: "cleartext HTTP can be read and changed on the way",
-				line:   26,
+				line:   27,
 			}},
 			hasRules: true,
 			lines: map[string]int{"ask_fallback": 11,
 				"default":   10,
 				"escalate":  12,
-				"grants":    32,
+				"grants":    33,
 				"mode":      9,
-				"overrides": 33,
+				"overrides": 34,
 				"profile":   8,
 				"rules":     16,
 			},
@@ -104,4 +108,4 @@ const profileYoloYAML = "# Airlock profile: yolo\n#\n# Observe only: nothing is 
 
 const profileDefaultYAML = "# Airlock profile: default\n#\n# Blocks the unambiguously dangerous (the built-in forbid list: secrets,\n# destruction, download-and-execute, metadata, exfiltration, persistence,\n# the gate itself) and otherwise stays out of the way. An unmatched call is\n# allowed; the only asks are file writes outside the workspace and tmp, a\n# force-push to a protected branch and a global git config change. An ask\n# from an MCP server or airlock run goes to the ask channel (airlock askd,\n# a terminal, a desktop dialog); when no person answers it is allowed and\n# recorded as unattended (airlock report counts them): the forbids still\n# block.\nprofile: default\nmode: guard\ndefault: allow\nask_fallback: allow\nescalate:\n  high: ask\n\nrules:\n  - id: write-workspace\n    tool: Write|Edit|MultiEdit|NotebookEdit\n    path: {glob: [\"${workspace}/**\", \"${tmp}/**\", \"/tmp/**\"], access: write}\n    action: allow\n    reason: writes inside the workspace and tmp\n  - id: write-elsewhere\n    tool: Write|Edit|MultiEdit|NotebookEdit\n    action: ask\n    reason: a write outside the workspace and tmp\n\ngrants: []\noverrides: []\n"
 
-const profileParanoidYAML = "# Airlock profile: paranoid\n#\n# Everything as written (mode enforce): the forbid list blocks, reads and\n# searches inside the workspace are allowed, and every other call asks.\n# An ask from an MCP server or airlock run goes to the ask channel\n# (airlock askd, a terminal, a desktop dialog); when no person answers in\n# time it is refused (ask_fallback: block), and --yes is refused.\nprofile: paranoid\nmode: enforce\ndefault: ask\nask_fallback: block\nescalate:\n  high: block\n  med: ask\n\nrules:\n  - id: read-workspace\n    tool: Read|Glob|Grep|NotebookRead\n    path: {glob: [\"${workspace}/**\"], access: read}\n    action: allow\n    reason: reads inside the workspace\n  - id: search-workspace\n    tool: Glob|Grep\n    action: allow\n    reason: searching without a path searches the workspace\n  - id: cleartext-fetch\n    tool: WebFetch|mcp__*fetch*\n    text: [\"http://*\"]\n    action: block\n    reason: cleartext HTTP can be read and changed on the way\n\ngrants: []\noverrides: []\n"
+const profileParanoidYAML = "# Airlock profile: paranoid\n#\n# Everything as written (mode enforce): the forbid list blocks, reads and\n# searches inside the workspace are allowed, and every other call asks.\n# An ask from an MCP server or airlock run goes to the ask channel\n# (airlock askd, a terminal, a desktop dialog); when no person answers in\n# time it is refused (ask_fallback: block), and --yes is refused.\nprofile: paranoid\nmode: enforce\ndefault: ask\nask_fallback: block\nescalate:\n  high: block\n  med: ask\n\nrules:\n  - id: read-workspace\n    tool: Read|Glob|Grep|NotebookRead\n    path: {glob: [\"${workspace}/**\"], access: read}\n    action: allow\n    reason: reads inside the workspace\n  - id: search-workspace\n    tool: Glob|Grep\n    path: {glob: [\"${workspace}/**\"], access: read, or_absent: true}\n    action: allow\n    reason: searching without a path searches the workspace\n  - id: cleartext-fetch\n    tool: WebFetch|mcp__*fetch*\n    text: [\"http://*\"]\n    action: block\n    reason: cleartext HTTP can be read and changed on the way\n\ngrants: []\noverrides: []\n"

@@ -145,6 +145,13 @@ func goLiteral(b *bytes.Buffer, v reflect.Value) {
 			b.WriteString(", ")
 		}
 		b.WriteString("}")
+	case reflect.Array:
+		b.WriteString(typ + "{")
+		for i := 0; i < v.Len(); i++ {
+			goLiteral(b, v.Index(i))
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
 	case reflect.Map:
 		if v.IsNil() {
 			b.WriteString("nil")

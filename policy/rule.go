@@ -33,10 +33,12 @@ type Rule struct {
 }
 
 type pathMatcher struct {
-	globs  []PathPattern
-	except []PathPattern
-	access Access
-	src    []string
+	globs    []PathPattern
+	except   []PathPattern
+	index    globIndex // of globs: which paths cannot match any (glob_index.go)
+	access   Access
+	src      []string
+	orAbsent bool // allow: no path of the access is a fit too
 }
 
 type cmdMatcher struct {
@@ -44,6 +46,7 @@ type cmdMatcher struct {
 	sub     []string   // globs over the first positional
 	flags   [][]string // each entry: alternatives; every entry must be present
 	unless  [][]string // any entry present: no match (git config --get is a read)
+	minArgs int        // positional arguments after the subcommand, at least
 	args    []argPattern
 }
 
@@ -107,7 +110,10 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		if len(r.Path.Glob) == 0 {
 			return nil, fmt.Errorf("rule %s: path needs at least one glob", ruleName(r))
 		}
-		pm := &pathMatcher{access: AccessAny}
+		if r.Path.OrAbsent && deny {
+			return nil, fmt.Errorf("rule %s: path or_absent is for allow rules (a call with no path is allowed when the rule's globs would allow its paths)", ruleName(r))
+		}
+		pm := &pathMatcher{access: AccessAny, orAbsent: r.Path.OrAbsent}
 		if len(r.Path.Access) > 0 {
 			pm.access = 0
 			for _, a := range r.Path.Access {
@@ -125,6 +131,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 			return nil, fmt.Errorf("rule %s: path except: %w", ruleName(r), err)
 		}
 		pm.src = r.Path.Glob
+		pm.index = indexGlobs(pm.globs)
 		if len(pm.globs) == 0 {
 			out.never = true
 		}
@@ -183,6 +190,10 @@ func compileCommand(c rawCommand, deny bool, expand func(string) (string, bool, 
 	if len(c.Program) == 0 {
 		return cm, fmt.Errorf("command needs a program")
 	}
+	if c.MinArgs < 0 {
+		return cm, fmt.Errorf("command min_args is %d: write a count of arguments, 0 or more", c.MinArgs)
+	}
+	cm.minArgs = c.MinArgs
 	low := func(s string) string {
 		if deny {
 			return FoldText(s)

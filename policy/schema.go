@@ -51,6 +51,10 @@ type rawPath struct {
 	Glob   strList `yaml:"glob"`
 	Access strList `yaml:"access"`
 	Except strList `yaml:"except"`
+	// OrAbsent (allow rules only): the rule also holds for a call with no
+	// path of its access (a Grep or Glob without a path searches the
+	// workspace).
+	OrAbsent bool `yaml:"or_absent"`
 }
 
 type rawCommand struct {
@@ -59,6 +63,10 @@ type rawCommand struct {
 	Flags      strList `yaml:"flags"`
 	Args       strList `yaml:"args"`
 	Unless     strList `yaml:"unless_flags"`
+	// MinArgs: at least this many positional arguments after the
+	// subcommand (`git config --global alias.st` reads a setting; with a
+	// value after the name it writes one).
+	MinArgs int `yaml:"min_args"`
 }
 
 type rawCommands []rawCommand
@@ -113,7 +121,7 @@ func (s *strList) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: expected a string or a list of strings", n.Line)
 }
 
-// rawPath accepts a glob, a list of globs, or {glob, access, except}.
+// rawPath accepts a glob, a list of globs, or {glob, access, except, or_absent}.
 func (p *rawPath) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.MappingNode {
 		type plain rawPath
@@ -145,8 +153,8 @@ var (
 	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
-	pathSpecKeys  = []string{"glob", "access", "except"}
-	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags"}
+	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
+	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
 	overrideKeys  = []string{"forbid", "reason"}
 	escalateKeys  = []string{"low", "med", "high"}

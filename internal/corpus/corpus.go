@@ -105,13 +105,14 @@ func parse(data []byte, path string, rep placeholders) ([]Case, error) {
 }
 
 // placeholders substitutes {HOME}, {WS} and {USER}, but not inside the
-// shell's own ${HOME}, which an attack may spell literally.
+// shell's own ${HOME} or perl's $ENV{HOME}, which an attack may spell
+// literally.
 type placeholders map[string]string
 
 func (p placeholders) Replace(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && (i == 0 || s[i-1] != '$') {
+		if s[i] == '{' && (i == 0 || !isIdentOrDollar(s[i-1])) {
 			done := false
 			for k, v := range p {
 				if strings.HasPrefix(s[i:], k) {
@@ -198,4 +199,8 @@ func Misses() (map[string]bool, error) {
 // MissKey is a case's line in misses.tsv.
 func (c Case) MissKey() string {
 	return filepath.Base(c.File) + "\t" + c.Raw
+}
+
+func isIdentOrDollar(c byte) bool {
+	return c == '$' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -32,3 +32,18 @@ func TestParseProfileLineMisplaced(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaceholdersLeaveShellAndPerlHomeAlone(t *testing.T) {
+	p := placeholders{"{HOME}": "/h"}
+	for in, want := range map[string]string{
+		`{HOME}/.ssh`:             `/h/.ssh`,
+		`"{HOME}/x"`:              `"/h/x"`,
+		`${HOME}/.ssh`:            `${HOME}/.ssh`,
+		`remove_tree($ENV{HOME})`: `remove_tree($ENV{HOME})`,
+		`a={HOME} b=x{HOME}`:      `a=/h b=x{HOME}`,
+	} {
+		if got := p.Replace(in); got != want {
+			t.Errorf("Replace(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

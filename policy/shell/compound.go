@@ -189,7 +189,7 @@ func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 			argv = append(argv, v.s)
 			// `export "$X"` or `export 'A=1'`: a runtime word.
 			if name, val, ok := strings.Cut(v.s, "="); ok && isName(name) && exported && !unexport {
-				w.addEnv(name, val)
+				w.addEnv(name, val, sc)
 				if !v.dyn {
 					sc.setVar(name, val)
 				}
@@ -201,7 +201,7 @@ func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 			argv = append(argv, name)
 			if exported && !unexport {
 				if v, ok := sc.vars[name]; ok {
-					w.addEnv(name, v)
+					w.addEnv(name, v, sc)
 				}
 			}
 			continue
@@ -209,7 +209,7 @@ func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 		val := w.evalAssign(a, sc)
 		argv = append(argv, name+"="+val.s)
 		if exported && !unexport {
-			w.addEnv(name, val.s)
+			w.addEnv(name, val.s, sc)
 		}
 		w.setVarFrom(sc, name, val)
 	}
@@ -244,7 +244,7 @@ func (w *walker) walkCall(c *syntax.CallExpr, sc *scope, in flow) flow {
 			val := w.evalAssign(a, sc)
 			// A plain assignment changes the environment when the variable
 			// is already exported; report it.
-			w.addEnv(a.Name.Value, val.s)
+			w.addEnv(a.Name.Value, val.s, sc)
 			w.setVarFrom(sc, a.Name.Value, val)
 		}
 		return flow{}
@@ -254,7 +254,7 @@ func (w *walker) walkCall(c *syntax.CallExpr, sc *scope, in flow) flow {
 			continue
 		}
 		val := w.evalAssign(a, sc)
-		w.addEnv(a.Name.Value, val.s)
+		w.addEnv(a.Name.Value, val.s, sc)
 	}
 	saveDeferred := len(w.deferred)
 	var argv []argVal

@@ -6,11 +6,14 @@ import (
 
 // cmdCtx is one simple command being classified.
 type cmdCtx struct {
-	prog  string
-	argv  []argVal
-	sc    *scope
-	in    flow
-	xargs bool // arguments arrive from stdin (xargs): interpreters here run piped data
+	prog string
+	argv []argVal
+	// modelled: the handler knew every operand's role (see Command.Modelled)
+	modelled bool
+	awkSeen  bool // awk: a program text was read
+	sc       *scope
+	in       flow
+	xargs    bool // arguments arrive from stdin (xargs): interpreters here run piped data
 }
 
 // classify records the facts of one simple command and of every command it
@@ -26,6 +29,8 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 			return flow{}
 		}
 		w.res.Commands = append(w.res.Commands, Command{Argv: strs, Dir: c.sc.dir})
+		ci := len(w.res.Commands) - 1
+		c.modelled = false
 		a0 := c.argv[0]
 		if guard == 0 && w.aliases != nil {
 			if v, ok := w.aliases[a0.s]; ok && !w.activeAlias[a0.s] {
@@ -52,6 +57,9 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		c.prog = progName(a0.s)
 		prev := c.argv
 		inner, f := w.dispatch(c)
+		if c.modelled || len(inner) > 0 || modelledProgs()[c.prog] {
+			w.res.Commands[ci].Modelled = true
+		}
 		if len(inner) == 0 {
 			f.bits |= in.bits & flowTaint
 			return f
@@ -95,6 +103,12 @@ var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbas
 // or the command's data flow.
 func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	if inner, ok := w.tableDispatch(c); ok {
+		if len(inner) > 0 {
+			return inner, flow{}
+		}
+		return nil, w.generic(c, 1)
+	}
 	switch c.prog {
 	// ---- wrappers ----
 	case "sudo":

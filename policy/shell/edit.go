@@ -124,7 +124,7 @@ func (w *walker) copyLike(c *cmdCtx) {
 func (w *walker) sed(c *cmdCtx) {
 	argv := c.argv
 	inplace, haveScript := false, false
-	var files []argVal
+	var files, scripts []argVal
 	after := false
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
@@ -151,6 +151,8 @@ func (w *walker) sed(c *cmdCtx) {
 					}
 					if name == "file" {
 						w.argPath(argVal{s: val}, c.sc, accR, true)
+					} else {
+						scripts = append(scripts, argVal{s: val, dyn: argv[i].dyn, dl: argv[i].dl})
 					}
 				case "line-length":
 					if !eq {
@@ -171,6 +173,8 @@ func (w *walker) sed(c *cmdCtx) {
 						v, next := attachedOrNext(argv, i, j)
 						if s[j] == 'f' {
 							w.argPath(v, c.sc, accR, true)
+						} else {
+							scripts = append(scripts, v)
 						}
 						i = next - 1
 						break cluster
@@ -185,6 +189,7 @@ func (w *walker) sed(c *cmdCtx) {
 		}
 		if !haveScript {
 			haveScript = true
+			scripts = append(scripts, argv[i])
 			continue
 		}
 		files = append(files, argv[i])
@@ -195,6 +200,28 @@ func (w *walker) sed(c *cmdCtx) {
 	}
 	for _, f := range files {
 		w.argPath(f, c.sc, acc, true)
+	}
+	c.modelled = true
+	for _, sc := range scripts {
+		if sc.dyn {
+			c.modelled = false // a script built at run time may run anything
+		}
+		sf := sedScript(sc.s)
+		for _, r := range sf.runs {
+			if sc.dl {
+				w.signal(SignalDownloadExec, c.sc.detail())
+			}
+			w.extracted(r, c.sc)
+		}
+		if sf.execInput && c.in.hasText {
+			w.extracted(c.in.text, c.sc)
+		}
+		for _, p := range sf.reads {
+			w.argPath(argVal{s: p, dyn: sc.dyn}, c.sc, accR, true)
+		}
+		for _, p := range sf.writes {
+			w.argPath(argVal{s: p, dyn: sc.dyn}, c.sc, accW, true)
+		}
 	}
 }
 
@@ -264,6 +291,8 @@ func (w *walker) grep(c *cmdCtx) {
 
 func (w *walker) jq(c *cmdCtx) {
 	argv := c.argv
+	// yq's load(), load_str() … open files its expression names
+	c.modelled = c.prog != "yq" || !argsContain(argv, "load")
 	filterGiven := false
 	i := 1
 	if (c.prog == "yq") && i < len(argv) {
@@ -322,3 +351,12 @@ var agOpts = &optSpec{short: "ABCGgmpW", long: set("ignore", "ignore-dir", "dept
 var ackOpts = &optSpec{short: "ABCmg", long: set("type", "ignore-dir", "ignore-file", "match", "output", "after-context", "before-context", "context", "max-count", "pager", "type-add", "type-set")}
 
 var grepOpts = &optSpec{short: "efmABCdD", long: set("regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "group-separator")}
+
+func argsContain(argv []argVal, sub string) bool {
+	for _, a := range argv[1:] {
+		if strings.Contains(a.s, sub) {
+			return true
+		}
+	}
+	return false
+}

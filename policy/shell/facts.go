@@ -36,6 +36,11 @@ type Host struct {
 type Command struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
+	// Modelled is set when the analyzer knows the role of every operand
+	// (data, a path it reads or writes, a program it runs, a host): the
+	// command's facts are complete, and a path merely spelled in its words
+	// (echo ~/.netrc, git commit -m "…") is text, not a read.
+	Modelled bool
 }
 
 // Signal names a behaviour recognised from data flow rather than from any

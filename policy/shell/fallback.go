@@ -217,7 +217,7 @@ func (w *walker) crude(src string, sc *scope, detail string) {
 			if !ok {
 				break
 			}
-			w.addEnv(name, val)
+			w.addEnv(name, val, cs)
 			k++
 		}
 		f := flow{}

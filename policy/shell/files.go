@@ -130,7 +130,7 @@ func (w *walker) command(c *cmdCtx) flow {
 			if len(c.argv) >= 3 {
 				val = joinArgs(c.argv[2:]).s
 			}
-			w.addEnv(c.argv[1].s, val)
+			w.addEnv(c.argv[1].s, val, c.sc)
 		}
 	case "launchctl":
 		if len(c.argv) >= 3 && c.argv[1].s == "setenv" && isName(c.argv[2].s) {
@@ -138,7 +138,7 @@ func (w *walker) command(c *cmdCtx) flow {
 			if len(c.argv) >= 4 {
 				val = c.argv[3].s
 			}
-			w.addEnv(c.argv[2].s, val)
+			w.addEnv(c.argv[2].s, val, c.sc)
 		}
 	case "alias":
 		for _, a := range c.argv[1:] {
@@ -151,10 +151,12 @@ func (w *walker) command(c *cmdCtx) flow {
 		}
 	case "echo":
 		return echoText(c)
+	case "date", "hostname", "history":
+		w.nameProgFiles(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
-		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "date", "id",
+		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
-		"jobs", "fg", "bg", "disown", "getopts", "history", "fc", "complete", "compgen", "caller", "logout", "hostname":
+		"jobs", "fg", "bg", "disown", "getopts", "fc", "complete", "compgen", "caller", "logout":
 		// operands are names, numbers or expressions, not files
 	case "printf":
 		return printfText(c)
@@ -261,6 +263,11 @@ func (w *walker) command(c *cmdCtx) flow {
 		return w.files(c, &fileProg{acc: acc, opts: gzipOpts, optAcc: gzipAcc})
 	case "git":
 		w.git(c)
+	case "gh", "glab", "hub":
+		return w.forgeCLI(c)
+	case "pip", "pip3", "npm", "yarn", "bun":
+		w.installsFromURL(c)
+		return w.generic(c, 1)
 	case "vim":
 		w.vim(c)
 	case "emacs", "emacsclient":

@@ -208,18 +208,18 @@ func tokenize(code string) []tok {
 			// a prefix letter (f'', r'', b'') joined the string already as an identifier
 			if n := len(out); n > 0 && out[n-1].kind == tkIdent && len(out[n-1].s) <= 2 && strings.Trim(strings.ToLower(out[n-1].s), "frbu") == "" {
 				out = out[:n-1]
-				s = interpolate(s)
+				s = foldInterp(s)
 			} else if c != '\'' {
-				s = interpolate(s)
+				s = foldInterp(s)
 			}
 			out = append(out, tok{tkStr, s})
 			i = j + 1
 		case c == homeMark[0]:
 			out = append(out, tok{tkIdent, homeMark})
 			i++
-		case isIdentByte(c) || c == '$' || c == '@':
+		case foldIdentByte(c) || c == '$' || c == '@':
 			j := i + 1
-			for j < len(code) && (isIdentByte(code[j]) || code[j] == '.' && j+1 < len(code) && isIdentByte(code[j+1]) || code[j] == '-' && j+1 < len(code) && isIdentByte(code[j+1]) && code[i] >= 'A' && code[i] <= 'Z') {
+			for j < len(code) && (foldIdentByte(code[j]) || code[j] == '.' && j+1 < len(code) && foldIdentByte(code[j+1]) || code[j] == '-' && j+1 < len(code) && foldIdentByte(code[j+1]) && code[i] >= 'A' && code[i] <= 'Z') {
 				j++
 			}
 			out = append(out, tok{tkIdent, code[i:j]})
@@ -242,9 +242,9 @@ func tokenize(code string) []tok {
 	return out
 }
 
-// interpolate keeps the home mark of an interpolating string (f-strings,
+// foldInterp keeps the home mark of an interpolating string (f-strings,
 // "…$ENV{HOME}…", `${os.homedir()}`) and drops other {…} holes' braces.
-func interpolate(s string) string {
+func foldInterp(s string) string {
 	if !strings.Contains(s, homeMark) {
 		return s
 	}
@@ -252,7 +252,7 @@ func interpolate(s string) string {
 	return s
 }
 
-func isIdentByte(c byte) bool {
+func foldIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 

@@ -96,6 +96,7 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 	w.envFiles(c)
 	for _, cd := range code {
 		f.bits |= w.embedded(cd, c.sc)
+		w.codeRunsIn(codeLang(c.prog), cd.s, c.sc)
 	}
 	if len(code) > 0 && c.xargs && c.in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())

@@ -56,6 +56,9 @@ func (b *wordBuilder) procSubst(p *syntax.ProcSubst) {
 	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
 	}
+	if f.hasText && p.Op == syntax.CmdIn && len(b.w.procTexts) < 8 {
+		b.w.procTexts = append(b.w.procTexts, f.text)
+	}
 }
 
 // lookup returns a parameter's value when it is statically known.

@@ -31,6 +31,10 @@ type Facts struct {
 	// Embedded holds code strings handed to interpreters (python -c, perl -e,
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string
+	// Inert holds the Embedded code the analyzer read completely and found
+	// to run nothing and open no file by name (an awk program that only
+	// prints): a path in it is text, not an access.
+	Inert []string
 	// TooDeep is set when a budget ran out (nesting deeper than
 	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.
@@ -153,6 +157,13 @@ type walker struct {
 	// dlVars are variables assigned from a download.
 	dlVars      map[string]bool
 	sawDownload bool
+
+	// fileTexts are files written in this program with statically known
+	// text (printf '…' > /tmp/x): running one runs its text.
+	fileTexts map[string]string
+	// procTexts are the known outputs of input process substitutions
+	// <(echo …): a shell sourcing one runs its text.
+	procTexts []string
 
 	// a fifo and a raw network client in the same program are a reverse shell.
 	fifoDetail, netcatDetail string

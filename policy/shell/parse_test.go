@@ -22,78 +22,82 @@ func TestParse(t *testing.T) {
 			t.Fatalf("duplicate case name %q", tc.name)
 		}
 		seen[tc.name] = true
-		t.Run(tc.name, func(t *testing.T) {
-			r := Parse(tc.src, testCwd, testHome, testUser)
-			checkShellInvariants(t, tc.src, r)
-			for _, want := range tc.cmds {
-				if !hasCommand(r, want) {
-					t.Errorf("missing command %q in %s", want, dumpCommands(r))
+		t.Run(tc.name, func(t *testing.T) { checkCase(t, tc) })
+	}
+}
+
+// checkCase runs one table case and checks every expectation it states.
+func checkCase(t *testing.T, tc parseCase) {
+	t.Helper()
+	r := Parse(tc.src, testCwd, testHome, testUser)
+	checkShellInvariants(t, tc.src, r)
+	for _, want := range tc.cmds {
+		if !hasCommand(r, want) {
+			t.Errorf("missing command %q in %s", want, dumpCommands(r))
+		}
+	}
+	for _, bad := range tc.noCmds {
+		if hasCommand(r, bad) {
+			t.Errorf("unexpected command %q in %s", bad, dumpCommands(r))
+		}
+	}
+	for cmd, dir := range tc.dirs {
+		found := false
+		for _, c := range r.Commands {
+			if strings.Join(c.Argv, " ") == cmd {
+				found = true
+				if c.Dir != dir {
+					t.Errorf("command %q: Dir = %q, want %q", cmd, c.Dir, dir)
 				}
 			}
-			for _, bad := range tc.noCmds {
-				if hasCommand(r, bad) {
-					t.Errorf("unexpected command %q in %s", bad, dumpCommands(r))
-				}
+		}
+		if !found {
+			t.Errorf("missing command %q in %s", cmd, dumpCommands(r))
+		}
+	}
+	for _, want := range tc.paths {
+		if !hasPath(r, want) {
+			t.Errorf("missing path %s %s in %s", want.acc, want.path, dumpPaths(r))
+		}
+	}
+	for _, bad := range tc.noPaths {
+		for _, pf := range r.Paths {
+			if pf.Path == bad {
+				t.Errorf("unexpected path %s %s", pf.Access, pf.Path)
 			}
-			for cmd, dir := range tc.dirs {
-				found := false
-				for _, c := range r.Commands {
-					if strings.Join(c.Argv, " ") == cmd {
-						found = true
-						if c.Dir != dir {
-							t.Errorf("command %q: Dir = %q, want %q", cmd, c.Dir, dir)
-						}
-					}
-				}
-				if !found {
-					t.Errorf("missing command %q in %s", cmd, dumpCommands(r))
-				}
-			}
-			for _, want := range tc.paths {
-				if !hasPath(r, want) {
-					t.Errorf("missing path %s %s in %s", want.acc, want.path, dumpPaths(r))
-				}
-			}
-			for _, bad := range tc.noPaths {
-				for _, pf := range r.Paths {
-					if pf.Path == bad {
-						t.Errorf("unexpected path %s %s", pf.Access, pf.Path)
-					}
-				}
-			}
-			for _, h := range tc.hosts {
-				if !slices.ContainsFunc(r.Hosts, func(x Host) bool { return x.Raw == h }) {
-					t.Errorf("missing host %q in %v", h, r.Hosts)
-				}
-			}
-			for _, e := range tc.env {
-				if !slices.Contains(r.Env, e) {
-					t.Errorf("missing env %q in %q", e, r.Env)
-				}
-			}
-			for _, e := range tc.embedded {
-				if !slices.Contains(r.Embedded, e) {
-					t.Errorf("missing embedded %q in %q", e, r.Embedded)
-				}
-			}
-			var got []Signal
-			for _, s := range r.Signals {
-				got = append(got, s.Signal)
-				if s.Detail == "" {
-					t.Errorf("signal %s without detail", s.Signal)
-				}
-				// Raised has no Arg field: the type guarantees the caller fills it
-			}
-			slices.Sort(got)
-			want := slices.Clone(tc.signals)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("signals = %v (%+v), want %v", got, r.Signals, want)
-			}
-			if r.TooDeep != tc.tooDeep {
-				t.Errorf("TooDeep = %v, want %v", r.TooDeep, tc.tooDeep)
-			}
-		})
+		}
+	}
+	for _, h := range tc.hosts {
+		if !slices.ContainsFunc(r.Hosts, func(x Host) bool { return x.Raw == h }) {
+			t.Errorf("missing host %q in %v", h, r.Hosts)
+		}
+	}
+	for _, e := range tc.env {
+		if !slices.Contains(r.Env, e) {
+			t.Errorf("missing env %q in %q", e, r.Env)
+		}
+	}
+	for _, e := range tc.embedded {
+		if !slices.Contains(r.Embedded, e) {
+			t.Errorf("missing embedded %q in %q", e, r.Embedded)
+		}
+	}
+	var got []Signal
+	for _, s := range r.Signals {
+		got = append(got, s.Signal)
+		if s.Detail == "" {
+			t.Errorf("signal %s without detail", s.Signal)
+		}
+		// Raised has no Arg field: the type guarantees the caller fills it
+	}
+	slices.Sort(got)
+	want := slices.Clone(tc.signals)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("signals = %v (%+v), want %v", got, r.Signals, want)
+	}
+	if r.TooDeep != tc.tooDeep {
+		t.Errorf("TooDeep = %v, want %v", r.TooDeep, tc.tooDeep)
 	}
 }
 

@@ -95,12 +95,18 @@ func (w *walker) generic(c *cmdCtx, start int) flow {
 	return flow{}
 }
 
+// pagers take +COMMAND operands.
+var pagers = set("less", "more", "most")
+
 func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 	n := 0
 	scanOpts(c.argv, 1, fp.opts, func(o option) bool {
 		if o.name == "" {
 			if fp.maxFiles > 0 && n >= fp.maxFiles {
 				return true
+			}
+			if len(o.val.s) > 1 && o.val.s[0] == '+' && pagers[c.prog] {
+				return true // +N, +/pattern, +!cmd: a start-up command (programRuns)
 			}
 			n++
 			w.argPath(o.val, c.sc, fp.acc, !fp.pathOnly)
@@ -126,6 +132,9 @@ func (w *walker) tee(c *cmdCtx) flow {
 	scanOpts(c.argv, 1, teeOpts, func(o option) bool {
 		if o.name == "" {
 			abs := w.argPath(o.val, c.sc, accW, true)
+			if abs != "" && c.in.hasText {
+				w.autorunWrite(abs, c.in.text, c.sc)
+			}
 			if abs != "" && c.in.bits&flowDL != 0 {
 				w.markDownloaded(abs)
 			}
@@ -199,7 +208,7 @@ func (w *walker) declare(c *cmdCtx) {
 	for _, a := range c.argv[1:] {
 		if name, val, ok := assignWord(a.s); ok {
 			if exported {
-				w.addEnv(name, val)
+				w.addEnv(name, val, c.sc)
 			}
 			if !a.dyn {
 				c.sc.setVar(name, val)

@@ -55,7 +55,9 @@ func (w *walker) finish() {
 	}
 }
 
-func (w *walker) addEnv(name, val string) {
+// addEnv records an environment assignment, and what the programs that
+// read the variable would run from it (envRuns).
+func (w *walker) addEnv(name, val string, sc *scope) {
 	kv := name + "=" + val
 	for _, e := range w.res.Env {
 		if e == kv {
@@ -63,6 +65,7 @@ func (w *walker) addEnv(name, val string) {
 		}
 	}
 	w.res.Env = append(w.res.Env, kv)
+	w.envRun(name, val, sc)
 }
 
 func (w *walker) addEmbedded(code string) {
@@ -158,6 +161,11 @@ func (w *walker) markDownloaded(abs string) {
 // checkExecDownloaded raises download-exec when abs, about to be run, holds
 // downloaded bytes (or is a temp file run after a download).
 func (w *walker) checkExecDownloaded(abs string, sc *scope) {
+	if text, ok := w.fileTexts[abs]; ok {
+		// a file this command wrote with known text runs: judge the text
+		delete(w.fileTexts, abs)
+		w.extracted(text, sc.nested(nil))
+	}
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())
 		return

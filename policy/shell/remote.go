@@ -220,6 +220,10 @@ func (w *walker) sshOption(v argVal, sc *scope) {
 	key := strings.ToLower(s[:i])
 	val := strings.TrimLeft(s[i:], "= \t")
 	switch key {
+	case "pkcs11provider", "securitykeyprovider":
+		if strings.ToLower(val) != "none" {
+			w.execPath(argVal{s: val, dyn: v.dyn}, sc) // a library ssh loads
+		}
 	case "identityfile", "certificatefile", "userknownhostsfile", "globalknownhostsfile", "include", "identityagent", "controlpath":
 		w.argPath(argVal{s: val, dyn: v.dyn}, sc, accR, true)
 	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
@@ -272,6 +276,10 @@ func (w *walker) remoteCopy(c *cmdCtx) {
 		case "S":
 			if c.prog != "rsync" {
 				w.classify([]argVal{v}, c.sc, flow{})
+			}
+		case "D":
+			if c.prog == "sftp" {
+				w.classify(w.splitWords(v.s), c.sc, flow{}) // -D SFTP_SERVER runs locally
 			}
 		case "J":
 			if c.prog != "rsync" {

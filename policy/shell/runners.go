@@ -40,11 +40,58 @@ func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
 		i++
 	}
 	c.xargs = true
-	if i >= len(argv) {
-		return []argVal{{s: "echo"}}, flow{}
+	var inner []argVal
+	if i < len(argv) {
+		inner = argv[i:]
+	} else {
+		inner = []argVal{{s: "echo"}}
 	}
-	return argv[i:], flow{}
+	if c.in.hasText {
+		inner = w.xargsInput(c, inner)
+	}
+	return inner, flow{}
 }
+
+// xargsInput appends the words of known stdin text to the command xargs
+// runs (`echo ~/.netrc | xargs cat` reads ~/.netrc); with -I the first
+// input line replaces the placeholder.
+func (w *walker) xargsInput(c *cmdCtx, inner []argVal) []argVal {
+	repl := ""
+	scanOpts(c.argv, 1, xargsOpts, func(o option) bool {
+		switch o.name {
+		case "":
+			return false
+		case "I", "replace":
+			repl = o.val.s
+		case "i":
+			repl = "{}"
+		}
+		return true
+	})
+	taint := c.in.bits&flowDL != 0
+	if repl != "" {
+		line, _, _ := strings.Cut(strings.TrimLeft(c.in.text, "\n"), "\n")
+		out := make([]argVal, len(inner))
+		for k, a := range inner {
+			out[k] = argVal{s: strings.ReplaceAll(a.s, repl, line), dyn: a.dyn, dl: a.dl || taint && strings.Contains(a.s, repl)}
+		}
+		return out
+	}
+	words := w.splitWords(c.in.text)
+	if len(words) > maxXargsWords {
+		words = words[:maxXargsWords]
+	}
+	out := make([]argVal, 0, len(inner)+len(words))
+	out = append(out, inner...)
+	for _, wd := range words {
+		wd.dl = taint
+		out = append(out, wd)
+	}
+	return out
+}
+
+// maxXargsWords bounds the input words xargs hands on.
+const maxXargsWords = 256
 
 // runWrapper handles `uv run CMD`, `poetry run CMD`, `bundle exec CMD` …
 func (w *walker) runWrapper(c *cmdCtx) ([]argVal, flow) {
@@ -69,6 +116,7 @@ func (w *walker) runWrapper(c *cmdCtx) ([]argVal, flow) {
 
 func (w *walker) npx(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	w.installsFromURL(c)
 	i := 1
 	for i < len(argv) {
 		s := argv[i].s
@@ -182,6 +230,10 @@ func (w *walker) parallel(c *cmdCtx) flow {
 	}
 	if j > i {
 		return w.nestedProgram(joinArgs(argv[i:j]).s, c.sc, nil)
+	}
+	if j == len(argv) && c.in.hasText {
+		// no command: each input line is a command
+		return w.nestedProgram(c.in.text, c.sc, nil)
 	}
 	return flow{}
 }

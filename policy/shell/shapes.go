@@ -20,12 +20,12 @@ func namesOnly(c *cmdCtx) bool {
 	case "ls", "dir", "vdir", "stat", "du", "tree", "exa", "eza", "lsd", "lsattr", "getfacl", "namei":
 		return true
 	case "age-keygen":
-		return hasWord(c.argv, "-y")
+		return hasArg(c.argv, "-y")
 	}
 	return false
 }
 
-func hasWord(argv []argVal, w string) bool {
+func hasArg(argv []argVal, w string) bool {
 	for _, a := range argv[1:] {
 		if a.s == w {
 			return true

@@ -21,6 +21,7 @@ func (w *walker) stdinSink(c *cmdCtx, kind flowBits) flow {
 			f = w.nestedProgram(in.text, c.sc, nil)
 		} else if strings.TrimSpace(in.text) != "" {
 			f.bits |= w.embedded(argVal{s: in.text, dl: in.bits&flowDL != 0}, c.sc)
+			w.codeRunsIn(codeLang(c.prog), in.text, c.sc)
 		}
 	}
 	f.bits |= kind
@@ -91,11 +92,13 @@ func (w *walker) shell(c *cmdCtx) flow {
 			pos = argStrings(argv[i+1:])
 		}
 		f := w.nestedProgram(code.s, c.sc, pos)
+		c.modelled = true // the string was walked as a program
 		return flow{bits: f.bits &^ (flowShellSink | flowInterpSink), text: f.text, hasText: f.hasText}
 	}
 	if i < len(argv) && !sflag {
 		return w.runScript(c, argv[i])
 	}
+	c.modelled = true // the program is stdin, walked when known
 	return w.stdinSink(c, flowShellSink)
 }
 
@@ -117,7 +120,11 @@ func (w *walker) runScript(c *cmdCtx, file argVal) flow {
 
 // execPath records a file that is run, and checks it against downloads.
 func (w *walker) execPath(a argVal, sc *scope) {
-	if a.proc || a.s == "" || a.s == "-" {
+	if a.proc || a.s == "<(…)" {
+		w.runProcTexts(sc)
+		return
+	}
+	if a.s == "" || a.s == "-" {
 		return
 	}
 	if isURL(a.s) {
@@ -223,13 +230,13 @@ func (w *walker) awk(c *cmdCtx) flow {
 			}
 		case "e", "source":
 			if o.hasVal {
-				f.bits |= w.embedded(o.val, c.sc)
+				f.bits |= w.awkProgram(o.val, c)
 				haveProg = true
 			}
 		case "":
 			if !haveProg {
 				haveProg = true
-				f.bits |= w.embedded(o.val, c.sc)
+				f.bits |= w.awkProgram(o.val, c)
 				return true
 			}
 			if _, _, ok := assignWord(o.val.s); ok {
@@ -240,6 +247,68 @@ func (w *walker) awk(c *cmdCtx) flow {
 		return true
 	})
 	return f
+}
+
+// awkProgram analyses one awk program text: the commands it runs
+// (system(), pipes) are walked; a program that runs nothing, reads no
+// file by name and prints only to stdout is data — a path in its text is
+// not opened — and leaves the command modelled.
+func (w *walker) awkProgram(prog argVal, c *cmdCtx) flowBits {
+	if !prog.dyn && awkPure(prog.s) {
+		if c.modelled || !c.awkSeen {
+			c.modelled = true
+		}
+		c.awkSeen = true
+		f := w.embedded(prog, c.sc)
+		w.res.Inert = append(w.res.Inert, prog.s)
+		return f
+	}
+	c.awkSeen = true
+	c.modelled = false
+	f := w.embedded(prog, c.sc)
+	w.codeRunsIn("awk", prog.s, c.sc)
+	if c.in.hasText {
+		for _, r := range codeExecs("awk", prog.s) {
+			if progs[progName(strings.TrimSpace(r.shell))] {
+				// print | "sh": the lines awk prints (its input, here) are commands
+				w.extracted(c.in.text, c.sc)
+				break
+			}
+		}
+	}
+	return f
+}
+
+// awkPure reports an awk program with no system(), getline, pipe, or
+// print/printf redirected to a file.
+func awkPure(code string) bool {
+	if strings.Contains(code, "system") || strings.Contains(code, "getline") || strings.Contains(code, "ENVIRON") {
+		return false
+	}
+	for i := 0; i < len(code); i++ {
+		if code[i] == '|' {
+			if i+1 < len(code) && code[i+1] == '|' {
+				i++
+				continue
+			}
+			return false
+		}
+	}
+	for i := strings.Index(code, "print"); i >= 0; {
+		stmt := code[i:]
+		if k := strings.IndexAny(stmt, ";}\n"); k >= 0 {
+			stmt = stmt[:k]
+		}
+		if strings.IndexByte(stmt, '>') >= 0 {
+			return false
+		}
+		next := strings.Index(code[i+1:], "print")
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return true
 }
 
 func (w *walker) trap(c *cmdCtx) flow {

@@ -24,8 +24,18 @@ func (w *walker) git(c *cmdCtx) {
 					sc.dir = abs
 				}
 			}
-		case s == "-c" || s == "--git-dir" || s == "--work-tree" || s == "--namespace":
+		case s == "-c":
+			if i+1 < len(argv) {
+				i++
+				if k, v, ok := strings.Cut(argv[i].s, "="); ok {
+					w.gitConfigRun(k, argVal{s: v, dyn: argv[i].dyn, dl: argv[i].dl}, sc)
+				}
+			}
+		case s == "--git-dir" || s == "--work-tree" || s == "--namespace":
 			i++
+		case strings.HasPrefix(s, "--exec-path="):
+			// git runs its subcommands as DIR/git-SUB
+			w.execPath(argVal{s: s[len("--exec-path="):], dyn: argv[i].dyn}, sc)
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
 			_, v, _ := strings.Cut(s, "=")
 			w.argPath(argVal{s: v, dyn: argv[i].dyn}, sc, accRW, true)
@@ -49,6 +59,10 @@ func (w *walker) git(c *cmdCtx) {
 	if sub == "" {
 		return
 	}
+	if gitModelled[sub] {
+		c.modelled = true
+	}
+	w.gitRuns(gc, sub)
 	switch sub {
 	case "commit":
 		sp := commitOpts
@@ -75,6 +89,10 @@ func (w *walker) git(c *cmdCtx) {
 				n++
 			case "u", "upload-pack":
 				w.nestedProgram(o.val.s, sc, nil)
+			case "c", "config":
+				if k, v, ok := strings.Cut(o.val.s, "="); ok {
+					w.gitConfigRun(k, argVal{s: v, dyn: o.val.dyn, dl: o.val.dl}, sc)
+				}
 			case "template", "reference", "separate-git-dir":
 				w.argPath(o.val, sc, accR, true)
 			}
@@ -128,18 +146,27 @@ func (w *walker) git(c *cmdCtx) {
 func (w *walker) vim(c *cmdCtx) {
 	argv := c.argv
 	sp := vimOpts
+	for _, a := range argv[1:] {
+		if a.s == "-es" || a.s == "-Es" || a.s == "-e" || a.s == "-E" {
+			sp = vimExOpts // in Ex mode -s is silent, not a script to read
+			break
+		}
+	}
 	scanOpts(argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			if strings.HasPrefix(o.val.s, "+") {
 				if len(o.val.s) > 1 {
-					w.embedded(argVal{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}, c.sc)
+					v := argVal{s: o.val.s[1:], dyn: o.val.dyn, dl: o.val.dl}
+					w.embedded(v, c.sc)
+					w.langRuns("vim", v, c.sc)
 				}
 				return true
 			}
 			w.argPath(o.val, c.sc, accRW, true)
 		case "c", "cmd":
 			w.embedded(o.val, c.sc)
+			w.langRuns("vim", o.val, c.sc)
 		case "S", "u", "U":
 			w.argPath(o.val, c.sc, accRX, true)
 		case "s", "q":
@@ -163,6 +190,7 @@ func (w *walker) emacs(c *cmdCtx) {
 			}
 		case "eval", "execute":
 			w.embedded(o.val, c.sc)
+			w.codeRunsIn("elisp", o.val.s, c.sc)
 		case "l", "load", "script":
 			w.argPath(o.val, c.sc, accRX, true)
 		case "file", "visit", "find-file", "insert":
@@ -173,7 +201,7 @@ func (w *walker) emacs(c *cmdCtx) {
 }
 
 func (w *walker) openssl(c *cmdCtx) flow {
-	if hasWord(c.argv, "-pubout") {
+	if hasArg(c.argv, "-pubout") {
 		// the key is opened, only its public half is printed
 		defer w.withMode(modeNames)()
 	}
@@ -353,6 +381,8 @@ var cloneOpts = &optSpec{short: "boucj", long: set("branch", "origin", "upload-p
 var applyOpts = &optSpec{short: "pC", long: set("directory", "exclude", "include", "whitespace")}
 
 var vimOpts = &optSpec{short: "cSuUiTtsqwWo", long: set("cmd", "servername", "startuptime", "log")}
+
+var vimExOpts = &optSpec{short: "cSuUiTtqwWo", long: set("cmd", "servername", "startuptime", "log")}
 
 var emacsOpts = &optSpec{short: "lfLdt", long: set("eval", "load", "funcall", "directory", "execute", "file", "visit", "insert", "find-file", "chdir", "script", "socket-name", "server-file", "alternate-editor")}
 

@@ -157,6 +157,10 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 		return
 	}
 	w.addPathAbs(w.rawPath(a.s, abs, sc), abs, acc)
+	if acc&AccessWrite != 0 && f.hasText && (r.N == nil || r.N.Value == "1") {
+		w.autorunWrite(abs, f.text, sc)
+		w.rememberText(abs, f.text, r.Op == syntax.AppOut)
+	}
 	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
 	}

@@ -67,7 +67,7 @@ func (w *walker) sudo(c *cmdCtx) ([]argVal, flow) {
 		if !ok {
 			break
 		}
-		w.addEnv(name, val)
+		w.addEnv(name, val, c.sc)
 		i++
 	}
 	if edit {
@@ -161,7 +161,7 @@ func (w *walker) env(c *cmdCtx) ([]argVal, flow) {
 		if !ok {
 			break
 		}
-		w.addEnv(name, val)
+		w.addEnv(name, val, c.sc)
 		i++
 	}
 	if i >= len(argv) {
