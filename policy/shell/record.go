@@ -24,6 +24,7 @@ type flow struct {
 	bits    flowBits
 	text    string
 	hasText bool
+	names   bool // text is a list of name patterns (find, locate, echo of a glob): xargs reads what they name
 }
 
 func (w *walker) full() bool {

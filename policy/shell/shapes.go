@@ -259,3 +259,100 @@ func (w *walker) sevenZip(c *cmdCtx) {
 		}
 	}
 }
+
+// findSelection is what find selects, as patterns: START/**/NAME for each
+// -name/-iname (alternatives under -o; negated ones ignored), or the tree
+// under START when no name narrows it.
+func findSelection(argv []argVal, starts []argVal) []argVal {
+	var names []string
+	neg := false
+	for i := 1; i < len(argv); i++ {
+		s := argv[i].s
+		switch s {
+		case "!", "-not":
+			neg = true
+			continue
+		case "-name", "-iname":
+			if i+1 < len(argv) && !neg {
+				names = append(names, argv[i+1].s)
+			}
+			i++
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i+1 < len(argv) && argv[i+1].s != ";" && argv[i+1].s != "+" {
+				i++
+			}
+		}
+		neg = false
+	}
+	var out []argVal
+	for _, st := range starts {
+		base := strings.TrimRight(st.s, "/")
+		if base == "" {
+			base = "/"
+		}
+		if len(names) == 0 {
+			out = append(out, argVal{s: strings.TrimRight(base, "/") + "/**", glob: true, dyn: st.dyn})
+			continue
+		}
+		for _, n := range names {
+			if strings.Contains(n, "/") {
+				continue
+			}
+			out = append(out, argVal{s: strings.TrimRight(base, "/") + "/**/" + n, glob: true, dyn: st.dyn})
+		}
+	}
+	return out
+}
+
+// findNames is find's output for the next command: the names it selects,
+// as patterns (find ~ -name 'credentials*' | xargs cat reads them).
+func findNames(sel []argVal) flow {
+	if len(sel) == 0 {
+		return flow{}
+	}
+	parts := make([]string, 0, len(sel))
+	for _, a := range sel {
+		if a.dyn {
+			return flow{}
+		}
+		parts = append(parts, a.s)
+	}
+	return flow{text: strings.Join(parts, "\n") + "\n", hasText: true, names: true}
+}
+
+// execReads reports whether a find -exec command reads the files it is
+// handed, rather than removing, listing or changing them.
+func execReads(inner []argVal) bool {
+	if len(inner) == 0 {
+		return false
+	}
+	p := progName(inner[0].s)
+	switch p {
+	case "rm", "rmdir", "unlink", "shred", "chmod", "chown", "chgrp", "touch", "ls", "stat", "du", "file", "echo", "printf", "test", "[", "basename", "dirname", "realpath", "readlink", "mv", "ln", "true":
+		return false
+	}
+	return true
+}
+
+// locateNames is locate's output: every indexed path holding one of its
+// patterns (locate id_ed25519 | xargs cat).
+func locateNames(c *cmdCtx) flow {
+	var parts []string
+	for _, a := range c.argv[1:] {
+		s := a.s
+		if strings.HasPrefix(s, "-") || s == "" || a.dyn {
+			continue
+		}
+		if !strings.ContainsAny(s, "*?[") {
+			s = "*" + s + "*"
+		}
+		if !strings.HasPrefix(s, "/") {
+			s = "/**/" + s
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return flow{}
+	}
+	return flow{text: strings.Join(parts, "\n") + "\n", hasText: true, names: true}
+}

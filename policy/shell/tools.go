@@ -359,10 +359,17 @@ func (w *walker) find(c *cmdCtx) flow {
 	for _, s := range starts {
 		w.argPath(s, c.sc, acc, true)
 	}
+	sel := findSelection(argv, starts)
 	for _, inner := range inners {
+		if execReads(inner) {
+			// the command reads every file find selects: {} is each
+			for _, p := range sel {
+				w.argPath(p, c.sc, accR, true)
+			}
+		}
 		w.classify(inner, c.sc, flow{})
 	}
-	return flow{}
+	return findNames(sel)
 }
 
 func argsHavePrefix(argv []argVal, prefix string) bool {
