@@ -254,6 +254,29 @@ func segsMeet(a, b *segPat, exact bool) bool {
 // the forbid, the forbid's "**" may not swallow a named segment of the
 // pattern (src/**/*.ts meets **/.ssh/** only as src/.ssh/x.ts).
 func segsMeetAll(a, b []segPat, exact bool) bool {
+	return segsMeetRoot(a, b, exact, -1)
+}
+
+// pureWild: a segment of wildcards only (*, ?), which names no place.
+func (sp *segPat) pureWild() bool {
+	if sp.deep {
+		return true
+	}
+	for i := range sp.elems {
+		if sp.elems[i].kind == elLit || sp.elems[i].kind == elClass {
+			return false
+		}
+	}
+	return true
+}
+
+// segsMeetRoot is segsMeetAll for a tree: root is the index in b of the
+// tree's own directory. The forbid must name that directory — a literal,
+// not a wildcard or "**" — or lie above it: a recursive read of
+// ~/.config/nvim does not meet <root>/**/cookies merely because any
+// directory could hold a file of that name, while one of ~/.config/gh
+// meets **/gh/hosts.yml and one of ~ meets ~/.ssh/**.
+func segsMeetRoot(a, b []segPat, exact bool, root int) bool {
 	type st struct {
 		i, j  int
 		aSeg  bool // a named segment of a went into b's "**"
@@ -279,7 +302,7 @@ func segsMeetAll(a, b []segPat, exact bool) bool {
 		bDeep := s.j < len(b) && b[s.j].deep
 		if aDeep {
 			stack = append(stack, st{s.i + 1, s.j, s.aSeg, false})
-			if s.j < len(b) {
+			if s.j < len(b) && !(s.j == root && !exact) {
 				stack = append(stack, st{s.i, s.j + 1, s.aSeg, s.aSeg && !bDeep})
 			}
 		}
@@ -290,6 +313,9 @@ func segsMeetAll(a, b []segPat, exact bool) bool {
 			}
 		}
 		if aDeep || bDeep || s.i == len(a) || s.j == len(b) {
+			continue
+		}
+		if s.j == root && !exact && a[s.i].pureWild() {
 			continue
 		}
 		k := [2]int{s.i, s.j}

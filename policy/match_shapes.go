@@ -24,35 +24,38 @@ func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
 		return true
 	}
 	b := splitPattern(form, p.Glob, p.Glob && !p.search)
+	root := -1
 	if p.Tree {
+		root = len(b) - 1
 		b = append(b, segPat{deep: true})
 	}
 	for i := range m.globs {
 		for _, alt := range m.globs[i].alts {
 			if !p.Tree {
-				if m.meetsOutsideExcept(alt, b) {
+				if m.meetsOutsideExcept(alt, b, -1) {
 					return true
 				}
 				continue
 			}
 			// A recursive read meets a forbid when the place the forbid
 			// names is under the tree: a leading "**" stands for a home
-			// (the caller's or another user's), so `tar ~` and `grep -r /home`
-			// meet ~/.ssh while `grep -r .` in the workspace does not meet
-			// every **/.env a project might hold.
+			// (the caller's or another user's) and what is below it, and
+			// the forbid must name the tree's own directory or lie above
+			// it (segsMeetRoot), so `tar ~` and `grep -r /home` meet
+			// ~/.ssh while `grep -r .` in the workspace does not meet every
+			// **/.env a project might hold.
 			rest, lead := strings.CutPrefix(alt, "**/")
 			if !lead {
-				if m.meetsOutsideExcept(alt, b) {
+				if m.meetsOutsideExcept(alt, b, root) {
 					return true
 				}
 				continue
 			}
-			homes := otherHomes[:]
-			if p.home != "" && m.meetsOutsideExcept(strings.TrimSuffix(p.home, "/")+"/"+rest, b) {
+			if p.home != "" && m.meetsOutsideExcept(strings.TrimSuffix(p.home, "/")+"/**/"+rest, b, root) {
 				return true
 			}
-			for _, h := range homes {
-				if m.meetsOutsideExcept(h+"/"+rest, b) {
+			for _, h := range otherHomes {
+				if m.meetsOutsideExcept(h+"/**/"+rest, b, root) {
 					return true
 				}
 			}
@@ -63,9 +66,9 @@ func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
 
 // meetsOutsideExcept: the brace-free forbid alternative alt and the
 // pattern b share a path that no except covers.
-func (m *pathMatcher) meetsOutsideExcept(alt string, b []segPat) bool {
+func (m *pathMatcher) meetsOutsideExcept(alt string, b []segPat, root int) bool {
 	a := splitPattern(alt, false, false)
-	if !segsMeetAll(a, b, false) {
+	if !segsMeetRoot(a, b, false, root) {
 		return false
 	}
 	if len(m.except) == 0 {
