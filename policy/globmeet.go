@@ -351,12 +351,6 @@ func globsMeetExact(forbid, pat string) bool {
 	return segsMeetAll(splitPattern(forbid, false, false), splitPattern(pat, true, true), true)
 }
 
-// searchGlobsMeet is GlobsMeet for a search tool's glob (ripgrep's: a
-// wildcard matches a leading dot).
-func searchGlobsMeet(forbid, pat string) bool {
-	return segsMeetAll(splitPattern(forbid, false, false), splitPattern(pat, true, false), false)
-}
-
 // witnesses returns up to max concrete paths the shell pattern pat can
 // name that the forbid glob also covers: the samples an except list is
 // checked against (every sample excepted means the pattern names only
