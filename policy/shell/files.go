@@ -117,6 +117,11 @@ func (w *walker) command(c *cmdCtx) flow {
 		return flow{}
 	case "locate", "mlocate", "plocate", "slocate":
 		return locateNames(c)
+	case "ls":
+		if f := w.generic(c, 1); f.hasText {
+			return f
+		}
+		return globNames(c)
 	}
 	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)

@@ -27,6 +27,9 @@ func (b *wordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
 		b.a.dl = true
 	}
 	if f.hasText && f.bits&(flowDL|flowNet) == 0 {
+		if f.names {
+			b.a.glob = true // $(find …), $(ls -d GLOB): the names they select, as patterns
+		}
 		b.expanded(strings.TrimRight(f.text, "\n"), quoted)
 		return
 	}

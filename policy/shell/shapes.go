@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // The shapes of path facts beyond "this one file": names only, trees.
 
@@ -350,6 +353,25 @@ func locateNames(c *cmdCtx) flow {
 			s = "/**/" + s
 		}
 		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return flow{}
+	}
+	return flow{text: strings.Join(parts, "\n") + "\n", hasText: true, names: true}
+}
+
+// globNames is the output of ls given patterns: the names they expand to,
+// as patterns (cat $(ls -d ~/.a*)/credentials).
+func globNames(c *cmdCtx) flow {
+	var parts []string
+	for _, a := range c.argv[1:] {
+		if a.glob && !a.dyn && !strings.HasPrefix(a.s, "-") {
+			abs := a.s
+			if !strings.HasPrefix(abs, "/") {
+				abs = path.Join(c.sc.dir, abs)
+			}
+			parts = append(parts, abs)
+		}
 	}
 	if len(parts) == 0 {
 		return flow{}
