@@ -117,6 +117,11 @@ func (w *walker) command(c *cmdCtx) flow {
 		return flow{}
 	case "locate", "mlocate", "plocate", "slocate":
 		return locateNames(c)
+	case "restic", "borg", "duplicity", "kopia", "rdiff-backup", "duplicacy":
+		w.backupTrees(c)
+		return flow{}
+	case "cpio", "afio", "pax":
+		w.stdinNames(c)
 	case "ls":
 		if f := w.generic(c, 1); f.hasText {
 			return f

@@ -24,6 +24,9 @@ func (w *walker) argPath(a argVal, sc *scope, acc Access, bare bool) string {
 		}
 		return ""
 	}
+	if h, ok := cmdHomeVar(s, w.home); ok {
+		s = h // %USERPROFILE%\.aws\credentials, as cmd.exe expands it
+	}
 	if !bare && !pathLike(s) {
 		return ""
 	}

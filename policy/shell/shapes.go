@@ -378,3 +378,65 @@ func globNames(c *cmdCtx) flow {
 	}
 	return flow{text: strings.Join(parts, "\n") + "\n", hasText: true, names: true}
 }
+
+// backupTrees: backup tools (restic backup, borg create, duplicity,
+// kopia snapshot create …) read the trees they are given and send them
+// to a repository.
+func (w *walker) backupTrees(c *cmdCtx) {
+	for _, a := range c.argv[1:] {
+		s := a.s
+		if strings.HasPrefix(s, "-") || strings.Contains(s, "::") || strings.Contains(s, "://") {
+			continue
+		}
+		switch s {
+		case "backup", "create", "snapshot", "incremental", "full", "init", "copy":
+			continue
+		}
+		if pathLike(s) || s == "~" || s == "." {
+			w.treePath(a, c.sc, accR)
+		}
+	}
+}
+
+// stdinNames: archivers that take the names of the files to read on
+// stdin (find ~/.ssh | cpio -o) read what the names flow holds.
+func (w *walker) stdinNames(c *cmdCtx) {
+	out := false
+	for _, a := range c.argv[1:] {
+		s := a.s
+		if s == "-o" || s == "--create" || s == "-w" || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s, "ow") {
+			out = true
+		}
+	}
+	if !out || !c.in.hasText || !c.in.names {
+		return
+	}
+	for _, l := range strings.Split(c.in.text, "\n") {
+		if l != "" {
+			w.argPath(argVal{s: l, glob: true}, c.sc, accR, true)
+		}
+	}
+}
+
+// cmdHomeVar expands a leading cmd.exe home variable (%USERPROFILE%,
+// %HOMEPATH%, %APPDATA%, %LOCALAPPDATA%) to its default under home.
+func cmdHomeVar(s, home string) (string, bool) {
+	if home == "" || len(s) < 3 || s[0] != '%' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], '%')
+	if end < 0 {
+		return "", false
+	}
+	name := strings.ToUpper(s[1 : 1+end])
+	rest := strings.ReplaceAll(s[2+end:], "\\", "/")
+	switch name {
+	case "USERPROFILE", "HOMEPATH", "HOME":
+		return home + rest, true
+	case "APPDATA":
+		return home + "/AppData/Roaming" + rest, true
+	case "LOCALAPPDATA":
+		return home + "/AppData/Local" + rest, true
+	}
+	return "", false
+}
