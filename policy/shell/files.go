@@ -122,6 +122,8 @@ func (w *walker) command(c *cmdCtx) flow {
 		return flow{}
 	case "cpio", "afio", "pax":
 		w.stdinNames(c)
+	case "go":
+		w.goRun(c)
 	case "ls":
 		if f := w.generic(c, 1); f.hasText {
 			return f

@@ -166,6 +166,7 @@ func (w *walker) checkExecDownloaded(abs string, sc *scope) {
 		// a file this command wrote with known text runs: judge the text
 		delete(w.fileTexts, abs)
 		w.extracted(text, sc.nested(nil))
+		w.foldedPaths(text, sc) // and, as code in any language, the paths it builds
 	}
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())

@@ -440,3 +440,16 @@ func cmdHomeVar(s, home string) (string, bool) {
 	}
 	return "", false
 }
+
+// goRun: `go run FILE.go …` runs the named source files (a program written
+// by this command is judged by its text, like a script).
+func (w *walker) goRun(c *cmdCtx) {
+	if len(c.argv) < 3 || c.argv[1].s != "run" {
+		return
+	}
+	for _, a := range c.argv[2:] {
+		if strings.HasSuffix(a.s, ".go") && !strings.HasPrefix(a.s, "-") {
+			w.execPath(a, c.sc)
+		}
+	}
+}
