@@ -74,6 +74,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.writeContent(c.target, pc.name, pc.s)
 	}
 	c.searchGlob(root)
+	c.argvArray(root)
 	c.mcpTrees()
 	c.notebookCode(root)
 	c.finish()

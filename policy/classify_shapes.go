@@ -95,3 +95,48 @@ func (c *classifier) notebookCode(root gjson.Result) {
 		c.f.Paths = append(c.f.Paths, PathFact{Raw: cp.Path, Access: AccessRead, Arg: "new_source", Glob: cp.Glob, Tree: cp.Tree})
 	}
 }
+
+// argvArray: a shell-kind tool given its command as an argv array
+// ({"argv":["cat",".env"]}) runs that command; it is read as the shell
+// command those words quote to.
+func (c *classifier) argvArray(root gjson.Result) {
+	if !root.IsObject() {
+		return
+	}
+	if c.kind != kindShell {
+		// an MCP server whose name says it runs commands (mcp__shell__run)
+		t := strings.ToLower(c.f.Tool)
+		if !strings.HasPrefix(t, "mcp__") || !strings.Contains(t, "shell") && !strings.Contains(t, "exec") &&
+			!strings.Contains(t, "terminal") && !strings.Contains(t, "command") {
+			return
+		}
+	}
+	for _, key := range [...]string{"argv", "args", "command", "cmd"} {
+		v := root.Get(key)
+		if !v.IsArray() {
+			continue
+		}
+		var words []string
+		ok := true
+		v.ForEach(func(_, w gjson.Result) bool {
+			if w.Type != gjson.String {
+				ok = false
+				return false
+			}
+			words = append(words, shellQuote(w.String()))
+			return len(words) < 256
+		})
+		if ok && len(words) > 0 {
+			c.shell(key, strings.Join(words, " "))
+		}
+		return
+	}
+}
+
+// shellQuote quotes s for a POSIX shell as one word.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
