@@ -2,8 +2,6 @@ package ask
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"runtime"
@@ -12,68 +10,32 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentairlock/airlock/ask/question"
 	"github.com/agentairlock/airlock/audit"
 )
 
-// Request is what the broker observed about a call the policy asks about.
-type Request struct {
-	Source string // mcp | sandbox
-	Tool   string // the tool as the policy names it (mcp__server__tool, CONNECT …)
-	Server string // the MCP server, when there is one
-	Target string // what the rule matched: a path, host or command
-	Rule   string // the rule id
-	Reason string // the rule's reason
-	Args   string // the call's arguments as the broker received them (JSON), shown cut
-	// Fallback is what the policy's ask_fallback does with an ask nobody
-	// answers ("allow" or "block"), for the question to say.
-	Fallback string
-	// Shape is the exact call shape answers are remembered by; Shape
-	// builds one. Empty: the answer is not remembered.
-	Shape string
-}
+// The vocabulary of an ask lives in ask/question, which gate links
+// without this package's socket and prompts; these are its names here.
+type (
+	// Request is what the broker observed about a call the policy asks about.
+	Request = question.Request
+	// Answer is what became of an ask.
+	Answer = question.Answer
+	// Outcome is an answer and how it was reached.
+	Outcome = question.Outcome
+)
+
+// Answers.
+const (
+	Fallback = question.Fallback // nobody answered: the policy's ask_fallback decides
+	Allow    = question.Allow    // approved
+	Deny     = question.Deny     // refused
+)
 
 // Shape returns the key of an exact call shape: the same tool on the same
 // server with byte-identical arguments.
 func Shape(source, server, tool string, input []byte) string {
-	h := sha256.New()
-	for _, s := range []string{source, server, tool} {
-		h.Write([]byte(strconv.Itoa(len(s))))
-		h.Write([]byte{':'})
-		h.Write([]byte(s))
-	}
-	h.Write(input)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Answer is what became of an ask.
-type Answer uint8
-
-// Answers.
-const (
-	Fallback Answer = iota // nobody answered: the policy's ask_fallback decides
-	Allow                  // approved
-	Deny                   // refused
-)
-
-func (a Answer) String() string {
-	switch a {
-	case Allow:
-		return "allow"
-	case Deny:
-		return "deny"
-	}
-	return "fallback"
-}
-
-// Outcome is an answer and how it was reached.
-type Outcome struct {
-	Answer Answer
-	// Asked is one of the audit.Asked* values: human, remembered,
-	// automatic, timeout or unattended.
-	Asked string
-	// Detail says how, for the record ("answered at the askd terminal",
-	// "no backend reached a person: socket not running, no terminal …").
-	Detail string
+	return question.Shape(source, server, tool, input)
 }
 
 // Backend names in AIRLOCK_ASK_BACKEND.

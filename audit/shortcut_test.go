@@ -196,3 +196,54 @@ func TestPadSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestParseHeadFast: the checkpoint read without encoding/json returns
+// what json.Unmarshal returns, and declines (for json.Unmarshal to read)
+// every text that is not byte for byte what appendHeadJSON writes.
+func TestParseHeadFast(t *testing.T) {
+	const hx = "f520690424e1e421f1ad0cf793fa7f21b4066d552f119b9cec3ea0801db70b25"
+	heads := []Head{
+		{},
+		{Count: 12, Last: hx, At: "2026-12-01T22:40:08.123456789Z"},
+		{Count: 1 << 40, Last: hx, At: "x", Segments: 3, Ledger: hx, Alg: "ed25519", Sig: "a+b/c=="},
+		{Count: 1, Last: hx, At: "x", Alg: "hmac-sha256", Sig: hx},
+		{Count: 1, Last: hx, At: "x", Sig: hx},
+	}
+	for _, h := range heads {
+		b, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := parseHeadFast(b); !ok || got != h {
+			t.Errorf("parseHeadFast(%s) = %+v, %v; want %+v", b, got, ok, h)
+		}
+	}
+	declined := []string{
+		``, `{}`, `null`, `{"count":1}`,
+		` {"count":1,"last":"` + hx + `","at":"x"}`,
+		`{"count":1,"last":"` + hx + `","at":"x"} `,
+		`{"count": 1,"last":"` + hx + `","at":"x"}`,
+		`{"at":"x","count":1,"last":"` + hx + `"}`,
+		`{"Count":1,"last":"` + hx + `","at":"x"}`,
+		`{"count":01,"last":"` + hx + `","at":"x"}`,
+		`{"count":-1,"last":"` + hx + `","at":"x"}`,
+		`{"count":1.0,"last":"` + hx + `","at":"x"}`,
+		`{"count":1e3,"last":"` + hx + `","at":"x"}`,
+		`{"count":99999999999999999999,"last":"` + hx + `","at":"x"}`,
+		`{"count":1,"last":"` + hx + `","at":"x\u0041"}`,
+		`{"count":1,"last":"` + hx + `","at":"x\"y"}`,
+		`{"count":1,"last":"` + hx + `","at":"x","segments":0}`,
+		`{"count":1,"last":"` + hx + `","at":"x","alg":""}`,
+		`{"count":1,"last":"` + hx + `","at":"x","sig":"a","alg":"b"}`,
+		`{"count":1,"last":"` + hx + `","at":"x","count":2}`,
+		`{"count":1,"last":"` + hx + `","at":"x","extra":1}`,
+		`{"count":1,"last":"` + hx + `","at":"x"}}`,
+		`{"count":1,"last":"` + hx + `","at":"x`,
+		`{"count":1,"last":"` + hx + `","at":"é"}`,
+	}
+	for _, s := range declined {
+		if got, ok := parseHeadFast([]byte(s)); ok {
+			t.Errorf("parseHeadFast(%s) = %+v: accepted, want it left to json.Unmarshal", s, got)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -615,13 +614,9 @@ func loadEd25519Private(path string) (ed25519.PrivateKey, error) {
 		if blk.Type != "PRIVATE KEY" {
 			return nil, fail(fmt.Sprintf("PEM block is %q, not \"PRIVATE KEY\"", blk.Type))
 		}
-		k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
+		priv, err := parseEd25519PKCS8(blk.Bytes)
 		if err != nil {
 			return nil, fail(err.Error())
-		}
-		priv, ok := k.(ed25519.PrivateKey)
-		if !ok {
-			return nil, fail(fmt.Sprintf("it is a %T key", k))
 		}
 		return priv, nil
 	}
@@ -658,13 +653,9 @@ func loadEd25519Public(path string) (ed25519.PublicKey, error) {
 		if blk.Type != "PUBLIC KEY" {
 			return nil, fail(fmt.Sprintf("PEM block is %q, not \"PUBLIC KEY\"", blk.Type))
 		}
-		k, err := x509.ParsePKIXPublicKey(blk.Bytes)
+		pub, err := parseEd25519PKIX(blk.Bytes)
 		if err != nil {
 			return nil, fail(err.Error())
-		}
-		pub, ok := k.(ed25519.PublicKey)
-		if !ok {
-			return nil, fail(fmt.Sprintf("it is a %T key", k))
 		}
 		return pub, nil
 	}
@@ -684,11 +675,11 @@ func GenerateEd25519(dir string) (privPath, pubPath string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("generate ed25519 key: %w", err)
 	}
-	pk8, err := x509.MarshalPKCS8PrivateKey(priv)
+	pk8, err := marshalEd25519PKCS8(priv)
 	if err != nil {
 		return "", "", fmt.Errorf("encode ed25519 private key: %w", err)
 	}
-	pkix, err := x509.MarshalPKIXPublicKey(pub)
+	pkix, err := marshalEd25519PKIX(pub)
 	if err != nil {
 		return "", "", fmt.Errorf("encode ed25519 public key: %w", err)
 	}

@@ -237,3 +237,66 @@ func TestHookConcurrentAppendersKeepOneChain(t *testing.T) {
 		t.Fatalf("verify: want %q, got %q", want, v.stdout)
 	}
 }
+
+// TestHookBinaryClassCorpus runs the class corpora through the built
+// airlock-hook: every case the in-process gate gets right (not listed in
+// misses.tsv) the binary gets right too, and every listed one it misses
+// too — the two doors decide alike.
+func TestHookBinaryClassCorpus(t *testing.T) {
+	fx, err := corpus.NewFixture(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := corpus.ClassFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	misses, err := corpus.Misses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []corpus.Case
+	for _, f := range files {
+		cs, err := fx.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, cs...)
+	}
+	if len(cases) < 1000 {
+		t.Fatalf("only %d class cases", len(cases))
+	}
+	jobs := make(chan corpus.Case)
+	var mu sync.Mutex
+	agree := 0
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				env := fx.Env()
+				if c.Profile != "" {
+					env = append(env, "AIRLOCK_PROFILE="+c.Profile)
+				}
+				r := run(t, env, event(t, c.Tool, c.Input, fx.WS), "airlock-hook")
+				got, err := decisionOf(r)
+				ok := err == nil && (got == c.Expect || (c.Expect == "ask+" && (got == "ask" || got == "block")))
+				missed := misses[c.MissKey()]
+				mu.Lock()
+				if ok == !missed {
+					agree++
+				} else {
+					t.Errorf("%s %s %s: the hook says %s %v, the in-process gate %s (misses.tsv: %v)", c.Name(), c.Tool, c.Input, got, err, map[bool]string{true: "misses it", false: "gets it right"}[missed], missed)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, c := range cases {
+		jobs <- c
+	}
+	close(jobs)
+	wg.Wait()
+	t.Logf("airlock-hook binary: %d/%d class cases decided as in process", agree, len(cases))
+}

@@ -114,10 +114,10 @@ func TestChannelInTheGate(t *testing.T) {
 	g, fx := fixtureGate(t, "default")
 	in := []byte(`{"file_path":"/srv/notes/todo.txt","content":"x"}`)
 	// default: a write outside the workspace asks
-	if _, err := AskChannel(g.Policy, fx.AirlockHome, true); err != nil {
+	if _, err := askChannel(g.Policy, fx.AirlockHome, true); err != nil {
 		t.Fatalf("--yes under default: %v", err)
 	}
-	auto, _ := AskChannel(g.Policy, fx.AirlockHome, true)
+	auto, _ := askChannel(g.Policy, fx.AirlockHome, true)
 	rec := &records{}
 	gg := *g
 	gg.Ask, gg.Log = auto, rec
@@ -153,7 +153,16 @@ func TestChannelInTheGate(t *testing.T) {
 
 	// paranoid refuses --yes: its ask_fallback is block
 	gp, _ := fixtureGate(t, "paranoid")
-	if _, err := AskChannel(gp.Policy, fx.AirlockHome, true); err == nil || !strings.Contains(err.Error(), "ask_fallback is block") {
+	if _, err := askChannel(gp.Policy, fx.AirlockHome, true); err == nil || !strings.Contains(err.Error(), "ask_fallback is block") {
 		t.Fatalf("--yes under paranoid: %v", err)
 	}
+}
+
+// askChannel is what a caller with no prompt of its own opens (airlock-mcp,
+// airlock run): the --yes check, then the channel.
+func askChannel(p *policy.Policy, home string, yes bool) (*ask.Channel, error) {
+	if err := CheckAskYes(p, yes); err != nil {
+		return nil, err
+	}
+	return ask.New(ask.Options{Home: home, Auto: yes})
 }

@@ -34,7 +34,7 @@ type Config struct {
 func ConfigOf(source string, p *policy.Policy, env home.Env, extra ...string) Config {
 	c := Config{Source: source}
 	for _, f := range p.Files {
-		c.Lines = append(c.Lines, fmt.Sprintf("%s %s %s", f.Role, f.Path, f.Digest))
+		c.Lines = append(c.Lines, f.Role+" "+f.Path+" "+f.Digest) // fmt.Sprintf("%s %s %s"): its first call in a process costs ~10 µs
 	}
 	if len(p.Files) == 0 {
 		c.Lines = append(c.Lines, "profile "+p.Source)

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentairlock/airlock/ask"
+	"github.com/agentairlock/airlock/ask/question"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
@@ -71,15 +71,18 @@ type Gate struct {
 	Ask Asker
 }
 
-// AskChannel opens the ask channel for a caller with no prompt of its own.
-// yes (--yes) is refused under a policy whose ask_fallback is block: such
-// a policy has said an ask nobody answers is refused, and an automatic
-// approval is exactly that.
-func AskChannel(p *policy.Policy, home string, yes bool) (*ask.Channel, error) {
+// CheckAskYes refuses yes (--yes, approve asks automatically) under a
+// policy whose ask_fallback is block: such a policy has said an ask
+// nobody answers is refused, and an automatic approval is exactly that.
+// A caller with no prompt of its own calls it before opening the ask
+// channel (ask.New with Auto: yes); gate does not open the channel itself,
+// so that the hook, which links gate, does not link the channel's socket
+// code.
+func CheckAskYes(p *policy.Policy, yes bool) error {
 	if yes && p.AskFallback == policy.Block && p.Mode != policy.Observe {
-		return nil, fmt.Errorf("--yes approves asks without a person, and this policy's ask_fallback is block (%s): drop --yes, or answer asks with airlock askd", profileWord(p))
+		return fmt.Errorf("--yes approves asks without a person, and this policy's ask_fallback is block (%s): drop --yes, or answer asks with airlock askd", profileWord(p))
 	}
-	return ask.New(ask.Options{Home: home, Auto: yes})
+	return nil
 }
 
 func profileWord(p *policy.Policy) string {
@@ -91,7 +94,7 @@ func profileWord(p *policy.Policy) string {
 
 // Asker puts a call to a person; *ask.Channel is one.
 type Asker interface {
-	Ask(ctx context.Context, r ask.Request) ask.Outcome
+	Ask(ctx context.Context, r question.Request) question.Outcome
 }
 
 // Decide runs the pipeline on one call and records the result.
@@ -213,30 +216,30 @@ func (r Result) Refusal() policy.Decision {
 // no person answers.
 func (g *Gate) askPerson(c Call, res *Result) {
 	p := g.Policy
-	out := ask.Outcome{Answer: ask.Fallback, Asked: audit.AskedUnattended, Detail: "no ask channel"}
+	out := question.Outcome{Answer: question.Fallback, Asked: audit.AskedUnattended, Detail: "no ask channel"}
 	if g.Ask != nil {
 		d := res.Decision
-		out = g.Ask.Ask(context.Background(), ask.Request{
+		out = g.Ask.Ask(context.Background(), question.Request{
 			// masked as the log masks them: a desktop dialog's text is
 			// its argv, which every local user can read
 			Source: c.Source, Tool: secret.Mask(c.Tool), Server: secret.Mask(c.Server), Target: secret.Mask(d.Target), Rule: d.Rule, Reason: secret.Mask(d.Reason),
 			Args: askArgs(c.Input), Fallback: p.AskFallback.String(),
 			// the raw server tool too: normalised names of two tools
 			// can be the same
-			Shape: ask.Shape(c.Source, c.Server, c.Tool+"\x00"+c.ServerTool, c.Input),
+			Shape: question.Shape(c.Source, c.Server, c.Tool+"\x00"+c.ServerTool, c.Input),
 		})
 	}
 	res.Asked = out.Asked
 	switch out.Answer {
-	case ask.Allow:
+	case question.Allow:
 		res.Effective = policy.Allow
-	case ask.Deny:
+	case question.Deny:
 		res.Effective = policy.Block
 	default:
 		res.Effective = p.AskFallback
 	}
 	note := out.Detail
-	if out.Answer == ask.Fallback {
+	if out.Answer == question.Fallback {
 		note = joinNote(note, "no person could answer the ask; ask_fallback made it "+res.Effective.String())
 	}
 	res.Note = joinNote(res.Note, note)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	airlockhome "github.com/agentairlock/airlock/internal/home"
@@ -43,7 +44,10 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 		return o, ExitConfig, err
 	}
 	g.Notify = notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
-	if g.Ask, err = gate.AskChannel(g.Policy, env.AirlockHome, yes); err != nil {
+	if err := gate.CheckAskYes(g.Policy, yes); err != nil {
+		return o, ExitConfig, err
+	}
+	if g.Ask, err = ask.New(ask.Options{Home: env.AirlockHome, Auto: yes}); err != nil {
 		return o, ExitConfig, err
 	}
 	if err := probeWritable(env.AirlockHome); err != nil {

@@ -86,6 +86,12 @@ func generateBuiltins() ([]byte, error) {
 		list(&b, "Text", r.Text)
 		list(&b, "Signal", r.Signal)
 		list(&b, "Env", r.Env)
+		if r.Flow != nil {
+			b.WriteString("Flow: &rawFlow{")
+			list(&b, "From", r.Flow.From)
+			list(&b, "To", r.Flow.To)
+			b.WriteString("},\n")
+		}
 		field(&b, "Action", r.Action)
 		field(&b, "Reason", r.Reason)
 		fmt.Fprintf(&b, "line: %d},\n", r.line)

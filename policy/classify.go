@@ -69,15 +69,19 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.text("", root.String())
 	} else {
 		c.walk(root, "", 1)
+		c.argvCommand(root)
 	}
 	for _, pc := range c.pending {
 		c.writeContent(c.target, pc.name, pc.s)
 	}
+	c.autorunWrites() // autorun.go: content written into files that run by themselves
 	c.searchGlob(root)
 	c.argvArray(root)
 	c.mcpTrees()
 	c.notebookCode(root)
 	c.finish()
+	c.tokenFlows()
+	c.finishFlows()
 	if f.Mentioned != nil {
 		m := classifier{f: f.Mentioned, env: c.env}
 		m.finish()
@@ -108,6 +112,7 @@ type classifier struct {
 	target   string           // a write's target as written
 	cellType string           // NotebookEdit's cell_type
 	encl     Role             // the role of the MCP prose field the walk is inside
+	autorun  autorunState     // autorun.go
 }
 
 func toolKindOf(tool string) toolKind {
@@ -255,6 +260,7 @@ func (c *classifier) str(name, key, s string) {
 		return
 	}
 	lk := strings.ToLower(key)
+	c.noteContent(name, lk, s) // autorun.go
 	top := !strings.ContainsAny(name, ".[") && !strings.HasPrefix(name, "key:")
 	switch {
 	case c.kind == kindShell && (lk == "command" || (shellKeys[lk] && top)):
@@ -435,6 +441,7 @@ func (c *classifier) shell(name, src string) {
 	for _, h := range r.Hosts {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})
 	}
+	c.shellFlows(name, r.Flows)
 	for _, s := range r.Signals {
 		c.f.Signals = append(c.f.Signals, SignalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
 	}
@@ -456,6 +463,7 @@ func (c *classifier) shell(name, src string) {
 		}
 		c.text(name, code)
 	}
+	c.autorunShell(&r) // autorun.go: what it writes into files that run by themselves
 }
 
 // finish canonicalises what the parsers found: absolute, clean and

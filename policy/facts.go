@@ -103,6 +103,7 @@ type Facts struct {
 	Signals    []SignalFact
 	Env        []EnvFact
 	Texts      []TextFact
+	Flows      []FlowFact // secrets reaching sinks (flow.go)
 	// TooLarge is set when a budget ran out; the call must be refused.
 	TooLarge string
 	// Mentioned holds what a brief names (a Task/Agent prompt: roles.go),

@@ -59,6 +59,9 @@ func generateCompiledForbids() ([]byte, error) {
 	fmt.Fprintf(&b, "const compiledDigest = %q\n\n", builtinDigest)
 	b.WriteString("// compiledForbids holds, at the index of each built-in forbid, the rule\n// compiled once for all, or nil where a ${variable} makes it the call's.\n")
 	b.WriteString("var compiledForbids = [...]*Rule{\n")
+	var exceptOnly bytes.Buffer
+	exceptOnly.WriteString("// compiledExceptOnly holds, where only a path exception names a\n// ${variable} (${workspace}/**), the rule compiled without its exceptions:\n// the call compiles those alone, not the globs.\n")
+	exceptOnly.WriteString("var compiledExceptOnly = [...]*Rule{\n")
 	for _, r := range builtinForbids {
 		ra, err := compileBuiltinForbid(r, a)
 		if err != nil {
@@ -70,12 +73,37 @@ func generateCompiledForbids() ([]byte, error) {
 		}
 		if !reflect.DeepEqual(ra, rz) {
 			b.WriteString("nil,\n")
+			if r.Path == nil || len(r.Path.Except) == 0 {
+				exceptOnly.WriteString("nil,\n")
+				continue
+			}
+			bare := r
+			p := *r.Path
+			p.Except = nil
+			bare.Path = &p
+			ba, err := compileBuiltinForbid(bare, a)
+			if err != nil {
+				return nil, err
+			}
+			bz, err := compileBuiltinForbid(bare, z)
+			if err != nil {
+				return nil, err
+			}
+			if !reflect.DeepEqual(ba, bz) {
+				exceptOnly.WriteString("nil,\n")
+				continue
+			}
+			goLiteral(&exceptOnly, reflect.ValueOf(ba))
+			exceptOnly.WriteString(",\n")
 			continue
 		}
+		exceptOnly.WriteString("nil,\n")
 		goLiteral(&b, reflect.ValueOf(ra))
 		b.WriteString(",\n")
 	}
 	b.WriteString("}\n\n")
+	exceptOnly.WriteString("}\n\n")
+	b.Write(exceptOnly.Bytes())
 	_, inds, err := compileBuiltins(a)
 	if err != nil {
 		return nil, err

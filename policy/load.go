@@ -810,6 +810,18 @@ func builtins(vars Vars) ([]*Rule, []*Indicator, error) {
 			forbids = append(forbids, c)
 			continue
 		}
+		if c := compiledExceptOnly[i]; c != nil {
+			// the globs are static: compile the exceptions alone
+			except, _, err := compileGlobs(r.Path.Except, true, vars.expand, CompilePathGlob)
+			if err != nil {
+				return nil, nil, fmt.Errorf("built-in forbids: rule %s: path except: %w", r.ID, err)
+			}
+			rule, pm := *c, *c.path
+			pm.except = except
+			rule.path = &pm
+			forbids = append(forbids, &rule)
+			continue
+		}
 		rule, err := compileBuiltinForbid(r, vars)
 		if err != nil {
 			return nil, nil, err

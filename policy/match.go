@@ -67,6 +67,13 @@ func (r *Rule) matchDeny(f *Facts) (Hit, bool) {
 		}
 		take(h)
 	}
+	if len(r.flows) > 0 {
+		h, ok := matchFlows(r.flows, f.Flows)
+		if !ok {
+			return Hit{}, false
+		}
+		take(h)
+	}
 	if len(r.texts) > 0 {
 		h, ok := denyTexts(r.texts, f.Texts)
 		if !ok {

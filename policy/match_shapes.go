@@ -18,7 +18,12 @@ var otherHomes = [...]string{"/root", "/home/*", "/users/*", "c:/users/*"}
 // the folded form form.
 func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
 	if p.Names {
-		return false // only names or metadata reach the caller (ls, stat, du)
+		// only names or metadata reach the caller (ls, stat, du, sed -i):
+		// the read is no access; a write or an exec still is
+		if p.Access&^AccessRead&m.access == 0 {
+			return false
+		}
+		return matchAny(m.globs, form) && !matchAny(m.except, form)
 	}
 	if p.Tree && !p.Glob && matchAny(m.globs, form) && !matchAny(m.except, form) {
 		return true

@@ -28,8 +28,9 @@ type Rule struct {
 	texts    []TextPattern
 	signals  []Signal
 	env      []string
-	never    bool // a pattern used an empty variable (no workspace)
-	hasFacts bool // at least one fact matcher: otherwise a tool-only rule
+	flows    []string // sink kinds of secret flows (flow.go)
+	never    bool     // a pattern used an empty variable (no workspace)
+	hasFacts bool     // at least one fact matcher: otherwise a tool-only rule
 }
 
 type pathMatcher struct {
@@ -171,15 +172,24 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	for _, s := range r.Signal {
 		switch Signal(s) {
-		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed:
+		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed, SignalAutorunUntrusted, SignalPathPlant:
 			out.signals = append(out.signals, Signal(s))
 		default:
-			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb or unparsed", ruleName(r), s)
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted or path-plant", ruleName(r), s)
 		}
 		out.hasFacts = true
 	}
 	for _, e := range r.Env {
 		out.env = append(out.env, strings.ToUpper(e))
+		out.hasFacts = true
+	}
+	if r.Flow != nil {
+		if !deny {
+			return nil, fmt.Errorf("rule %s: a flow matcher can only ask or block", ruleName(r))
+		}
+		if out.flows, err = compileFlow(r.Flow, ruleName(r)); err != nil {
+			return nil, err
+		}
 		out.hasFacts = true
 	}
 	return out, nil

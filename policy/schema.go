@@ -42,6 +42,7 @@ type rawRule struct {
 	Text    strList     `yaml:"text"`
 	Signal  strList     `yaml:"signal"`
 	Env     strList     `yaml:"env"`
+	Flow    *rawFlow    `yaml:"flow"`
 	Action  string      `yaml:"action"`
 	Reason  string      `yaml:"reason"`
 	line    int         // where the rule starts, for messages
@@ -152,7 +153,7 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 var (
 	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
 	egressKeys    = []string{"max_bytes_out"}
-	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "action", "reason"}
+	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
@@ -183,6 +184,10 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 					case "path":
 						if m.Content[j+1].Kind == yaml.MappingNode {
 							yamldoc.UnknownKeys(m.Content[j+1], pathSpecKeys, "path", errs)
+						}
+					case "flow":
+						if m.Content[j+1].Kind == yaml.MappingNode {
+							yamldoc.UnknownKeys(m.Content[j+1], flowKeys, "flow", errs)
 						}
 					case "command":
 						cv := m.Content[j+1]

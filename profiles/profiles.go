@@ -39,3 +39,11 @@ func Indicators() []byte {
 	b, _ := files.ReadFile("indicators.yaml")
 	return b
 }
+
+// Autorun returns the catalogue of files that run by themselves (shell
+// start-up files, git hooks, task definitions …): where each is, in what
+// format, and what in it runs. Policy compiles it into autorun_gen.go.
+func Autorun() []byte {
+	b, _ := files.ReadFile("autorun.yaml")
+	return b
+}

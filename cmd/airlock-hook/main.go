@@ -7,7 +7,8 @@
 // decision still running then is refused with exit 2, as any failure.
 //
 // Build it with CGO_ENABLED=0 (install.sh does): a static binary skips the
-// dynamic loader, which is a third of this process's life.
+// dynamic loader, which is a third of this process's life. It runs on one
+// P (internal/oneproc): a decision is sequential.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentairlock/airlock/hook"
 	"github.com/agentairlock/airlock/internal/home"
+	_ "github.com/agentairlock/airlock/internal/oneproc"
 )
 
 func main() {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
@@ -92,7 +93,10 @@ func runSandboxed(c *cli.Context) error {
 		},
 	}
 	if !cfg.NoEgress {
-		asker, err := gate.AskChannel(p, env.AirlockHome, c.Bool("yes"))
+		if err := gate.CheckAskYes(p, c.Bool("yes")); err != nil {
+			return exitWith(exitConfig, "airlock run: %v; nothing was started", err)
+		}
+		asker, err := ask.New(ask.Options{Home: env.AirlockHome, Auto: c.Bool("yes")})
 		if err != nil {
 			return exitWith(exitConfig, "airlock run: %v; nothing was started", err)
 		}

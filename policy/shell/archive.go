@@ -73,7 +73,7 @@ func (w *walker) tar(c *cmdCtx) {
 			case "delete", "diff", "compare":
 				mode = 'd'
 			}
-			if long[name] {
+			if long.has(name) {
 				v := argVal{s: val, dyn: a.dyn}
 				if !eq && i+1 < len(argv) {
 					i++

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // autorunWrite judges known text written into a file that runs by itself
@@ -50,12 +51,17 @@ var shellStartup = set(".bashrc", ".bash_profile", ".bash_login", ".bash_logout"
 
 // startupLang are files other programs run at start, by base name, with
 // the language their text is read in.
-var startupLang = map[string]string{
-	".tmux.conf": "tmux", "tmux.conf": "tmux", ".vimrc": "vimrc", ".exrc": "vimrc", "init.vim": "vimrc", ".gvimrc": "vimrc",
-	"init.lua": "lua", ".gdbinit": "gdb", "gdbinit": "gdb", ".psqlrc": "sql", ".sqliterc": "sql", ".irbrc": "ruby",
-	".pryrc": "ruby", "sitecustomize.py": "python", "usercustomize.py": "python", ".pythonrc": "python",
-	".pythonrc.py": "python", "init.el": "elisp", ".emacs": "elisp", ".emacs.el": "elisp",
-}
+//
+// Built on first use, as the option tables are: a process that
+// analyses no shell command never builds it.
+var startupLang = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".tmux.conf": "tmux", "tmux.conf": "tmux", ".vimrc": "vimrc", ".exrc": "vimrc", "init.vim": "vimrc", ".gvimrc": "vimrc",
+		"init.lua": "lua", ".gdbinit": "gdb", "gdbinit": "gdb", ".psqlrc": "sql", ".sqliterc": "sql", ".irbrc": "ruby",
+		".pryrc": "ruby", "sitecustomize.py": "python", "usercustomize.py": "python", ".pythonrc": "python",
+		".pythonrc.py": "python", "init.el": "elisp", ".emacs": "elisp", ".emacs.el": "elisp",
+	}
+})
 
 // autorunKind says how a file that runs by itself is read: "shell" for
 // shell start-up files, init scripts and git hooks, "cron" for crontabs,
@@ -63,13 +69,13 @@ var startupLang = map[string]string{
 func autorunKind(abs string) string {
 	base := path.Base(abs)
 	dir := path.Dir(abs)
-	if l, ok := startupLang[base]; ok {
+	if l, ok := startupLang()[base]; ok {
 		return l
 	}
 	switch {
 	case strings.HasSuffix(base, ".pth") && strings.Contains(dir, "-packages"):
 		return "python" // import lines in a .pth file run at every start
-	case shellStartup[base] && (base[0] == '.' || strings.HasPrefix(dir, "/etc") || strings.HasSuffix(dir, "/fish")):
+	case shellStartup.has(base) && (base[0] == '.' || strings.HasPrefix(dir, "/etc") || strings.HasSuffix(dir, "/fish")):
 		return "shell"
 	case strings.HasPrefix(dir, "/etc/profile.d"), strings.HasPrefix(dir, "/etc/zsh"), strings.HasPrefix(dir, "/etc/init.d"),
 		strings.HasPrefix(dir, "/etc/cron.hourly"), strings.HasPrefix(dir, "/etc/cron.daily"),

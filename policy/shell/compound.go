@@ -74,8 +74,7 @@ func (w *walker) walkCommand(cmd syntax.Command, sc *scope, in flow, st *syntax.
 		}
 		return flow{}
 	case *syntax.DeclClause:
-		w.walkDecl(c, sc)
-		return flow{}
+		return w.walkDecl(c, sc)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			return w.walkStmt(c.Stmt, sc, in)
@@ -160,7 +159,7 @@ func (w *walker) walkFor(c *syntax.ForClause, sc *scope, in flow) flow {
 	return out
 }
 
-func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
+func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) flow {
 	variant := ""
 	if c.Variant != nil {
 		variant = c.Variant.Value
@@ -169,9 +168,20 @@ func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 	argv[0] = variant
 	exported := variant == "export"
 	unexport := false
+	var dumpFlags, dumpNames []string // what declDump needs (flow.go)
 	for _, a := range c.Args {
+		if a.Name != nil && a.Naked {
+			dumpNames = append(dumpNames, a.Name.Value)
+		} else if a.Name != nil || a.Value == nil {
+			dumpNames = append(dumpNames, "=")
+		}
 		if a.Naked && a.Name == nil && a.Value != nil {
 			flag := w.evalJoined(a.Value, sc).s
+			if strings.HasPrefix(flag, "-") || strings.HasPrefix(flag, "+") {
+				dumpFlags = append(dumpFlags, flag)
+			} else {
+				dumpNames = append(dumpNames, "=")
+			}
 			if strings.HasPrefix(flag, "-") && strings.ContainsRune(flag, 'x') {
 				exported = true
 			}
@@ -216,10 +226,12 @@ func (w *walker) walkDecl(c *syntax.DeclClause, sc *scope) {
 	if !w.full() {
 		w.res.Commands = append(w.res.Commands, Command{Argv: argv, Dir: sc.dir})
 	}
+	return w.declDump(variant, dumpNames, dumpFlags)
 }
 
 // setVarFrom records a variable assignment for later expansion.
 func (w *walker) setVarFrom(sc *scope, name string, val argVal) {
+	w.setSecVar(name, val.sec)
 	if val.dl {
 		if w.dlVars == nil {
 			w.dlVars = make(map[string]bool, 2)

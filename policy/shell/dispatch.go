@@ -19,6 +19,7 @@ type cmdCtx struct {
 // classify records the facts of one simple command and of every command it
 // wraps.
 func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
+	hs := len(w.cmdHosts)
 	for i := range argv {
 		w.scanURLs(argv[i], sc)
 	}
@@ -62,7 +63,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		}
 		if len(inner) == 0 {
 			f.bits |= in.bits & flowTaint
-			return f
+			return w.secretFlow(c, f, hs)
 		}
 		if len(inner) <= len(prev) && len(strs) == len(prev) && &inner[len(inner)-1] == &prev[len(prev)-1] {
 			strs = strs[len(strs)-len(inner):]
@@ -93,6 +94,7 @@ func joinArgs(argv []argVal) argVal {
 		a.dyn = a.dyn || x.dyn
 		a.dl = a.dl || x.dl
 		a.glob = a.glob || x.glob
+		a.sec |= x.sec
 	}
 	a.s = strings.Join(parts, " ")
 	return a
@@ -248,7 +250,7 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	case "find":
 		return nil, w.find(c)
 	}
-	if progs[c.prog] {
+	if progs.has(c.prog) {
 		return nil, w.shell(c)
 	}
 	if interps()[c.prog] != nil {

@@ -210,7 +210,7 @@ func (w *walker) downloader(c *cmdCtx) flow {
 		switch o.name {
 		case "":
 			switch {
-			case c.prog == "http" && len(urls) == 0 && httpMethods[v.s]:
+			case c.prog == "http" && len(urls) == 0 && httpMethods.has(v.s):
 			case c.prog == "http" && len(urls) > 0:
 				items = append(items, v)
 			case c.prog == "lwp-download" && len(urls) > 0:

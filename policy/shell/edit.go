@@ -110,6 +110,9 @@ func (w *walker) copyLike(c *cmdCtx) {
 		if abs != "" && w.dlFiles[abs] {
 			dlSrc = append(dlSrc, abs)
 		}
+		if dst != "" && abs != "" {
+			w.copiedInto(dst, abs, len(srcs) == 1, w.dlFiles[abs])
+		}
 	}
 	if dst != "" && len(dlSrc) > 0 {
 		if len(srcs) == 1 {
@@ -198,8 +201,23 @@ func (w *walker) sed(c *cmdCtx) {
 	if inplace {
 		acc = accRW
 	}
+	var inserted string
+	if inplace {
+		texts := make([]string, len(scripts))
+		for i, sc := range scripts {
+			texts[i] = sc.s
+		}
+		inserted = sedInserted(texts)
+	}
+	if inplace && !sedOutputs(scripts) {
+		// edited in place: the content goes back into the file, not to
+		// the output (sed -i 's/3.11/3.12/' .envrc)
+		defer w.withMode(modeNames)()
+	}
 	for _, f := range files {
-		w.argPath(f, c.sc, acc, true)
+		if abs := w.argPath(f, c.sc, acc, true); abs != "" && inplace {
+			w.addWritten(Written{Path: abs, Text: inserted, Known: true, Append: true})
+		}
 	}
 	c.modelled = true
 	for _, sc := range scripts {

@@ -2,45 +2,51 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // envRuns are environment variables whose value a program runs: setting
 // one for a command (PAGER='sh -c …' git log) or exporting it runs the
 // value when the program reads it.
-var envRuns = map[string]runRow{
-	"GIT_SSH_COMMAND":       {kind: runShell, note: "git runs it instead of ssh"},
-	"GIT_SSH":               {kind: runWords, note: "a program git runs instead of ssh"},
-	"GIT_PAGER":             {kind: runShell, note: "git's pager"},
-	"GIT_EDITOR":            {kind: runShell, note: "git's editor (commit, rebase -i)"},
-	"GIT_SEQUENCE_EDITOR":   {kind: runShell, note: "git rebase -i's todo editor"},
-	"GIT_EXTERNAL_DIFF":     {kind: runShell, note: "git diff runs it per file"},
-	"GIT_ASKPASS":           {kind: runWords, note: "git runs it to ask for a password"},
-	"SSH_ASKPASS":           {kind: runWords, note: "ssh runs it to ask for a passphrase"},
-	"SUDO_ASKPASS":          {kind: runWords, note: "sudo -A runs it"},
-	"GIT_PROXY_COMMAND":     {kind: runShell, note: "git runs it for git:// connections"},
-	"RSYNC_RSH":             {kind: runShell, note: "rsync's remote shell"},
-	"CVS_RSH":               {kind: runShell, note: "cvs's remote shell"},
-	"PAGER":                 {kind: runShell, note: "man, git, systemctl, journalctl … page through it"},
-	"MANPAGER":              {kind: runShell, note: "man's pager"},
-	"SYSTEMD_PAGER":         {kind: runShell, note: "systemctl's and journalctl's pager"},
-	"BAT_PAGER":             {kind: runShell, note: "bat's pager"},
-	"AWS_PAGER":             {kind: runShell, note: "the aws CLI's pager"},
-	"EDITOR":                {kind: runShell, note: "crontab -e, git, sudoedit … run it"},
-	"VISUAL":                {kind: runShell, note: "as EDITOR"},
-	"SUDO_EDITOR":           {kind: runShell, note: "sudoedit's editor"},
-	"FCEDIT":                {kind: runShell, note: "bash's fc editor"},
-	"LESSOPEN":              {kind: runShell, note: "less pipes each file through it (|CMD %s)"},
-	"LESSCLOSE":             {kind: runShell, note: "less runs it after LESSOPEN"},
-	"BROWSER":               {kind: runShell, note: "colon-separated commands xdg-open, python webbrowser … run"},
-	"PROMPT_COMMAND":        {kind: runShell, note: "bash runs it before each prompt"},
-	"BASH_ENV":              {kind: runFile, note: "bash sources it before a non-interactive script"},
-	"ENV":                   {kind: runFile, note: "sh and interactive bash in POSIX mode source it"},
-	"LD_PRELOAD":            {kind: runFile, note: "the dynamic loader loads it into every program"},
-	"GIT_EXEC_PATH":         {kind: runFile, note: "git runs its subcommands from this directory"},
-	"GIT_CONFIG_PARAMETERS": {kind: runShell, note: "'key'='value' pairs git reads as -c settings (read by gitConfigRun)"},
-	"GIT_CONFIG_KEY_0":      {kind: runShell, note: "GIT_CONFIG_KEY_n/VALUE_n pairs are -c settings, any n (read by gitConfigRun)"},
-	"DYLD_INSERT_LIBRARIES": {kind: runFile, note: "as LD_PRELOAD on macOS"},
-}
+//
+// Built on first use, as the option tables are: a process that
+// analyses no shell command never builds it.
+var envRuns = sync.OnceValue(func() map[string]runRow {
+	return map[string]runRow{
+		"GIT_SSH_COMMAND":       {kind: runShell, note: "git runs it instead of ssh"},
+		"GIT_SSH":               {kind: runWords, note: "a program git runs instead of ssh"},
+		"GIT_PAGER":             {kind: runShell, note: "git's pager"},
+		"GIT_EDITOR":            {kind: runShell, note: "git's editor (commit, rebase -i)"},
+		"GIT_SEQUENCE_EDITOR":   {kind: runShell, note: "git rebase -i's todo editor"},
+		"GIT_EXTERNAL_DIFF":     {kind: runShell, note: "git diff runs it per file"},
+		"GIT_ASKPASS":           {kind: runWords, note: "git runs it to ask for a password"},
+		"SSH_ASKPASS":           {kind: runWords, note: "ssh runs it to ask for a passphrase"},
+		"SUDO_ASKPASS":          {kind: runWords, note: "sudo -A runs it"},
+		"GIT_PROXY_COMMAND":     {kind: runShell, note: "git runs it for git:// connections"},
+		"RSYNC_RSH":             {kind: runShell, note: "rsync's remote shell"},
+		"CVS_RSH":               {kind: runShell, note: "cvs's remote shell"},
+		"PAGER":                 {kind: runShell, note: "man, git, systemctl, journalctl … page through it"},
+		"MANPAGER":              {kind: runShell, note: "man's pager"},
+		"SYSTEMD_PAGER":         {kind: runShell, note: "systemctl's and journalctl's pager"},
+		"BAT_PAGER":             {kind: runShell, note: "bat's pager"},
+		"AWS_PAGER":             {kind: runShell, note: "the aws CLI's pager"},
+		"EDITOR":                {kind: runShell, note: "crontab -e, git, sudoedit … run it"},
+		"VISUAL":                {kind: runShell, note: "as EDITOR"},
+		"SUDO_EDITOR":           {kind: runShell, note: "sudoedit's editor"},
+		"FCEDIT":                {kind: runShell, note: "bash's fc editor"},
+		"LESSOPEN":              {kind: runShell, note: "less pipes each file through it (|CMD %s)"},
+		"LESSCLOSE":             {kind: runShell, note: "less runs it after LESSOPEN"},
+		"BROWSER":               {kind: runShell, note: "colon-separated commands xdg-open, python webbrowser … run"},
+		"PROMPT_COMMAND":        {kind: runShell, note: "bash runs it before each prompt"},
+		"BASH_ENV":              {kind: runFile, note: "bash sources it before a non-interactive script"},
+		"ENV":                   {kind: runFile, note: "sh and interactive bash in POSIX mode source it"},
+		"LD_PRELOAD":            {kind: runFile, note: "the dynamic loader loads it into every program"},
+		"GIT_EXEC_PATH":         {kind: runFile, note: "git runs its subcommands from this directory"},
+		"GIT_CONFIG_PARAMETERS": {kind: runShell, note: "'key'='value' pairs git reads as -c settings (read by gitConfigRun)"},
+		"GIT_CONFIG_KEY_0":      {kind: runShell, note: "GIT_CONFIG_KEY_n/VALUE_n pairs are -c settings, any n (read by gitConfigRun)"},
+		"DYLD_INSERT_LIBRARIES": {kind: runFile, note: "as LD_PRELOAD on macOS"},
+	}
+})
 
 // envRun analyses what a program would run from one environment
 // assignment.
@@ -49,7 +55,7 @@ func (w *walker) envRun(name, val string, sc *scope) {
 		w.gitConfigEnv(n, sc)
 		return
 	}
-	r, ok := envRuns[name]
+	r, ok := envRuns()[name]
 	if !ok || sc == nil || strings.TrimSpace(val) == "" {
 		return
 	}
@@ -87,46 +93,51 @@ func (w *walker) envRun(name, val string, sc *scope) {
 // gitExecKeys are git configuration keys whose value git runs. A key is
 // "section.name", or "section.*.name" for any subsection, or "section.*"
 // for any name.
-var gitExecKeys = map[string]runRow{
-	"core.pager":                 {kind: runShell, note: "the pager for every paging command"},
-	"core.sshcommand":            {kind: runShell, note: "runs instead of ssh"},
-	"core.editor":                {kind: runShell, note: "commit, tag, rebase -i run it"},
-	"core.askpass":               {kind: runWords, note: "asked for passwords"},
-	"core.fsmonitor":             {kind: runShell, note: "runs on every status (a hook)"},
-	"core.gitproxy":              {kind: runShell, note: "runs for git:// connections"},
-	"core.hookspath":             {kind: runFile, note: "the hooks in this directory run"},
-	"init.templatedir":           {kind: runFile, note: "hooks copied from it into new repositories run"},
-	"sequence.editor":            {kind: runShell, note: "rebase -i's todo editor"},
-	"diff.external":              {kind: runShell, note: "git diff runs it per file"},
-	"diff.*.textconv":            {kind: runShell, note: "converts files before diffing"},
-	"diff.*.command":             {kind: runShell, note: "a diff driver"},
-	"merge.*.driver":             {kind: runShell, note: "a merge driver"},
-	"filter.*.clean":             {kind: runShell, note: "runs on add"},
-	"filter.*.smudge":            {kind: runShell, note: "runs on checkout"},
-	"filter.*.process":           {kind: runShell, note: "a long-running filter"},
-	"gpg.program":                {kind: runWords, note: "signs and verifies"},
-	"gpg.ssh.program":            {kind: runWords, note: "signs with ssh keys"},
-	"gpg.x509.program":           {kind: runWords, note: "signs with x509"},
-	"uploadpack.packobjectshook": {kind: runShell, note: "runs on fetch from this repository"},
-	"credential.helper":          {kind: runShell, note: "!CMD is shell text; a path runs"},
-	"credential.*.helper":        {kind: runShell, note: "as credential.helper"},
-	"alias.*":                    {kind: runShell, note: "!CMD aliases are shell text"},
-	"pager.*":                    {kind: runShell, note: "the pager of one command"},
-	"browser.*.cmd":              {kind: runShell, note: "git web--browse runs it"},
-	"web.browser":                {kind: runWords, note: "git web--browse runs it"},
-	"man.*.cmd":                  {kind: runShell, note: "git help runs it"},
-	"difftool.*.cmd":             {kind: runShell, note: "git difftool runs it"},
-	"mergetool.*.cmd":            {kind: runShell, note: "git mergetool runs it"},
-	"remote.*.uploadpack":        {kind: runShell, note: "runs for fetch"},
-	"remote.*.receivepack":       {kind: runShell, note: "runs for push"},
-	"sendemail.sendmailcmd":      {kind: runShell, note: "git send-email runs it"},
-	"sendemail.smtpserver":       {kind: runWords, note: "a path is a sendmail-like program"},
-}
+//
+// Built on first use, as the option tables are: a process that
+// analyses no shell command never builds it.
+var gitExecKeys = sync.OnceValue(func() map[string]runRow {
+	return map[string]runRow{
+		"core.pager":                 {kind: runShell, note: "the pager for every paging command"},
+		"core.sshcommand":            {kind: runShell, note: "runs instead of ssh"},
+		"core.editor":                {kind: runShell, note: "commit, tag, rebase -i run it"},
+		"core.askpass":               {kind: runWords, note: "asked for passwords"},
+		"core.fsmonitor":             {kind: runShell, note: "runs on every status (a hook)"},
+		"core.gitproxy":              {kind: runShell, note: "runs for git:// connections"},
+		"core.hookspath":             {kind: runFile, note: "the hooks in this directory run"},
+		"init.templatedir":           {kind: runFile, note: "hooks copied from it into new repositories run"},
+		"sequence.editor":            {kind: runShell, note: "rebase -i's todo editor"},
+		"diff.external":              {kind: runShell, note: "git diff runs it per file"},
+		"diff.*.textconv":            {kind: runShell, note: "converts files before diffing"},
+		"diff.*.command":             {kind: runShell, note: "a diff driver"},
+		"merge.*.driver":             {kind: runShell, note: "a merge driver"},
+		"filter.*.clean":             {kind: runShell, note: "runs on add"},
+		"filter.*.smudge":            {kind: runShell, note: "runs on checkout"},
+		"filter.*.process":           {kind: runShell, note: "a long-running filter"},
+		"gpg.program":                {kind: runWords, note: "signs and verifies"},
+		"gpg.ssh.program":            {kind: runWords, note: "signs with ssh keys"},
+		"gpg.x509.program":           {kind: runWords, note: "signs with x509"},
+		"uploadpack.packobjectshook": {kind: runShell, note: "runs on fetch from this repository"},
+		"credential.helper":          {kind: runShell, note: "!CMD is shell text; a path runs"},
+		"credential.*.helper":        {kind: runShell, note: "as credential.helper"},
+		"alias.*":                    {kind: runShell, note: "!CMD aliases are shell text"},
+		"pager.*":                    {kind: runShell, note: "the pager of one command"},
+		"browser.*.cmd":              {kind: runShell, note: "git web--browse runs it"},
+		"web.browser":                {kind: runWords, note: "git web--browse runs it"},
+		"man.*.cmd":                  {kind: runShell, note: "git help runs it"},
+		"difftool.*.cmd":             {kind: runShell, note: "git difftool runs it"},
+		"mergetool.*.cmd":            {kind: runShell, note: "git mergetool runs it"},
+		"remote.*.uploadpack":        {kind: runShell, note: "runs for fetch"},
+		"remote.*.receivepack":       {kind: runShell, note: "runs for push"},
+		"sendemail.sendmailcmd":      {kind: runShell, note: "git send-email runs it"},
+		"sendemail.smtpserver":       {kind: runWords, note: "a path is a sendmail-like program"},
+	}
+})
 
 // gitExecKey returns the row for a git configuration key.
 func gitExecKey(key string) (runRow, bool) {
 	k := strings.ToLower(key)
-	if r, ok := gitExecKeys[k]; ok {
+	if r, ok := gitExecKeys()[k]; ok {
 		return r, true
 	}
 	first := strings.IndexByte(k, '.')
@@ -134,11 +145,11 @@ func gitExecKey(key string) (runRow, bool) {
 	if first < 0 {
 		return runRow{}, false
 	}
-	if r, ok := gitExecKeys[k[:first]+".*"]; ok {
+	if r, ok := gitExecKeys()[k[:first]+".*"]; ok {
 		return r, true
 	}
 	if last > first {
-		if r, ok := gitExecKeys[k[:first]+".*"+k[last:]]; ok {
+		if r, ok := gitExecKeys()[k[:first]+".*"+k[last:]]; ok {
 			return r, true
 		}
 	}

@@ -44,7 +44,7 @@ func (w *walker) fastSplit(src string, sc *scope) ([]argVal, bool) {
 		}
 		f := rest[:end]
 		rest = rest[end:]
-		if len(argv) == 0 && (strings.IndexByte(f, '=') >= 0 || reserved[f]) {
+		if len(argv) == 0 && (strings.IndexByte(f, '=') >= 0 || reserved.has(f)) {
 			return nil, false
 		}
 		if strings.IndexByte(f, '~') >= 0 {

@@ -72,7 +72,7 @@ func inputProblem(st *syntax.Stmt) string {
 		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
 			continue
 		}
-		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && progs[progName(c.Args[0].Lit())] {
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && progs.has(progName(c.Args[0].Lit())) {
 			continue
 		}
 		return "its input is a here-document or here-string, which the command's words do not cover (for an interpreter it is the program)"

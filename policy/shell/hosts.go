@@ -37,7 +37,7 @@ func (w *walker) netHosts(c *cmdCtx) {
 				i++
 			case strings.HasPrefix(s, "-"):
 			default:
-				if !dnsTypes[strings.ToLower(s)] {
+				if !dnsTypes.has(strings.ToLower(s)) {
 					w.addHost(s)
 				}
 			}
@@ -48,7 +48,7 @@ func (w *walker) netHosts(c *cmdCtx) {
 		for i := 1; i < len(argv); i++ {
 			s := argv[i].s
 			if strings.HasPrefix(s, "-") {
-				if valued[s] && i+1 < len(argv) {
+				if valued.has(s) && i+1 < len(argv) {
 					i++
 					switch s {
 					case "-iL", "--excludefile":

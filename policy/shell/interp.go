@@ -20,9 +20,9 @@ type interpArgs struct {
 // getopt describes, or a reader of its own for the rest.
 type interp struct {
 	opts      *optSpec
-	code      map[string]bool // options whose value is program text
-	file      map[string]bool // options whose value is a script file
-	dashStdin bool            // an operand "-" is the program on stdin, and ends the scan
+	code      *nameSet // options whose value is program text
+	file      *nameSet // options whose value is a script file
+	dashStdin bool     // an operand "-" is the program on stdin, and ends the scan
 	read      func(c *cmdCtx) interpArgs
 	bare      bool // with inline code, a bare-name argument is a file (perl -ne … FILE)
 	own       bool // the walker reads it whole (powershell, awk)
@@ -173,9 +173,9 @@ func (ip *interp) scan(argv []argVal) interpArgs {
 				rest = o.idx + 1
 			}
 			return false
-		case ip.code[o.name]:
+		case ip.code.has(o.name):
 			code = append(code, o.val)
-		case ip.file[o.name]:
+		case ip.file.has(o.name):
 			if o.hasVal {
 				v := o.val
 				script = &v

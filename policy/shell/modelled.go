@@ -24,7 +24,7 @@ var modelledProgs = sync.OnceValue(func() map[string]bool {
 		"install", "ln", "link", "dd", "chmod", "chown", "chgrp", "chattr", "mknod", "tar", "zip", "unzip", "gzip",
 		"base64", "gbase64", "xxd", "rev", "find", "eval", "trap", "source", ".", "watch", "script", "at", "batch",
 		"crontab",
-	)
+	).toMap()
 	for name := range fileProgs() {
 		m[name] = true
 	}

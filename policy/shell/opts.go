@@ -1,12 +1,15 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // optSpec says which options of a program take a value.
 type optSpec struct {
-	short   string          // short options taking a value ("o" for -o FILE / -oFILE)
-	long    map[string]bool // long options taking a value (without dashes)
-	oneDash bool            // -name is a long option (find, openssl, powershell)
+	short   string   // short options taking a value ("o" for -o FILE / -oFILE)
+	long    *nameSet // long options taking a value (without dashes)
+	oneDash bool     // -name is a long option (find, openssl, powershell)
 }
 
 // option is one option or operand of a command line.
@@ -50,7 +53,7 @@ func scanOpts(argv []argVal, start int, sp *optSpec, fn func(o option) bool) {
 			o := option{name: name, long: true, idx: -1}
 			if eq {
 				o.val, o.hasVal = argVal{s: val, dyn: a.dyn, dl: a.dl}, true
-			} else if sp.long[name] && i+1 < len(argv) {
+			} else if sp.long.has(name) && i+1 < len(argv) {
 				i++
 				o.val, o.hasVal, o.idx = argv[i], true, i
 			}
@@ -97,7 +100,7 @@ func skipWrapperOpts(argv []argVal, sp *optSpec, operands int, noCmd string, dig
 		}
 		if s[1] == '-' {
 			name, _, eq := strings.Cut(s[2:], "=")
-			if !eq && sp.long[name] {
+			if !eq && sp.long.has(name) {
 				i++
 			}
 			i++
@@ -126,9 +129,56 @@ func skipWrapperOpts(argv []argVal, sp *optSpec, operands int, noCmd string, dig
 	return i, stop
 }
 
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
+// nameSet is a set of names whose map is built on its first lookup: the
+// package's ~100 option tables are package variables, and a process that
+// never analyses a shell command (a hook answering a Read) must not pay
+// for building them at start-up.
+type nameSet struct {
+	names []string
+	once  sync.Once
+	m     map[string]bool
+}
+
+func set(names ...string) *nameSet { return &nameSet{names: names} }
+
+// has says whether n is in the set; a nil set is empty.
+func (s *nameSet) has(n string) bool {
+	if s == nil {
+		return false
+	}
+	s.once.Do(func() {
+		s.m = make(map[string]bool, len(s.names))
+		for _, n := range s.names {
+			s.m[n] = true
+		}
+	})
+	return s.m[n]
+}
+
+// list is the set's names (nil for a nil set), for a caller building
+// another set from it.
+func (s *nameSet) list() []string {
+	if s == nil {
+		return nil
+	}
+	return s.names
+}
+
+// setOfMap is the set of m's true keys.
+func setOfMap(m map[string]bool) *nameSet {
+	names := make([]string, 0, len(m))
+	for k, v := range m {
+		if v {
+			names = append(names, k)
+		}
+	}
+	return &nameSet{names: names}
+}
+
+// toMap is a new map of the set's names, for a caller that adds to it.
+func (s *nameSet) toMap() map[string]bool {
+	m := make(map[string]bool, len(s.list()))
+	for _, n := range s.list() {
 		m[n] = true
 	}
 	return m
@@ -169,7 +219,7 @@ func progName(s string) string {
 		s = strings.ToLower(s)
 	}
 	s = strings.TrimSuffix(s, ".exe")
-	if p, ok := progAliases[s]; ok {
+	if p, ok := progAliases()[s]; ok {
 		return p
 	}
 	for _, fam := range []string{"python", "pypy", "perl", "ruby", "php", "lua", "node", "pip"} {
@@ -195,25 +245,28 @@ func versionTail(s string) bool {
 	return true
 }
 
-var progAliases = map[string]string{
-	"pypy": "python", "nodejs": "node", "luajit": "lua",
-	"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
-	"powershell": "pwsh", "powershell_ise": "pwsh",
-	"ncat": "nc", "netcat": "nc", "nc.openbsd": "nc", "nc.traditional": "nc",
-	"egrep": "grep", "fgrep": "grep", "zgrep": "grep", "zegrep": "grep", "zfgrep": "grep",
-	"pcregrep": "grep", "pcre2grep": "grep", "ggrep": "grep",
-	"gsed": "sed", "gtar": "tar", "bsdtar": "tar",
-	"nvim": "vim", "vi": "vim", "view": "vim", "vimdiff": "vim", "gvim": "vim", "ex": "vim",
-	"httpie": "http", "https": "http", "xh": "http", "xhs": "http",
-	"invoke-webrequest": "iwr", "invoke-restmethod": "iwr", "irm": "iwr",
-	"ping6": "ping", "traceroute6": "ping", "traceroute": "ping", "tracepath": "ping", "mtr": "ping", "fping": "ping", "arping": "ping",
-	"gpg2": "gpg", "bunx": "npx", "pnpx": "npx",
-	"md5sum": "sha256sum", "sha1sum": "sha256sum", "sha224sum": "sha256sum", "sha384sum": "sha256sum",
-	"sha512sum": "sha256sum", "b2sum": "sha256sum", "cksum": "sha256sum", "sum": "sha256sum",
-	"shasum": "sha256sum", "md5": "sha256sum",
-	"bzcat": "zcat", "xzcat": "zcat", "zstdcat": "zcat", "lzcat": "zcat",
-	"zless": "zcat", "zmore": "zcat", "bzless": "zcat", "xzless": "zcat",
-	"gunzip": "gzip", "bzip2": "gzip", "bunzip2": "gzip", "xz": "gzip", "unxz": "gzip", "lzma": "gzip",
-	"unlzma": "gzip", "pigz": "gzip", "compress": "gzip", "uncompress": "gzip", "lz4": "gzip", "zstd": "gzip",
-	"unzstd": "gzip", "brotli": "gzip",
-}
+// progAliases is built on first use, as the option tables are.
+var progAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"pypy": "python", "nodejs": "node", "luajit": "lua",
+		"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk",
+		"powershell": "pwsh", "powershell_ise": "pwsh",
+		"ncat": "nc", "netcat": "nc", "nc.openbsd": "nc", "nc.traditional": "nc",
+		"egrep": "grep", "fgrep": "grep", "zgrep": "grep", "zegrep": "grep", "zfgrep": "grep",
+		"pcregrep": "grep", "pcre2grep": "grep", "ggrep": "grep",
+		"gsed": "sed", "gtar": "tar", "bsdtar": "tar",
+		"nvim": "vim", "vi": "vim", "view": "vim", "vimdiff": "vim", "gvim": "vim", "ex": "vim",
+		"httpie": "http", "https": "http", "xh": "http", "xhs": "http",
+		"invoke-webrequest": "iwr", "invoke-restmethod": "iwr", "irm": "iwr",
+		"ping6": "ping", "traceroute6": "ping", "traceroute": "ping", "tracepath": "ping", "mtr": "ping", "fping": "ping", "arping": "ping",
+		"gpg2": "gpg", "bunx": "npx", "pnpx": "npx",
+		"md5sum": "sha256sum", "sha1sum": "sha256sum", "sha224sum": "sha256sum", "sha384sum": "sha256sum",
+		"sha512sum": "sha256sum", "b2sum": "sha256sum", "cksum": "sha256sum", "sum": "sha256sum",
+		"shasum": "sha256sum", "md5": "sha256sum",
+		"bzcat": "zcat", "xzcat": "zcat", "zstdcat": "zcat", "lzcat": "zcat",
+		"zless": "zcat", "zmore": "zcat", "bzless": "zcat", "xzless": "zcat",
+		"gunzip": "gzip", "bzip2": "gzip", "bunzip2": "gzip", "xz": "gzip", "unxz": "gzip", "lzma": "gzip",
+		"unlzma": "gzip", "pigz": "gzip", "compress": "gzip", "uncompress": "gzip", "lz4": "gzip", "zstd": "gzip",
+		"unzstd": "gzip", "brotli": "gzip",
+	}
+})

@@ -26,6 +26,7 @@ func (b *wordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
 	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
 	}
+	b.a.sec |= f.bits & flowSecret
 	if f.hasText && f.bits&(flowDL|flowNet) == 0 {
 		if f.names {
 			b.a.glob = true // $(find …), $(ls -d GLOB): the names they select, as patterns
@@ -62,6 +63,7 @@ func (b *wordBuilder) procSubst(p *syntax.ProcSubst) {
 	if f.hasText && p.Op == syntax.CmdIn && len(b.w.procTexts) < 8 {
 		b.w.procTexts = append(b.w.procTexts, f.text)
 	}
+	b.a.sec |= f.bits & flowSecret
 }
 
 // lookup returns a parameter's value when it is statically known.
@@ -121,6 +123,7 @@ func (b *wordBuilder) unknown(name string) {
 	if b.w.dlVars[name] {
 		b.a.dl = true
 	}
+	b.a.sec |= b.w.secretVar(name)
 }
 
 func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
@@ -145,7 +148,14 @@ func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
 				return
 			}
 		}
+		save := b.a.sec
 		b.unknown(name)
+		switch {
+		case p.Length:
+			b.a.sec = save // a length is not the secret
+		case p.Excl && p.Names == 0 && p.Index == nil:
+			b.a.sec |= b.w.secSource("${!"+name+"} (any variable, by indirection)", SourceEnv, nil)
+		}
 		return
 	}
 	if name == "@" || name == "*" {
@@ -155,6 +165,9 @@ func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
 	val, known := b.lookup(name)
 	if b.w.dlVars[name] {
 		b.a.dl = true
+	}
+	if known {
+		b.a.sec |= b.w.secVars[name]
 	}
 	if p.Exp != nil {
 		b.paramExp(p, name, val, known, quoted)
@@ -216,6 +229,7 @@ func (b *wordBuilder) paramExp(p *syntax.ParamExp, name, val string, known, quot
 		// the default is what runs.
 		d := b.subWord(e.Word)
 		b.a.dl = b.a.dl || d.dl
+		b.a.sec |= d.sec
 		b.a.dyn = b.a.dyn || d.dyn || !known
 		b.a.proc = b.a.proc || d.proc
 		b.expanded(d.s, quoted)

@@ -35,6 +35,10 @@ type Facts struct {
 	// to run nothing and open no file by name (an awk program that only
 	// prints): a path in it is text, not an access.
 	Inert []string
+	// Written holds what commands write into files (see Written).
+	Written []Written
+	// Flows holds secrets reaching a sink (flow.go).
+	Flows []Flow
 	// TooDeep is set when a budget ran out (nesting deeper than
 	// maxDepth, or more than maxCommands commands); the caller
 	// must refuse the call.
@@ -100,7 +104,7 @@ func (w *walker) parse(src, cwd string) (ok bool) {
 	if testPanic {
 		panic("shell test panic")
 	}
-	w.runProgram(src, &w.top)
+	w.finishFlows(w.runProgram(src, &w.top))
 	w.finish()
 	return true
 }
@@ -164,6 +168,10 @@ type walker struct {
 	// procTexts are the known outputs of input process substitutions
 	// <(echo …): a shell sourcing one runs its text.
 	procTexts []string
+	// secret sources, tainted variables and the hosts commands name (flow.go)
+	secSrc   []secretSource
+	secVars  map[string]flowBits
+	cmdHosts []string
 
 	// a fifo and a raw network client in the same program are a reverse shell.
 	fifoDetail, netcatDetail string

@@ -108,7 +108,7 @@ func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 			if fp.maxFiles > 0 && n >= fp.maxFiles {
 				return true
 			}
-			if len(o.val.s) > 1 && o.val.s[0] == '+' && pagers[c.prog] {
+			if len(o.val.s) > 1 && o.val.s[0] == '+' && pagers.has(c.prog) {
 				return true // +N, +/pattern, +!cmd: a start-up command (programRuns)
 			}
 			n++
@@ -132,12 +132,17 @@ func (w *walker) files(c *cmdCtx, fp *fileProg) flow {
 }
 
 func (w *walker) tee(c *cmdCtx) flow {
+	appendTo := false
 	scanOpts(c.argv, 1, teeOpts, func(o option) bool {
+		if o.name == "a" || o.name == "append" {
+			appendTo = true
+		}
 		if o.name == "" {
 			abs := w.argPath(o.val, c.sc, accW, true)
 			if abs != "" && c.in.hasText {
 				w.autorunWrite(abs, c.in.text, c.sc)
 			}
+			w.writtenByFlow(abs, c.in, appendTo)
 			if abs != "" && c.in.bits&flowDL != 0 {
 				w.markDownloaded(abs)
 			}

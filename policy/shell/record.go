@@ -15,7 +15,7 @@ const (
 	flowConnector                       // a raw network client (nc, telnet, socat …) runs
 	flowDownloader                      // a downloader runs
 
-	flowTaint = flowDL | flowNet
+	flowTaint = flowDL | flowNet | flowSecret // flowSecret: flow.go
 )
 
 // flow is the data flow out of a statement: bits, and its stdout text when
@@ -128,6 +128,9 @@ func (w *walker) addHost(raw string) {
 	if raw == "" {
 		return
 	}
+	if len(w.cmdHosts) < maxCmdHosts {
+		w.cmdHosts = append(w.cmdHosts, raw) // the sinks of secret flows (flow.go)
+	}
 	if w.hostSeen != nil {
 		if w.hostSeen[raw] {
 			return
@@ -157,6 +160,7 @@ func (w *walker) markDownloaded(abs string) {
 	}
 	w.dlFiles[abs] = true
 	w.sawDownload = true
+	w.addWritten(Written{Path: abs, Fetched: true}) // written.go
 }
 
 // checkExecDownloaded raises download-exec when abs, about to be run, holds

@@ -75,7 +75,7 @@ func (w *walker) socat(c *cmdCtx) flow {
 	for i := 1; i < len(argv); i++ {
 		s := argv[i].s
 		if len(s) > 1 && s[0] == '-' && !strings.ContainsAny(s, ":,") {
-			if valued[s] {
+			if valued.has(s) {
 				i++
 			}
 			continue

@@ -20,7 +20,7 @@ func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
 		}
 		if s[1] == '-' {
 			name, _, eq := strings.Cut(s[2:], "=")
-			if !eq && sp.long[name] {
+			if !eq && sp.long.has(name) {
 				i++
 			}
 			i++
@@ -167,7 +167,7 @@ func (w *walker) watch(c *cmdCtx) flow {
 		}
 		if s[1] == '-' {
 			name, _, eq := strings.Cut(s[2:], "=")
-			if !eq && sp.long[name] {
+			if !eq && sp.long.has(name) {
 				i++
 			}
 			i++
@@ -221,7 +221,7 @@ func (w *walker) parallel(c *cmdCtx) flow {
 	i := 1
 	valueOpts := parallelOpts
 	for i < len(argv) && strings.HasPrefix(argv[i].s, "-") {
-		if valueOpts[argv[i].s] {
+		if valueOpts.has(argv[i].s) {
 			i++
 		}
 		i++

@@ -364,13 +364,13 @@ func TestRunTableCovered(t *testing.T) {
 			t.Errorf("programRuns[%q] has no attack case", prog)
 		}
 	}
-	for name, r := range envRuns {
+	for name, r := range envRuns() {
 		rows++
 		if r.note == "" {
 			t.Errorf("envRuns[%s] lacks a note", name)
 		}
 	}
-	for key, r := range gitExecKeys {
+	for key, r := range gitExecKeys() {
 		rows++
 		if r.note == "" {
 			t.Errorf("gitExecKeys[%s] lacks a note", key)

@@ -9,11 +9,12 @@ import (
 
 // withRowOpts returns sp with every option a row names taking a value.
 func withRowOpts(sp *optSpec, rows []runRow) *optSpec {
-	out := &optSpec{long: map[string]bool{}}
+	out := &optSpec{}
+	long := map[string]bool{}
 	if sp != nil {
 		out.short, out.oneDash = sp.short, sp.oneDash
-		for k := range sp.long {
-			out.long[k] = true
+		for _, k := range sp.long.list() {
+			long[k] = true
 		}
 	}
 	for _, r := range rows {
@@ -24,22 +25,23 @@ func withRowOpts(sp *optSpec, rows []runRow) *optSpec {
 		switch {
 		case r.at[1] != '-' && len(name) == 1:
 			if out.oneDash {
-				out.long[name] = true
+				long[name] = true
 			} else if strings.IndexByte(out.short, name[0]) < 0 {
 				out.short += name
 			}
 		case r.at[1] != '-':
 			out.oneDash = true
-			out.long[name] = true
+			long[name] = true
 		default:
-			out.long[name] = true
+			long[name] = true
 		}
 	}
 	if out.oneDash {
 		for i := 0; i < len(out.short); i++ {
-			out.long[out.short[i:i+1]] = true
+			long[out.short[i:i+1]] = true
 		}
 	}
+	out.long = setOfMap(long)
 	return out
 }
 

@@ -453,3 +453,27 @@ func (w *walker) goRun(c *cmdCtx) {
 		}
 	}
 }
+
+// sedOutputs reports whether a sed script may send file content anywhere
+// but the edited file: a w/W command (a file or /dev/stdout), e (runs the
+// pattern space), or a script that is not known.
+func sedOutputs(scripts []argVal) bool {
+	for _, s := range scripts {
+		if s.dyn {
+			return true
+		}
+		t := s.s
+		for i := 0; i < len(t); i++ {
+			switch t[i] {
+			case 'w', 'W', 'e':
+				// a command letter after a separator or an address, or a
+				// flag after s///: be conservative on any of them outside
+				// the pattern and replacement text
+				if i == 0 || strings.IndexByte(";}/ \t\n0123456789$", t[i-1]) >= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

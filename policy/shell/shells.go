@@ -269,7 +269,7 @@ func (w *walker) awkProgram(prog argVal, c *cmdCtx) flowBits {
 	w.codeRunsIn("awk", prog.s, c.sc)
 	if c.in.hasText {
 		for _, r := range codeExecs("awk", prog.s) {
-			if progs[progName(strings.TrimSpace(r.shell))] {
+			if progs.has(progName(strings.TrimSpace(r.shell))) {
 				// print | "sh": the lines awk prints (its input, here) are commands
 				w.extracted(c.in.text, c.sc)
 				break

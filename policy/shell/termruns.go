@@ -66,7 +66,7 @@ func (w *walker) tmuxCommand(c *cmdCtx, argv []argVal) {
 	}
 	ops := argv[k:]
 	switch {
-	case tmuxShellCmds[sub]:
+	case tmuxShellCmds.has(sub):
 		if sub == "if-shell" || sub == "if" {
 			for _, o := range ops {
 				w.runValue(runRow{kind: runShell}, o, c)

@@ -59,7 +59,7 @@ func (w *walker) git(c *cmdCtx) {
 	if sub == "" {
 		return
 	}
-	if gitModelled[sub] {
+	if gitModelled.has(sub) {
 		c.modelled = true
 	}
 	w.gitRuns(gc, sub)
@@ -329,7 +329,7 @@ func (w *walker) find(c *cmdCtx) flow {
 				inner := argv[i+1 : j]
 				inners = append(inners, inner)
 				p := progName(inner[0].s)
-				if findWriters[p] || progs[p] {
+				if findWriters.has(p) || progs.has(p) {
 					writes = writes || p != "sed" && p != "perl" && p != "ruby" || argsHavePrefix(inner, "-i")
 				}
 			}
@@ -348,7 +348,7 @@ func (w *walker) find(c *cmdCtx) flow {
 				i++
 				w.argPath(argv[i], c.sc, accR, true)
 			}
-		case findValued[s]:
+		case findValued.has(s):
 			i++
 		}
 	}
@@ -360,6 +360,7 @@ func (w *walker) find(c *cmdCtx) flow {
 		w.argPath(s, c.sc, acc, true)
 	}
 	sel := findSelection(argv, starts)
+	var out flow
 	for _, inner := range inners {
 		if execReads(inner) {
 			// the command reads every file find selects: {} is each
@@ -367,9 +368,14 @@ func (w *walker) find(c *cmdCtx) flow {
 				w.argPath(p, c.sc, accR, true)
 			}
 		}
-		w.classify(inner, c.sc, flow{})
+		out.bits |= w.classify(inner, c.sc, flow{}).bits & flowSecret // what -exec prints, find prints (flow.go)
 	}
-	return findNames(sel)
+	if len(inners) == 0 {
+		names := findNames(sel)
+		names.bits |= out.bits
+		return names
+	}
+	return out
 }
 
 func argsHavePrefix(argv []argVal, prefix string) bool {

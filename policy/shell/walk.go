@@ -80,7 +80,7 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 				continue
 			}
 			a := w.evalHeredoc(r, sc)
-			in = flow{text: a.s, hasText: true}
+			in = flow{text: a.s, hasText: true, bits: a.sec}
 			if a.dl {
 				in.bits |= flowDL
 			}
@@ -90,7 +90,7 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 				continue
 			}
 			a := w.evalJoined(r.Word, sc)
-			in = flow{text: a.s + "\n", hasText: true}
+			in = flow{text: a.s + "\n", hasText: true, bits: a.sec}
 			if a.dl {
 				in.bits |= flowDL
 			}
@@ -109,19 +109,24 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 		f = flow{bits: f.bits}
 	}
 	saveDeferred := len(w.deferred)
+	out := false
 	for _, r := range st.Redirs {
-		w.redirect(r, sc, f, stdinRedir)
+		out = w.redirect(r, sc, f, stdinRedir) || out
+	}
+	if out {
+		f.bits &^= flowSecret // stdout went to a file: the file is the sink (flow.go)
 	}
 	f.bits |= w.flushDeferred(saveDeferred, sc, f.bits)
 	return f
 }
 
-// redirect records the path or network target of one redirection.
-func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool) {
+// redirect records the path or network target of one redirection; it
+// reports whether stdout now goes to a file.
+func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool) (stdout bool) {
 	var acc Access
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-		return
+		return false
 	case syntax.RdrIn:
 		acc = AccessRead
 	case syntax.RdrInOut:
@@ -135,33 +140,44 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 		acc = AccessWrite
 	}
 	if r.Word == nil {
-		return
+		return false
 	}
 	a := w.evalJoined(r.Word, sc)
 	if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
 		if a.s == "-" || isDigits(strings.TrimSuffix(a.s, "-")) || a.dyn && !strings.Contains(a.s, "/") {
-			return // fd duplication
+			return false // fd duplication
 		}
 	}
 	if a.proc {
-		return
+		return false
 	}
 	if host, ok := devTCPHost(a.s); ok {
 		w.addHost(host)
 		w.signal(SignalReverseShell, sc.detail())
-		return
+		if f.bits&flowSecret != 0 && acc&AccessWrite != 0 {
+			w.sink(f.bits, SinkHost, host, false)
+			return true
+		}
+		return false
 	}
 	abs, ok := w.resolve(a.s, sc.dir)
 	if !ok {
-		return
+		return false
 	}
+	toStdout := acc&AccessWrite != 0 && r.Op != syntax.RdrInOut && (r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll)
 	if isPseudoDevice(abs) {
-		return
+		return toStdout && abs == "/dev/null"
+	}
+	if toStdout && f.bits&flowSecret != 0 {
+		w.sink(f.bits, SinkFile, abs, false)
 	}
 	w.addPathAbs(w.rawPath(a.s, abs, sc), abs, acc)
 	if acc&AccessWrite != 0 && f.hasText && (r.N == nil || r.N.Value == "1") {
 		w.autorunWrite(abs, f.text, sc)
 		w.rememberText(abs, f.text, r.Op == syntax.AppOut)
+	}
+	if acc&AccessWrite != 0 && (r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) {
+		w.writtenByFlow(abs, f, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 	}
 	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
@@ -169,4 +185,5 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 	if acc&AccessRead != 0 && (r.N == nil || r.N.Value == "0") && f.bits&(flowShellSink|flowInterpSink) != 0 && !stdinRedir {
 		w.checkExecDownloaded(abs, sc)
 	}
+	return toStdout
 }

@@ -10,10 +10,11 @@ import (
 // argVal is one expanded word.
 type argVal struct {
 	s    string
-	dyn  bool // holds text that could not be expanded statically ($VAR, $(…))
-	dl   bool // holds the output of a download (a substitution or a tainted variable)
-	proc bool // holds a process substitution <(…) / >(…)
-	glob bool // holds an unquoted *, ? or [...]: a pattern the shell expands
+	dyn  bool     // holds text that could not be expanded statically ($VAR, $(…))
+	dl   bool     // holds the output of a download (a substitution or a tainted variable)
+	sec  flowBits // holds secret data: the slots of flow.go
+	proc bool     // holds a process substitution <(…) / >(…)
+	glob bool     // holds an unquoted *, ? or [...]: a pattern the shell expands
 }
 
 const (
@@ -166,6 +167,7 @@ func (w *walker) evalAssign(a *syntax.Assign, sc *scope) argVal {
 				parts = append(parts, e.s)
 				v.dyn = v.dyn || e.dyn
 				v.dl = v.dl || e.dl
+				v.sec |= e.sec
 			}
 		}
 		v.s = strings.Join(parts, " ")

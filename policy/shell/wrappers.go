@@ -21,7 +21,7 @@ func (w *walker) sudo(c *cmdCtx) ([]argVal, flow) {
 		}
 		if s[1] == '-' {
 			name, val, eq := strings.Cut(s[2:], "=")
-			if longVal[name] && !eq && i+1 < len(argv) {
+			if longVal.has(name) && !eq && i+1 < len(argv) {
 				i++
 				val = argv[i].s
 			}

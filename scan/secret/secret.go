@@ -48,7 +48,8 @@ type Shape struct {
 // Shapes lists the table in order.
 func Shapes() []Shape {
 	out := make([]Shape, len(rules))
-	for i, r := range rules {
+	for i := range rules {
+		r := &rules[i]
 		out[i] = Shape{Kind: r.kind, Keywords: append([]string(nil), r.keywords...), Chosen: r.chosen, Source: r.source}
 	}
 	return out
@@ -74,8 +75,8 @@ type table struct {
 	// upper-case letter shares its lower case's entry); pairs has a bit
 	// for each (folded) byte pair a keyword starts with, so most bytes of
 	// a text cost two loads and a test.
-	first [256][]keyword
-	pairs [1 << 16 / 64]uint64
+	first *[256][]keyword
+	pairs *[1 << 16 / 64]uint64
 }
 
 // fold is ASCII lower-casing by table.
@@ -109,14 +110,24 @@ func (l *lazyRegexp) get(i int, anchored bool) *regexp.Regexp {
 	return l.re
 }
 
-// compiled is the prefilter's table, built on first use; a pattern is
-// compiled only when a text first holds its keyword, so a hook call whose
-// record has none compiles nothing.
-var compiled = sync.OnceValue(buildTable)
+// compiled is the prefilter's table: its keyword index is buildTable's,
+// generated into table_gen.go (static data, so that the first record a
+// hook process masks does not build and fault in 14 KB of it); a pattern
+// is compiled only when a text first holds its keyword, so a hook call
+// whose record has none compiles nothing.
+var compiled = sync.OnceValue(func() *table {
+	return &table{first: &genFirst, pairs: &genPairs}
+})
 
+// buildTable builds the table from rules: what table_gen.go is generated
+// from and checked against (go test ./scan/secret -run TestTableGenerated
+// -update).
 func buildTable() *table {
-	t := &table{}
-	for i, r := range rules {
+	t := &table{first: new([256][]keyword), pairs: new([1 << 16 / 64]uint64)}
+	// by index: ranging over the array by value would copy all of it (5 KB)
+	// onto the stack, enough to grow a hook's goroutine stack once more
+	for i := range rules {
+		r := &rules[i]
 		for _, k := range r.keywords {
 			k = strings.ToLower(k)
 			b := &t.first[k[0]]
@@ -167,7 +178,7 @@ func (t *table) scan(s string) []hit {
 	if len(s) < 2 {
 		return nil
 	}
-	pairs := &t.pairs
+	pairs := t.pairs
 	c0 := uint16(fold[s[0]])
 	for j := 1; j < len(s); j++ {
 		c1 := uint16(fold[s[j]])
