@@ -49,7 +49,7 @@ func decisionOf(r result) (string, error) {
 // TestHookBinaryCorpus runs every corpus case through the built
 // airlock-hook, then checks the audit chain holds every decision.
 func TestHookBinaryCorpus(t *testing.T) {
-	fx, err := corpus.NewFixture(t.TempDir())
+	fx, err := corpus.NewFixture(corpus.Root(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestHookConcurrentAppendersKeepOneChain(t *testing.T) {
 // misses.tsv) the binary gets right too, and every listed one it misses
 // too — the two doors decide alike.
 func TestHookBinaryClassCorpus(t *testing.T) {
-	fx, err := corpus.NewFixture(t.TempDir())
+	fx, err := corpus.NewFixture(corpus.Root(t))
 	if err != nil {
 		t.Fatal(err)
 	}

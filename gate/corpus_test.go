@@ -17,7 +17,7 @@ import (
 // default profile, recording nothing.
 func fixtureGate(t testing.TB, profile string) (*Gate, corpus.Fixture) {
 	t.Helper()
-	fx, err := corpus.NewFixture(t.TempDir())
+	fx, err := corpus.NewFixture(corpus.Root(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestCorpusYoloRefusesNothingButExplains(t *testing.T) {
 }
 
 func TestFixtureLayout(t *testing.T) {
-	fx, err := corpus.NewFixture(t.TempDir())
+	fx, err := corpus.NewFixture(corpus.Root(t))
 	if err != nil {
 		t.Fatal(err)
 	}

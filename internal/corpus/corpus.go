@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 )
 
 // Case is one tool call with the decision the default profile must reach.
@@ -203,4 +204,22 @@ func (c Case) MissKey() string {
 
 func isIdentOrDollar(c byte) bool {
 	return c == '$' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// Root is a fresh directory for a fixture outside the temporary directory:
+// the bundled profiles allow writes under /tmp, so a home laid out there
+// would let every write into it through. /var/tmp is used where it
+// exists (removed when the test ends); elsewhere the test's own TempDir.
+func Root(tb testing.TB) string {
+	tb.Helper()
+	if runtime.GOOS != "windows" {
+		if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
+			dir, err := os.MkdirTemp("/var/tmp", "airlock-corpus-")
+			if err == nil {
+				tb.Cleanup(func() { os.RemoveAll(dir) })
+				return dir
+			}
+		}
+	}
+	return tb.TempDir()
 }
