@@ -123,6 +123,25 @@ func FoldCodePaths(code, home string) []CodePath {
 			}
 		}
 	}
+	// a home reference followed by a bare path (PowerShell's
+	// Get-Content $env:USERPROFILE\.ssh\id_rsa, perl's backticks)
+	for k := strings.Index(marked, homeMark); k >= 0 && len(out) < maxFoldPaths; {
+		rest := marked[k+len(homeMark):]
+		if rest != "" && (rest[0] == '/' || rest[0] == '\\') {
+			end := strings.IndexAny(rest, " \t\n;|&<>()'\"`,")
+			if end < 0 {
+				end = len(rest)
+			}
+			if end > 1 {
+				add(homeMark+rest[:end], glob, tree)
+			}
+		}
+		next := strings.Index(rest, homeMark)
+		if next < 0 {
+			break
+		}
+		k += len(homeMark) + next
+	}
 	// a home reference inside a command string: `cat $ENV{HOME}/.x`,
 	// system("cat #{Dir.home}/.x")
 	for _, t := range toks {
