@@ -75,6 +75,10 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 		c.writeContent(c.target, pc.name, pc.s)
 	}
 	c.autorunWrites() // autorun.go: content written into files that run by themselves
+	c.searchGlob(root)
+	c.argvArray(root)
+	c.mcpTrees()
+	c.notebookCode(root)
 	c.finish()
 	c.tokenFlows()
 	c.finishFlows()
@@ -302,6 +306,9 @@ func (c *classifier) str(name, key, s string) {
 		if top && lk == "path" {
 			c.primary(name, s)
 			c.path(name, s, AccessRead)
+			if c.kind == kindGrep {
+				c.f.Paths[len(c.f.Paths)-1].Tree = true
+			}
 			return
 		}
 		if top && c.kind == kindGlob && lk == "pattern" {
@@ -314,7 +321,7 @@ func (c *classifier) str(name, key, s string) {
 			return
 		}
 		if top && c.kind == kindGrep && (lk == "pattern" || lk == "glob") {
-			return // a regular expression, not a target
+			return // a regular expression, or the glob searchGlob reads with the path
 		}
 	case kindFetch:
 		if top && urlKeys[lk] {
@@ -407,12 +414,14 @@ func (c *classifier) shell(name, src string) {
 	if r.TooDeep {
 		c.over("a shell command nested or repeated beyond what Airlock reads")
 	}
+	parsed := parsedPaths(r.Paths)
 	for _, sc := range r.Commands {
 		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Home: c.env.Home, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
 		// the safety net under the parser: a path named anywhere in the
 		// words of a command the analyzer did not model completely is at
-		// least read (`socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`). A modelled
+		// least read (`socat - UNIX-CONNECT:/tmp/ssh-x/agent.1`) unless the parser
+		// recorded that path itself (ls ~/.ssh: names only). A modelled
 		// command's words are data unless its facts say otherwise: `echo
 		// ~/.netrc` and `git commit -m "…"` mention, they do not read.
 		if sc.Modelled {
@@ -420,12 +429,14 @@ func (c *classifier) shell(name, src string) {
 		}
 		for _, w := range cmd.Argv[1:] {
 			for _, p := range ExtractPaths(w) {
-				c.path(name, p, AccessRead)
+				if !parsed[ExpandPath(p, sc.Dir, c.env.Home)] {
+					c.path(name, p, AccessRead)
+				}
 			}
 		}
 	}
 	for _, p := range r.Paths {
-		c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: p.Path, Access: p.Access, Arg: name})
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: p.Path, Access: p.Access, Arg: name, Glob: p.Glob, Tree: p.Tree, Names: p.Names})
 	}
 	for _, h := range r.Hosts {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: h.Raw, Arg: name})
@@ -477,8 +488,15 @@ func (c *classifier) finish() {
 			if raw := FoldPath(ExpandPath(FoldText(p.Raw), c.env.Cwd, home)); raw != p.fold {
 				// the folded spelling may decode to a different place than
 				// the written one (%2e%2e, fullwidth dots): deny on either
-				c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw})
+				c.f.Paths = append(c.f.Paths, PathFact{Raw: p.Raw, Path: raw, Access: p.Access, Arg: p.Arg, Resolved: raw, fold: raw,
+					Glob: p.Glob, Tree: p.Tree, Names: p.Names, search: p.search})
 				p = &c.f.Paths[i]
+			}
+		}
+		if p.Tree && home != "" {
+			p.home = FoldPath(home)
+			if n := len(c.f.Paths) - 1; n != i && c.f.Paths[n].Tree && c.f.Paths[n].Raw == p.Raw {
+				c.f.Paths[n].home = p.home
 			}
 		}
 		if p.Resolved != p.Path {

@@ -86,6 +86,20 @@ func checkBudget(f *Facts) (Decision, bool) {
 // brief only names (Facts.Mentioned) meets the forbids after everything
 // the call does: a forbid it fits asks, never blocks.
 func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
+	// A forbid met by what the call names is a truer reason than one met by
+	// what its glob or tree might name (rm -rf /* is a delete of the root
+	// before it is a write to /etc/profile): blocks on the literal facts
+	// first.
+	if lit, ok := literalPaths(f); ok {
+		for _, r := range p.Forbids {
+			if r.Action != Block {
+				continue
+			}
+			if hit, ok := r.Match(lit); ok {
+				return decisionFrom(r, hit, f, FromForbid), true
+			}
+		}
+	}
 	// The first blocking forbid decides; an asking one that fits first is
 	// kept only until a later one blocks (cp /dev/null ~/.gitconfig is a
 	// global-config write, which asks, and a destruction, which blocks).
@@ -237,4 +251,26 @@ func decisionFrom(r *Rule, hit Hit, f *Facts, src Source) Decision {
 		d.Via = f.via(hit)
 	}
 	return d
+}
+
+// literalPaths is f without its glob and tree path facts, and whether it
+// had any (a call without them needs no first pass).
+func literalPaths(f *Facts) (*Facts, bool) {
+	n := 0
+	for i := range f.Paths {
+		if f.Paths[i].Glob || f.Paths[i].Tree {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, false
+	}
+	lit := *f
+	lit.Paths = make([]PathFact, 0, len(f.Paths)-n)
+	for _, pf := range f.Paths {
+		if !pf.Glob && !pf.Tree {
+			lit.Paths = append(lit.Paths, pf)
+		}
+	}
+	return &lit, true
 }

@@ -28,12 +28,19 @@ type PathFact struct {
 	Access Access
 	Arg    string // where it was found: "file_path", "opts.src", "command", "key:…"
 
+	// The shape of the fact, when it is not one file (see match_shapes.go):
+	Glob  bool // Path is a pattern a shell (or a search tool) expands
+	Tree  bool // everything under Path is read (tar, cp -r, grep -r, the Grep tool)
+	Names bool // only names or metadata reach the caller (ls, stat, du, ssh-keygen -y)
+
 	// Filled by the classifier, not by the parsers:
 	Resolved string     // Path with symlinks resolved along its longest existing prefix
 	fold     string     // FoldPath(Path), for deny matching
 	rfold    string     // FoldPath(Resolved)
 	keys     [2]keyMask // the glob index's key sets of fold and rfold (glob_index.go)
 	keyed    bool       // keys are set
+	search   bool       // Glob is a search tool's glob: a wildcard matches a leading dot
+	home     string     // the caller's home, folded, for a Tree fact
 }
 
 // HostFact is one network destination.

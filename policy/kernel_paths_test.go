@@ -66,7 +66,7 @@ func TestKernelPathsSeesSecretsAndSparesOrdinaryFiles(t *testing.T) {
 		{"/home/dev/.ssh/id_rsa", true, true},
 		{"/home/dev/.ssh", true, true},
 		{"/home/dev/.SSH/config", true, true},
-		{"/home/dev/proj/.env", true, true},
+		{"/home/dev/proj/.env", true, false}, // issue 17: reading a .env is the secret access, writing one is not
 		{"/home/dev/proj/.env.example", false, false},
 		{"/home/dev/.airlock/audit.jsonl", true, true},
 		{"/etc/shadow", true, true},

@@ -143,7 +143,18 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 			keys = &own
 		}
 		for k, form := range [2]string{p.fold, p.rfold} {
-			if form == "" || m.index.skips(&keys[k]) {
+			if form == "" {
+				continue
+			}
+			if p.Glob || p.Tree || p.Names {
+				// a pattern, a tree or a name: its literal keys say
+				// nothing about what it can name (match_shapes.go)
+				if m.denyShaped(p, form) {
+					return Hit{Target: p.Path, Arg: p.Arg}, true
+				}
+				continue
+			}
+			if m.index.skips(&keys[k]) {
 				continue
 			}
 			if matchAnyKeyed(m.globs, form, &keys[k]) && !matchAny(m.except, form) {

@@ -144,7 +144,8 @@ func TestParanoidSearchStaysInWorkspace(t *testing.T) {
 		{"Grep", `{"pattern":"TODO","path":"src"}`, Allow},
 		{"Glob", `{"pattern":"**/*.go"}`, Allow},
 		{"Glob", `{"pattern":"*.md","path":"/home/dev/proj/docs"}`, Allow},
-		{"Grep", `{"pattern":"password","path":"/etc"}`, Ask},
+		{"Grep", `{"pattern":"password","path":"/usr/share/doc"}`, Ask},
+		{"Grep", `{"pattern":"password","path":"/etc"}`, Block}, // the tree holds /etc/shadow, /etc/kubernetes/admin.conf: a forbid, before paranoid's ask
 		{"Grep", `{"pattern":"TODO","path":"/home/dev/other"}`, Ask},
 		{"Grep", `{"pattern":"TODO","path":"/home/dev/proj/../other"}`, Ask},
 		{"Glob", `{"pattern":"/etc/**"}`, Ask},

@@ -124,6 +124,7 @@ func (w *walker) tar(c *cmdCtx) {
 		}
 	}
 	if opAcc != 0 {
+		defer w.withMode(modeTree)()
 		for _, a := range ops {
 			w.argPath(a, sc, opAcc, true)
 		}
@@ -157,10 +158,15 @@ func (w *walker) zip(c *cmdCtx) {
 			ops = append(ops, argv[i])
 		}
 	}
+	tree := recursiveFlag(c.argv, "rR", "recurse-paths", "recurse-patterns")
 	for k, a := range ops {
 		acc := accR
 		if k == 0 {
 			acc = accRW
+		}
+		if k > 0 && tree {
+			w.treePath(a, c.sc, acc)
+			continue
 		}
 		w.argPath(a, c.sc, acc, true)
 	}

@@ -14,12 +14,12 @@ func (w *walker) walkCommand(cmd syntax.Command, sc *scope, in flow, st *syntax.
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			fx := w.walkStmt(c.X, w.sub(sc), in)
-			fy := w.walkStmt(c.Y, w.sub(sc), flow{bits: fx.bits & flowTaint, text: fx.text, hasText: fx.hasText})
+			fy := w.walkStmt(c.Y, w.sub(sc), flow{bits: fx.bits & flowTaint, text: fx.text, hasText: fx.hasText, names: fx.names})
 			all := fx.bits | fy.bits
 			if all&flowConnector != 0 && all&flowShellSink != 0 {
 				w.signal(SignalReverseShell, sc.detail())
 			}
-			return flow{bits: fy.bits&flowTaint | all&^flowTaint, text: fy.text, hasText: fy.hasText}
+			return flow{bits: fy.bits&flowTaint | all&^flowTaint, text: fy.text, hasText: fy.hasText, names: fy.names}
 		default:
 			fx := w.walkStmt(c.X, sc, in)
 			fy := w.walkStmt(c.Y, sc, in)

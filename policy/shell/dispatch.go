@@ -93,6 +93,7 @@ func joinArgs(argv []argVal) argVal {
 		parts[i] = x.s
 		a.dyn = a.dyn || x.dyn
 		a.dl = a.dl || x.dl
+		a.glob = a.glob || x.glob
 		a.sec |= x.sec
 	}
 	a.s = strings.Join(parts, " ")

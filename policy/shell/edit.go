@@ -99,8 +99,14 @@ func (w *walker) copyLike(c *cmdCtx) {
 		dst = w.argPath(ops[len(ops)-1], c.sc, accW, true)
 	}
 	var dlSrc []string
+	tree := c.prog == "cp" && recursiveFlag(c.argv, "rRa", "recursive", "archive")
 	for _, a := range srcs {
-		abs := w.argPath(a, c.sc, srcAcc, true)
+		var abs string
+		if tree {
+			abs = w.treePath(a, c.sc, srcAcc)
+		} else {
+			abs = w.argPath(a, c.sc, srcAcc, true)
+		}
 		if abs != "" && w.dlFiles[abs] {
 			dlSrc = append(dlSrc, abs)
 		}
@@ -203,6 +209,11 @@ func (w *walker) sed(c *cmdCtx) {
 		}
 		inserted = sedInserted(texts)
 	}
+	if inplace && !sedOutputs(scripts) {
+		// edited in place: the content goes back into the file, not to
+		// the output (sed -i 's/3.11/3.12/' .envrc)
+		defer w.withMode(modeNames)()
+	}
 	for _, f := range files {
 		if abs := w.argPath(f, c.sc, acc, true); abs != "" && inplace {
 			w.addWritten(Written{Path: abs, Text: inserted, Known: true, Append: true})
@@ -245,11 +256,18 @@ func (w *walker) grep(c *cmdCtx) {
 		sp = grepOpts
 	}
 	patternGiven := false
-	var ops []argVal
+	var ops, includes []argVal
+	tree := c.prog != "grep" || recursiveFlag(c.argv, "rR", "recursive", "dereference-recursive")
 	scanOpts(c.argv, 1, sp, func(o option) bool {
 		switch o.name {
 		case "":
 			ops = append(ops, o.val)
+		case "d", "directories":
+			tree = tree || o.val.s == "recurse"
+		case "include", "glob", "iglob", "G", "file-search-regex":
+			if o.name != "G" && o.name != "file-search-regex" && !strings.HasPrefix(o.val.s, "!") {
+				includes = append(includes, o.val)
+			}
 		case "e", "regexp", "match":
 			patternGiven = true
 		case "f", "file", "exclude-from", "ignore-file", "path-to-ignore":
@@ -262,6 +280,9 @@ func (w *walker) grep(c *cmdCtx) {
 		case "g":
 			if c.prog == "ag" || c.prog == "ack" {
 				patternGiven = true
+			}
+			if c.prog == "rg" && !strings.HasPrefix(o.val.s, "!") {
+				includes = append(includes, o.val)
 			}
 		case "files", "l":
 			if c.prog == "rg" && o.name == "files" {
@@ -276,6 +297,10 @@ func (w *walker) grep(c *cmdCtx) {
 	})
 	if !patternGiven && len(ops) > 0 {
 		ops = ops[1:]
+	}
+	if tree {
+		w.searchTrees(ops, includes, c.sc)
+		return
 	}
 	for _, a := range ops {
 		w.argPath(a, c.sc, accR, true)

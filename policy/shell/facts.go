@@ -20,6 +20,10 @@ type Path struct {
 	Raw    string // as it appeared in the command
 	Path   string // absolute and cleaned against the command's directory
 	Access Access
+
+	Glob  bool // Path is a pattern the shell expands (an unquoted *, ? or [...])
+	Tree  bool // everything under Path is read (tar, zip -r, cp -r, rsync -a, grep -r, rg)
+	Names bool // only names or metadata reach the output (ls, stat, du, ssh-keygen -y)
 }
 
 // Host is one network destination, as written.

@@ -57,7 +57,7 @@ var fileProgs = sync.OnceValue(func() map[string]*fileProg {
 		"fold":       {acc: accR, opts: &optSpec{short: "w", long: set("width")}},
 		"fmt":        {acc: accR, opts: &optSpec{short: "wpgd", long: set("width", "prefix", "goal")}},
 		"pr":         {acc: accR, opts: &optSpec{short: "eilnNosSwW", long: set("header", "columns", "width", "page-width", "indent", "first-line-number", "sep-string", "separator")}},
-		"column":     {acc: accR, opts: &optSpec{short: "cstoNRHWETdlC", long: set("columns", "separator", "output-separator", "table-columns", "table-right", "table-hide", "table-wrap", "table-empty-lines", "table-order", "table-name", "tree", "tree-id", "tree-parent")}},
+		"column":     {acc: accR, opts: &optSpec{short: "csoNRHWETdlC", long: set("columns", "separator", "output-separator", "table-columns", "table-right", "table-hide", "table-wrap", "table-empty-lines", "table-order", "table-name", "tree", "tree-id", "tree-parent")}},
 		"iconv":      {acc: accR, opts: &optSpec{short: "fto", long: set("from-code", "to-code", "output")}, optAcc: map[string]Access{"o": accW, "output": accW}},
 		"sha256sum":  {acc: accR, opts: &optSpec{short: "a", long: set("algorithm")}},
 		"open":       {acc: accR, opts: &optSpec{short: "abu", long: set("env", "stdin", "stdout", "stderr", "arch")}},
@@ -103,6 +103,33 @@ var fileProgs = sync.OnceValue(func() map[string]*fileProg {
 
 // command classifies a program that wraps nothing.
 func (w *walker) command(c *cmdCtx) flow {
+	if namesOnly(c) {
+		defer w.withMode(modeNames)()
+	}
+	if debugsProfile(c) {
+		// a browser on a real profile with a DevTools port hands every
+		// cookie and saved password to whoever connects
+		defer w.withMode(modeTree)()
+	}
+	switch c.prog {
+	case "7z", "7za", "7zz", "7zr":
+		w.sevenZip(c)
+		return flow{}
+	case "locate", "mlocate", "plocate", "slocate":
+		return locateNames(c)
+	case "restic", "borg", "duplicity", "kopia", "rdiff-backup", "duplicacy":
+		w.backupTrees(c)
+		return flow{}
+	case "cpio", "afio", "pax":
+		w.stdinNames(c)
+	case "go":
+		w.goRun(c)
+	case "ls":
+		if f := w.generic(c, 1); f.hasText {
+			return f
+		}
+		return globNames(c)
+	}
 	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)
 	}

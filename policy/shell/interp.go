@@ -93,6 +93,7 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 	}
 	code, script, rest, inplace, stdin, module := a.code, a.script, a.rest, a.inplace, a.stdin, a.module
 	var f flow
+	w.envFiles(c)
 	for _, cd := range code {
 		f.bits |= w.embedded(cd, c.sc)
 		w.codeRunsIn(codeLang(c.prog), cd.s, c.sc)
@@ -115,6 +116,12 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 		bare := ip.bare
 		for _, a := range argv[rest:] {
 			if strings.HasPrefix(a.s, "-") {
+				continue
+			}
+			if script != nil && acc == AccessRead {
+				// a script handed a directory may read all of it
+				// (firefox_decrypt.py ~/.mozilla/firefox)
+				w.treePath(a, c.sc, acc)
 				continue
 			}
 			w.argPath(a, c.sc, acc, bare && len(code) > 0)

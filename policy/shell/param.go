@@ -28,6 +28,9 @@ func (b *wordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
 	}
 	b.a.sec |= f.bits & flowSecret
 	if f.hasText && f.bits&(flowDL|flowNet) == 0 {
+		if f.names {
+			b.a.glob = true // $(find …), $(ls -d GLOB): the names they select, as patterns
+		}
 		b.expanded(strings.TrimRight(f.text, "\n"), quoted)
 		return
 	}
@@ -72,6 +75,14 @@ func (b *wordBuilder) lookup(name string) (string, bool) {
 	switch name {
 	case "HOME":
 		return b.w.home, b.w.home != ""
+	case "HISTFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
+		"KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GNUPGHOME", "DOCKER_CONFIG", "CLOUDSDK_CONFIG", "NPM_CONFIG_USERCONFIG":
+		// variables that name a home file: their default, the place a
+		// reader of them opens unless the user moved it
+		if b.w.home == "" {
+			return "", false
+		}
+		return b.w.home + homeVarDefaults[name], true
 	case "USER", "LOGNAME":
 		return b.w.user, b.w.user != ""
 	case "PWD":

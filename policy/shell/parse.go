@@ -177,6 +177,7 @@ type walker struct {
 	fifoDetail, netcatDetail string
 
 	pathSeen map[pathKey]bool
+	mode     pathMode // shape of the paths being recorded (tree, names)
 	hostSeen map[string]bool
 
 	// deferred output process substitutions >(…) of the word being evaluated.
@@ -200,7 +201,17 @@ type funcDef struct {
 type pathKey struct {
 	p string
 	a Access
+	m pathMode
 }
+
+// pathMode is the shape the next recorded path facts take (see Path).
+type pathMode uint8
+
+const (
+	modeGlob pathMode = 1 << iota
+	modeTree
+	modeNames
+)
 
 // scope is the state a list of commands runs in. Subshells, pipeline
 // elements and nested programs get a copy.

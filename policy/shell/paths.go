@@ -9,14 +9,23 @@ import (
 // shape count. It returns the absolute path, or "".
 func (w *walker) argPath(a argVal, sc *scope, acc Access, bare bool) string {
 	s := a.s
-	if a.proc || s == "" || s == "-" || strings.Contains(s, "{}") {
+	if a.proc || s == "" || s == "-" || s == "{}" {
 		return ""
+	}
+	if strings.Contains(s, "{}") {
+		// xargs -I{} / find -exec: a name the other side supplies, so the
+		// word is a pattern (cat ~/.ssh/{} reads ~/.ssh/*)
+		s = strings.ReplaceAll(s, "{}", "*")
+		a.glob = true
 	}
 	if isURL(s) {
 		if p, ok := fileURLPath(s); ok {
 			w.addPathAbs(s, p, acc)
 		}
 		return ""
+	}
+	if h, ok := cmdHomeVar(s, w.home); ok {
+		s = h // %USERPROFILE%\.aws\credentials, as cmd.exe expands it
 	}
 	if !bare && !pathLike(s) {
 		return ""
@@ -29,7 +38,11 @@ func (w *walker) argPath(a argVal, sc *scope, acc Access, bare bool) string {
 	if !ok || isPseudoDevice(abs) {
 		return ""
 	}
-	w.addPathAbs(w.rawPath(s, abs, sc), abs, acc)
+	mode := w.mode
+	if a.glob {
+		mode |= modeGlob
+	}
+	w.addPathMode(w.rawPath(s, abs, sc), abs, acc, mode)
 	return abs
 }
 

@@ -24,6 +24,7 @@ type flow struct {
 	bits    flowBits
 	text    string
 	hasText bool
+	names   bool // text is a list of name patterns (find, locate, echo of a glob): xargs reads what they name
 }
 
 func (w *walker) full() bool {
@@ -79,28 +80,48 @@ func (w *walker) addEmbedded(code string) {
 
 // addPathAbs records an absolute path fact.
 func (w *walker) addPathAbs(raw, abs string, acc Access) {
-	k := pathKey{abs, acc}
+	w.addPathMode(raw, abs, acc, w.mode)
+}
+
+// addPathMode records an absolute path fact of the given shape.
+func (w *walker) addPathMode(raw, abs string, acc Access, mode pathMode) {
+	k := pathKey{abs, acc, mode}
 	if w.pathSeen != nil {
 		if w.pathSeen[k] {
 			return
 		}
 	} else {
 		for _, p := range w.res.Paths {
-			if p.Path == abs && p.Access == acc {
+			if p.Path == abs && p.Access == acc && p.mode() == mode {
 				return
 			}
 		}
 		if len(w.res.Paths) >= 16 {
 			w.pathSeen = make(map[pathKey]bool, 64)
 			for _, p := range w.res.Paths {
-				w.pathSeen[pathKey{p.Path, p.Access}] = true
+				w.pathSeen[pathKey{p.Path, p.Access, p.mode()}] = true
 			}
 		}
 	}
 	if w.pathSeen != nil {
 		w.pathSeen[k] = true
 	}
-	w.res.Paths = append(w.res.Paths, Path{Raw: raw, Path: abs, Access: acc})
+	w.res.Paths = append(w.res.Paths, Path{Raw: raw, Path: abs, Access: acc,
+		Glob: mode&modeGlob != 0, Tree: mode&modeTree != 0, Names: mode&modeNames != 0})
+}
+
+func (p *Path) mode() pathMode {
+	var m pathMode
+	if p.Glob {
+		m |= modeGlob
+	}
+	if p.Tree {
+		m |= modeTree
+	}
+	if p.Names {
+		m |= modeNames
+	}
+	return m
 }
 
 func (w *walker) addHost(raw string) {
@@ -149,6 +170,7 @@ func (w *walker) checkExecDownloaded(abs string, sc *scope) {
 		// a file this command wrote with known text runs: judge the text
 		delete(w.fileTexts, abs)
 		w.extracted(text, sc.nested(nil))
+		w.foldedPaths(text, sc) // and, as code in any language, the paths it builds
 	}
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())

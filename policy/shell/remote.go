@@ -317,6 +317,10 @@ func (w *walker) remoteCopy(c *cmdCtx) {
 		if k == len(ops)-1 && len(ops) > 1 && !remoteDst && c.prog != "sftp" {
 			acc = accW
 		}
+		if acc == accR && (c.prog == "scp" && recursiveFlag(c.argv, "r", "") || c.prog == "rsync" && recursiveFlag(c.argv, "ra", "recursive", "archive")) {
+			w.treePath(a, c.sc, acc)
+			continue
+		}
 		w.argPath(a, c.sc, acc, true)
 	}
 }

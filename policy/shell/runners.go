@@ -73,7 +73,8 @@ func (w *walker) xargsInput(c *cmdCtx, inner []argVal) []argVal {
 		line, _, _ := strings.Cut(strings.TrimLeft(c.in.text, "\n"), "\n")
 		out := make([]argVal, len(inner))
 		for k, a := range inner {
-			out[k] = argVal{s: strings.ReplaceAll(a.s, repl, line), dyn: a.dyn, dl: a.dl || taint && strings.Contains(a.s, repl)}
+			out[k] = argVal{s: strings.ReplaceAll(a.s, repl, line), dyn: a.dyn, dl: a.dl || taint && strings.Contains(a.s, repl),
+				glob: a.glob || c.in.names && strings.Contains(a.s, repl)}
 		}
 		return out
 	}
@@ -85,6 +86,7 @@ func (w *walker) xargsInput(c *cmdCtx, inner []argVal) []argVal {
 	out = append(out, inner...)
 	for _, wd := range words {
 		wd.dl = taint
+		wd.glob = c.in.names // the names a find, locate or glob listed
 		out = append(out, wd)
 	}
 	return out

@@ -41,6 +41,7 @@ func (w *walker) embedded(code argVal, sc *scope) flowBits {
 		return 0
 	}
 	w.addEmbedded(code.s)
+	w.foldedPaths(code.s, sc)
 	if code.dl {
 		w.signal(SignalDownloadExec, sc.detail())
 	}

@@ -45,6 +45,7 @@ func echoText(c *cmdCtx) flow {
 		text += "\n"
 	}
 	f.text, f.hasText = text, true
+	f.names = j.glob
 	return f
 }
 

@@ -105,7 +105,11 @@ func (w *walker) git(c *cmdCtx) {
 			}
 		}
 	case "rm", "mv", "checkout", "restore", "clean":
-		w.generic(&cmdCtx{prog: "git", argv: gc.argv, sc: sc}, 1)
+		if sub != "rm" && sub != "mv" {
+			// rm and mv change the index and the tree; the content of
+			// the files they name reaches no output (git rm --cached .env)
+			w.generic(&cmdCtx{prog: "git", argv: gc.argv, sc: sc}, 1)
+		}
 		after := false
 		for _, a := range gc.argv[1:] {
 			if a.s == "--" {
@@ -122,10 +126,17 @@ func (w *walker) git(c *cmdCtx) {
 		w.grep(gc)
 	case "apply", "am":
 		w.files(gc, &fileProg{acc: accR, opts: applyOpts})
+	case "check-ignore", "check-attr":
+		// the names are matched against ignore and attribute rules only
+		defer w.withMode(modeNames)()
+		w.generic(gc, 1)
 	case "config", "branch", "tag", "log", "show", "stash", "reset", "rebase", "merge", "cherry-pick", "revert", "switch", "init", "status":
 		// operands are refs, names and messages, not files
 		if sub == "log" || sub == "show" || sub == "status" || sub == "init" {
 			w.generic(gc, 1)
+		}
+		if sub == "show" || sub == "cat-file" {
+			w.revPaths(gc)
 		}
 	default:
 		w.generic(gc, 1)
@@ -190,6 +201,10 @@ func (w *walker) emacs(c *cmdCtx) {
 }
 
 func (w *walker) openssl(c *cmdCtx) flow {
+	if hasArg(c.argv, "-pubout") {
+		// the key is opened, only its public half is printed
+		defer w.withMode(modeNames)()
+	}
 	sp := opensslOpts
 	var f flow
 	sub := ""
@@ -232,6 +247,9 @@ func (w *walker) sshKeygen(c *cmdCtx) {
 	readOnly := false
 	for _, a := range c.argv[1:] {
 		s := a.s
+		if k := strings.IndexByte(s, 'f'); k > 1 && s[0] == '-' && s[1] != '-' {
+			s = s[:k] // -lf KEY: the letters before the valued -f
+		}
 		if len(s) > 1 && s[0] == '-' && strings.ContainsAny(s[1:], "ylFRBeiLQ") && !strings.ContainsAny(s[1:], "bCEfIJjKmMNnOPrsStVwYzZaD") {
 			readOnly = true
 		}
@@ -239,6 +257,11 @@ func (w *walker) sshKeygen(c *cmdCtx) {
 	keyAcc := accRW
 	if readOnly {
 		keyAcc = accR
+		if hasFlagLetter(c.argv, "ylLBeF") {
+			// -y, -l, -e … print a public key, a fingerprint or a host
+			// entry: the private half never reaches the output
+			defer w.withMode(modeNames)()
+		}
 	}
 	sp := sshKeygenOpts
 	scanOpts(c.argv, 1, sp, func(o option) bool {
@@ -336,9 +359,21 @@ func (w *walker) find(c *cmdCtx) flow {
 	for _, s := range starts {
 		w.argPath(s, c.sc, acc, true)
 	}
+	sel := findSelection(argv, starts)
 	var out flow
 	for _, inner := range inners {
+		if execReads(inner) {
+			// the command reads every file find selects: {} is each
+			for _, p := range sel {
+				w.argPath(p, c.sc, accR, true)
+			}
+		}
 		out.bits |= w.classify(inner, c.sc, flow{}).bits & flowSecret // what -exec prints, find prints (flow.go)
+	}
+	if len(inners) == 0 {
+		names := findNames(sel)
+		names.bits |= out.bits
+		return names
 	}
 	return out
 }

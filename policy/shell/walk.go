@@ -43,6 +43,7 @@ func (w *walker) walkStmts(stmts []*syntax.Stmt, sc *scope, in flow) flow {
 	var out flow
 	allText := true
 	var text strings.Builder
+	names := false
 	for _, st := range stmts {
 		if w.full() {
 			break
@@ -50,6 +51,7 @@ func (w *walker) walkStmts(stmts []*syntax.Stmt, sc *scope, in flow) flow {
 		sc.stmt = st
 		f := w.walkStmt(st, sc, in)
 		out.bits |= f.bits
+		names = names || f.names
 		if f.hasText && allText && text.Len()+len(f.text) <= maxWord {
 			text.WriteString(f.text)
 		} else {
@@ -58,7 +60,7 @@ func (w *walker) walkStmts(stmts []*syntax.Stmt, sc *scope, in flow) flow {
 	}
 	sc.stmt = saveStmt
 	if allText && len(stmts) > 0 {
-		out.text, out.hasText = text.String(), true
+		out.text, out.hasText, out.names = text.String(), true, names
 	}
 	return out
 }

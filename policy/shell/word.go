@@ -14,6 +14,7 @@ type argVal struct {
 	dl   bool     // holds the output of a download (a substitution or a tainted variable)
 	sec  flowBits // holds secret data: the slots of flow.go
 	proc bool     // holds a process substitution <(…) / >(…)
+	glob bool     // holds an unquoted *, ? or [...]: a pattern the shell expands
 }
 
 const (
@@ -98,7 +99,7 @@ func (w *walker) evalWord(word *syntax.Word, sc *scope, dst []argVal) []argVal {
 			if lit.Value == "" {
 				return dst
 			}
-			return append(dst, argVal{s: lit.Value})
+			return append(dst, argVal{s: lit.Value, glob: hasGlobMeta(lit.Value)})
 		}
 	}
 	if hasBraceLit(word) {
@@ -328,6 +329,9 @@ func (b *wordBuilder) unquotedLit(v string, first bool) {
 			i = b.tilde(v, i+1) - 1
 		case c == 0:
 		default:
+			if globMeta(v, i) {
+				b.a.glob = true
+			}
 			b.buf = append(b.buf, c)
 		}
 	}
