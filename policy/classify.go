@@ -68,6 +68,7 @@ func Classify(tool string, input []byte, env CallEnv) *Facts {
 	if !root.IsObject() {
 		c.text("", root.String())
 	} else {
+		c.mcpCommand(root) // mcpargv.go: argv arrays, stdin, env and cwd of MCP process tools
 		c.walk(root, "", 1)
 		c.argvCommand(root)
 	}
@@ -113,6 +114,7 @@ type classifier struct {
 	cellType string           // NotebookEdit's cell_type
 	encl     Role             // the role of the MCP prose field the walk is inside
 	autorun  autorunState     // autorun.go
+	consumed map[string]bool  // mcpargv.go: top-level fields read as one composed command
 }
 
 func toolKindOf(tool string) toolKind {
@@ -256,7 +258,7 @@ var (
 // str classifies one string; key is the name of the field it sits in ("" for keys).
 func (c *classifier) str(name, key, s string) {
 	c.text(name, s)
-	if s == "" {
+	if s == "" || c.consumedArg(name) {
 		return
 	}
 	lk := strings.ToLower(key)
