@@ -412,6 +412,9 @@ func (c *classifier) text(name, s string) {
 }
 
 func (c *classifier) shell(name, src string) {
+	if strings.EqualFold(c.f.Tool, "PowerShell") || pwshTool(c.f.Tool) {
+		src = "pwsh -NoProfile -Command " + shQuoteWord(src) // pwsh.go in policy/shell reads it
+	}
 	r := shell.Parse(src, c.env.Cwd, c.env.Home, c.env.User)
 	if r.TooDeep {
 		c.over("a shell command nested or repeated beyond what Airlock reads")

@@ -115,7 +115,7 @@ func (c *classifier) mcpCommand(root gjson.Result) {
 	if haveArr && haveP && mcpArgvKeys[strings.ToLower(headName)] {
 		haveP = false // {"cmd": [...], "command": "…"}: the array is the command
 	}
-	if !haveArr && haveP && len(words) == 0 && stdin == "" && len(env) == 0 && cwd == "" {
+	if !haveArr && haveP && len(words) == 0 && stdin == "" && len(env) == 0 && cwd == "" && !isPwshName(shellName) {
 		return // a command string alone: str() reads it as today
 	}
 	var b strings.Builder
@@ -213,4 +213,11 @@ func validEnvName(s string) bool {
 // shQuoteWord single-quotes s as one bash word.
 func shQuoteWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// pwshTool reports an MCP tool whose name says its command text is
+// PowerShell (mcp__windows__powershell, mcp__pwsh__run).
+func pwshTool(tool string) bool {
+	t := strings.ToLower(tool)
+	return strings.HasPrefix(t, "mcp__") && (strings.Contains(t, "powershell") || strings.Contains(t, "pwsh"))
 }
