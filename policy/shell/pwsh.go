@@ -18,7 +18,7 @@ func TranslatePowerShell(src, home string) string {
 type psTranslator struct {
 	home  string
 	vars  map[string]psVar // $name = … assignments seen so far, by ${PS_NAME}
-	lower string // the whole text, lower-cased (a TCP client with a stream is a shell)
+	lower string           // the whole text, lower-cased (a TCP client with a stream is a shell)
 	out   strings.Builder
 	lines int
 }
