@@ -25,8 +25,21 @@ var (
 	mcpStdinKeys = map[string]bool{"stdin": true, "input": true, "stdin_data": true, "stdin_text": true, "stdin_input": true}
 	mcpEnvKeys   = map[string]bool{"env": true, "environment": true, "env_vars": true, "envs": true, "environment_variables": true, "envvars": true}
 	mcpCwdKeys   = map[string]bool{"cwd": true, "workdir": true, "working_directory": true, "working_dir": true, "dir": true, "directory": true}
-	mcpShellKeys = map[string]bool{"shell": true, "interpreter": true, "language": true, "lang": true}
+	mcpShellKeys = map[string]bool{"shell": true, "interpreter": true, "language": true, "lang": true, "runtime": true, "kernel": true}
+	mcpCodeKeys  = map[string]bool{"code": true, "source": true, "source_code": true, "snippet": true, "program_text": true}
+	mcpListKeys  = map[string]bool{"commands": true, "steps": true, "scripts": true, "lines": true}
 )
+
+// mcpLangRun is how a language named beside a code field runs it: the
+// interpreter and its inline-code option.
+var mcpLangRun = map[string][2]string{
+	"python": {"python3", "-c"}, "python3": {"python3", "-c"}, "py": {"python3", "-c"},
+	"node": {"node", "-e"}, "javascript": {"node", "-e"}, "js": {"node", "-e"}, "nodejs": {"node", "-e"}, "typescript": {"node", "-e"}, "ts": {"node", "-e"},
+	"ruby": {"ruby", "-e"}, "rb": {"ruby", "-e"}, "perl": {"perl", "-e"}, "php": {"php", "-r"}, "lua": {"lua", "-e"},
+	"bash": {"bash", "-c"}, "sh": {"sh", "-c"}, "shell": {"sh", "-c"}, "zsh": {"zsh", "-c"},
+	"powershell": {"pwsh", "-Command"}, "pwsh": {"pwsh", "-Command"}, "ps1": {"pwsh", "-Command"},
+	"r": {"Rscript", "-e"}, "julia": {"julia", "-e"},
+}
 
 // mcpRunsProcess reports whether an MCP tool's name says it starts a
 // process on this machine (not in a container: a container's command runs
@@ -68,6 +81,10 @@ func (c *classifier) mcpCommand(root gjson.Result) {
 		env            [][2]string
 		consumed       []string
 		haveArr, haveP bool
+		code, codeName string
+		list           []string
+		listName       string
+		fromList       bool
 	)
 	root.ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
@@ -106,16 +123,53 @@ func (c *classifier) mcpCommand(root gjson.Result) {
 				return true
 			})
 			consumed = append(consumed, key)
+		case v.IsArray() && mcpEnvKeys[lk]:
+			// ["PAGER=…"] (docker) or [{"name": "PAGER", "value": "…"}] (kubernetes)
+			v.ForEach(func(_, e gjson.Result) bool {
+				n, val := "", ""
+				if e.IsObject() {
+					n, val = e.Get("name").String(), e.Get("value").String()
+				} else {
+					n, val, _ = strings.Cut(e.String(), "=")
+				}
+				if validEnvName(n) {
+					env = append(env, [2]string{n, val})
+				}
+				return true
+			})
+			consumed = append(consumed, key)
+		case v.Type == gjson.String && mcpCodeKeys[lk]:
+			code, codeName = v.String(), key
+		case v.IsArray() && mcpListKeys[lk]:
+			v.ForEach(func(_, e gjson.Result) bool {
+				if e.Type == gjson.String {
+					list = append(list, e.String())
+				}
+				return true
+			})
+			listName = key
+			consumed = append(consumed, key)
 		}
 		return true
 	})
 	if len(words) == 0 && !haveP {
-		return
+		if run, ok := mcpLangRun[strings.TrimSuffix(shellName, ".exe")]; ok && code != "" {
+			// {"language": "python", "code": "…"}: the code is what the
+			// interpreter runs
+			words, headName = []string{run[0], run[1], code}, codeName
+			consumed = append(consumed, codeName)
+		} else if len(list) > 0 {
+			// {"commands": ["cd x", "make"]}: each a shell command
+			words = nil
+			head, headName, haveP, fromList = strings.Join(list, "\n"), listName, true, true
+		} else {
+			return
+		}
 	}
 	if haveArr && haveP && mcpArgvKeys[strings.ToLower(headName)] {
 		haveP = false // {"cmd": [...], "command": "…"}: the array is the command
 	}
-	if !haveArr && haveP && len(words) == 0 && stdin == "" && len(env) == 0 && cwd == "" && !isPwshName(shellName) {
+	if !haveArr && haveP && len(words) == 0 && stdin == "" && len(env) == 0 && cwd == "" && !isPwshName(shellName) && !fromList {
 		return // a command string alone: str() reads it as today
 	}
 	var b strings.Builder
