@@ -272,6 +272,9 @@ func shQuoteWord(s string) string {
 // pwshTool reports an MCP tool whose name says its command text is
 // PowerShell (mcp__windows__powershell, mcp__pwsh__run).
 func pwshTool(tool string) bool {
+	if len(tool) < 5 || !strings.EqualFold(tool[:5], "mcp__") {
+		return false // no allocation on the Bash path
+	}
 	t := strings.ToLower(tool)
 	return strings.HasPrefix(t, "mcp__") && (strings.Contains(t, "powershell") || strings.Contains(t, "pwsh"))
 }

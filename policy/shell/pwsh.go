@@ -65,6 +65,7 @@ var psAliases = map[string]string{
 	"ni": "new-item", "sls": "select-string", "gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
 	"sp": "set-itemproperty", "gi": "get-item", "icm": "invoke-command", "ipcsv": "import-csv",
 	"echo": "write-output", "write-host": "write-output", "oh": "out-host", "iwmi": "invoke-wmimethod",
+	"cd": "set-location", "sl": "set-location", "chdir": "set-location", "pushd": "set-location", "push-location": "set-location",
 }
 
 // psSpec is what a cmdlet's parameters are: those that take a value (the
@@ -101,6 +102,9 @@ var psSpecs = map[string]psSpec{
 	"new-scheduledtaskaction": {vals: []string{"execute", "argument", "workingdirectory", "id"}, pos: []string{"execute", "argument"}},
 	"write-output":            {vals: []string{"inputobject"}, pos: []string{"inputobject"}},
 	"join-path":               {vals: []string{"path", "childpath", "additionalchildpath"}, pos: []string{"path", "childpath", "additionalchildpath"}},
+	"set-location":            {vals: []string{"path", "literalpath", "stackname"}, pos: []string{"path"}},
+	"compress-archive":        {vals: []string{"path", "literalpath", "destinationpath", "compressionlevel"}, pos: []string{"path", "destinationpath"}},
+	"send-mailmessage":        {vals: []string{"attachments", "smtpserver", "to", "from", "subject", "body", "port", "credential", "cc", "bcc"}, pos: []string{"to", "subject", "body"}},
 }
 
 var psWebVals = []string{"uri", "outfile", "method", "body", "infile", "headers", "contenttype", "useragent", "proxy", "credential",
@@ -246,7 +250,42 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 		if src == "" {
 			return "", false
 		}
+		if l := strings.ToLower(strings.Trim(src, "'")); strings.HasPrefix(l, "env:") {
+			return "printenv " + strings.ToUpper(strings.Trim(l[4:], `\/`)), false
+		}
 		b = "cat " + src
+	case "set-location":
+		dst := p("path")
+		if dst == "" {
+			dst = p("literalpath")
+		}
+		if dst == "" {
+			return "cd", false
+		}
+		return "cd " + dst, false
+	case "compress-archive":
+		dst := p("destinationpath")
+		var srcs []string
+		for _, v := range append(c.named["path"], c.named["literalpath"]...) {
+			srcs = append(srcs, t.pathWord(t.val(v, depth)))
+		}
+		if dst == "" || len(srcs) == 0 {
+			return "", false
+		}
+		return "zip -r " + dst + " " + strings.Join(srcs, " "), false
+	case "send-mailmessage":
+		srv := "smtp://localhost"
+		if v, ok := c.get("smtpserver"); ok {
+			srv = "smtp://" + t.val(v, depth)
+		}
+		var att []string
+		for _, v := range c.named["attachments"] {
+			att = append(att, "-T "+t.pathWord(t.val(v, depth)))
+		}
+		if len(att) == 0 {
+			return "curl -s " + psBashWord(srv), false
+		}
+		return "curl -s " + strings.Join(att, " ") + " " + psBashWord(srv), false
 	case "select-string":
 		src := p("path")
 		if src == "" {
@@ -509,6 +548,11 @@ func psHashPairs(h psTok) []string {
 // runText is Invoke-Expression of a value: a string is PowerShell read
 // again, a downloaded value is download-exec.
 func (t *psTranslator) runText(v psTok, depth int) string {
+	if v.kind == psSub && v.blk {
+		// a script block's commands run; it is not a value
+		inner, _ := t.subCommand(v, depth)
+		return inner
+	}
 	if v.kind == psSub {
 		inner, dl := t.subCommand(v, depth)
 		if dl && inner != "" {
@@ -843,6 +887,13 @@ func (t *psTranslator) members(cmd []psTok, depth int) (string, bool, bool) {
 					p = "mv "
 				}
 				return p + t.pathWord(arg(0)) + " " + t.pathWord(arg(1)), false, true
+			}
+		case "create":
+			if strings.Contains(recv, "scriptblock") && i+1 < len(cmd) && cmd[i+1].kind == psSub && len(cmd[i+1].sub) > 0 {
+				// [scriptblock]::Create(TEXT): TEXT is code
+				if r := t.runText(psTok{kind: psSub, sub: cmd[i+1].sub}, depth); r != "" {
+					return r, false, true
+				}
 			}
 		case "getenvironmentvariables":
 			return "env", false, true

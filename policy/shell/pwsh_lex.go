@@ -16,6 +16,7 @@ type psTok struct {
 	kind psKind
 	s    string // a word's or string's value (home variables expanded, other variables as ${NAME}); an operator's text
 	sub  []psStmt
+	blk  bool // a script block { … }: code, not a value
 }
 
 type psKind uint8
@@ -132,9 +133,9 @@ func (lx *psLexer) token(depth int) (psTok, bool) {
 		lx.i++
 		if depth >= psMaxDepth {
 			lx.skipTo(closeB)
-			return psTok{kind: psSub}, true
+			return psTok{kind: psSub, blk: open == '{'}, true
 		}
-		return psTok{kind: psSub, sub: lx.stmts(closeB, depth+1)}, true
+		return psTok{kind: psSub, sub: lx.stmts(closeB, depth+1), blk: open == '{'}, true
 	case ch == '@' && lx.i+1 < len(src) && src[lx.i+1] == '{':
 		lx.i += 2
 		if depth >= psMaxDepth {
