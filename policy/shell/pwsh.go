@@ -10,9 +10,27 @@ import (
 // (reg, schtasks, cmd, vaultcmd …). home is the user's home: $HOME,
 // $env:USERPROFILE, $env:APPDATA and ~ expand to it.
 func TranslatePowerShell(src, home string) string {
+	out, _ := translatePS(src, home)
+	return out
+}
+
+// translatePS also reports whether every command of src was recognised:
+// a cmdlet, a .NET call or a program the bash reader judges by name.
+func translatePS(src, home string) (string, bool) {
 	t := psTranslator{home: home, lower: strings.ToLower(src)}
 	t.stmts(psParse(src, home), 0)
-	return t.out.String()
+	return t.out.String(), !t.partial
+}
+
+// psInertCmdlets shape, show or test values and open nothing by name.
+var psInertCmdlets = map[string]bool{
+	"select-object": true, "where-object": true, "foreach-object": true, "measure-object": true, "sort-object": true,
+	"group-object": true, "format-table": true, "format-list": true, "convertfrom-json": true, "convertto-json": true,
+	"get-date": true, "out-host": true, "out-null": true, "out-string": true, "get-location": true, "test-path": true,
+	"get-command": true, "get-help": true, "write-error": true, "write-verbose": true, "write-warning": true,
+	"get-scheduledtask": true, "get-itemproperty": true, "get-process": true, "select": true, "where": true, "%": true,
+	"?": true, "sort": true, "ft": true, "fl": true, "measure": true, "foreach": true, "set-clipboard": true,
+	"get-member": true, "gm": true, "new-scheduledtasktrigger": true, "new-object": true, "start-sleep": true,
 }
 
 type psTranslator struct {
@@ -21,6 +39,9 @@ type psTranslator struct {
 	lower string           // the whole text, lower-cased (a TCP client with a stream is a shell)
 	out   strings.Builder
 	lines int
+	// partial: a command was dropped or a cmdlet is not one the reader
+	// knows; the embedded text then keeps its conservative reading
+	partial bool
 }
 
 const psMaxLines = 512
@@ -30,6 +51,9 @@ func (t *psTranslator) emit(line string) {
 		return
 	}
 	t.lines++
+	if t.lines == psMaxLines {
+		t.partial = true
+	}
 	t.out.WriteString(line)
 	t.out.WriteByte('\n')
 }
@@ -42,6 +66,9 @@ func (t *psTranslator) stmts(ss []psStmt, depth int) {
 		var parts []string
 		for i, cmd := range st.cmds {
 			b, _ := t.command(cmd, depth, i > 0)
+			if b == "" && !psHarmlessEmpty(cmd) {
+				t.partial = true
+			}
 			if b == "" {
 				b = "cat"
 				if i == 0 {
@@ -228,6 +255,9 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 	}
 	spec, known := psSpecs[name]
 	if !known {
+		if strings.Contains(name, "-") && !psInertCmdlets[name] || name == "" {
+			t.partial = true
+		}
 		return t.external(head.s, cmd[1:], depth), false
 	}
 	c := psBind(spec, cmd[1:])
@@ -1006,8 +1036,32 @@ func psRegKey(w string) string {
 // as embedded code, and walked as its bash translation.
 func (w *walker) pwshCode(code argVal, sc *scope) flowBits {
 	bits := w.embedded(code, sc)
-	if tr := TranslatePowerShell(code.s, w.home); tr != "" {
+	tr, complete := translatePS(code.s, w.home)
+	if tr != "" {
 		bits |= w.evalProgram(tr, sc).bits
 	}
+	if complete && !code.dyn && !code.dl {
+		// every command was read: its facts are the translation's, and
+		// a path in the text is not opened by any other (a public key
+		// read by Get-Content is a read, not any access)
+		w.res.Inert = append(w.res.Inert, code.s)
+	}
 	return bits
+}
+
+// psHarmlessEmpty: statements that translate to nothing and do nothing a
+// forbid judges (a bare variable, a value, an assignment of a value).
+func psHarmlessEmpty(cmd []psTok) bool {
+	if len(cmd) == 0 {
+		return true
+	}
+	if len(cmd) >= 2 && cmd[1].kind == psOp && cmd[1].s == "=" {
+		return len(cmd) == 3 && cmd[2].kind == psWord
+	}
+	h := cmd[0]
+	return h.kind == psWord && (strings.HasPrefix(h.s, "${") || strings.HasPrefix(h.s, "'") || h.s == "" || psIsValue(h.s))
+}
+
+func psIsValue(s string) bool {
+	return s != "" && (isDigitByte(s[0]) || s[0] == '"' || s[0] == '[' || s[0] == '-' || s[0] == '$')
 }
