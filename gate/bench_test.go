@@ -18,6 +18,7 @@ func BenchmarkDecide(b *testing.B) {
 		{"Read", "Read", `{"file_path":"` + fx.WS + `/src/components/App.tsx"}`},
 		{"Write", "Write", `{"file_path":"` + fx.WS + `/src/app.go","content":"package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n"}`},
 		{"BashPipeline", "Bash", `{"command":"cd src && git ls-files | grep -E '\\.go$' | xargs wc -l | sort -n | tail -20 && go test ./... 2>&1 | tee /tmp/test.log","description":"count lines"}`},
+		{"GrepTree", "Grep", `{"pattern":"TODO","path":"` + fx.WS + `/src","output_mode":"content"}`}, // a recursive read: every forbid is met against the tree
 		{"MCPNested", "mcp__notes__read_note", `{"name":"todo","opts":{"format":"md","include":["tags","links"],"meta":{"author":"dev","depth":3,"filters":[{"k":"status","v":"open"},{"k":"owner","v":"me"}]}}}`},
 	}
 	for _, c := range cases {
