@@ -40,19 +40,19 @@ func Shape(source, server, tool string, input []byte) string {
 
 // Backend names in AIRLOCK_ASK_BACKEND.
 const (
-	BackendSocket   = "socket"
-	BackendTTY      = "tty"
-	BackendDesktop  = "desktop"
+	backendSocket   = "socket"
+	backendTTY      = "tty"
+	backendDesktop  = "desktop"
 	BackendFallback = "fallback"
 )
 
 // Defaults.
 const (
-	DefaultBackends = "socket,tty,desktop,fallback"
-	DefaultTimeout  = 60 * time.Second
-	DefaultRemember = 300 * time.Second
+	defaultBackends = "socket,tty,desktop,fallback"
+	defaultTimeout  = 60 * time.Second
+	defaultRemember = 300 * time.Second
 	// SocketName is the approval daemon's socket in the Airlock home.
-	SocketName = "askd.sock"
+	socketName = "askd.sock"
 	maxTimeout = 24 * time.Hour
 )
 
@@ -105,20 +105,20 @@ func New(o Options) (*Channel, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	c := &Channel{o: o, timeout: DefaultTimeout, remember: DefaultRemember, now: o.Now,
+	c := &Channel{o: o, timeout: defaultTimeout, remember: defaultRemember, now: o.Now,
 		memo: map[string]memo{}, inflight: map[string]*flight{}}
 	if c.now == nil {
 		c.now = time.Now
 	}
 	list := getenv("AIRLOCK_ASK_BACKEND")
 	if strings.TrimSpace(list) == "" {
-		list = DefaultBackends
+		list = defaultBackends
 	}
 	seen := map[string]bool{}
 	for _, b := range strings.Split(list, ",") {
 		b = strings.ToLower(strings.TrimSpace(b))
 		switch b {
-		case BackendSocket, BackendTTY, BackendDesktop:
+		case backendSocket, backendTTY, backendDesktop:
 			if !seen[b] {
 				c.backends = append(c.backends, b)
 			}
@@ -262,11 +262,11 @@ func (c *Channel) ask(ctx context.Context, r Request) Outcome {
 	for _, b := range c.backends {
 		var res result
 		switch b {
-		case BackendSocket:
+		case backendSocket:
 			res = c.askSocket(ctx, r)
-		case BackendTTY:
+		case backendTTY:
 			res = c.askTTY(ctx, r)
-		case BackendDesktop:
+		case backendDesktop:
 			res = c.askDesktop(ctx, r)
 		}
 		if !res.reached {
@@ -310,7 +310,7 @@ func (c *Channel) askDesktop(ctx context.Context, r Request) result {
 		return result{why: "no dialog program or display"}
 	}
 	deadline, _ := ctx.Deadline()
-	a, reached, err := run(ctx, "Airlock asks", PlainText(r), time.Until(deadline))
+	a, reached, err := run(ctx, "Airlock asks", plainText(r), time.Until(deadline))
 	if !reached {
 		why := "no dialog could be shown"
 		if err != nil {

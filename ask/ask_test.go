@@ -48,8 +48,8 @@ func TestNewReadsEnv(t *testing.T) {
 	}{
 		{name: "defaults", backends: "socket,tty,desktop,fallback", timeout: 60 * time.Second, remember: 300 * time.Second},
 		{name: "order kept", env: []string{"AIRLOCK_ASK_BACKEND", "desktop, socket"}, backends: "desktop,socket", timeout: time.Minute, remember: 5 * time.Minute},
-		{name: "seconds", env: []string{"AIRLOCK_ASK_TIMEOUT", "5", "AIRLOCK_ASK_REMEMBER", "0"}, backends: DefaultBackends, timeout: 5 * time.Second},
-		{name: "duration", env: []string{"AIRLOCK_ASK_TIMEOUT", "1500ms"}, backends: DefaultBackends, timeout: 1500 * time.Millisecond, remember: 5 * time.Minute},
+		{name: "seconds", env: []string{"AIRLOCK_ASK_TIMEOUT", "5", "AIRLOCK_ASK_REMEMBER", "0"}, backends: defaultBackends, timeout: 5 * time.Second},
+		{name: "duration", env: []string{"AIRLOCK_ASK_TIMEOUT", "1500ms"}, backends: defaultBackends, timeout: 1500 * time.Millisecond, remember: 5 * time.Minute},
 		{name: "unknown backend", env: []string{"AIRLOCK_ASK_BACKEND", "socket,slack"}, err: `unknown backend "slack"`},
 		{name: "zero timeout", env: []string{"AIRLOCK_ASK_TIMEOUT", "0"}, err: "AIRLOCK_ASK_TIMEOUT"},
 		{name: "negative remember", env: []string{"AIRLOCK_ASK_REMEMBER", "-1"}, err: "AIRLOCK_ASK_REMEMBER"},
@@ -245,7 +245,7 @@ func TestHostileStringsCannotForgeThePrompt(t *testing.T) {
 	if w := word("../../etc\n"); !strings.HasPrefix(w, `"`) {
 		t.Errorf("unknown source shown raw: %q", w)
 	}
-	long := Quote(strings.Repeat("a", 5000))
+	long := quote(strings.Repeat("a", 5000))
 	if len(long) > maxShown+40 || !strings.Contains(long, "more bytes") {
 		t.Errorf("long value not cut: %d bytes", len(long))
 	}
@@ -433,5 +433,5 @@ func TestSocketMustBePrivate(t *testing.T) {
 		t.Fatalf("%+v", out)
 	}
 	// a regular file is not a daemon
-	os.WriteFile(filepath.Join(shortHome(t), SocketName), nil, 0o600)
+	os.WriteFile(filepath.Join(shortHome(t), socketName), nil, 0o600)
 }

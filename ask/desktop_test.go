@@ -9,7 +9,7 @@ import (
 
 // The dialogs get the question as data, never as markup or script.
 func TestDesktopArgv(t *testing.T) {
-	text := PlainText(Request{Source: "mcp", Tool: `x" & do shell script "id`, Target: "<b>/etc</b> & more", Rule: "r"})
+	text := plainText(Request{Source: "mcp", Tool: `x" & do shell script "id`, Target: "<b>/etc</b> & more", Rule: "r"})
 	z := zenityArgs("Airlock asks", text, 30*time.Second)
 	if !slices.Contains(z, "--no-markup") || !slices.Contains(z, "--default-cancel") || z[slices.Index(z, "--text")+1] != text {
 		t.Fatalf("zenity argv %q", z)

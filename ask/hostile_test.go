@@ -168,7 +168,7 @@ func TestHostileQuoteCutsInsideAnEscape(t *testing.T) {
 		strings.Repeat("a", maxShown-2) + "\u202e" + strings.Repeat("b", 50),
 		strings.Repeat("a", maxShown-1) + "\x1b" + strings.Repeat("b", 50),
 	} {
-		q := Quote(s)
+		q := quote(s)
 		cut := q[:strings.Index(q, "…")+len("…")]
 		if partial.MatchString(cut) {
 			t.Errorf("cut inside an escape: …%q", cut[len(cut)-16:])

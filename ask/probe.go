@@ -8,7 +8,7 @@ import (
 )
 
 // Probe says whether one backend could reach a person now.
-type Probe struct {
+type probe struct {
 	Backend string
 	Ready   bool
 	Why     string // what was found
@@ -17,14 +17,14 @@ type Probe struct {
 // Probe checks each backend without asking anything (airlock doctor).
 // The tty backend is judged for the calling process, which is rarely
 // where an MCP proxy runs, so it is reported with that caveat.
-func (c *Channel) Probe() []Probe {
-	var out []Probe
+func (c *Channel) Probe() []probe {
+	var out []probe
 	for _, b := range c.backends {
 		switch b {
-		case BackendSocket:
+		case backendSocket:
 			out = append(out, c.probeSocket())
-		case BackendTTY:
-			p := Probe{Backend: b, Why: "used only by a proxy in a terminal's foreground in line mode (not under a full-screen agent)"}
+		case backendTTY:
+			p := probe{Backend: b, Why: "used only by a proxy in a terminal's foreground in line mode (not under a full-screen agent)"}
 			if f, why := openTerminal(ttyPath(c.o.TTY)); f != nil {
 				f.Close()
 				p.Ready = true
@@ -32,8 +32,8 @@ func (c *Channel) Probe() []Probe {
 				p.Why = why + "; " + p.Why
 			}
 			out = append(out, p)
-		case BackendDesktop:
-			p := Probe{Backend: b}
+		case backendDesktop:
+			p := probe{Backend: b}
 			if c.o.Desktop != nil || desktopDialog(runtime.GOOS, c.getenv) != nil {
 				p.Ready, p.Why = true, "a dialog program and a display were found"
 			} else {
@@ -43,13 +43,13 @@ func (c *Channel) Probe() []Probe {
 		}
 	}
 	if c.fallback {
-		out = append(out, Probe{Backend: BackendFallback, Ready: true, Why: "the policy's ask_fallback decides what nobody answers"})
+		out = append(out, probe{Backend: BackendFallback, Ready: true, Why: "the policy's ask_fallback decides what nobody answers"})
 	}
 	return out
 }
 
-func (c *Channel) probeSocket() Probe {
-	p := Probe{Backend: BackendSocket}
+func (c *Channel) probeSocket() probe {
+	p := probe{Backend: backendSocket}
 	path := SocketPath(c.o.Home)
 	fi, err := os.Lstat(path)
 	if err != nil {

@@ -17,7 +17,7 @@ const maxShown = 240
 // characters made visible), its own quotes escaped, and cut at maxShown
 // runes of the original with the length of the rest said. The cut is made
 // before escaping, so it never splits an escape.
-func Quote(s string) string {
+func quote(s string) string {
 	rest := 0
 	if utf8.RuneCountInString(s) > maxShown {
 		n := 0
@@ -42,18 +42,18 @@ func Quote(s string) string {
 func Lines(r Request) []string {
 	out := []string{"Airlock asks about a call (" + word(r.Source) + "):"}
 	if r.Server != "" {
-		out = append(out, "  server  "+Quote(r.Server))
+		out = append(out, "  server  "+quote(r.Server))
 	}
-	out = append(out, "  tool    "+Quote(r.Tool))
+	out = append(out, "  tool    "+quote(r.Tool))
 	if r.Target != "" {
-		out = append(out, "  target  "+Quote(r.Target))
+		out = append(out, "  target  "+quote(r.Target))
 	}
 	if r.Args != "" {
-		out = append(out, "  args    "+Quote(r.Args))
+		out = append(out, "  args    "+quote(r.Args))
 	}
-	out = append(out, "  rule    "+Quote(r.Rule))
+	out = append(out, "  rule    "+quote(r.Rule))
 	if r.Reason != "" {
-		out = append(out, "  reason  "+Quote(r.Reason))
+		out = append(out, "  reason  "+quote(r.Reason))
 	}
 	return out
 }
@@ -70,7 +70,7 @@ func Question(left time.Duration, fallback string) string {
 }
 
 // PlainText is the question for a dialog: the same lines, joined.
-func PlainText(r Request) string {
+func plainText(r Request) string {
 	return strings.Join(Lines(r), "\n") + "\n\nAllow this call?"
 }
 
@@ -85,7 +85,7 @@ func word(source string) string {
 	case "":
 		return "unknown caller"
 	}
-	return Quote(source)
+	return quote(source)
 }
 
 // parseAnswer reads a typed answer: y/yes approves, n/no or an empty line

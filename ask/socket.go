@@ -42,7 +42,7 @@ const (
 )
 
 // SocketPath is askd's socket in the Airlock home.
-func SocketPath(home string) string { return filepath.Join(home, SocketName) }
+func SocketPath(home string) string { return filepath.Join(home, socketName) }
 
 func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	path := SocketPath(c.o.Home)

@@ -42,13 +42,13 @@ import (
 // is why the directory must be out of the agent's reach.
 const (
 	AnchorDirEnv   = "AIRLOCK_ANCHOR_DIR"
-	AnchorFile     = "airlock-anchors.jsonl"
-	AnchorLockFile = "airlock-anchors.lock"
-	InstallIDFile  = "install.id"
+	anchorFile     = "airlock-anchors.jsonl"
+	anchorLockFile = "airlock-anchors.lock"
+	installIDFile  = "install.id"
 
 	// AnchorEvery is how often an appender anchors: at least once per
 	// AnchorEvery records (see AnchorDue).
-	AnchorEvery int64 = 1000
+	anchorEvery int64 = 1000
 )
 
 // Anchor is one line of AnchorFile.
@@ -65,7 +65,7 @@ type Anchor struct {
 }
 
 // AnchorProblem is a finding about AnchorFile itself.
-type AnchorProblem struct {
+type anchorProblem struct {
 	Line    int // 1-based line of AnchorFile
 	Message string
 }
@@ -76,7 +76,7 @@ type AnchorProblem struct {
 // hot path): then an anchor is written whenever the chain crosses a
 // multiple of AnchorEvery.
 func AnchorDue(count, lastAnchored int64) bool {
-	return count > lastAnchored && count/AnchorEvery > lastAnchored/AnchorEvery
+	return count > lastAnchored && count/anchorEvery > lastAnchored/anchorEvery
 }
 
 // HomeID returns the stable identifier of an audit home used in anchors:
@@ -109,7 +109,7 @@ func HomeID(home string) (string, error) {
 // ExistingHomeID is HomeID for readers (Verify): it never creates
 // install.id. A home without one has never been anchored (or its install.id
 // was deleted); the error then wraps fs.ErrNotExist.
-func ExistingHomeID(home string) (string, error) {
+func existingHomeID(home string) (string, error) {
 	abs, path, err := homePaths(home)
 	if err != nil {
 		return "", err
@@ -129,7 +129,7 @@ func homePaths(home string) (abs, idPath string, err error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	return abs, filepath.Join(abs, InstallIDFile), nil
+	return abs, filepath.Join(abs, installIDFile), nil
 }
 
 func homeIDOf(abs, id string) string {
@@ -151,7 +151,7 @@ func readInstallID(path string) (string, error) {
 
 // AppendAnchor appends an anchor for (homeID, count, last) to AnchorFile
 // in dir, under an exclusive lock on AnchorLockFile, and fsyncs it.
-func AppendAnchor(dir, homeID string, count int64, last string, now time.Time) error {
+func appendAnchor(dir, homeID string, count int64, last string, now time.Time) error {
 	return appendAnchorAt(dir, homeID, "", count, last, now)
 }
 
@@ -165,7 +165,7 @@ func appendAnchorAt(dir, homeID, homePath string, count int64, last string, now 
 	case !isHexDigest(last):
 		return fmt.Errorf("append anchor: last %q is not a sha256 hex digest", last)
 	}
-	lf, err := os.OpenFile(filepath.Join(dir, AnchorLockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	lf, err := os.OpenFile(filepath.Join(dir, anchorLockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("append anchor: open lock (is %s=%s a writable directory?): %w", AnchorDirEnv, dir, err)
 	}
@@ -175,14 +175,14 @@ func appendAnchorAt(dir, homeID, homePath string, count int64, last string, now 
 	}
 	defer func() { _ = flock.Unlock(lf) }()
 
-	f, err := os.OpenFile(filepath.Join(dir, AnchorFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, anchorFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("append anchor: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return fmt.Errorf("append anchor: read %s: %w", AnchorFile, err)
+		return fmt.Errorf("append anchor: read %s: %w", anchorFile, err)
 	}
 	prev, torn := anchorTail(data)
 	line, err := encodeAnchor(Anchor{At: FormatTime(now), Count: count, Home: homeID, Last: last, Path: homePath, Prev: prev})
@@ -197,10 +197,10 @@ func appendAnchorAt(dir, homeID, homePath string, count int64, last string, now 
 	}
 	buf = append(append(buf, line...), '\n')
 	if _, err := f.Write(buf); err != nil {
-		return fmt.Errorf("append anchor: write %s: %w", AnchorFile, err)
+		return fmt.Errorf("append anchor: write %s: %w", anchorFile, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("append anchor: sync %s: %w", AnchorFile, err)
+		return fmt.Errorf("append anchor: sync %s: %w", anchorFile, err)
 	}
 	return nil
 }
@@ -245,7 +245,7 @@ func encodeAnchor(a Anchor) ([]byte, error) {
 // in the file (including lines of other homes: it is one chain). A missing
 // file gives no anchors and no error. Anchors on lines that fail their own
 // hash are not returned; their problem is.
-func ReadAnchors(dir, homeID string) ([]Anchor, []AnchorProblem, error) {
+func readAnchors(dir, homeID string) ([]Anchor, []anchorProblem, error) {
 	mine, _, problems, err := readAnchorsAt(dir, homeID, "")
 	return mine, problems, err
 }
@@ -253,8 +253,8 @@ func ReadAnchors(dir, homeID string) ([]Anchor, []AnchorProblem, error) {
 // readAnchorsAt is ReadAnchors that also returns the anchors taken for
 // homePath under another home id: install.id was deleted or replaced,
 // which must not hide a home's anchors.
-func readAnchorsAt(dir, homeID, homePath string) (mine, foreign []Anchor, problems []AnchorProblem, err error) {
-	data, err := readRegular(filepath.Join(dir, AnchorFile), maxAnchorBytes)
+func readAnchorsAt(dir, homeID, homePath string) (mine, foreign []Anchor, problems []anchorProblem, err error) {
+	data, err := readRegular(filepath.Join(dir, anchorFile), maxAnchorBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, nil
 	}
@@ -263,7 +263,7 @@ func readAnchorsAt(dir, homeID, homePath string) (mine, foreign []Anchor, proble
 	}
 	prevH := Genesis
 	add := func(n int, format string, args ...any) {
-		problems = append(problems, AnchorProblem{Line: n, Message: fmt.Sprintf("%s line %d: ", AnchorFile, n) + fmt.Sprintf(format, args...)})
+		problems = append(problems, anchorProblem{Line: n, Message: fmt.Sprintf("%s line %d: ", anchorFile, n) + fmt.Sprintf(format, args...)})
 	}
 	for n := 1; len(data) > 0; n++ {
 		i := bytes.IndexByte(data, '\n')
@@ -332,12 +332,12 @@ func AnchoredCounts(anchors []Anchor) map[int64]bool {
 // ReadAnchors returned them). hAt returns the h of record count (1-based,
 // counting the whole chain) and false if the log has fewer records. It
 // returns one message per anchor the log contradicts, nil if all hold.
-func CheckAgainstAnchors(anchors []Anchor, hAt func(count int64) (string, bool)) []string {
+func checkAgainstAnchors(anchors []Anchor, hAt func(count int64) (string, bool)) []string {
 	var out []string
 	var maxCount int64
 	maxLine := 0
 	for _, a := range anchors {
-		where := fmt.Sprintf("the anchor at %s line %d (%s)", AnchorFile, a.Line, textsafe.Escape(a.At))
+		where := fmt.Sprintf("the anchor at %s line %d (%s)", anchorFile, a.Line, textsafe.Escape(a.At))
 		if a.Count < maxCount {
 			out = append(out, fmt.Sprintf("%s records %d records, fewer than the %d of the anchor at line %d: the log was rolled back or restarted between them", where, a.Count, maxCount, maxLine))
 		} else {
@@ -375,10 +375,10 @@ func AnchorNow(home, dir string) (int64, string, error) {
 	if err != nil {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
 	}
-	if _, err := ExistingHomeID(home); errors.Is(err, fs.ErrNotExist) {
+	if _, err := existingHomeID(home); errors.Is(err, fs.ErrNotExist) {
 		// A new install.id would hide the anchors this path already has.
 		if _, foreign, _, rerr := readAnchorsAt(dir, "", abs); rerr == nil && len(foreign) > 0 {
-			return 0, "", fmt.Errorf("audit: anchor: %s is missing but %s holds %d anchors for %s: restore %s (to start afresh on purpose, move the anchor file aside)", InstallIDFile, textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), InstallIDFile)
+			return 0, "", fmt.Errorf("audit: anchor: %s is missing but %s holds %d anchors for %s: restore %s (to start afresh on purpose, move the anchor file aside)", installIDFile, textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), installIDFile)
 		}
 	}
 	id, err := HomeID(home)
@@ -399,7 +399,7 @@ func AnchorNow(home, dir string) (int64, string, error) {
 		return 0, "", fmt.Errorf("audit: anchor: %w", err)
 	}
 	if head == nil {
-		return 0, "", fmt.Errorf("audit: anchor: %s is missing: nothing to anchor", HeadFile)
+		return 0, "", fmt.Errorf("audit: anchor: %s is missing: nothing to anchor", headFile)
 	}
 	li, err := readLedger(home)
 	if err != nil {

@@ -55,14 +55,14 @@ func anchorHAt(lines [][]byte) func(int64) (string, bool) {
 
 func anchorAppend(t *testing.T, dir, home string, count int64, lines [][]byte) {
 	t.Helper()
-	if err := AppendAnchor(dir, home, count, anchorLineH(lines[count-1]), time.Date(2026, 11, 29, 10, 0, int(count), 0, time.UTC)); err != nil {
+	if err := appendAnchor(dir, home, count, anchorLineH(lines[count-1]), time.Date(2026, 11, 29, 10, 0, int(count), 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func anchorRead(t *testing.T, dir, home string) ([]Anchor, []AnchorProblem) {
+func anchorRead(t *testing.T, dir, home string) ([]Anchor, []anchorProblem) {
 	t.Helper()
-	as, ps, err := ReadAnchors(dir, home)
+	as, ps, err := readAnchors(dir, home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +91,14 @@ func TestAnchorAppendReadAndCheck(t *testing.T) {
 	if fmt.Sprint(counts) != "[10 20 30]" || as[1].Line != 3 {
 		t.Fatalf("anchors of home-a: counts %v, second on line %d; want [10 20 30], line 3", counts, as[1].Line)
 	}
-	if p := CheckAgainstAnchors(as, anchorHAt(lines)); len(p) != 0 {
+	if p := checkAgainstAnchors(as, anchorHAt(lines)); len(p) != 0 {
 		t.Fatalf("the anchored log itself contradicts its anchors: %v", p)
 	}
 	if want := AnchoredCounts(as); !want[20] || want[21] || len(want) != 3 {
 		t.Fatalf("AnchoredCounts = %v", want)
 	}
 	// Every line is canonical: one more way an edit shows.
-	data, _ := os.ReadFile(filepath.Join(dir, AnchorFile))
+	data, _ := os.ReadFile(filepath.Join(dir, anchorFile))
 	for _, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
 		var p canonParser
 		var f lineFields
@@ -107,7 +107,7 @@ func TestAnchorAppendReadAndCheck(t *testing.T) {
 		}
 	}
 	if runtime.GOOS != "windows" {
-		st, _ := os.Stat(filepath.Join(dir, AnchorFile))
+		st, _ := os.Stat(filepath.Join(dir, anchorFile))
 		if st.Mode().Perm() != 0o600 {
 			t.Fatalf("anchor file mode %04o", st.Mode().Perm())
 		}
@@ -145,7 +145,7 @@ func TestAnchorDetectsLogChanges(t *testing.T) {
 			if len(ps) != 0 {
 				t.Fatal(ps)
 			}
-			got := CheckAgainstAnchors(as, anchorHAt(tc.log))
+			got := checkAgainstAnchors(as, anchorHAt(tc.log))
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d findings %q, want %d", len(got), got, len(tc.want))
 			}
@@ -195,7 +195,7 @@ func TestAnchorFileTamperingDetected(t *testing.T) {
 			anchorAppend(t, dir, "h", 20, lines)
 			anchorAppend(t, dir, "other", 5, lines)
 			anchorAppend(t, dir, "h", 30, lines)
-			path := filepath.Join(dir, AnchorFile)
+			path := filepath.Join(dir, anchorFile)
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -224,7 +224,7 @@ func TestAnchorTornLineKeptAndChainedPast(t *testing.T) {
 	dir := t.TempDir()
 	lines := anchorChain(t, 20, nil)
 	anchorAppend(t, dir, "h", 10, lines)
-	f, err := os.OpenFile(filepath.Join(dir, AnchorFile), os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(filepath.Join(dir, anchorFile), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestAnchorConcurrentAppendsKeepOneChain(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range each {
-				errs <- AppendAnchor(dir, fmt.Sprint("home-", w), 1, anchorLineH(lines[0]), time.Now())
+				errs <- appendAnchor(dir, fmt.Sprint("home-", w), 1, anchorLineH(lines[0]), time.Now())
 			}
 		}()
 	}
@@ -287,11 +287,11 @@ func TestAnchorAppendRejectsBadInput(t *testing.T) {
 		{"zero count", "h", 0, h},
 		{"bad last", "h", 1, "abc"},
 	} {
-		if err := AppendAnchor(dir, tc.home, tc.count, tc.last, time.Now()); err == nil {
+		if err := appendAnchor(dir, tc.home, tc.count, tc.last, time.Now()); err == nil {
 			t.Errorf("%s: accepted", tc.name)
 		}
 	}
-	if err := AppendAnchor(filepath.Join(dir, "missing"), "h", 1, h, time.Now()); err == nil || !strings.Contains(err.Error(), AnchorDirEnv) {
+	if err := appendAnchor(filepath.Join(dir, "missing"), "h", 1, h, time.Now()); err == nil || !strings.Contains(err.Error(), AnchorDirEnv) {
 		t.Errorf("missing directory: %v", err)
 	}
 }
@@ -302,14 +302,14 @@ func TestAnchorDue(t *testing.T) {
 		want        bool
 	}{
 		{1, 0, false},
-		{AnchorEvery - 1, 0, false},
-		{AnchorEvery, 0, true},
-		{AnchorEvery + 5, AnchorEvery - 3, true}, // a batch that crossed the boundary
-		{AnchorEvery + 5, AnchorEvery, false},
-		{2 * AnchorEvery, AnchorEvery, true},
-		{3 * AnchorEvery, AnchorEvery, true}, // a missed anchor is caught up
-		{AnchorEvery, AnchorEvery, false},
-		{5, 2 * AnchorEvery, false}, // never for a count that went backwards
+		{anchorEvery - 1, 0, false},
+		{anchorEvery, 0, true},
+		{anchorEvery + 5, anchorEvery - 3, true}, // a batch that crossed the boundary
+		{anchorEvery + 5, anchorEvery, false},
+		{2 * anchorEvery, anchorEvery, true},
+		{3 * anchorEvery, anchorEvery, true}, // a missed anchor is caught up
+		{anchorEvery, anchorEvery, false},
+		{5, 2 * anchorEvery, false}, // never for a count that went backwards
 	} {
 		if got := AnchorDue(tc.count, tc.last); got != tc.want {
 			t.Errorf("AnchorDue(%d, %d) = %v, want %v", tc.count, tc.last, got, tc.want)
@@ -346,7 +346,7 @@ func TestHomeIDStableAndDistinct(t *testing.T) {
 		t.Fatal("two homes share an id")
 	}
 	if runtime.GOOS != "windows" {
-		st, err := os.Stat(filepath.Join(a, InstallIDFile))
+		st, err := os.Stat(filepath.Join(a, installIDFile))
 		if err != nil || st.Mode().Perm() != 0o600 {
 			t.Fatalf("install.id: %v, %v", st, err)
 		}
@@ -355,17 +355,17 @@ func TestHomeIDStableAndDistinct(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, "copy"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(filepath.Join(a, InstallIDFile))
-	if err := os.WriteFile(filepath.Join(root, "copy", InstallIDFile), data, 0o600); err != nil {
+	data, _ := os.ReadFile(filepath.Join(a, installIDFile))
+	if err := os.WriteFile(filepath.Join(root, "copy", installIDFile), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if idCopy, _ := HomeID(filepath.Join(root, "copy")); idCopy == ids[0] {
 		t.Fatal("a copied home has the original's id")
 	}
-	if err := os.WriteFile(filepath.Join(a, InstallIDFile), []byte("short\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(a, installIDFile), []byte("short\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := HomeID(a); err == nil || !strings.Contains(err.Error(), InstallIDFile) {
+	if _, err := HomeID(a); err == nil || !strings.Contains(err.Error(), installIDFile) {
 		t.Fatalf("malformed install.id: %v", err)
 	}
 }

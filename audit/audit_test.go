@@ -281,7 +281,7 @@ func TestPermissions(t *testing.T) {
 		home := filepath.Join(t.TempDir(), "a", "b")
 		appendRecords(t, home, 0, 2)
 		wantMode(t, home, 0o700)
-		for _, f := range []string{LogFile, HeadFile, LockFile} {
+		for _, f := range []string{LogFile, headFile, LockFile} {
 			wantMode(t, filepath.Join(home, f), 0o600)
 		}
 	})
@@ -303,7 +303,7 @@ func TestPermissions(t *testing.T) {
 		}
 		appendRecords(t, home, 0, 1)
 		wantMode(t, home, 0o755) // user directory left alone
-		for _, f := range []string{LogFile, HeadFile, LockFile} {
+		for _, f := range []string{LogFile, headFile, LockFile} {
 			wantMode(t, filepath.Join(home, f), 0o600)
 		}
 	})
@@ -603,7 +603,7 @@ func TestCheckpointErrorIsReported(t *testing.T) {
 	defer l.Close()
 	// a non-empty directory where the checkpoint belongs: the rename that
 	// replaces it fails for every user, root included
-	head := filepath.Join(home, HeadFile)
+	head := filepath.Join(home, headFile)
 	if err := os.Remove(head); err != nil {
 		t.Fatal(err)
 	}
@@ -611,7 +611,7 @@ func TestCheckpointErrorIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = l.Append(testRecord(5))
-	if err == nil || !strings.Contains(err.Error(), HeadFile) {
+	if err == nil || !strings.Contains(err.Error(), headFile) {
 		t.Fatalf("Append with an unusable checkpoint did not report it: %v", err)
 	}
 }

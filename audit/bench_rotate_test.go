@@ -26,7 +26,7 @@ func buildSegmentedLog(tb testing.TB, home string, n, perSeg int) int {
 	var lines, inFile int
 	var firstPrev string
 	var seq int
-	var ledger LedgerEntry
+	var ledger ledgerEntry
 	open := func() {
 		var err error
 		if f, err = os.OpenFile(filepath.Join(home, LogFile), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err != nil {
@@ -65,20 +65,20 @@ func buildSegmentedLog(tb testing.TB, home string, n, perSeg int) int {
 			if err := os.Rename(filepath.Join(home, LogFile), filepath.Join(home, name)); err != nil {
 				tb.Fatal(err)
 			}
-			e := LedgerEntry{Seq: seq, Segment: name, Count: inFile, FirstPrev: firstPrev, Last: prev, Time: "2026-11-29T10:43:49.123Z", Prev: ledgerPrev}
+			e := ledgerEntry{Seq: seq, Segment: name, Count: inFile, FirstPrev: firstPrev, Last: prev, Time: "2026-11-29T10:43:49.123Z", Prev: ledgerPrev}
 			var err error
 			if ledger, err = appendLedger(home, e, false, false, nil); err != nil {
 				tb.Fatal(err)
 			}
 			ledgerPrev = ledger.H
 			open()
-			put(Record{Event: EventSegmentStart, Source: "hook", Detail: SegmentStartDetail(ledger)})
+			put(Record{Event: eventSegmentStart, Source: "hook", Detail: segmentStartDetail(ledger)})
 		}
 		put(testRecord(i))
 	}
 	closeFile()
 	head, _ := json.Marshal(Head{Count: inFile, Last: prev, At: "x", Segments: seq, Ledger: ledger.H})
-	writeFile(tb, filepath.Join(home, HeadFile), head)
+	writeFile(tb, filepath.Join(home, headFile), head)
 	return lines
 }
 

@@ -9,7 +9,7 @@ import (
 // see the records/s metric (BenchmarkVerify is the unsigned baseline).
 func BenchmarkVerifySigned(b *testing.B) {
 	const n = 20_000
-	for _, s := range signSetups(b, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(b, signModeHMAC, signModeEd25519) {
 		b.Run(s.mode, func(b *testing.B) {
 			home := filepath.Join(b.TempDir(), "h")
 			for i := 0; i < n; i += 1000 {
@@ -29,7 +29,7 @@ func BenchmarkVerifySigned(b *testing.B) {
 
 // BenchmarkAppendSigned appends one record per op to an open Log.
 func BenchmarkAppendSigned(b *testing.B) {
-	for _, s := range signSetups(b, "", SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(b, "", signModeHMAC, signModeEd25519) {
 		b.Run(s.mode, func(b *testing.B) {
 			b.Setenv(FsyncEnv, "")
 			home := filepath.Join(b.TempDir(), "h")

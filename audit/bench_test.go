@@ -44,7 +44,7 @@ func buildLog(b *testing.B, home string, n int) {
 		b.Fatal(err)
 	}
 	head, _ := json.Marshal(Head{Count: n + 1, Last: last.H, At: last.Time})
-	writeFile(b, filepath.Join(home, HeadFile), head)
+	writeFile(b, filepath.Join(home, headFile), head)
 }
 
 // BenchmarkVerify verifies a 100,000-record log; see the records/s metric.

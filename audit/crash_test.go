@@ -64,7 +64,7 @@ func TestCrossProcessRotation(t *testing.T) {
 	err := Each(home, func(e Entry) error {
 		r := e.Record
 		switch r.Event {
-		case EventStart, EventSegmentStart:
+		case EventStart, eventSegmentStart:
 			starts++
 			return nil
 		}
@@ -102,7 +102,7 @@ func TestKilledAppenders(t *testing.T) {
 	}
 	home := filepath.Join(t.TempDir(), "h")
 	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
-	tailKinds := map[string]bool{KindTorn: true, KindCheckpointStale: true, KindRotationInterrupted: true}
+	tailKinds := map[string]bool{KindTorn: true, KindCheckpointStale: true, kindRotationInterrupted: true}
 	seen := map[string]int{}
 	for round := range 20 {
 		cmds, _ := startAppenders(t, home, 4, 1_000_000, MaxMBEnv+"=0.004", FsyncEnv+"=never", helperEnv+"_HELD=mixed")

@@ -34,16 +34,16 @@ const faultStamp = "20060102T150405.000Z"
 
 // Causes named in fault files and audit_recover details.
 const (
-	CauseDiskFull = "disk-full"
-	CauseQuota    = "quota"
+	causeDiskFull = "disk-full"
+	causeQuota    = "quota"
 )
 
 func faultCause(err error) string {
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
-		return CauseDiskFull
+		return causeDiskFull
 	case errors.Is(err, syscall.EDQUOT):
-		return CauseQuota
+		return causeQuota
 	}
 	return ""
 }
@@ -120,7 +120,7 @@ func parseFault(name string) (offset int64, cause string, at time.Time, ok bool)
 		return 0, "", time.Time{}, false
 	}
 	at, err = time.Parse(faultStamp, parts[2])
-	if err != nil || (parts[1] != CauseDiskFull && parts[1] != CauseQuota) {
+	if err != nil || (parts[1] != causeDiskFull && parts[1] != causeQuota) {
 		return 0, "", time.Time{}, false
 	}
 	return offset, parts[1], at, true
@@ -136,9 +136,9 @@ func tornReason(detail string) string {
 	cause, at, _ := strings.Cut(rest, " at=")
 	at, _, _ = strings.Cut(at, " ")
 	switch cause {
-	case CauseDiskFull:
+	case causeDiskFull:
 		return "the disk was full at " + textsafe.Escape(at)
-	case CauseQuota:
+	case causeQuota:
 		return "the disk quota was exceeded at " + textsafe.Escape(at)
 	}
 	return ""

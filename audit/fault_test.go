@@ -25,7 +25,7 @@ func TestFaultExplainsOnlyItsOwnTear(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := faultPrefix + strconv.FormatInt(st.Size()+tc.delta, 10) + "-" + CauseDiskFull + "-20261201T100000.000Z"
+			name := faultPrefix + strconv.FormatInt(st.Size()+tc.delta, 10) + "-" + causeDiskFull + "-20261201T100000.000Z"
 			writeFile(t, filepath.Join(home, name), nil)
 			appendRaw(t, home, []byte(`{"event":"decision","rea`))
 			appendRecords(t, home, 10, 1)

@@ -77,7 +77,7 @@ func TestFullDiskTornLineSealed(t *testing.T) {
 		edited := append(append(bytes.Clone(good[:at]), `"reason":"EDITED `...), good[at+len(reason):]...)
 		writeFile(t, live, edited)
 		rep = mustVerify(t, home)
-		edit := slices.ContainsFunc(rep.Problems, func(p Problem) bool { return p.File == LogFile && p.Kind == KindEdited })
+		edit := slices.ContainsFunc(rep.Problems, func(p Problem) bool { return p.File == LogFile && p.Kind == kindEdited })
 		if rep.Status != Broken || !edit {
 			t.Fatalf("an edit after the seal at byte %d: %s", at, describe(rep))
 		}

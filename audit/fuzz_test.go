@@ -119,7 +119,7 @@ func TestFuzzVerifySeeds(t *testing.T) {
 	for i, rc := range refChains() {
 		home := t.TempDir()
 		writeFile(t, filepath.Join(home, LogFile), rc.log)
-		writeFile(t, filepath.Join(home, HeadFile), rc.head)
+		writeFile(t, filepath.Join(home, headFile), rc.head)
 		rep := mustVerify(t, home)
 		if rep.Status != Intact || !referenceIntact(rc.log, rc.head) {
 			t.Fatalf("reference chain %d: %s", i, describe(rep))
@@ -141,7 +141,7 @@ func FuzzVerify(f *testing.F) {
 		home := t.TempDir()
 		writeFile(t, filepath.Join(home, LogFile), log)
 		if len(head) > 0 {
-			writeFile(t, filepath.Join(home, HeadFile), head)
+			writeFile(t, filepath.Join(home, headFile), head)
 		}
 		rep, err := Verify(home)
 		if err != nil {
@@ -259,7 +259,7 @@ func stripReserved(t *testing.T, log []byte) []byte {
 func TestEveryByteMutationDetected(t *testing.T) {
 	rc := refChains()[0]
 	home := t.TempDir()
-	writeFile(t, filepath.Join(home, HeadFile), rc.head)
+	writeFile(t, filepath.Join(home, headFile), rc.head)
 	mutations := map[string]func(b []byte, i int) []byte{
 		"flip": func(b []byte, i int) []byte { b[i] ^= 0x01; return b },
 		"delete": func(b []byte, i int) []byte {

@@ -26,12 +26,12 @@ import (
 // the home look unused: only anchors outside the home (AIRLOCK_ANCHOR_DIR)
 // catch that. `airlock init` starts the chain, so every initialised home
 // has the mark.
-const GenesisFile = "audit.genesis"
+const genesisFile = "audit.genesis"
 
 // Finding kinds about the genesis mark.
 const (
-	KindLogDeleted    = "log-deleted"    // the chain was started but no file of it is left
-	KindChainReplaced = "chain-replaced" // the chain does not start with the record the mark names
+	kindLogDeleted    = "log-deleted"    // the chain was started but no file of it is left
+	kindChainReplaced = "chain-replaced" // the chain does not start with the record the mark names
 )
 
 // genesisMark is the content of GenesisFile.
@@ -42,12 +42,12 @@ type genesisMark struct {
 
 // readGenesis returns the mark, nil if there is none.
 func readGenesis(home string) (*genesisMark, error) {
-	b, err := readRegular(filepath.Join(home, GenesisFile), 4096)
+	b, err := readRegular(filepath.Join(home, genesisFile), 4096)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", GenesisFile, err)
+		return nil, fmt.Errorf("read %s: %w", genesisFile, err)
 	}
 	var g genesisMark
 	if err := json.Unmarshal(b, &g); err != nil || !isHexDigest(g.H) {
@@ -78,12 +78,12 @@ func writeGenesis(home string, g genesisMark) error {
 	if err != nil {
 		return err
 	}
-	f, err := openRegular(filepath.Join(home, GenesisFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := openRegular(filepath.Join(home, genesisFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("create %s: %w", GenesisFile, err)
+		return fmt.Errorf("create %s: %w", genesisFile, err)
 	}
 	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
@@ -91,7 +91,7 @@ func writeGenesis(home string, g genesisMark) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", GenesisFile, err)
+		return fmt.Errorf("write %s: %w", genesisFile, err)
 	}
 	return nil
 }
@@ -117,7 +117,7 @@ func Start(home string, r Record) error {
 	if gerr != nil || g != nil {
 		return gerr
 	}
-	for e, ierr := range Records(home) {
+	for e, ierr := range records(home) {
 		if ierr != nil {
 			return fmt.Errorf("audit: start: %w", ierr)
 		}
@@ -142,10 +142,10 @@ func (v *verifier) checkGenesis(g *genesisMark, snap *snapshot) {
 	}
 	switch {
 	case v.rep.Records == 0 && snap.head == nil && snap.headBad == nil && len(snap.ledger) == 0 && len(snap.segFiles) == 0:
-		v.addIn(LogFile, 0, KindLogDeleted, Broken, "%s and %s are gone but %s says this home's chain was started at %s (first record h %s): the log was deleted", LogFile, HeadFile, GenesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
+		v.addIn(LogFile, 0, kindLogDeleted, Broken, "%s and %s are gone but %s says this home's chain was started at %s (first record h %s): the log was deleted", LogFile, headFile, genesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
 	case v.firstH != nil && v.firstGenesis && string(v.firstH) != g.H:
 		// (A first record that does not start from genesis is reported
 		// by the walk as records deleted from the start.)
-		v.addIn(v.firstFile, 1, KindChainReplaced, Broken, "the chain starts with a record whose h is %s but %s says it was started at %s with h %s: the log was deleted or replaced and a new chain started", shortHash(v.firstH), GenesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
+		v.addIn(v.firstFile, 1, kindChainReplaced, Broken, "the chain starts with a record whose h is %s but %s says it was started at %s with h %s: the log was deleted or replaced and a new chain started", shortHash(v.firstH), genesisFile, textsafe.Escape(g.At), shortHash([]byte(g.H)))
 	}
 }

@@ -28,15 +28,15 @@ func TestGenesisMark(t *testing.T) {
 		want    []problem
 	}{
 		{"untouched", func(*testing.T, string) {}, Intact, 6, nil},
-		{"log and checkpoint deleted", rm(LogFile, HeadFile), Broken, 0,
-			[]problem{{0, KindLogDeleted, []string{"audit.jsonl and audit.head are gone but audit.genesis says", "the log was deleted"}}}},
+		{"log and checkpoint deleted", rm(LogFile, headFile), Broken, 0,
+			[]problem{{0, kindLogDeleted, []string{"audit.jsonl and audit.head are gone but audit.genesis says", "the log was deleted"}}}},
 		{"log and checkpoint deleted, then a new chain started", func(t *testing.T, home string) {
-			rm(LogFile, HeadFile)(t, home)
+			rm(LogFile, headFile)(t, home)
 			appendRecords(t, home, 50, 2)
-		}, Broken, 3, []problem{{1, KindChainReplaced, []string{"new chain started"}}}},
+		}, Broken, 3, []problem{{1, kindChainReplaced, []string{"new chain started"}}}},
 		// The documented limit: deleting the mark too makes the home look
 		// unused (anchors outside the home catch that).
-		{"everything deleted", rm(LogFile, HeadFile, GenesisFile), Intact, 0, nil},
+		{"everything deleted", rm(LogFile, headFile, genesisFile), Intact, 0, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,9 +61,9 @@ func TestGenesisMarkNamesTheFirstRecord(t *testing.T) {
 	if g.H != hashOfLine(t, first) {
 		t.Fatalf("genesis h %s, want the audit_start's %s", g.H, hashOfLine(t, first))
 	}
-	before, _ := os.ReadFile(filepath.Join(home, GenesisFile))
+	before, _ := os.ReadFile(filepath.Join(home, genesisFile))
 	appendRecords(t, home, 10, 3)
-	if after, _ := os.ReadFile(filepath.Join(home, GenesisFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(home, genesisFile)); string(after) != string(before) {
 		t.Fatalf("audit.genesis was rewritten: %s -> %s", before, after)
 	}
 }
@@ -78,16 +78,16 @@ func TestStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		requireIntact(t, mustVerify(t, home), 2)
-		rm(t, home, LogFile, HeadFile)
-		requireProblems(t, mustVerify(t, home), Broken, problem{0, KindLogDeleted, nil})
+		rm(t, home, LogFile, headFile)
+		requireProblems(t, mustVerify(t, home), Broken, problem{0, kindLogDeleted, nil})
 	})
 	t.Run("log from before the mark", func(t *testing.T) {
 		home := newLog(t, 3)
-		rm(t, home, GenesisFile)
+		rm(t, home, genesisFile)
 		if err := Start(home, Record{Event: "airlock_init", Source: "cli"}); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(filepath.Join(home, GenesisFile))
+		b, err := os.ReadFile(filepath.Join(home, genesisFile))
 		if err != nil {
 			t.Fatal(err)
 		}

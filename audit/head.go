@@ -89,19 +89,19 @@ type headState struct {
 // as it was before that append. So that it gets the newest, it reads
 // again while a slot fails and the file is still changing.
 func readHead(home string) (*Head, error) {
-	f, err := openRegular(filepath.Join(home, HeadFile), os.O_RDONLY, 0)
+	f, err := openRegular(filepath.Join(home, headFile), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", HeadFile, err)
+		return nil, fmt.Errorf("read %s: %w", headFile, err)
 	}
 	defer f.Close()
 	var prev []byte
 	for try := 1; ; try++ {
 		b, err := readHeadBytes(f, nil, -1)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", HeadFile, err)
+			return nil, fmt.Errorf("read %s: %w", headFile, err)
 		}
 		h, st, err := decodeHead(b)
 		if !st.torn || try == headTries || bytes.Equal(b, prev) {
@@ -440,7 +440,7 @@ func createHead(home string, seq uint64, text []byte, sync bool) error {
 	} else {
 		b = append(append(b, empty...), slot...)
 	}
-	tmp, err := os.CreateTemp(home, HeadFile+".tmp*")
+	tmp, err := os.CreateTemp(home, headFile+".tmp*")
 	if err != nil {
 		return fmt.Errorf("create checkpoint: %w", err)
 	}
@@ -463,7 +463,7 @@ func createHead(home string, seq uint64, text []byte, sync bool) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("close checkpoint: %w", err)
 	}
-	if err := os.Rename(name, filepath.Join(home, HeadFile)); err != nil {
+	if err := os.Rename(name, filepath.Join(home, headFile)); err != nil {
 		return fmt.Errorf("install checkpoint: %w", err)
 	}
 	ok = true

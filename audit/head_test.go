@@ -71,7 +71,7 @@ func TestV1HomeStillVerifies(t *testing.T) {
 		firstAppendRecords int // records the first append writes (a signer's sign_start is not needed: the chain ends signed)
 	}{
 		{name: "plain", records: 16, segments: 1},
-		{name: "hmac", env: map[string]string{SignEnv: SignModeHMAC}, records: 18, segments: 2, signing: true},
+		{name: "hmac", env: map[string]string{SignEnv: signModeHMAC}, records: 18, segments: 2, signing: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,8 +80,8 @@ func TestV1HomeStillVerifies(t *testing.T) {
 			getenv := func(k string) string { return tc.env[k] }
 			home := copyHome(t, filepath.Join("testdata", "v1home", tc.name))
 			before := homeFiles(t, home)
-			if !bytes.HasPrefix(before[HeadFile], []byte(`{"count":`)) {
-				t.Fatalf("the fixture's audit.head is not release 1's format: %q", before[HeadFile])
+			if !bytes.HasPrefix(before[headFile], []byte(`{"count":`)) {
+				t.Fatalf("the fixture's audit.head is not release 1's format: %q", before[headFile])
 			}
 			verify := func() *Report {
 				t.Helper()
@@ -119,7 +119,7 @@ func TestV1HomeStillVerifies(t *testing.T) {
 			after := homeFiles(t, home)
 			for name, b := range before {
 				switch name {
-				case HeadFile:
+				case headFile:
 					if !bytes.HasPrefix(after[name], []byte(headMagic)) {
 						t.Errorf("audit.head was not converted: %q", after[name])
 					}
@@ -160,7 +160,7 @@ func mapsEqualBytes(a, b map[string][]byte) bool {
 // checkpoint each slot holds (nil if none).
 func readSlots(t *testing.T, home string) (b []byte, hdr, size int, slot [2]*Head, newest int) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(home, HeadFile))
+	b, err := os.ReadFile(filepath.Join(home, headFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestHeadDamagedSlot(t *testing.T) {
 			}
 			want := map[string]*Head{newest: slot[n], previous: slot[1-n]}[tc.want]
 			damaged := tc.damage(slices.Clone(b), hdr, size, n)
-			writeFile(t, filepath.Join(home, HeadFile), damaged)
+			writeFile(t, filepath.Join(home, headFile), damaged)
 
 			got, err := readHead(home)
 			switch {
@@ -248,14 +248,14 @@ func TestHeadDamagedSlot(t *testing.T) {
 			}
 			rep := mustVerify(t, home)
 			if want == nil {
-				if !hasProblem(rep, HeadFile, 0, KindCheckpointMalformed) {
+				if !hasProblem(rep, headFile, 0, kindCheckpointMalformed) {
 					t.Fatalf("want checkpoint-malformed, got %s", describe(rep))
 				}
 			} else {
 				// The same verdict as for that checkpoint written whole.
 				writeHeadJSON(t, home, *want)
 				ref := mustVerify(t, home)
-				writeFile(t, filepath.Join(home, HeadFile), damaged)
+				writeFile(t, filepath.Join(home, headFile), damaged)
 				if describe(rep) != describe(ref) {
 					t.Fatalf("verdict on the damaged file:\n%s\non its surviving checkpoint written whole:\n%s", describe(rep), describe(ref))
 				}
@@ -400,7 +400,7 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 			t.Setenv(MaxMBEnv, "")
 		}, 1 + 3 + 1 + 1 + 2, false},
 		{"checkpoint deleted", func(t *testing.T, home string) {
-			if err := os.Rename(filepath.Join(home, HeadFile), filepath.Join(home, "moved")); err != nil {
+			if err := os.Rename(filepath.Join(home, headFile), filepath.Join(home, "moved")); err != nil {
 				t.Fatal(err)
 			}
 		}, 0, true},
@@ -409,7 +409,7 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Rename(filepath.Join(home, HeadFile), filepath.Join(home, "moved")); err != nil {
+			if err := os.Rename(filepath.Join(home, headFile), filepath.Join(home, "moved")); err != nil {
 				t.Fatal(err)
 			}
 			writeHeadJSON(t, home, *h)
@@ -419,7 +419,7 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 			writeHeadJSON(t, home, Head{Count: len(lines) - 1, Last: hashOfLine(t, lines[len(lines)-2]), At: "x"})
 		}, 0, true},
 		{"checkpoint and log opened to others", func(t *testing.T, home string) {
-			for _, f := range []string{HeadFile, LogFile} {
+			for _, f := range []string{headFile, LogFile} {
 				if err := os.Chmod(filepath.Join(home, f), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -462,7 +462,7 @@ func TestLogHeldFilesFollowThePaths(t *testing.T) {
 			if err != nil || h == nil || h.Count != len(lines) || h.Last != lastHash(t, lines) {
 				t.Fatalf("checkpoint %+v (%v) does not name the end of audit.jsonl (%d lines)", h, err, len(lines))
 			}
-			for _, f := range []string{HeadFile, LogFile} {
+			for _, f := range []string{headFile, LogFile} {
 				st, err := os.Stat(filepath.Join(home, f))
 				if err != nil {
 					t.Fatal(err)
@@ -507,7 +507,7 @@ func TestLogHoldsFilesBetweenAppends(t *testing.T) {
 	if l.live.f != nil || l.head.f != nil {
 		t.Fatal("Close left files open")
 	}
-	if _, err := os.Stat(filepath.Join(home, HeadFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(home, headFile)); errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("no checkpoint")
 	}
 }

@@ -79,7 +79,7 @@ func (l *Log) liveFile(flag int) (*os.File, int64, error) {
 // missing file and an error wrapping errHeadMalformed if neither slot can
 // be parsed.
 func (l *Log) loadHead() (*Head, headState, error) {
-	path := filepath.Join(l.home, HeadFile)
+	path := filepath.Join(l.home, headFile)
 	st, ok := l.head.current(path)
 	if !ok {
 		f, writable, err := openHead(path)
@@ -87,20 +87,20 @@ func (l *Log) loadHead() (*Head, headState, error) {
 			return nil, headState{}, nil
 		}
 		if err != nil {
-			return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+			return nil, headState{}, fmt.Errorf("read %s: %w", headFile, err)
 		}
 		if st, err = f.Stat(); err != nil {
 			_ = f.Close()
-			return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+			return nil, headState{}, fmt.Errorf("read %s: %w", headFile, err)
 		}
 		l.head = heldFile{f: f, id: st, writable: writable}
 	}
 	if err := restrictMode(l.head.f, st); err != nil {
-		return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+		return nil, headState{}, fmt.Errorf("read %s: %w", headFile, err)
 	}
 	b, err := readHeadBytes(l.head.f, l.headBuf, st.Size())
 	if err != nil {
-		return nil, headState{}, fmt.Errorf("read %s: %w", HeadFile, err)
+		return nil, headState{}, fmt.Errorf("read %s: %w", headFile, err)
 	}
 	if cap(b) <= 64<<10 {
 		l.headBuf = b[:0]

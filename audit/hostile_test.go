@@ -84,7 +84,7 @@ func TestHostileVerifyHangsOnFIFOSegment(t *testing.T) {
 // lock, so every appender (every gated tool call) blocks too.
 func TestHostileVerifyHangsOnFIFOHeadHoldingLock(t *testing.T) {
 	home := newLog(t, 3)
-	head := filepath.Join(home, HeadFile)
+	head := filepath.Join(home, headFile)
 	os.Remove(head)
 	if err := syscall.Mkfifo(head, 0o600); err != nil {
 		t.Skip("mkfifo:", err)
@@ -186,7 +186,7 @@ func TestHostileOKTailOnHugeLineTerminates(t *testing.T) {
 // id. README: "Only an external anchor catches ... rolled back to an older
 // signed checkpoint, up to the last anchor."
 func TestHostileAnchorsHiddenByDeletingInstallID(t *testing.T) {
-	for _, s := range signSetups(t, "", SignModeEd25519) {
+	for _, s := range signSetups(t, "", signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			anchors := t.TempDir()
@@ -195,7 +195,7 @@ func TestHostileAnchorsHiddenByDeletingInstallID(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldHead, err := os.ReadFile(filepath.Join(home, HeadFile))
+			oldHead, err := os.ReadFile(filepath.Join(home, headFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,12 +207,12 @@ func TestHostileAnchorsHiddenByDeletingInstallID(t *testing.T) {
 
 			// Roll back: the old (validly signed) log and checkpoint.
 			writeFile(t, filepath.Join(home, LogFile), oldLog)
-			writeFile(t, filepath.Join(home, HeadFile), oldHead)
+			writeFile(t, filepath.Join(home, headFile), oldHead)
 			if rep := verifyWith(t, home, s.verify, anchors); rep.Status != Broken {
 				t.Fatalf("rollback below an anchor not detected: %s", describe(rep))
 			}
 			// ... and hide the anchors.
-			os.Remove(filepath.Join(home, InstallIDFile))
+			os.Remove(filepath.Join(home, installIDFile))
 			rep := verifyWith(t, home, s.verify, anchors)
 			if rep.Status == Intact {
 				t.Fatalf("rollback below an anchor is INTACT once install.id is deleted (notes: %q); the anchor file still holds this home's anchors under the old id. Fix: key anchors by something the home writer cannot reset (e.g. also store the resolved home path, or a path-only id, in anchor lines and report anchors for this path under another install id; or record an anchor_start record in the chain so a missing install.id is a finding)", rep.Notes)
@@ -246,7 +246,7 @@ func TestHostileOKAnchorOfOtherHomeIgnored(t *testing.T) {
 // record saying (in its detail) which mode signed it. README: "Once signing
 // starts (a signed sign_start record), an unsigned record is a break".
 func TestHostileSignatureStripIntactWithoutSignEnv(t *testing.T) {
-	s := signSetups(t, SignModeHMAC)[0]
+	s := signSetups(t, signModeHMAC)[0]
 	home := filepath.Join(t.TempDir(), "h")
 	appendWith(t, home, s.append, "", 0, 5)
 	lines := readLines(t, home)
@@ -273,7 +273,7 @@ func TestHostileSignatureStripIntactWithoutSignEnv(t *testing.T) {
 // An attacker without the key inserts an unsigned sign_start (chain
 // recomputed from there): the signed records after it fail.
 func TestHostileOKUnsignedSignStartInserted(t *testing.T) {
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			appendWith(t, home, signEnv(), "", 0, 3)
@@ -305,48 +305,48 @@ func TestHostileOKUnsignedSignStartInserted(t *testing.T) {
 // their ledger lines, duplicating a segment under a new name, and ledger
 // lines naming ../ paths are all reported.
 func TestHostileOKSegmentShuffles(t *testing.T) {
-	cases := map[string]func(t *testing.T, home string, segs []LedgerEntry){
-		"swap contents": func(t *testing.T, home string, segs []LedgerEntry) {
+	cases := map[string]func(t *testing.T, home string, segs []ledgerEntry){
+		"swap contents": func(t *testing.T, home string, segs []ledgerEntry) {
 			a, b := filepath.Join(home, segs[1].Segment), filepath.Join(home, segs[2].Segment)
 			ba, _ := os.ReadFile(a)
 			bb, _ := os.ReadFile(b)
 			writeFile(t, a, bb)
 			writeFile(t, b, ba)
 		},
-		"swap ledger lines": func(t *testing.T, home string, segs []LedgerEntry) {
+		"swap ledger lines": func(t *testing.T, home string, segs []ledgerEntry) {
 			p := filepath.Join(home, LedgerFile)
 			ls := fileLines(t, p)
 			ls[1], ls[2] = ls[2], ls[1]
 			writeFileLines(t, p, ls)
 		},
-		"duplicate segment": func(t *testing.T, home string, segs []LedgerEntry) {
+		"duplicate segment": func(t *testing.T, home string, segs []ledgerEntry) {
 			b, _ := os.ReadFile(filepath.Join(home, segs[1].Segment))
 			writeFile(t, filepath.Join(home, "audit-20000101T000000.000000000Z-000002.jsonl"), b)
 		},
-		"duplicate last segment after all": func(t *testing.T, home string, segs []LedgerEntry) {
+		"duplicate last segment after all": func(t *testing.T, home string, segs []ledgerEntry) {
 			b, _ := os.ReadFile(filepath.Join(home, segs[len(segs)-1].Segment))
 			writeFile(t, filepath.Join(home, plantedSegment), b)
 		},
-		"dotdot ledger": func(t *testing.T, home string, segs []LedgerEntry) {
+		"dotdot ledger": func(t *testing.T, home string, segs []ledgerEntry) {
 			p := filepath.Join(home, LedgerFile)
 			ls := fileLines(t, p)
 			ls[0] = mutateLine(t, ls[0], func(m map[string]any) { m["segment"] = "../audit-x.jsonl" })
 			writeFileLines(t, p, ls)
 		},
-		"segment symlink to /dev/zero": func(t *testing.T, home string, segs []LedgerEntry) {
+		"segment symlink to /dev/zero": func(t *testing.T, home string, segs []ledgerEntry) {
 			p := filepath.Join(home, segs[1].Segment)
 			os.Remove(p)
 			if err := os.Symlink("/dev/zero", p); err != nil {
 				t.Fatal(err)
 			}
 		},
-		"live emptied after rotation": func(t *testing.T, home string, segs []LedgerEntry) {
+		"live emptied after rotation": func(t *testing.T, home string, segs []ledgerEntry) {
 			writeFile(t, filepath.Join(home, LogFile), nil)
 		},
-		"live deleted": func(t *testing.T, home string, segs []LedgerEntry) {
+		"live deleted": func(t *testing.T, home string, segs []ledgerEntry) {
 			os.Remove(filepath.Join(home, LogFile))
 		},
-		"ledger count edited": func(t *testing.T, home string, segs []LedgerEntry) {
+		"ledger count edited": func(t *testing.T, home string, segs []ledgerEntry) {
 			p := filepath.Join(home, LedgerFile)
 			ls := fileLines(t, p)
 			ls[1] = mutateLine(t, ls[1], func(m map[string]any) { m["count"] = json.Number("3") })
@@ -383,7 +383,7 @@ func TestHostileOKHeadClaimsFewer(t *testing.T) {
 	writeHeadJSON(t, home, Head{Count: 3, Last: hashOfLine(t, lines[2]), At: "x"})
 	rep := mustVerify(t, home)
 	requireProblems(t, rep, Intact)
-	requireWarnings(t, rep, KindUnconfirmedTail)
+	requireWarnings(t, rep, kindUnconfirmedTail)
 	if w := rep.Warnings[0]; w.Line != 4 || w.LastLine != 6 || !strings.Contains(w.Message, "lines 4-6 of audit.jsonl") {
 		t.Fatalf("warning %+v, want lines 4-6", w)
 	}
@@ -394,7 +394,7 @@ func TestHostileOKHeadClaimsFewer(t *testing.T) {
 func TestHostileOKLiveWithoutSegmentStart(t *testing.T) {
 	home := rotatedLog(t, 20)
 	lines := readLines(t, home)
-	if !strings.Contains(string(lines[0]), EventSegmentStart) {
+	if !strings.Contains(string(lines[0]), eventSegmentStart) {
 		t.Fatalf("line 1: %s", lines[0])
 	}
 	writeLines(t, home, lines[1:])
@@ -407,7 +407,7 @@ func TestHostileOKLiveWithoutSegmentStart(t *testing.T) {
 // (and signing) never sees a broken or tail-unprovable log.
 func TestHostileOKVerifyDuringRotatingAppends(t *testing.T) {
 	t.Setenv(MaxMBEnv, "0.002")
-	s := signSetups(t, SignModeEd25519)[0]
+	s := signSetups(t, signModeEd25519)[0]
 	home := filepath.Join(t.TempDir(), "h")
 	appendWith(t, home, s.append, "", 0, 1)
 	done := make(chan struct{})
@@ -464,7 +464,7 @@ func TestHostileOKVerifyDuringRotatingAppends(t *testing.T) {
 // broken: only the kind is off).
 func TestHostileSignedLedgerTornLineKind(t *testing.T) {
 	t.Setenv(MaxMBEnv, "0.002")
-	s := signSetups(t, SignModeHMAC)[0]
+	s := signSetups(t, signModeHMAC)[0]
 	home := filepath.Join(t.TempDir(), "h")
 	for i := 0; i < 12; i++ {
 		appendWith(t, home, s.append, "", i, 1)

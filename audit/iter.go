@@ -21,7 +21,7 @@ type Entry struct {
 // progress, or a torn one) is skipped. Records does not check hashes: use
 // Verify for integrity. An I/O error is yielded once, with a zero Entry, and
 // ends the iteration.
-func Records(home string) iter.Seq2[Entry, error] {
+func records(home string) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
 		snap, err := takeSnapshot(home)
 		if err != nil {
@@ -70,7 +70,7 @@ func eachInFile(snap *snapshot, home string, it walkItem, yield func(Entry, erro
 // Each calls fn for every record of the chain in order (see Records). It
 // stops at the first error fn returns and returns it.
 func Each(home string, fn func(Entry) error) error {
-	for e, err := range Records(home) {
+	for e, err := range records(home) {
 		if err != nil {
 			return err
 		}

@@ -23,15 +23,15 @@ const LedgerFile = "audit.chain"
 // that segment's ledger line (see SegmentStartDetail), so the log and the
 // ledger vouch for each other: dropping a segment, a ledger line, or both
 // breaks one or the other.
-const EventSegmentStart = "segment_start"
+const eventSegmentStart = "segment_start"
 
 // RecoverRotation is the reason of the audit_recover record an appender
 // writes when it finished a rotation that a killed appender had started.
 // It is a note, not a finding: nothing was lost.
-const RecoverRotation = "rotation-resumed"
+const recoverRotation = "rotation-resumed"
 
 // LedgerEntry is one line of audit.chain: the segment a rotation produced.
-type LedgerEntry struct {
+type ledgerEntry struct {
 	Seq       int    `json:"seq"`           // 1 for the first rotation, then +1
 	Segment   string `json:"segment"`       // file name of the segment, in the audit home
 	Count     int    `json:"count"`         // lines in the segment
@@ -46,7 +46,7 @@ type LedgerEntry struct {
 
 // SegmentStartDetail is the Detail of the segment_start record that opens
 // the live file after the rotation e.
-func SegmentStartDetail(e LedgerEntry) string {
+func segmentStartDetail(e ledgerEntry) string {
 	return fmt.Sprintf("segment=%s seq=%d ledger=%s", e.Segment, e.Seq, e.H)
 }
 
@@ -70,13 +70,13 @@ func parseSegmentStart(detail string) (segment string, seq int, ledgerH string, 
 	return segment, seq, ledgerH, segment != "" && seq > 0 && ledgerH != ""
 }
 
-func segmentStartRecord(e LedgerEntry) Record {
-	return Record{Event: EventSegmentStart, Detail: SegmentStartDetail(e)}
+func segmentStartRecord(e ledgerEntry) Record {
+	return Record{Event: eventSegmentStart, Detail: segmentStartDetail(e)}
 }
 
 // encodeLedger returns the canonical line of e (without newline) with its h,
 // and e with H set.
-func encodeLedger(e LedgerEntry, signer Signer) ([]byte, LedgerEntry, error) {
+func encodeLedger(e ledgerEntry, signer signer) ([]byte, ledgerEntry, error) {
 	e.H, e.Alg, e.Sig = "", "", ""
 	raw, err := json.Marshal(e)
 	if err != nil {
@@ -95,7 +95,7 @@ func encodeLedger(e LedgerEntry, signer Signer) ([]byte, LedgerEntry, error) {
 		// The ledger is a chain of its own: its lines are signed like
 		// records (with their own domain tag), so a ledger rewritten and
 		// rehashed without the key is detected line by line.
-		if e.Alg, e.Sig, err = SignLedger(signer, h); err != nil {
+		if e.Alg, e.Sig, err = signLedger(signer, h); err != nil {
 			return nil, e, err
 		}
 		m["alg"], m["sig"] = e.Alg, e.Sig
@@ -118,8 +118,8 @@ func validSegmentName(name string) bool {
 }
 
 // parseLedgerEntry decodes a ledger line without checking its hash.
-func parseLedgerEntry(line []byte) (LedgerEntry, error) {
-	var e LedgerEntry
+func parseLedgerEntry(line []byte) (ledgerEntry, error) {
+	var e ledgerEntry
 	if err := json.Unmarshal(line, &e); err != nil {
 		return e, fmt.Errorf("invalid JSON: %w", err)
 	}
@@ -139,11 +139,11 @@ func parseLedgerEntry(line []byte) (LedgerEntry, error) {
 // ledgerInfo is the lenient reading of audit.chain the append path needs:
 // the entries that parse, in file order, unverified.
 type ledgerInfo struct {
-	entries []LedgerEntry
+	entries []ledgerEntry
 	partial bool // the file ends without a newline (a writer was killed)
 }
 
-func (li *ledgerInfo) last() *LedgerEntry {
+func (li *ledgerInfo) last() *ledgerEntry {
 	if len(li.entries) == 0 {
 		return nil
 	}
@@ -181,7 +181,7 @@ func parseLedger(b []byte) ledgerInfo {
 
 // appendLedger appends e (Seq, Prev and Time already set) to audit.chain
 // with one write, terminating a torn last line first, and returns e with H.
-func appendLedger(home string, e LedgerEntry, partial, sync bool, signer Signer) (LedgerEntry, error) {
+func appendLedger(home string, e ledgerEntry, partial, sync bool, signer signer) (ledgerEntry, error) {
 	line, e, err := encodeLedger(e, signer)
 	if err != nil {
 		return e, err

@@ -142,31 +142,31 @@ func (v *verifier) classifyLinks(es []linkEntry, start chainStart) {
 			if other == i {
 				other = dups[e.h][1]
 			}
-			v.add(i, KindInserted, Broken, "%s was inserted: it is a copy of line %d", v.loc(i), other)
+			v.add(i, kindInserted, Broken, "%s was inserted: it is a copy of line %d", v.loc(i), other)
 			involved[i] = true
 			continue // not part of the chain: the next record should chain to line p
 		case found && j > i:
-			v.add(i, KindReordered, Broken, "%s is out of order: it chains to line %d, which comes after it", v.loc(i), j)
+			v.add(i, kindReordered, Broken, "%s is out of order: it chains to line %d, which comes after it", v.loc(i), j)
 			involved[i], involved[j] = true, true
 		case n > 0 && es[n-1].prev == hp:
-			v.add(i, KindInserted, Broken, "%s was inserted: line %d chains to %s, skipping it", v.loc(i), n, lineName(p))
+			v.add(i, kindInserted, Broken, "%s was inserted: line %d chains to %s, skipping it", v.loc(i), n, lineName(p))
 			involved[i] = true
 			continue
 		case found && j < p && n > 0 && es[n-1].prev == e.h:
-			v.add(j+1, KindInserted, Broken, "lines %d-%d%s were inserted: line %d chains to %s, skipping them", j+1, p, v.ofFile(), i, lineName(j))
+			v.add(j+1, kindInserted, Broken, "lines %d-%d%s were inserted: line %d chains to %s, skipping them", j+1, p, v.ofFile(), i, lineName(j))
 			for k := j + 1; k <= p; k++ {
 				involved[k] = true
 			}
 		case found && j < p:
-			v.add(i, KindInserted, Broken, "%s was inserted: it chains to %s instead of line %d", v.loc(i), lineName(j), p)
+			v.add(i, kindInserted, Broken, "%s was inserted: it chains to %s instead of line %d", v.loc(i), lineName(j), p)
 			involved[i] = true
 			continue
 		case p == 0 && start.first:
-			v.add(i, KindDeleted, Broken, "%s does not start the chain: the record(s) before it were deleted from the start of the log", v.loc(i))
+			v.add(i, kindDeleted, Broken, "%s does not start the chain: the record(s) before it were deleted from the start of the log", v.loc(i))
 		case p == 0:
-			v.add(i, KindBoundary, Broken, "%s does not chain to the last record of %s: the chain breaks at the segment boundary (records deleted at the end of %s or the start of %s, or a segment removed)", v.loc(i), start.prevFile, start.prevFile, v.file)
+			v.add(i, kindBoundary, Broken, "%s does not chain to the last record of %s: the chain breaks at the segment boundary (records deleted at the end of %s or the start of %s, or a segment removed)", v.loc(i), start.prevFile, start.prevFile, v.file)
 		default:
-			v.add(i, KindDeleted, Broken, "%s does not chain to line %d: record(s) between them were deleted (or line %d was rewritten)", v.loc(i), p, p)
+			v.add(i, kindDeleted, Broken, "%s does not chain to line %d: record(s) between them were deleted (or line %d was rewritten)", v.loc(i), p, p)
 		}
 		p, hp = i, e.h
 	}

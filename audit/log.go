@@ -53,7 +53,7 @@ type Log struct {
 	headBuf, slotBuf, padBuf []byte
 	tail                     tailMemo // the end of the live file as the last append left it (held.go)
 
-	sign    SignConfig // loaded once by Open; Signer nil when signing is off
+	sign    signConfig // loaded once by Open; Signer nil when signing is off
 	signErr error      // why the signing configuration could not be loaded: every Append fails with it
 
 	rotateNow bool // rotate before the next append on the fast path (Seal, seal.go)
@@ -250,7 +250,7 @@ func isStop(s string) bool {
 // trust, or the log's own structure.
 func criticalEvent(ev string) bool {
 	switch ev {
-	case "gate_config", "mcp_release", EventStart, EventSegmentStart, EventRecover, EventSignStart:
+	case "gate_config", "mcp_release", EventStart, eventSegmentStart, EventRecover, eventSignStart:
 		return true
 	}
 	return false
@@ -297,14 +297,14 @@ type encoded struct {
 // in a record signed with its alg (a new log, a log written before signing
 // was turned on, or with another alg) first writes a sign_start record:
 // from there on Verify requires every record to be signed.
-func encodePlan(p plan, rs []Record, setting string, signer Signer, mode string) (encoded, error) {
+func encodePlan(p plan, rs []Record, setting string, signer signer, mode string) (encoded, error) {
 	var e encoded
 	if p.newline {
 		e.buf = append(e.buf, '\n')
 	}
 	prefix := p.prefix
 	if signer != nil && p.lastAlg != signer.Alg() {
-		prefix = append(prefix[:len(prefix):len(prefix)], Record{Event: EventSignStart, Detail: SignStartDetail(mode)})
+		prefix = append(prefix[:len(prefix):len(prefix)], Record{Event: eventSignStart, Detail: signStartDetail(mode)})
 	}
 	prev := p.prev
 	e.sync = p.recovery
@@ -338,7 +338,7 @@ func encodePlan(p plan, rs []Record, setting string, signer Signer, mode string)
 
 // encodeSigned is encodeRecord followed, when signer is set, by signing the
 // line (alg and sig are outside h, so h does not change).
-func encodeSigned(r Record, prev string, signer Signer) ([]byte, Record, error) {
+func encodeSigned(r Record, prev string, signer signer) ([]byte, Record, error) {
 	line, o, err := encodeRecord(r, prev)
 	if err != nil || signer == nil {
 		return line, o, err
@@ -386,7 +386,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	if !p.recovery && size > 0 && (l.rotateNow || size+int64(len(enc.buf)) > maxLiveBytes()) {
 		l.live.close() // Windows cannot rename an open file
 		reopened = true
-		var e LedgerEntry
+		var e ledgerEntry
 		e, rotated, err = rotateLive(l.home, head, setting != "never", signer)
 		if err != nil {
 			return nil, fmt.Errorf("audit: append: %w", err)
@@ -412,7 +412,7 @@ func (l *Log) appendLocked(rs []Record) ([]Record, error) {
 	if signer != nil {
 		// Signed before anything is written, so a signing failure leaves
 		// the log untouched.
-		if h.Alg, h.Sig, err = SignHead(signer, h); err != nil {
+		if h.Alg, h.Sig, err = signHead(signer, h); err != nil {
 			return nil, fmt.Errorf("audit: append: %w", err)
 		}
 	}
@@ -488,7 +488,7 @@ func (l *Log) segmentTotal(segs int, ledgerH string) (int64, error) {
 }
 
 // ledgerTotal sums the counts of ledger entries 1..segs (each seq once).
-func ledgerTotal(entries []LedgerEntry, segs int) int64 {
+func ledgerTotal(entries []ledgerEntry, segs int) int64 {
 	seen := map[int]bool{}
 	var total int64
 	for _, e := range entries {
@@ -503,7 +503,7 @@ func ledgerTotal(entries []LedgerEntry, segs int) int64 {
 // planAppend decides what the next record chains to. The common case reads
 // only audit.head and the last line of the log. f is the live file, opened
 // by its path in the audit home.
-func planAppend(f *os.File, size int64, head *Head, headBad error, signer Signer) (plan, error) {
+func planAppend(f *os.File, size int64, head *Head, headBad error, signer signer) (plan, error) {
 	home := filepath.Dir(f.Name())
 	if size == 0 {
 		return planEmpty(home, head, headBad, signer)
@@ -614,7 +614,7 @@ func scanFacts(r io.Reader, want int) (logFacts, error) {
 		if fa.lines == want {
 			fa.hAt = h
 		}
-		if (ev == EventStart && detail == StartDetail) || ev == EventSegmentStart {
+		if (ev == EventStart && detail == StartDetail) || ev == eventSegmentStart {
 			fa.mark = true
 		}
 	}
@@ -623,7 +623,7 @@ func scanFacts(r io.Reader, want int) (logFacts, error) {
 // planEmpty plans the first append to an empty (or missing) live file: a
 // new log, a rotation a killed appender left half done, or a live file
 // that was emptied.
-func planEmpty(home string, head *Head, headBad error, signer Signer) (plan, error) {
+func planEmpty(home string, head *Head, headBad error, signer signer) (plan, error) {
 	li, err := readLedger(home)
 	if err != nil {
 		return plan{}, err
@@ -636,7 +636,7 @@ func planEmpty(home string, head *Head, headBad error, signer Signer) (plan, err
 		}
 		if ok {
 			li.entries, li.partial = append(li.entries, e), false
-			notes = append(notes, recoverRecord(RecoverRotation, fmt.Sprintf("an appender was killed after renaming audit.jsonl to %s and before listing it in %s; listed it as entry %d", e.Segment, LedgerFile, e.Seq)))
+			notes = append(notes, recoverRecord(recoverRotation, fmt.Sprintf("an appender was killed after renaming audit.jsonl to %s and before listing it in %s; listed it as entry %d", e.Segment, LedgerFile, e.Seq)))
 		}
 	}
 	last := li.last()
@@ -644,11 +644,11 @@ func planEmpty(home string, head *Head, headBad error, signer Signer) (plan, err
 		p := plan{prev: Genesis, prefix: []Record{{Event: EventStart, Detail: StartDetail}}}
 		switch {
 		case head != nil:
-			p.prefix = append(p.prefix, recoverRecord(RecoverTruncated,
+			p.prefix = append(p.prefix, recoverRecord(recoverTruncated,
 				fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); starting a new chain", head.Count, head.Last)))
 			p.recovery = true
 		case headBad != nil:
-			p.prefix = append(p.prefix, recoverRecord(RecoverCheckpointBad,
+			p.prefix = append(p.prefix, recoverRecord(recoverCheckpointBad,
 				fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v); starting a new chain", headBad)))
 			p.recovery = true
 		}
@@ -660,23 +660,23 @@ func planEmpty(home string, head *Head, headBad error, signer Signer) (plan, err
 	var rec *Record
 	switch {
 	case headBad != nil:
-		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v)", headBad))
+		r := recoverRecord(recoverCheckpointBad, fmt.Sprintf("audit.jsonl was empty and the checkpoint was unreadable (%v)", headBad))
 		rec = &r
 	case head == nil:
-		r := recoverRecord(RecoverCheckpointMissing, fmt.Sprintf("audit.jsonl was empty and audit.head was missing although the log was rotated %d times", last.Seq))
+		r := recoverRecord(recoverCheckpointMissing, fmt.Sprintf("audit.jsonl was empty and audit.head was missing although the log was rotated %d times", last.Seq))
 		rec = &r
 	case head.Segments < last.Seq && head.Count == last.Count && head.Last == last.Last:
 		// The checkpoint describes the segment just rotated out: a rotation
 		// was interrupted before the new live file was written.
 		if len(notes) == 0 {
-			r := recoverRecord(RecoverRotation, fmt.Sprintf("an appender was killed after rotating audit.jsonl to %s and before starting the new audit.jsonl", last.Segment))
+			r := recoverRecord(recoverRotation, fmt.Sprintf("an appender was killed after rotating audit.jsonl to %s and before starting the new audit.jsonl", last.Segment))
 			rec = &r
 		}
 	case head.Segments != last.Seq:
-		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations but %s lists %d, and audit.jsonl was empty", head.Segments, LedgerFile, last.Seq))
+		r := recoverRecord(recoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations but %s lists %d, and audit.jsonl was empty", head.Segments, LedgerFile, last.Seq))
 		rec = &r
 	default:
-		r := recoverRecord(RecoverTruncated, fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); continuing from %s", head.Count, head.Last, last.Segment))
+		r := recoverRecord(recoverTruncated, fmt.Sprintf("audit.jsonl was empty but the checkpoint recorded %d records (last h %s); continuing from %s", head.Count, head.Last, last.Segment))
 		rec = &r
 	}
 	if rec != nil {
@@ -736,7 +736,7 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 				fa.hAt = h
 			}
 		} else {
-			p.prefix = append(p.prefix, recoverRecord(RecoverTorn,
+			p.prefix = append(p.prefix, recoverRecord(recoverTorn,
 				fmt.Sprintf("line %d was torn (%d bytes without a newline, a writer was killed mid-append); the chain continues from the record before it", p.count, len(fa.partial))+
 					tornCause(home, f, len(fa.partial)))) // fault.go
 		}
@@ -755,30 +755,30 @@ func planRecover(home string, f *os.File, head *Head, headBad error) (plan, erro
 	var rec *Record
 	switch {
 	case headBad != nil:
-		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint was unreadable (%v); the log had %d lines", headBad, fa.lines))
+		r := recoverRecord(recoverCheckpointBad, fmt.Sprintf("the checkpoint was unreadable (%v); the log had %d lines", headBad, fa.lines))
 		rec = &r
 	case head == nil && fa.lastH == "" && last == nil:
 		// Nothing was checkpointed and nothing is lost.
 	case head == nil && mark:
-		r := recoverRecord(RecoverCheckpointMissing, fmt.Sprintf("audit.head was missing although the log is checkpointed; the log had %d lines", fa.lines))
+		r := recoverRecord(recoverCheckpointMissing, fmt.Sprintf("audit.head was missing although the log is checkpointed; the log had %d lines", fa.lines))
 		rec = &r
 	case head == nil:
-		r := recoverRecord(RecoverUncheckpointed, fmt.Sprintf("audit.head was missing and the log was never checkpointed; the log had %d lines", fa.lines))
+		r := recoverRecord(recoverUncheckpointed, fmt.Sprintf("audit.head was missing and the log was never checkpointed; the log had %d lines", fa.lines))
 		rec = &r
 	case !headHere && last != nil && head.Segments == last.Seq-1 && head.Count == last.Count && head.Last == last.Last:
-		r := recoverRecord(RecoverCheckpointStale, fmt.Sprintf("the checkpoint predates the rotation to %s (a writer was killed before updating it); audit.jsonl had %d lines", last.Segment, fa.lines))
+		r := recoverRecord(recoverCheckpointStale, fmt.Sprintf("the checkpoint predates the rotation to %s (a writer was killed before updating it); audit.jsonl had %d lines", last.Segment, fa.lines))
 		rec = &r
 	case !headHere:
-		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations (last h %s) but %s lists %d", head.Segments, head.Last, LedgerFile, rotations))
+		r := recoverRecord(recoverCheckpointBad, fmt.Sprintf("the checkpoint counted %d rotations (last h %s) but %s lists %d", head.Segments, head.Last, LedgerFile, rotations))
 		rec = &r
 	case head.Count > fa.lines:
-		r := recoverRecord(RecoverTruncated, fmt.Sprintf("the checkpoint recorded %d records (last h %s) but the log had %d lines: %d missing", head.Count, head.Last, fa.lines, head.Count-fa.lines))
+		r := recoverRecord(recoverTruncated, fmt.Sprintf("the checkpoint recorded %d records (last h %s) but the log had %d lines: %d missing", head.Count, head.Last, fa.lines, head.Count-fa.lines))
 		rec = &r
 	case fa.hAt != head.Last:
-		r := recoverRecord(RecoverCheckpointBad, fmt.Sprintf("the checkpoint said line %d has h %s but the log has %s there", head.Count, head.Last, quoteOrNone(fa.hAt)))
+		r := recoverRecord(recoverCheckpointBad, fmt.Sprintf("the checkpoint said line %d has h %s but the log has %s there", head.Count, head.Last, quoteOrNone(fa.hAt)))
 		rec = &r
 	case head.Count < fa.lines:
-		r := recoverRecord(RecoverCheckpointStale, fmt.Sprintf("the checkpoint covered %d of %d lines (a writer was killed before updating it)", head.Count, fa.lines))
+		r := recoverRecord(recoverCheckpointStale, fmt.Sprintf("the checkpoint covered %d of %d lines (a writer was killed before updating it)", head.Count, fa.lines))
 		rec = &r
 	}
 	if rec != nil {

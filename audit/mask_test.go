@@ -122,7 +122,7 @@ func BenchmarkMaskRecord(b *testing.B) {
 // covers the masked record, and the log verifies.
 func TestSignedAppendMasksSecrets(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
-	env := signEnv(SignEnv, SignModeHMAC)
+	env := signEnv(SignEnv, signModeHMAC)
 	l, err := OpenWith(home, Options{Getenv: env})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 const (
 	LogFile  = "audit.jsonl"
 	LockFile = "audit.lock"
-	HeadFile = "audit.head"
+	headFile = "audit.head"
 )
 
 // Genesis is the prev value of the first record of a log: 64 zeros.
@@ -26,7 +26,7 @@ const (
 	// EventSignStart is written by the first signing appender of a log (or
 	// after unsigned records): every record from the first sign_start on
 	// must be signed. Its Detail is SignStartDetail(mode).
-	EventSignStart = "sign_start"
+	eventSignStart = "sign_start"
 
 	// StartDetail marks a log that has had a checkpoint from its first record.
 	StartDetail = "checkpointed"
@@ -34,12 +34,12 @@ const (
 
 // Reasons of an EventRecover record.
 const (
-	RecoverCheckpointMissing = "checkpoint-missing"    // audit.head was gone although the log had the checkpointed mark
-	RecoverUncheckpointed    = "checkpoint-unprovable" // audit.head was gone and the log never had one
-	RecoverCheckpointStale   = "checkpoint-stale"      // audit.head lagged behind the log (a writer died after writing)
-	RecoverTruncated         = "truncated"             // audit.head counted more records than the log held
-	RecoverCheckpointBad     = "checkpoint-mismatch"   // audit.head named a hash the log does not have at that position
-	RecoverTorn              = "torn"                  // the log ended in a partial line
+	recoverCheckpointMissing = "checkpoint-missing"    // audit.head was gone although the log had the checkpointed mark
+	recoverUncheckpointed    = "checkpoint-unprovable" // audit.head was gone and the log never had one
+	recoverCheckpointStale   = "checkpoint-stale"      // audit.head lagged behind the log (a writer died after writing)
+	recoverTruncated         = "truncated"             // audit.head counted more records than the log held
+	recoverCheckpointBad     = "checkpoint-mismatch"   // audit.head named a hash the log does not have at that position
+	recoverTorn              = "torn"                  // the log ended in a partial line
 )
 
 // TimeFormat is the layout of Record.Time: UTC, millisecond precision.

@@ -19,11 +19,11 @@ import (
 
 // ErrNotRegular is wrapped by the error for a log file that is not a
 // regular file.
-var ErrNotRegular = regular.ErrNotRegular
+var errNotRegular = regular.ErrNotRegular
 
 // ErrUnsafe is wrapped by the error for a log file (or home) that is a
 // link, or that another user owns or can write.
-var ErrUnsafe = home.ErrUnsafe
+var errUnsafe = home.ErrUnsafe
 
 // Bounds on whole-file reads.
 const (

@@ -51,7 +51,7 @@ import (
 const MaxMBEnv = "AIRLOCK_AUDIT_MAX_MB"
 
 // DefaultMaxMB is the rotation size when AIRLOCK_AUDIT_MAX_MB is not set.
-const DefaultMaxMB = 64
+const defaultMaxMB = 64
 
 // segmentStamp is the UTC time layout in segment names: fixed width, so
 // names sort in rotation order.
@@ -61,11 +61,11 @@ const segmentStamp = "20060102T150405.000000000Z"
 func maxLiveBytes() int64 {
 	v := strings.TrimSpace(os.Getenv(MaxMBEnv))
 	if v == "" {
-		return DefaultMaxMB << 20 // unset: no parse error to allocate on every append
+		return defaultMaxMB << 20 // unset: no parse error to allocate on every append
 	}
 	mb, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(mb > 0) || mb > 1<<30 || math.IsInf(mb, 0) {
-		mb = DefaultMaxMB
+		mb = defaultMaxMB
 	}
 	return max(int64(mb*(1<<20)), 1)
 }
@@ -100,7 +100,7 @@ func segmentName(home string, now time.Time, prevName string, seq int) (string, 
 // with a nil error, when nothing was changed; an error means the live file
 // was moved and could not be put back (the next append resumes the
 // rotation).
-func rotateLive(home string, head *Head, sync bool, signer Signer) (e LedgerEntry, rotated bool, err error) {
+func rotateLive(home string, head *Head, sync bool, signer signer) (e ledgerEntry, rotated bool, err error) {
 	live := filepath.Join(home, LogFile)
 	// The fast path found the last line to be the checkpointed record, so
 	// the checkpoint gives the count and last h; only the first prev is read.
@@ -113,7 +113,7 @@ func rotateLive(home string, head *Head, sync bool, signer Signer) (e LedgerEntr
 	if err != nil {
 		return e, false, nil
 	}
-	e = LedgerEntry{Seq: 1, Count: head.Count, FirstPrev: firstPrev, Last: head.Last, Prev: Genesis}
+	e = ledgerEntry{Seq: 1, Count: head.Count, FirstPrev: firstPrev, Last: head.Last, Prev: Genesis}
 	prevName := ""
 	if last := li.last(); last != nil {
 		e.Seq, e.Prev, prevName = last.Seq+1, last.H, last.Segment
@@ -144,16 +144,16 @@ func rotateLive(home string, head *Head, sync bool, signer Signer) (e LedgerEntr
 // after step 1: the newest segment file, not in the ledger, whose end is
 // exactly what the checkpoint names and whose first record continues the
 // ledger's last segment.
-func resumeRotation(home string, li ledgerInfo, head *Head, signer Signer) (LedgerEntry, bool, error) {
+func resumeRotation(home string, li ledgerInfo, head *Head, signer signer) (ledgerEntry, bool, error) {
 	names, err := listSegments(home)
 	if err != nil {
-		return LedgerEntry{}, false, err
+		return ledgerEntry{}, false, err
 	}
 	listed := map[string]bool{}
 	for _, e := range li.entries {
 		listed[e.Segment] = true
 	}
-	e := LedgerEntry{Seq: 1, Prev: Genesis}
+	e := ledgerEntry{Seq: 1, Prev: Genesis}
 	prevName, start := "", Genesis
 	if last := li.last(); last != nil {
 		e.Seq, e.Prev, prevName, start = last.Seq+1, last.H, last.Segment, last.Last

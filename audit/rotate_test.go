@@ -25,7 +25,7 @@ func rotatedLog(t testing.TB, n int) string {
 	return home
 }
 
-func ledgerOf(t testing.TB, home string) []LedgerEntry {
+func ledgerOf(t testing.TB, home string) []ledgerEntry {
 	t.Helper()
 	li, err := readLedger(home)
 	if err != nil {
@@ -63,7 +63,7 @@ type fileProblem struct {
 
 const plantedSegment = "audit-20990101T000000.000000000Z-000099.jsonl"
 
-func resolveFile(t testing.TB, segs []LedgerEntry, f string) string {
+func resolveFile(t testing.TB, segs []ledgerEntry, f string) string {
 	t.Helper()
 	switch f {
 	case "live":
@@ -71,7 +71,7 @@ func resolveFile(t testing.TB, segs []LedgerEntry, f string) string {
 	case "ledger":
 		return LedgerFile
 	case "head":
-		return HeadFile
+		return headFile
 	case "planted":
 		return plantedSegment
 	}
@@ -91,7 +91,7 @@ func describeFiles(rep *Report) string {
 	return b.String()
 }
 
-func requireFileProblems(t testing.TB, rep *Report, segs []LedgerEntry, status Status, want ...fileProblem) {
+func requireFileProblems(t testing.TB, rep *Report, segs []ledgerEntry, status Status, want ...fileProblem) {
 	t.Helper()
 	ok := rep.Status == status && len(rep.Problems) == len(want)
 	for i := 0; ok && i < len(want); i++ {
@@ -135,7 +135,7 @@ func TestRotationContinuesTheChain(t *testing.T) {
 	live := fileLines(t, filepath.Join(home, LogFile))
 	first = parseForDisplay(live[0])
 	last := segs[len(segs)-1]
-	if first.Event != EventSegmentStart || first.Prev != last.Last || first.Detail != SegmentStartDetail(last) {
+	if first.Event != eventSegmentStart || first.Prev != last.Last || first.Detail != segmentStartDetail(last) {
 		t.Errorf("live file starts with %+v, want segment_start after %s", first, last.Segment)
 	}
 	head, err := readHead(home)
@@ -150,7 +150,7 @@ func TestVerifyTamperingRotated(t *testing.T) {
 	type env struct {
 		t    *testing.T
 		home string
-		segs []LedgerEntry
+		segs []ledgerEntry
 	}
 	path := func(e env, f string) string { return filepath.Join(e.home, resolveFile(e.t, e.segs, f)) }
 	edit := func(f string, fn func(lines [][]byte) [][]byte) func(env) {
@@ -183,75 +183,75 @@ func TestVerifyTamperingRotated(t *testing.T) {
 		{"edit a field in a segment", edit("seg3", func(l [][]byte) [][]byte {
 			l[2] = bytes.Replace(l[2], []byte("reason number"), []byte("reason numbex"), 1)
 			return l
-		}), Broken, []fileProblem{{"seg3", 3, KindEdited}}},
+		}), Broken, []fileProblem{{"seg3", 3, kindEdited}}},
 		{"edit a field in the live file", edit("live", func(l [][]byte) [][]byte {
 			l[1] = bytes.Replace(l[1], []byte("reason number"), []byte("reason numbex"), 1)
 			return l
-		}), Broken, []fileProblem{{"live", 2, KindEdited}}},
+		}), Broken, []fileProblem{{"live", 2, kindEdited}}},
 		{"delete a middle line of a segment", edit("seg3", func(l [][]byte) [][]byte { return slices.Delete(l, 1, 2) }),
-			Broken, []fileProblem{{"seg3", 2, KindDeleted}}},
+			Broken, []fileProblem{{"seg3", 2, kindDeleted}}},
 		{"delete a middle line of the live file", edit("live", func(l [][]byte) [][]byte { return slices.Delete(l, 1, 2) }),
-			Broken, []fileProblem{{"live", 2, KindDeleted}}},
+			Broken, []fileProblem{{"live", 2, kindDeleted}}},
 		{"insert a forged line in a segment", func(e env) {
 			edit("seg3", func(l [][]byte) [][]byte { return slices.Insert(l, 2, forged(e)) })(e)
-		}, Broken, []fileProblem{{"seg3", 3, KindInserted}}},
+		}, Broken, []fileProblem{{"seg3", 3, kindInserted}}},
 		{"insert a forged line in the live file", func(e env) {
 			edit("live", func(l [][]byte) [][]byte { return slices.Insert(l, 2, forged(e)) })(e)
-		}, Broken, []fileProblem{{"live", 3, KindInserted}}},
+		}, Broken, []fileProblem{{"live", 3, kindInserted}}},
 		{"reorder two lines of a segment", edit("seg3", func(l [][]byte) [][]byte { l[1], l[2] = l[2], l[1]; return l }),
-			Broken, []fileProblem{{"seg3", 2, KindReordered}}},
+			Broken, []fileProblem{{"seg3", 2, kindReordered}}},
 		{"reorder two lines of the live file", edit("live", func(l [][]byte) [][]byte { l[1], l[2] = l[2], l[1]; return l }),
-			Broken, []fileProblem{{"live", 2, KindReordered}}},
+			Broken, []fileProblem{{"live", 2, kindReordered}}},
 		{"truncate the tail of a segment", edit("seg3", func(l [][]byte) [][]byte { return l[:2] }),
-			Broken, []fileProblem{{"seg3", 3, KindTruncated}}},
+			Broken, []fileProblem{{"seg3", 3, kindTruncated}}},
 		{"truncate the tail of the live file", edit("live", func(l [][]byte) [][]byte { return l[:2] }),
-			Broken, []fileProblem{{"live", 3, KindTruncated}}},
+			Broken, []fileProblem{{"live", 3, kindTruncated}}},
 		{"move records from a segment's end to the next", func(e env) {
 			a := fileLines(e.t, path(e, "seg3"))
 			edit("seg4", func(l [][]byte) [][]byte { return append([][]byte{a[3]}, l...) })(e)
 			writeFileLines(e.t, path(e, "seg3"), a[:3])
-		}, Broken, []fileProblem{{"seg3", 4, KindTruncated}, {"seg4", 1, KindInserted}}},
+		}, Broken, []fileProblem{{"seg3", 4, kindTruncated}, {"seg4", 1, kindInserted}}},
 		{"delete the checkpoint", remove("head"),
-			Broken, []fileProblem{{"head", 0, KindCheckpointMissing}}},
+			Broken, []fileProblem{{"head", 0, kindCheckpointMissing}}},
 		{"delete a segment", remove("seg4"),
-			Broken, []fileProblem{{"seg4", 0, KindSegmentMissing}}},
+			Broken, []fileProblem{{"seg4", 0, kindSegmentMissing}}},
 		{"delete the first segment", remove("seg1"),
-			Broken, []fileProblem{{"seg1", 0, KindSegmentMissing}}},
+			Broken, []fileProblem{{"seg1", 0, kindSegmentMissing}}},
 		{"delete a segment and its ledger line", both(remove("seg4"), edit("ledger", func(l [][]byte) [][]byte { return slices.Delete(l, 3, 4) })),
-			Broken, []fileProblem{{"ledger", 4, KindLedgerPruned}, {"seg5", 1, KindLedgerPruned}, {"seg5", 1, KindBoundary}}},
+			Broken, []fileProblem{{"ledger", 4, kindLedgerPruned}, {"seg5", 1, kindLedgerPruned}, {"seg5", 1, kindBoundary}}},
 		{"delete the last segment and its ledger line", both(remove("seg9"), edit("ledger", func(l [][]byte) [][]byte { return l[:8] })),
-			Broken, []fileProblem{{"ledger", 0, KindLedgerPruned}, {"live", 1, KindLedgerPruned}, {"live", 1, KindBoundary}}},
+			Broken, []fileProblem{{"ledger", 0, kindLedgerPruned}, {"live", 1, kindLedgerPruned}, {"live", 1, kindBoundary}}},
 		{"delete the first segment and its ledger line", both(remove("seg1"), edit("ledger", func(l [][]byte) [][]byte { return l[1:] })),
-			Broken, []fileProblem{{"ledger", 1, KindLedgerPruned}, {"seg2", 1, KindLedgerPruned}, {"seg2", 1, KindDeleted}}},
+			Broken, []fileProblem{{"ledger", 1, kindLedgerPruned}, {"seg2", 1, kindLedgerPruned}, {"seg2", 1, kindDeleted}}},
 		{"prune a ledger line", edit("ledger", func(l [][]byte) [][]byte { return slices.Delete(l, 3, 4) }),
-			Broken, []fileProblem{{"ledger", 4, KindLedgerPruned}, {"seg4", 0, KindSegmentUnlisted}, {"seg5", 1, KindLedgerPruned}}},
+			Broken, []fileProblem{{"ledger", 4, kindLedgerPruned}, {"seg4", 0, kindSegmentUnlisted}, {"seg5", 1, kindLedgerPruned}}},
 		{"prune the last ledger line", edit("ledger", func(l [][]byte) [][]byte { return l[:8] }),
-			Broken, []fileProblem{{"ledger", 0, KindLedgerPruned}, {"seg9", 0, KindSegmentUnlisted}, {"live", 1, KindLedgerPruned}}},
+			Broken, []fileProblem{{"ledger", 0, kindLedgerPruned}, {"seg9", 0, kindSegmentUnlisted}, {"live", 1, kindLedgerPruned}}},
 		{"delete the ledger", remove("ledger"),
 			Broken, []fileProblem{
-				{"ledger", 0, KindLedgerPruned},
-				{"seg1", 0, KindSegmentUnlisted},
-				{"seg2", 1, KindLedgerPruned}, {"seg2", 0, KindSegmentUnlisted},
-				{"seg3", 1, KindLedgerPruned}, {"seg3", 0, KindSegmentUnlisted},
-				{"seg4", 1, KindLedgerPruned}, {"seg4", 0, KindSegmentUnlisted},
-				{"seg5", 1, KindLedgerPruned}, {"seg5", 0, KindSegmentUnlisted},
-				{"seg6", 1, KindLedgerPruned}, {"seg6", 0, KindSegmentUnlisted},
-				{"seg7", 1, KindLedgerPruned}, {"seg7", 0, KindSegmentUnlisted},
-				{"seg8", 1, KindLedgerPruned}, {"seg8", 0, KindSegmentUnlisted},
-				{"seg9", 1, KindLedgerPruned}, {"seg9", 0, KindSegmentUnlisted},
-				{"live", 1, KindLedgerPruned}}},
+				{"ledger", 0, kindLedgerPruned},
+				{"seg1", 0, kindSegmentUnlisted},
+				{"seg2", 1, kindLedgerPruned}, {"seg2", 0, kindSegmentUnlisted},
+				{"seg3", 1, kindLedgerPruned}, {"seg3", 0, kindSegmentUnlisted},
+				{"seg4", 1, kindLedgerPruned}, {"seg4", 0, kindSegmentUnlisted},
+				{"seg5", 1, kindLedgerPruned}, {"seg5", 0, kindSegmentUnlisted},
+				{"seg6", 1, kindLedgerPruned}, {"seg6", 0, kindSegmentUnlisted},
+				{"seg7", 1, kindLedgerPruned}, {"seg7", 0, kindSegmentUnlisted},
+				{"seg8", 1, kindLedgerPruned}, {"seg8", 0, kindSegmentUnlisted},
+				{"seg9", 1, kindLedgerPruned}, {"seg9", 0, kindSegmentUnlisted},
+				{"live", 1, kindLedgerPruned}}},
 		{"edit a ledger line", edit("ledger", func(l [][]byte) [][]byte {
 			l[4] = bytes.Replace(l[4], []byte(`"count":4`), []byte(`"count":5`), 1)
 			return l
-		}), Broken, []fileProblem{{"ledger", 5, KindLedgerEdited}, {"seg5", 0, KindLedgerMismatch}}},
+		}), Broken, []fileProblem{{"ledger", 5, kindLedgerEdited}, {"seg5", 0, kindLedgerMismatch}}},
 		{"edit a ledger line and rehash it", func(e env) {
 			edit("ledger", func(l [][]byte) [][]byte {
 				l[4] = rehash(e.t, bytes.Replace(l[4], []byte(`"count":4`), []byte(`"count":5`), 1))
 				return l
 			})(e)
-		}, Broken, []fileProblem{{"ledger", 6, KindLedgerEdited}, {"seg5", 0, KindLedgerMismatch}, {"seg6", 1, KindLedgerEdited}}},
+		}, Broken, []fileProblem{{"ledger", 6, kindLedgerEdited}, {"seg5", 0, kindLedgerMismatch}, {"seg6", 1, kindLedgerEdited}}},
 		{"reorder two ledger lines", edit("ledger", func(l [][]byte) [][]byte { l[3], l[4] = l[4], l[3]; return l }),
-			Broken, []fileProblem{{"ledger", 5, KindLedgerReordered}}},
+			Broken, []fileProblem{{"ledger", 5, kindLedgerReordered}}},
 		{"plant a copy of a segment", func(e env) {
 			b, err := os.ReadFile(path(e, "seg2"))
 			if err != nil {
@@ -259,8 +259,8 @@ func TestVerifyTamperingRotated(t *testing.T) {
 			}
 			writeFile(e.t, filepath.Join(e.home, plantedSegment), b)
 		}, Broken, []fileProblem{
-			{"planted", 1, KindLedgerMismatch}, {"planted", 1, KindBoundary}, {"planted", 0, KindSegmentUnlisted},
-			{"live", 1, KindBoundary}}},
+			{"planted", 1, kindLedgerMismatch}, {"planted", 1, kindBoundary}, {"planted", 0, kindSegmentUnlisted},
+			{"live", 1, kindBoundary}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,7 +289,7 @@ func TestRotationCrashPoints(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rotate := func(t *testing.T, home string) LedgerEntry {
+	rotate := func(t *testing.T, home string) ledgerEntry {
 		head, err := readHead(home)
 		if err != nil {
 			t.Fatal(err)
@@ -300,7 +300,7 @@ func TestRotationCrashPoints(t *testing.T) {
 		}
 		return e
 	}
-	newLive := func(t *testing.T, e LedgerEntry, cut bool) []byte {
+	newLive := func(t *testing.T, e ledgerEntry, cut bool) []byte {
 		r := segmentStartRecord(e)
 		r.Source, r.Time = "hook", "2026-11-29T10:43:49.123Z"
 		line, _, err := encodeRecord(r, e.Last)
@@ -324,7 +324,7 @@ func TestRotationCrashPoints(t *testing.T) {
 		// well-formed state: intact with a warning (it was tail-unprovable
 		// before issue 14), confirmed by the next append.
 		{"after the rename", renameOnly, Intact, Intact,
-			nil, nil, KindRotationInterrupted},
+			nil, nil, kindRotationInterrupted},
 		{"after the rename, with a torn ledger line", func(t *testing.T, home string) {
 			renameOnly(t, home)
 			f, err := os.OpenFile(filepath.Join(home, LedgerFile), os.O_WRONLY|os.O_APPEND, 0)
@@ -337,20 +337,20 @@ func TestRotationCrashPoints(t *testing.T) {
 			}
 		}, Broken, Broken,
 			[]fileProblem{{"ledger", 10, KindTorn}},
-			[]fileProblem{{"ledger", 10, KindTorn}}, KindRotationInterrupted},
+			[]fileProblem{{"ledger", 10, KindTorn}}, kindRotationInterrupted},
 		{"after the ledger line", func(t *testing.T, home string) { rotate(t, home) }, Intact, Intact,
-			nil, nil, KindUnconfirmedTail},
+			nil, nil, kindUnconfirmedTail},
 		{"while writing the new live file", func(t *testing.T, home string) {
 			e := rotate(t, home)
 			writeFile(t, filepath.Join(home, LogFile), newLive(t, e, true))
 		}, Broken, Broken,
 			[]fileProblem{{"live", 1, KindTorn}},
-			[]fileProblem{{"live", 1, KindTorn}}, KindUnconfirmedTail},
+			[]fileProblem{{"live", 1, KindTorn}}, kindUnconfirmedTail},
 		{"before the checkpoint", func(t *testing.T, home string) {
 			e := rotate(t, home)
 			writeFile(t, filepath.Join(home, LogFile), newLive(t, e, false))
 		}, Intact, Intact,
-			nil, nil, KindUnconfirmedTail},
+			nil, nil, kindUnconfirmedTail},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -362,7 +362,7 @@ func TestRotationCrashPoints(t *testing.T) {
 			if tc.name == "after the rename" || strings.Contains(tc.name, "torn ledger") {
 				// the moved file is not in the ledger yet: name it seg10
 				names, _ := listSegments(home)
-				segs = append(segs, LedgerEntry{Segment: names[len(names)-1]})
+				segs = append(segs, ledgerEntry{Segment: names[len(names)-1]})
 			}
 			requireFileProblems(t, rep, segs, tc.status, tc.before...)
 			requireWarnings(t, rep, tc.warn)
@@ -442,7 +442,7 @@ func TestEachAndTailAcrossSegments(t *testing.T) {
 		t.Errorf("Each with a failing fn: err %v after %d calls", err, calls)
 	}
 	calls = 0
-	for range Records(home) {
+	for range records(home) {
 		if calls++; calls == 12 {
 			break
 		}
@@ -472,7 +472,7 @@ func TestCheckpointMarkAfterRotation(t *testing.T) {
 	removeHead(t, home)
 	segs := ledgerOf(t, home)
 	rep := mustVerify(t, home)
-	requireFileProblems(t, rep, segs, Broken, fileProblem{"head", 0, KindCheckpointMissing})
+	requireFileProblems(t, rep, segs, Broken, fileProblem{"head", 0, kindCheckpointMissing})
 	if !strings.Contains(rep.Problems[0].Message, "audit_start at line 1 of "+segs[0].Segment) {
 		t.Errorf("message does not name the mark: %s", rep.Problems[0].Message)
 	}
@@ -486,14 +486,14 @@ func TestCheckpointMarkAfterRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep = mustVerify(t, home)
-	if p := rep.Problems[len(rep.Problems)-1]; p.Kind != KindCheckpointMissing || p.Severity != Broken || !strings.Contains(p.Message, "segment_start at line 1") {
+	if p := rep.Problems[len(rep.Problems)-1]; p.Kind != kindCheckpointMissing || p.Severity != Broken || !strings.Contains(p.Message, "segment_start at line 1") {
 		t.Errorf("live file alone without audit.head: %s", describeFiles(rep))
 	}
 	// The appender records the deletion in the chain.
 	home = rotatedLog(t, 30)
 	removeHead(t, home)
 	appendRecords(t, home, 100, 1)
-	requireFileProblems(t, mustVerify(t, home), ledgerOf(t, home), Broken, fileProblem{"live", 5, KindCheckpointMissing})
+	requireFileProblems(t, mustVerify(t, home), ledgerOf(t, home), Broken, fileProblem{"live", 5, kindCheckpointMissing})
 }
 
 func TestMaxLiveBytes(t *testing.T) {
@@ -538,7 +538,7 @@ func TestNeedSyncCritical(t *testing.T) {
 		{Record{Event: "mcp_admit", Decision: "allow"}, "", false},
 		{Record{Event: "mcp_release", Decision: "allow"}, "", true},
 		{Record{Event: "gate_config"}, "critical", true},
-		{Record{Event: EventSegmentStart}, "", true},
+		{Record{Event: eventSegmentStart}, "", true},
 		{Record{Event: EventRecover}, "", true},
 		{Record{Event: "decision", Effective: "hold"}, "", true},
 		{Record{Event: "decision", Effective: "change"}, "", true},

@@ -29,19 +29,19 @@ import (
 // A seal is a person's decision, made with `airlock audit seal --reason`,
 // never automatic: an appender that sealed every torn tail by itself would
 // turn anyone's "append a partial line" into a warning.
-const EventSeal = "audit_seal"
+const eventSeal = "audit_seal"
 
 // RecoverBeforeSeal is the reason of the audit_recover record Seal writes
 // when the live file needs recovery first (a torn last line, a stale
 // checkpoint): the appender repairs the file in that write, so the seal
 // that follows can rotate it out. It is no finding.
-const RecoverBeforeSeal = "before-seal"
+const recoverBeforeSeal = "before-seal"
 
 // ErrNothingToSeal is returned by Seal for a log with no break to seal.
 var ErrNothingToSeal = errors.New("audit: seal: nothing to seal: the log is intact")
 
 // SealResult says what Seal did.
-type SealResult struct {
+type sealResult struct {
 	Sealed  []Problem // the breaks the seal names, as Verify reported them
 	Record  Record    // the audit_seal record as written
 	Segment string    // the segment the sealed live file became, "" if it was not rotated
@@ -58,7 +58,7 @@ type sealEntry struct {
 // EventSeal). It refuses when a finding is not about a line of the log
 // (the ledger, the checkpoint, a missing segment, anchors): those are not
 // kept in a file a seal can pin, and must be explained first.
-func Seal(home, reason string) (*SealResult, error) {
+func Seal(home, reason string) (*sealResult, error) {
 	if strings.TrimSpace(reason) == "" {
 		return nil, errors.New("audit: seal: a reason is required: say what broke the log (it is kept in the seal record)")
 	}
@@ -75,7 +75,7 @@ func Seal(home, reason string) (*SealResult, error) {
 	}
 	defer l.Close()
 	if needsRecovery(rep) {
-		r := Record{Event: EventRecover, Source: "cli", Reason: RecoverBeforeSeal, Detail: "repairing the live file before sealing it"}
+		r := Record{Event: EventRecover, Source: "cli", Reason: recoverBeforeSeal, Detail: "repairing the live file before sealing it"}
 		if _, err := l.Append(r); err != nil {
 			return nil, fmt.Errorf("audit: seal: %w", err)
 		}
@@ -85,7 +85,7 @@ func Seal(home, reason string) (*SealResult, error) {
 	}
 	var entries []sealEntry
 	var refuse []string
-	res := &SealResult{}
+	res := &sealResult{}
 	sums := map[string]map[int]string{} // file -> line -> digest, read once per file
 	for _, p := range rep.Problems {
 		if p.Pos == 0 {
@@ -124,7 +124,7 @@ func Seal(home, reason string) (*SealResult, error) {
 		// rotate the live file out only when it holds a break
 		l.rotateNow = l.rotateNow || p.File == LogFile
 	}
-	rec, err := l.Append(Record{Event: EventSeal, Source: "cli", Reason: reason, Detail: sealDetail(entries)})
+	rec, err := l.Append(Record{Event: eventSeal, Source: "cli", Reason: reason, Detail: sealDetail(entries)})
 	if err != nil && !errors.Is(err, ErrCheckpoint) && !errors.Is(err, ErrAnchor) {
 		return nil, fmt.Errorf("audit: seal: %w", err)
 	}
@@ -143,7 +143,7 @@ func needsRecovery(rep *Report) bool {
 		return true
 	}
 	for _, p := range rep.Problems {
-		if p.File == LogFile || p.File == HeadFile {
+		if p.File == LogFile || p.File == headFile {
 			return true
 		}
 	}
@@ -262,7 +262,7 @@ func (v *verifier) applySeals(home string) {
 			kept = append(kept, p)
 			continue
 		}
-		v.warn(Warning{File: p.File, Line: p.Line, Kind: KindSealedBreak,
+		v.warn(warning{File: p.File, Line: p.Line, Kind: KindSealedBreak,
 			Message: fmt.Sprintf("sealed break: line %d of %s: %s: %s; sealed by the audit_seal at line %d of %s: %s", p.Line, textsafe.Escape(p.File), p.Kind, p.Message, by.line, textsafe.Escape(by.file), textsafe.Escape(by.reason))})
 	}
 	v.rep.Problems = kept

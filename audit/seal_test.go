@@ -29,7 +29,7 @@ func TestSeal(t *testing.T) {
 		lines := readLines(t, home)
 		lines = append(lines[:3], append([][]byte{[]byte("an editor's stray line")}, lines[3:]...)...)
 		writeLines(t, home, lines)
-		if _, err := Seal(home, "my editor"); err == nil || !strings.Contains(err.Error(), KindCheckpointMismatch) {
+		if _, err := Seal(home, "my editor"); err == nil || !strings.Contains(err.Error(), kindCheckpointMismatch) {
 			t.Fatalf("err %v, want a refusal naming the checkpoint", err)
 		}
 	})
@@ -45,7 +45,7 @@ func TestSeal(t *testing.T) {
 			t.Fatal(err)
 		}
 		// (the seal's repair confirms the checkpoint, so only the stray line is left)
-		if res.Segment == "" || len(res.Sealed) != 1 || res.Sealed[0].Kind != KindMalformed {
+		if res.Segment == "" || len(res.Sealed) != 1 || res.Sealed[0].Kind != kindMalformed {
 			t.Fatalf("seal %+v of %s", res, describe(before))
 		}
 		appendRecords(t, home, 50, 1)
@@ -85,10 +85,10 @@ func TestSeal(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := Seal(home, "oops")
-		if err == nil || !strings.Contains(err.Error(), "cannot be sealed") || !strings.Contains(err.Error(), KindSegmentMissing) {
+		if err == nil || !strings.Contains(err.Error(), "cannot be sealed") || !strings.Contains(err.Error(), kindSegmentMissing) {
 			t.Fatalf("err %v, want a refusal naming segment-missing", err)
 		}
-		if b, _ := os.ReadFile(filepath.Join(home, LogFile)); bytes.Contains(b, []byte(EventSeal)) {
+		if b, _ := os.ReadFile(filepath.Join(home, LogFile)); bytes.Contains(b, []byte(eventSeal)) {
 			t.Fatal("a refused seal wrote a seal record")
 		}
 	})

@@ -97,7 +97,7 @@ func listSegments(home string) ([]string, error) {
 // walkItem is one file of the chain in walk order.
 type walkItem struct {
 	name   string
-	entry  *LedgerEntry // its ledger line; nil for an unlisted segment and the live file
+	entry  *ledgerEntry // its ledger line; nil for an unlisted segment and the live file
 	exists bool
 	live   bool
 }
@@ -106,13 +106,13 @@ type walkItem struct {
 // the ledger lists, by seq (which is the ledger's own order unless it was
 // reordered), with segment files the ledger does not list slotted in by
 // name (names sort in rotation order), then the live file.
-func walkOrder(entries []LedgerEntry, segFiles []string) []walkItem {
+func walkOrder(entries []ledgerEntry, segFiles []string) []walkItem {
 	byName := make(map[string]bool, len(segFiles))
 	for _, n := range segFiles {
 		byName[n] = true
 	}
 	sorted := slices.Clone(entries)
-	slices.SortStableFunc(sorted, func(a, b LedgerEntry) int { return a.Seq - b.Seq })
+	slices.SortStableFunc(sorted, func(a, b ledgerEntry) int { return a.Seq - b.Seq })
 	listed := map[string]bool{}
 	var items []walkItem
 	for i := range sorted {

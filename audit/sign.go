@@ -27,24 +27,24 @@ const (
 	// SignEnv selects signing: unset or empty (off), "hmac" or "ed25519".
 	SignEnv = "AIRLOCK_SIGN"
 	// SignKeyEnv is the path of the ed25519 private key (AIRLOCK_SIGN=ed25519).
-	SignKeyEnv = "AIRLOCK_SIGN_KEY"
+	signKeyEnv = "AIRLOCK_SIGN_KEY"
 	// VerifyKeyEnv is the path of the ed25519 public key Verify checks with.
-	VerifyKeyEnv = "AIRLOCK_VERIFY_KEY"
+	verifyKeyEnv = "AIRLOCK_VERIFY_KEY"
 	// SignKeyFile is the HMAC key in the audit home (AIRLOCK_SIGN=hmac).
-	SignKeyFile = "audit.key"
+	signKeyFile = "audit.key"
 
 	// File names GenerateEd25519 writes.
-	SignPrivFile = "airlock-sign.key"
-	SignPubFile  = "airlock-sign.pub"
+	signPrivFile = "airlock-sign.key"
+	signPubFile  = "airlock-sign.pub"
 )
 
 // Signing modes (values of AIRLOCK_SIGN) and the alg member each writes.
 const (
-	SignModeHMAC    = "hmac"
-	SignModeEd25519 = "ed25519"
+	signModeHMAC    = "hmac"
+	signModeEd25519 = "ed25519"
 
-	AlgHMAC    = "hmac-sha256"
-	AlgEd25519 = "ed25519"
+	algHMAC    = "hmac-sha256"
+	algEd25519 = "ed25519"
 )
 
 // Domain separation: a signature over a record can never be replayed as a
@@ -58,13 +58,13 @@ const (
 
 // Signer produces the sig member for a signing input. Sig is standard
 // base64 (with padding) of the raw MAC or signature.
-type Signer interface {
+type signer interface {
 	Alg() string
 	Sign(msg []byte) (string, error)
 }
 
 // SigVerifier checks a sig member produced by the matching Signer.
-type SigVerifier interface {
+type sigVerifier interface {
 	Alg() string
 	Verify(msg []byte, sig string) bool
 }
@@ -104,10 +104,10 @@ type SigVerifier interface {
 // checkpoint. "No downgrade": when signing is configured, an unsigned
 // record, a record with another alg, or a bad signature is a problem, never
 // a silently skipped check (see CheckRecordSig).
-type SignConfig struct {
+type signConfig struct {
 	Mode     string      // "", SignModeHMAC or SignModeEd25519
-	Signer   Signer      // nil when Mode is "" or (verify side) no private key was given
-	Verifier SigVerifier // nil when Mode is "" or the key is absent
+	Signer   signer      // nil when Mode is "" or (verify side) no private key was given
+	Verifier sigVerifier // nil when Mode is "" or the key is absent
 	KeyFile  string      // the file Verifier's key came from, for messages
 
 	absent string // why Verifier is nil although Mode is set
@@ -115,12 +115,12 @@ type SignConfig struct {
 
 // Alg is the alg member records must carry under this configuration, "" if
 // signing is off.
-func (c SignConfig) Alg() string {
+func (c signConfig) Alg() string {
 	switch c.Mode {
-	case SignModeHMAC:
-		return AlgHMAC
-	case SignModeEd25519:
-		return AlgEd25519
+	case signModeHMAC:
+		return algHMAC
+	case signModeEd25519:
+		return algEd25519
 	}
 	return ""
 }
@@ -129,40 +129,40 @@ func (c SignConfig) Alg() string {
 // getenv (os.Getenv in production). With AIRLOCK_SIGN=hmac it creates
 // $AIRLOCK_HOME/audit.key on first use; with ed25519 it requires
 // AIRLOCK_SIGN_KEY. Every error names the variable or file and the fix.
-func LoadSignConfig(home string, getenv func(string) string) (SignConfig, error) {
+func LoadSignConfig(home string, getenv func(string) string) (signConfig, error) {
 	mode, err := signMode(getenv)
 	if err != nil || mode == "" {
-		return SignConfig{}, err
+		return signConfig{}, err
 	}
 	switch mode {
-	case SignModeHMAC:
-		path := filepath.Join(home, SignKeyFile)
+	case signModeHMAC:
+		path := filepath.Join(home, signKeyFile)
 		key, err := loadOrCreateHMACKey(path)
 		if err != nil {
-			return SignConfig{}, err
+			return signConfig{}, err
 		}
 		h := hmacKey(key)
-		return SignConfig{Mode: mode, Signer: h, Verifier: h, KeyFile: path}, nil
+		return signConfig{Mode: mode, Signer: h, Verifier: h, KeyFile: path}, nil
 	default: // SignModeEd25519
-		path := getenv(SignKeyEnv)
+		path := getenv(signKeyEnv)
 		if path == "" {
-			return SignConfig{}, fmt.Errorf("%s=%s needs %s, the path of the ed25519 private key (PEM PKCS#8, as written by `openssl genpkey -algorithm ed25519` or `airlock` key setup)", SignEnv, mode, SignKeyEnv)
+			return signConfig{}, fmt.Errorf("%s=%s needs %s, the path of the ed25519 private key (PEM PKCS#8, as written by `openssl genpkey -algorithm ed25519` or `airlock` key setup)", SignEnv, mode, signKeyEnv)
 		}
 		priv, err := loadEd25519Private(path)
 		if err != nil {
-			return SignConfig{}, err
+			return signConfig{}, err
 		}
 		pub := priv.Public().(ed25519.PublicKey)
-		cfg := SignConfig{Mode: mode, Signer: ed25519Signer(priv), Verifier: ed25519Verifier(pub), KeyFile: path}
-		if vpath := getenv(VerifyKeyEnv); vpath != "" {
+		cfg := signConfig{Mode: mode, Signer: ed25519Signer(priv), Verifier: ed25519Verifier(pub), KeyFile: path}
+		if vpath := getenv(verifyKeyEnv); vpath != "" {
 			vpub, err := loadEd25519Public(vpath)
 			if err != nil {
-				return SignConfig{}, err
+				return signConfig{}, err
 			}
 			// Writing records that the configured verify key rejects would
 			// only be discovered at the next verify.
 			if !vpub.Equal(pub) {
-				return SignConfig{}, fmt.Errorf("%s (%s) is not the public key of %s (%s): point both at the same key pair", VerifyKeyEnv, vpath, SignKeyEnv, path)
+				return signConfig{}, fmt.Errorf("%s (%s) is not the public key of %s (%s): point both at the same key pair", verifyKeyEnv, vpath, signKeyEnv, path)
 			}
 		}
 		return cfg, nil
@@ -174,39 +174,39 @@ func LoadSignConfig(home string, getenv func(string) string) (SignConfig, error)
 // AIRLOCK_VERIFY_KEY (falling back to the public half of AIRLOCK_SIGN_KEY).
 // A key that is simply not there is not an error: Verifier is nil and
 // CheckRecordSig reports every record as SigKeyAbsent.
-func LoadVerifyConfig(home string, getenv func(string) string) (SignConfig, error) {
+func loadVerifyConfig(home string, getenv func(string) string) (signConfig, error) {
 	mode, err := signMode(getenv)
 	if err != nil || mode == "" {
-		return SignConfig{}, err
+		return signConfig{}, err
 	}
-	cfg := SignConfig{Mode: mode}
+	cfg := signConfig{Mode: mode}
 	switch mode {
-	case SignModeHMAC:
-		path := filepath.Join(home, SignKeyFile)
+	case signModeHMAC:
+		path := filepath.Join(home, signKeyFile)
 		key, err := readHMACKey(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			cfg.absent = fmt.Sprintf("%s=%s but %s does not exist", SignEnv, mode, path)
 			return cfg, nil
 		}
 		if err != nil {
-			return SignConfig{}, err
+			return signConfig{}, err
 		}
 		cfg.Verifier, cfg.KeyFile = hmacKey(key), path
 	default: // SignModeEd25519
-		if path := getenv(VerifyKeyEnv); path != "" {
+		if path := getenv(verifyKeyEnv); path != "" {
 			pub, err := loadEd25519Public(path)
 			if err != nil {
-				return SignConfig{}, err
+				return signConfig{}, err
 			}
 			cfg.Verifier, cfg.KeyFile = ed25519Verifier(pub), path
-		} else if path := getenv(SignKeyEnv); path != "" {
+		} else if path := getenv(signKeyEnv); path != "" {
 			priv, err := loadEd25519Private(path)
 			if err != nil {
-				return SignConfig{}, err
+				return signConfig{}, err
 			}
 			cfg.Verifier, cfg.KeyFile = ed25519Verifier(priv.Public().(ed25519.PublicKey)), path
 		} else {
-			cfg.absent = fmt.Sprintf("%s=%s but neither %s (public key) nor %s is set", SignEnv, mode, VerifyKeyEnv, SignKeyEnv)
+			cfg.absent = fmt.Sprintf("%s=%s but neither %s (public key) nor %s is set", SignEnv, mode, verifyKeyEnv, signKeyEnv)
 		}
 	}
 	return cfg, nil
@@ -214,10 +214,10 @@ func LoadVerifyConfig(home string, getenv func(string) string) (SignConfig, erro
 
 func signMode(getenv func(string) string) (string, error) {
 	switch m := getenv(SignEnv); m {
-	case "", SignModeHMAC, SignModeEd25519:
+	case "", signModeHMAC, signModeEd25519:
 		return m, nil
 	default:
-		return "", fmt.Errorf("%s=%q is not a signing mode: use %q, %q, or leave it unset", SignEnv, m, SignModeHMAC, SignModeEd25519)
+		return "", fmt.Errorf("%s=%q is not a signing mode: use %q, %q, or leave it unset", SignEnv, m, signModeHMAC, signModeEd25519)
 	}
 }
 
@@ -225,7 +225,7 @@ func signMode(getenv func(string) string) (string, error) {
 // "airlock-audit-record-v1\n" followed by the record's h (64 hex digits).
 // h covers every other member, so the signature covers the whole record
 // and, through prev, its place in the chain.
-func RecordSigningInput(h string) []byte {
+func recordSigningInput(h string) []byte {
 	return []byte(recordSigDomain + h)
 }
 
@@ -235,7 +235,7 @@ func RecordSigningInput(h string) []byte {
 // member audit.head has now (count, last, at, segments, ledger) and any a
 // later version adds, so no field can be changed or moved without breaking
 // the signature.
-func HeadSigningInput(head Head) ([]byte, error) {
+func headSigningInput(head Head) ([]byte, error) {
 	raw, err := json.Marshal(head)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint signing input: %w", err)
@@ -251,11 +251,11 @@ func HeadSigningInput(head Head) ([]byte, error) {
 }
 
 // SignRecord returns the alg and sig members for a record whose h is h.
-func SignRecord(s Signer, h string) (alg, sig string, err error) {
+func signRecord(s signer, h string) (alg, sig string, err error) {
 	if !isHexDigest(h) {
 		return "", "", fmt.Errorf("sign record: h %q is not a sha256 hex digest", h)
 	}
-	sig, err = s.Sign(RecordSigningInput(h))
+	sig, err = s.Sign(recordSigningInput(h))
 	if err != nil {
 		return "", "", fmt.Errorf("sign record: %w", err)
 	}
@@ -265,16 +265,16 @@ func SignRecord(s Signer, h string) (alg, sig string, err error) {
 // LedgerSigningInput is the message signed for a line of the ledger
 // (audit.chain): the domain tag "airlock-audit-ledger-v1\n" followed by
 // the line's h. Like a record's, h covers every other member.
-func LedgerSigningInput(h string) []byte {
+func ledgerSigningInput(h string) []byte {
 	return []byte(ledgerSigDomain + h)
 }
 
 // SignLedger returns the alg and sig members for a ledger line whose h is h.
-func SignLedger(s Signer, h string) (alg, sig string, err error) {
+func signLedger(s signer, h string) (alg, sig string, err error) {
 	if !isHexDigest(h) {
 		return "", "", fmt.Errorf("sign ledger line: h %q is not a sha256 hex digest", h)
 	}
-	sig, err = s.Sign(LedgerSigningInput(h))
+	sig, err = s.Sign(ledgerSigningInput(h))
 	if err != nil {
 		return "", "", fmt.Errorf("sign ledger line: %w", err)
 	}
@@ -282,20 +282,20 @@ func SignLedger(s Signer, h string) (alg, sig string, err error) {
 }
 
 // CheckLedgerSig is CheckRecordSig for a line of the ledger.
-func CheckLedgerSig(cfg SignConfig, h, alg, sig string) (kind, problem string) {
-	return checkSig(cfg, "ledger line", LedgerSigningInput(h), alg, sig)
+func checkLedgerSig(cfg signConfig, h, alg, sig string) (kind, problem string) {
+	return checkSig(cfg, "ledger line", ledgerSigningInput(h), alg, sig)
 }
 
 // SignStartDetail is the Detail of the sign_start record a signing
 // appender writes: "sign=hmac" or "sign=ed25519".
-func SignStartDetail(mode string) string {
+func signStartDetail(mode string) string {
 	return "sign=" + mode
 }
 
 // SignHead returns the alg and sig members for a checkpoint (head's own
 // alg and sig, if it has them, are ignored).
-func SignHead(s Signer, head Head) (alg, sig string, err error) {
-	msg, err := HeadSigningInput(head)
+func signHead(s signer, head Head) (alg, sig string, err error) {
+	msg, err := headSigningInput(head)
 	if err != nil {
 		return "", "", err
 	}
@@ -308,11 +308,11 @@ func SignHead(s Signer, head Head) (alg, sig string, err error) {
 
 // Kinds of signature problems returned by CheckRecordSig and CheckHeadSig.
 const (
-	SigOK        = ""
-	SigUnsigned  = "unsigned"      // no sig/alg (stripped, or written before signing was on), or half of them
-	SigWrongAlg  = "wrong-alg"     // signed with another algorithm than configured
-	SigBad       = "bad-signature" // does not verify with the configured key
-	SigKeyAbsent = "key-absent"    // signing is configured but the key to verify with is not available
+	sigOK        = ""
+	sigUnsigned  = "unsigned"      // no sig/alg (stripped, or written before signing was on), or half of them
+	sigWrongAlg  = "wrong-alg"     // signed with another algorithm than configured
+	sigBad       = "bad-signature" // does not verify with the configured key
+	sigKeyAbsent = "key-absent"    // signing is configured but the key to verify with is not available
 )
 
 // CheckRecordSig checks the alg and sig members of a record whose claimed
@@ -320,42 +320,42 @@ const (
 // record is fine or signing is off; otherwise a kind and a message that
 // says what is wrong with "the record" (the caller prefixes the line).
 // Signed records under a configuration without signing are not checked.
-func CheckRecordSig(cfg SignConfig, h, alg, sig string) (kind, problem string) {
-	return checkSig(cfg, "record", RecordSigningInput(h), alg, sig)
+func checkRecordSig(cfg signConfig, h, alg, sig string) (kind, problem string) {
+	return checkSig(cfg, "record", recordSigningInput(h), alg, sig)
 }
 
 // CheckHeadSig is CheckRecordSig for the checkpoint, with head as read
 // from audit.head (its alg and sig members, if any, are ignored: pass them
 // as alg and sig).
-func CheckHeadSig(cfg SignConfig, head Head, alg, sig string) (kind, problem string) {
-	msg, err := HeadSigningInput(head)
+func checkHeadSig(cfg signConfig, head Head, alg, sig string) (kind, problem string) {
+	msg, err := headSigningInput(head)
 	if err != nil {
-		return SigBad, fmt.Sprintf("the checkpoint's signature cannot be checked: %v", err)
+		return sigBad, fmt.Sprintf("the checkpoint's signature cannot be checked: %v", err)
 	}
 	return checkSig(cfg, "checkpoint", msg, alg, sig)
 }
 
-func checkSig(cfg SignConfig, what string, msg []byte, alg, sig string) (string, string) {
+func checkSig(cfg signConfig, what string, msg []byte, alg, sig string) (string, string) {
 	want := cfg.Alg()
 	switch {
 	case want == "":
-		return SigOK, ""
+		return sigOK, ""
 	case alg == "" && sig == "":
-		return SigUnsigned, fmt.Sprintf("the %s is unsigned but %s=%s: its signature was stripped, or it was written before signing was turned on", what, SignEnv, cfg.Mode)
+		return sigUnsigned, fmt.Sprintf("the %s is unsigned but %s=%s: its signature was stripped, or it was written before signing was turned on", what, SignEnv, cfg.Mode)
 	case alg == "" || sig == "":
-		return SigUnsigned, fmt.Sprintf("the %s has only half a signature (alg %q, sig %q): part of it was stripped", what, alg, sigShort(sig))
+		return sigUnsigned, fmt.Sprintf("the %s has only half a signature (alg %q, sig %q): part of it was stripped", what, alg, sigShort(sig))
 	case alg != want:
-		return SigWrongAlg, fmt.Sprintf("the %s is signed with %q but %s=%s expects %q", what, alg, SignEnv, cfg.Mode, want)
+		return sigWrongAlg, fmt.Sprintf("the %s is signed with %q but %s=%s expects %q", what, alg, SignEnv, cfg.Mode, want)
 	case cfg.Verifier == nil:
 		why := cfg.absent
 		if why == "" {
 			why = "no verification key was loaded"
 		}
-		return SigKeyAbsent, fmt.Sprintf("key absent: the %s's signature cannot be checked: %s", what, why)
+		return sigKeyAbsent, fmt.Sprintf("key absent: the %s's signature cannot be checked: %s", what, why)
 	case !cfg.Verifier.Verify(msg, sig):
-		return SigBad, fmt.Sprintf("the %s's signature does not verify with %s: it was forged, or signed with another key", what, textsafe.Escape(cfg.KeyFile))
+		return sigBad, fmt.Sprintf("the %s's signature does not verify with %s: it was forged, or signed with another key", what, textsafe.Escape(cfg.KeyFile))
 	}
-	return SigOK, ""
+	return sigOK, ""
 }
 
 func sigShort(s string) string {
@@ -368,13 +368,13 @@ func sigShort(s string) string {
 // signLine adds alg and sig members to a canonical record line (as
 // encodeRecord makes it) and returns the new canonical line. h does not
 // change: sig and alg are excluded from it.
-func signLine(s Signer, line []byte) ([]byte, error) {
+func signLine(s signer, line []byte) ([]byte, error) {
 	m, err := decodeObject(line)
 	if err != nil {
 		return nil, fmt.Errorf("sign record: %w", err)
 	}
 	h, _ := m["h"].(string)
-	alg, sig, err := SignRecord(s, h)
+	alg, sig, err := signRecord(s, h)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +439,7 @@ func lineSig(line []byte) (alg, sig string, err error) {
 // hmacKey signs with HMAC-SHA256.
 type hmacKey []byte
 
-func (hmacKey) Alg() string { return AlgHMAC }
+func (hmacKey) Alg() string { return algHMAC }
 
 func (k hmacKey) Sign(msg []byte) (string, error) {
 	m := hmac.New(sha256.New, k)
@@ -459,7 +459,7 @@ func (k hmacKey) Verify(msg []byte, sig string) bool {
 
 type ed25519Signer ed25519.PrivateKey
 
-func (ed25519Signer) Alg() string { return AlgEd25519 }
+func (ed25519Signer) Alg() string { return algEd25519 }
 
 func (k ed25519Signer) Sign(msg []byte) (string, error) {
 	return base64.StdEncoding.EncodeToString(ed25519.Sign(ed25519.PrivateKey(k), msg)), nil
@@ -467,7 +467,7 @@ func (k ed25519Signer) Sign(msg []byte) (string, error) {
 
 type ed25519Verifier ed25519.PublicKey
 
-func (ed25519Verifier) Alg() string { return AlgEd25519 }
+func (ed25519Verifier) Alg() string { return algEd25519 }
 
 func (k ed25519Verifier) Verify(msg []byte, sig string) bool {
 	raw, err := base64.StdEncoding.Strict().DecodeString(sig)
@@ -603,12 +603,12 @@ func createExclusive(path string, content []byte, perm fs.FileMode) (bool, error
 // `openssl genpkey -algorithm ed25519` writes), or hex of the 32-byte seed
 // or of the 64-byte seed+public key.
 func loadEd25519Private(path string) (ed25519.PrivateKey, error) {
-	b, err := readSecretFile(path, SignKeyEnv+" private key", regular.Open) // the user's path, links and all
+	b, err := readSecretFile(path, signKeyEnv+" private key", regular.Open) // the user's path, links and all
 	if err != nil {
 		return nil, err
 	}
 	fail := func(why string) error {
-		return fmt.Errorf("%s %s: %s; expected an ed25519 private key in PEM PKCS#8 (`openssl genpkey -algorithm ed25519 -out %s`) or hex of its 32-byte seed", SignKeyEnv, path, why, path)
+		return fmt.Errorf("%s %s: %s; expected an ed25519 private key in PEM PKCS#8 (`openssl genpkey -algorithm ed25519 -out %s`) or hex of its 32-byte seed", signKeyEnv, path, why, path)
 	}
 	if blk, _ := pem.Decode(b); blk != nil {
 		if blk.Type != "PRIVATE KEY" {
@@ -644,10 +644,10 @@ func loadEd25519Public(path string) (ed25519.PublicKey, error) {
 	// bounded and regular: every hook reads it, and /dev/zero never ends
 	b, err := readRegular(path, 64<<10)
 	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", VerifyKeyEnv, path, err)
+		return nil, fmt.Errorf("read %s %s: %w", verifyKeyEnv, path, err)
 	}
 	fail := func(why string) error {
-		return fmt.Errorf("%s %s: %s; expected an ed25519 public key in PEM (`openssl pkey -in private.pem -pubout -out %s`) or hex of its 32 bytes", VerifyKeyEnv, path, why, path)
+		return fmt.Errorf("%s %s: %s; expected an ed25519 public key in PEM (`openssl pkey -in private.pem -pubout -out %s`) or hex of its 32 bytes", verifyKeyEnv, path, why, path)
 	}
 	if blk, _ := pem.Decode(b); blk != nil {
 		if blk.Type != "PUBLIC KEY" {
@@ -683,7 +683,7 @@ func GenerateEd25519(dir string) (privPath, pubPath string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("encode ed25519 public key: %w", err)
 	}
-	privPath, pubPath = filepath.Join(dir, SignPrivFile), filepath.Join(dir, SignPubFile)
+	privPath, pubPath = filepath.Join(dir, signPrivFile), filepath.Join(dir, signPubFile)
 	if _, err := os.Lstat(pubPath); err == nil {
 		return "", "", fmt.Errorf("%s already exists: remove it or choose another directory", pubPath)
 	}

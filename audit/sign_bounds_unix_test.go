@@ -27,10 +27,10 @@ func TestSignKeysAreReadBounded(t *testing.T) {
 		name string
 		env  map[string]string
 	}{
-		{"private key a FIFO", map[string]string{SignEnv: SignModeEd25519, SignKeyEnv: fifo}},
-		{"verify key a FIFO", map[string]string{SignEnv: SignModeEd25519, SignKeyEnv: seed, VerifyKeyEnv: fifo}},
-		{"verify key /dev/zero", map[string]string{SignEnv: SignModeEd25519, SignKeyEnv: seed, VerifyKeyEnv: "/dev/zero"}},
-		{"private key /dev/zero", map[string]string{SignEnv: SignModeEd25519, SignKeyEnv: "/dev/zero"}},
+		{"private key a FIFO", map[string]string{SignEnv: signModeEd25519, signKeyEnv: fifo}},
+		{"verify key a FIFO", map[string]string{SignEnv: signModeEd25519, signKeyEnv: seed, verifyKeyEnv: fifo}},
+		{"verify key /dev/zero", map[string]string{SignEnv: signModeEd25519, signKeyEnv: seed, verifyKeyEnv: "/dev/zero"}},
+		{"private key /dev/zero", map[string]string{SignEnv: signModeEd25519, signKeyEnv: "/dev/zero"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -27,7 +27,7 @@ func signEnv(kv ...string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-func signMustLoad(t *testing.T, home string, getenv func(string) string) SignConfig {
+func signMustLoad(t *testing.T, home string, getenv func(string) string) signConfig {
 	t.Helper()
 	cfg, err := LoadSignConfig(home, getenv)
 	if err != nil {
@@ -73,34 +73,34 @@ func TestSignRoundTripAndDomainSeparation(t *testing.T) {
 		name, mode string
 		env        []string
 	}{
-		{"hmac", SignModeHMAC, nil},
-		{"ed25519", SignModeEd25519, []string{SignKeyEnv, privPath}},
+		{"hmac", signModeHMAC, nil},
+		{"ed25519", signModeEd25519, []string{signKeyEnv, privPath}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := signMustLoad(t, t.TempDir(), signEnv(append([]string{SignEnv, tc.mode}, tc.env...)...))
 			h := signTestH(1)
-			alg, sig, err := SignRecord(cfg.Signer, h)
+			alg, sig, err := signRecord(cfg.Signer, h)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if alg != cfg.Alg() {
 				t.Fatalf("alg %q, want %q", alg, cfg.Alg())
 			}
-			if !cfg.Verifier.Verify(RecordSigningInput(h), sig) {
+			if !cfg.Verifier.Verify(recordSigningInput(h), sig) {
 				t.Fatal("a fresh record signature does not verify")
 			}
-			if cfg.Verifier.Verify(RecordSigningInput(signTestH(2)), sig) {
+			if cfg.Verifier.Verify(recordSigningInput(signTestH(2)), sig) {
 				t.Fatal("a record signature verifies for another h")
 			}
 			if cfg.Verifier.Verify([]byte(h), sig) {
 				t.Fatal("a record signature verifies without its domain tag")
 			}
 			head := Head{Count: 7, Last: h, At: "2026-11-29T10:43:49.123Z"}
-			_, hsig, err := SignHead(cfg.Signer, head)
+			_, hsig, err := signHead(cfg.Signer, head)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if k, p := CheckHeadSig(cfg, head, alg, hsig); k != SigOK {
+			if k, p := checkHeadSig(cfg, head, alg, hsig); k != sigOK {
 				t.Fatalf("checkpoint signature: %s: %s", k, p)
 			}
 			for _, edit := range []func(*Head){
@@ -114,15 +114,15 @@ func TestSignRoundTripAndDomainSeparation(t *testing.T) {
 				if reflect.DeepEqual(edited, head) {
 					continue // this Head has no such member
 				}
-				if k, _ := CheckHeadSig(cfg, edited, alg, hsig); k != SigBad {
+				if k, _ := checkHeadSig(cfg, edited, alg, hsig); k != sigBad {
 					t.Fatalf("checkpoint signature still verifies for %+v (%q)", edited, k)
 				}
 			}
-			if k, _ := CheckRecordSig(cfg, h, alg, hsig); k != SigBad {
+			if k, _ := checkRecordSig(cfg, h, alg, hsig); k != sigBad {
 				t.Fatalf("a checkpoint signature verifies as a record signature (%q)", k)
 			}
 			for _, bad := range []string{"", "!!!", sig[:len(sig)-4], sig + "AAAA"} {
-				if cfg.Verifier.Verify(RecordSigningInput(h), bad) {
+				if cfg.Verifier.Verify(recordSigningInput(h), bad) {
 					t.Fatalf("mangled signature %q verifies", bad)
 				}
 			}
@@ -157,7 +157,7 @@ func TestSignHMACKeyCreatedOnceConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			cfg, err := LoadSignConfig(home, signEnv(SignEnv, SignModeHMAC))
+			cfg, err := LoadSignConfig(home, signEnv(SignEnv, signModeHMAC))
 			if err != nil {
 				errs[i] = err
 				return
@@ -175,7 +175,7 @@ func TestSignHMACKeyCreatedOnceConcurrently(t *testing.T) {
 			t.Fatalf("goroutine %d signs with another key than goroutine 0", i)
 		}
 	}
-	signCheckKeyFile(t, filepath.Join(home, SignKeyFile))
+	signCheckKeyFile(t, filepath.Join(home, signKeyFile))
 }
 
 func signCheckKeyFile(t *testing.T, path string) {
@@ -211,7 +211,7 @@ func TestSignKeyHelperProcess(t *testing.T) {
 	if home == "" {
 		t.Skip("helper process for TestSignHMACKeyCreatedOnceAcrossProcesses")
 	}
-	cfg, err := LoadSignConfig(home, signEnv(SignEnv, SignModeHMAC))
+	cfg, err := LoadSignConfig(home, signEnv(SignEnv, signModeHMAC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestSignHMACKeyCreatedOnceAcrossProcesses(t *testing.T) {
 			t.Fatalf("child %d signs with another key than child 0", p)
 		}
 	}
-	signCheckKeyFile(t, filepath.Join(home, SignKeyFile))
+	signCheckKeyFile(t, filepath.Join(home, signKeyFile))
 }
 
 func TestSignRefusesKeyReadableByOthers(t *testing.T) {
@@ -264,7 +264,7 @@ func TestSignRefusesKeyReadableByOthers(t *testing.T) {
 		t.Skip("Windows files have no group/other permission bits")
 	}
 	home := t.TempDir()
-	keyPath := filepath.Join(home, SignKeyFile)
+	keyPath := filepath.Join(home, signKeyFile)
 	privPath, _ := signEd25519Files(t, t.TempDir())
 	for _, tc := range []struct {
 		name string
@@ -272,15 +272,15 @@ func TestSignRefusesKeyReadableByOthers(t *testing.T) {
 		load func() error
 	}{
 		{"hmac appender", keyPath, func() error {
-			_, err := LoadSignConfig(home, signEnv(SignEnv, SignModeHMAC))
+			_, err := LoadSignConfig(home, signEnv(SignEnv, signModeHMAC))
 			return err
 		}},
 		{"hmac verifier", keyPath, func() error {
-			_, err := LoadVerifyConfig(home, signEnv(SignEnv, SignModeHMAC))
+			_, err := loadVerifyConfig(home, signEnv(SignEnv, signModeHMAC))
 			return err
 		}},
 		{"ed25519 private key", privPath, func() error {
-			_, err := LoadSignConfig(home, signEnv(SignEnv, SignModeEd25519, SignKeyEnv, privPath))
+			_, err := LoadSignConfig(home, signEnv(SignEnv, signModeEd25519, signKeyEnv, privPath))
 			return err
 		}},
 	} {
@@ -333,20 +333,20 @@ func TestSignEd25519VerifiesWithPublicKeyOnly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
-			signer := signMustLoad(t, home, signEnv(SignEnv, SignModeEd25519, SignKeyEnv, tc.priv, VerifyKeyEnv, tc.pub))
+			signer := signMustLoad(t, home, signEnv(SignEnv, signModeEd25519, signKeyEnv, tc.priv, verifyKeyEnv, tc.pub))
 			h := signTestH(3)
-			alg, sig, err := SignRecord(signer.Signer, h)
+			alg, sig, err := signRecord(signer.Signer, h)
 			if err != nil {
 				t.Fatal(err)
 			}
-			vcfg, err := LoadVerifyConfig(home, signEnv(SignEnv, SignModeEd25519, VerifyKeyEnv, tc.pub))
+			vcfg, err := loadVerifyConfig(home, signEnv(SignEnv, signModeEd25519, verifyKeyEnv, tc.pub))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if vcfg.Signer != nil {
 				t.Fatal("the verify configuration holds a signer")
 			}
-			if k, p := CheckRecordSig(vcfg, h, alg, sig); k != SigOK {
+			if k, p := checkRecordSig(vcfg, h, alg, sig); k != sigOK {
 				t.Fatalf("%s: %s", k, p)
 			}
 		})
@@ -378,12 +378,12 @@ func TestSignConfigErrorsNameTheFix(t *testing.T) {
 		want string
 	}{
 		{"unknown mode", []string{SignEnv, "rsa"}, `AIRLOCK_SIGN="rsa" is not a signing mode`},
-		{"ed25519 without key", []string{SignEnv, SignModeEd25519}, SignKeyEnv},
-		{"missing key file", []string{SignEnv, SignModeEd25519, SignKeyEnv, filepath.Join(dir, "nope")}, filepath.Join(dir, "nope")},
-		{"garbage key", []string{SignEnv, SignModeEd25519, SignKeyEnv, garbage}, "openssl genpkey"},
-		{"public key as private", []string{SignEnv, SignModeEd25519, SignKeyEnv, pubAsPriv}, "PRIVATE KEY"},
-		{"mismatched pair", []string{SignEnv, SignModeEd25519, SignKeyEnv, otherPriv, VerifyKeyEnv, pubPath}, "is not the public key of"},
-		{"private key as public", []string{SignEnv, SignModeEd25519, SignKeyEnv, privPath, VerifyKeyEnv, privPath}, "PUBLIC KEY"},
+		{"ed25519 without key", []string{SignEnv, signModeEd25519}, signKeyEnv},
+		{"missing key file", []string{SignEnv, signModeEd25519, signKeyEnv, filepath.Join(dir, "nope")}, filepath.Join(dir, "nope")},
+		{"garbage key", []string{SignEnv, signModeEd25519, signKeyEnv, garbage}, "openssl genpkey"},
+		{"public key as private", []string{SignEnv, signModeEd25519, signKeyEnv, pubAsPriv}, "PRIVATE KEY"},
+		{"mismatched pair", []string{SignEnv, signModeEd25519, signKeyEnv, otherPriv, verifyKeyEnv, pubPath}, "is not the public key of"},
+		{"private key as public", []string{SignEnv, signModeEd25519, signKeyEnv, privPath, verifyKeyEnv, privPath}, "PUBLIC KEY"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadSignConfig(t.TempDir(), signEnv(tc.env...))
@@ -402,50 +402,50 @@ func TestSignConfigErrorsNameTheFix(t *testing.T) {
 // record's signature is silently accepted.
 func TestSignCheckRecordSigNoDowngrade(t *testing.T) {
 	homeA, homeB := t.TempDir(), t.TempDir()
-	env := signEnv(SignEnv, SignModeHMAC)
+	env := signEnv(SignEnv, signModeHMAC)
 	a := signMustLoad(t, homeA, env)
 	b := signMustLoad(t, homeB, env)
 	privPath, _ := signEd25519Files(t, t.TempDir())
-	ed := signMustLoad(t, t.TempDir(), signEnv(SignEnv, SignModeEd25519, SignKeyEnv, privPath))
+	ed := signMustLoad(t, t.TempDir(), signEnv(SignEnv, signModeEd25519, signKeyEnv, privPath))
 	h := signTestH(9)
-	_, sigA, _ := SignRecord(a.Signer, h)
-	_, sigB, _ := SignRecord(b.Signer, h)
-	_, sigEd, _ := SignRecord(ed.Signer, h)
-	absent, err := LoadVerifyConfig(t.TempDir(), env) // a home without audit.key
+	_, sigA, _ := signRecord(a.Signer, h)
+	_, sigB, _ := signRecord(b.Signer, h)
+	_, sigEd, _ := signRecord(ed.Signer, h)
+	absent, err := loadVerifyConfig(t.TempDir(), env) // a home without audit.key
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name     string
-		cfg      SignConfig
+		cfg      signConfig
 		alg, sig string
 		want     string
 	}{
-		{"signed", a, AlgHMAC, sigA, SigOK},
-		{"signing off ignores signatures", SignConfig{}, AlgHMAC, "junk", SigOK},
-		{"signing off, unsigned", SignConfig{}, "", "", SigOK},
-		{"unsigned", a, "", "", SigUnsigned},
-		{"sig stripped, alg left", a, AlgHMAC, "", SigUnsigned},
-		{"alg stripped, sig left", a, "", sigA, SigUnsigned},
-		{"another home's key", a, AlgHMAC, sigB, SigBad},
-		{"not base64", a, AlgHMAC, "%%%", SigBad},
-		{"ed25519 sig under hmac", a, AlgEd25519, sigEd, SigWrongAlg},
-		{"hmac sig under ed25519", ed, AlgHMAC, sigA, SigWrongAlg},
-		{"hmac sig relabelled ed25519", ed, AlgEd25519, sigA, SigBad},
-		{"key absent", absent, AlgHMAC, sigA, SigKeyAbsent},
-		{"key absent, unsigned", absent, "", "", SigUnsigned},
+		{"signed", a, algHMAC, sigA, sigOK},
+		{"signing off ignores signatures", signConfig{}, algHMAC, "junk", sigOK},
+		{"signing off, unsigned", signConfig{}, "", "", sigOK},
+		{"unsigned", a, "", "", sigUnsigned},
+		{"sig stripped, alg left", a, algHMAC, "", sigUnsigned},
+		{"alg stripped, sig left", a, "", sigA, sigUnsigned},
+		{"another home's key", a, algHMAC, sigB, sigBad},
+		{"not base64", a, algHMAC, "%%%", sigBad},
+		{"ed25519 sig under hmac", a, algEd25519, sigEd, sigWrongAlg},
+		{"hmac sig under ed25519", ed, algHMAC, sigA, sigWrongAlg},
+		{"hmac sig relabelled ed25519", ed, algEd25519, sigA, sigBad},
+		{"key absent", absent, algHMAC, sigA, sigKeyAbsent},
+		{"key absent, unsigned", absent, "", "", sigUnsigned},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			kind, problem := CheckRecordSig(tc.cfg, h, tc.alg, tc.sig)
+			kind, problem := checkRecordSig(tc.cfg, h, tc.alg, tc.sig)
 			if kind != tc.want {
 				t.Fatalf("kind %q (%s), want %q", kind, problem, tc.want)
 			}
-			if (kind == SigOK) != (problem == "") {
+			if (kind == sigOK) != (problem == "") {
 				t.Fatalf("kind %q with problem %q", kind, problem)
 			}
 		})
 	}
-	if _, p := CheckRecordSig(absent, h, AlgHMAC, sigA); !strings.Contains(p, "key absent") || !strings.Contains(p, SignKeyFile) {
+	if _, p := checkRecordSig(absent, h, algHMAC, sigA); !strings.Contains(p, "key absent") || !strings.Contains(p, signKeyFile) {
 		t.Fatalf("key-absent problem %q does not say the key is absent and which", p)
 	}
 }
@@ -453,7 +453,7 @@ func TestSignCheckRecordSigNoDowngrade(t *testing.T) {
 // Signing a line adds alg and sig without changing h, and the line stays
 // canonical, so Verify's fast path hashes it as before.
 func TestSignLineKeepsHashAndCanonicalForm(t *testing.T) {
-	cfg := signMustLoad(t, t.TempDir(), signEnv(SignEnv, SignModeHMAC))
+	cfg := signMustLoad(t, t.TempDir(), signEnv(SignEnv, signModeHMAC))
 	line, rec, err := encodeRecord(Record{Time: "2026-11-29T10:43:49.123Z", Event: "decision", Source: "hook", Tool: "Bash", Reason: "a \"quoted\" <reason>"}, Genesis)
 	if err != nil {
 		t.Fatal(err)
@@ -474,15 +474,15 @@ func TestSignLineKeepsHashAndCanonicalForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k, pr := CheckRecordSig(cfg, rec.H, alg, sig); k != SigOK {
+	if k, pr := checkRecordSig(cfg, rec.H, alg, sig); k != sigOK {
 		t.Fatalf("%s: %s", k, pr)
 	}
 	alg, sig, err = lineSig(line) // the same record with its signature stripped
 	if err != nil || alg != "" || sig != "" {
 		t.Fatalf("unsigned line: alg %q sig %q err %v", alg, sig, err)
 	}
-	if k, _ := CheckRecordSig(cfg, rec.H, alg, sig); k != SigUnsigned {
-		t.Fatalf("stripped signature: kind %q, want %q", k, SigUnsigned)
+	if k, _ := checkRecordSig(cfg, rec.H, alg, sig); k != sigUnsigned {
+		t.Fatalf("stripped signature: kind %q, want %q", k, sigUnsigned)
 	}
 	for _, bad := range []string{`{"alg":1,"h":"x"}`, `{"h":"x","sig":null}`, `{"h":"x" }`, `[]`} {
 		if _, _, err := lineSig([]byte(bad)); err == nil {

@@ -25,14 +25,14 @@ func signSetups(t testing.TB, modes ...string) []signSetup {
 		switch m {
 		case "":
 			out = append(out, signSetup{mode: "off", append: signEnv(), verify: signEnv()})
-		case SignModeHMAC:
-			env := signEnv(SignEnv, SignModeHMAC)
+		case signModeHMAC:
+			env := signEnv(SignEnv, signModeHMAC)
 			out = append(out, signSetup{mode: m, append: env, verify: env})
-		case SignModeEd25519:
+		case signModeEd25519:
 			priv, pub := ed25519Files(t)
 			out = append(out, signSetup{mode: m,
-				append: signEnv(SignEnv, m, SignKeyEnv, priv),
-				verify: signEnv(SignEnv, m, VerifyKeyEnv, pub)})
+				append: signEnv(SignEnv, m, signKeyEnv, priv),
+				verify: signEnv(SignEnv, m, verifyKeyEnv, pub)})
 		}
 	}
 	return out
@@ -126,11 +126,11 @@ func rechain(t testing.TB, home string, lines [][]byte, edit func(i int, m map[s
 	}
 	writeLines(t, home, out)
 	head, _ := json.Marshal(Head{Count: len(out), Last: prev, At: "2026-11-29T10:43:49.123Z"})
-	writeFile(t, filepath.Join(home, HeadFile), head)
+	writeFile(t, filepath.Join(home, headFile), head)
 }
 
 func TestSignedLogVerifiesIntactAndEveryLineIsSigned(t *testing.T) {
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			appendWith(t, home, s.append, "", 0, 5)
@@ -164,15 +164,15 @@ func TestSignedLogVerifiesIntactAndEveryLineIsSigned(t *testing.T) {
 }
 
 func TestSignedLogDetectsForgery(t *testing.T) {
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			appendWith(t, home, s.append, "", 0, 10)
 			good := readLines(t, home)
-			goodHead, _ := os.ReadFile(filepath.Join(home, HeadFile))
+			goodHead, _ := os.ReadFile(filepath.Join(home, headFile))
 			restore := func() {
 				writeLines(t, home, good)
-				writeFile(t, filepath.Join(home, HeadFile), goodHead)
+				writeFile(t, filepath.Join(home, headFile), goodHead)
 			}
 
 			t.Run("strip one signature", func(t *testing.T) {
@@ -181,7 +181,7 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 				lines[4] = mutateLine(t, lines[4], stripSig)
 				writeLines(t, home, lines)
 				requireProblems(t, verifyWith(t, home, s.verify, ""), Broken,
-					problem{5, KindUnsigned, []string{"line 5", "unsigned"}})
+					problem{5, kindUnsigned, []string{"line 5", "unsigned"}})
 			})
 			t.Run("edit and recompute h without the key", func(t *testing.T) {
 				restore()
@@ -189,7 +189,7 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 				lines[4] = rehash(t, bytes.Replace(lines[4], []byte("reason number 2"), []byte("reason number X"), 1))
 				writeLines(t, home, lines)
 				rep := verifyWith(t, home, s.verify, "")
-				if rep.Status != Broken || !hasProblem(rep, LogFile, 5, KindBadSignature) {
+				if rep.Status != Broken || !hasProblem(rep, LogFile, 5, kindBadSignature) {
 					t.Fatalf("want bad-signature at line 5, got %s", describe(rep))
 				}
 			})
@@ -197,12 +197,12 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 				other := signSetups(t, s.mode)[0]
 				ohome := filepath.Join(t.TempDir(), "other")
 				appendWith(t, ohome, other.append, "", 0, 10)
-				for _, f := range []string{LogFile, HeadFile} {
+				for _, f := range []string{LogFile, headFile} {
 					b, _ := os.ReadFile(filepath.Join(ohome, f))
 					writeFile(t, filepath.Join(home, f), b)
 				}
 				rep := verifyWith(t, home, s.verify, "")
-				if rep.Status != Broken || !hasProblem(rep, LogFile, 3, KindBadSignature) || !hasProblem(rep, HeadFile, 0, KindBadSignature) {
+				if rep.Status != Broken || !hasProblem(rep, LogFile, 3, kindBadSignature) || !hasProblem(rep, headFile, 0, kindBadSignature) {
 					t.Fatalf("want bad signatures, got %s", describe(rep))
 				}
 			})
@@ -214,7 +214,7 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 				}
 				writeLines(t, home, lines)
 				rep := verifyWith(t, home, s.verify, "")
-				if rep.Status != Broken || !hasProblem(rep, LogFile, 2, KindUnsigned) {
+				if rep.Status != Broken || !hasProblem(rep, LogFile, 2, kindUnsigned) {
 					t.Fatalf("want the unsigned sign_start found, got %s", describe(rep))
 				}
 			})
@@ -226,7 +226,7 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 				}
 				rechain(t, home, lines, nil)
 				rep := verifyWith(t, home, s.verify, "")
-				if rep.Status == Intact || !hasProblem(rep, HeadFile, 0, KindUnsigned) {
+				if rep.Status == Intact || !hasProblem(rep, headFile, 0, kindUnsigned) {
 					t.Fatalf("a downgraded log must not verify intact, got %s", describe(rep))
 				}
 			})
@@ -237,7 +237,7 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 						m["reason"] = "forged"
 					}
 				})
-				writeFile(t, filepath.Join(home, HeadFile), goodHead)
+				writeFile(t, filepath.Join(home, headFile), goodHead)
 				rep := verifyWith(t, home, s.verify, "")
 				if rep.Status != Broken {
 					t.Fatalf("want broken, got %s", describe(rep))
@@ -248,18 +248,18 @@ func TestSignedLogDetectsForgery(t *testing.T) {
 }
 
 func TestSignedVerifyKeyAbsentReportedOnce(t *testing.T) {
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			appendWith(t, home, s.append, "", 0, 10)
 			env := signEnv(SignEnv, s.mode)
-			if s.mode == SignModeHMAC {
-				if err := os.Remove(filepath.Join(home, SignKeyFile)); err != nil {
+			if s.mode == signModeHMAC {
+				if err := os.Remove(filepath.Join(home, signKeyFile)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			requireProblems(t, verifyWith(t, home, env, ""), Broken,
-				problem{0, KindKeyAbsent, []string{"key absent"}})
+				problem{0, kindKeyAbsent, []string{"key absent"}})
 		})
 	}
 }
@@ -270,21 +270,21 @@ func TestSignedVerifyKeyAbsentReportedOnce(t *testing.T) {
 func TestSigningConfiguredNothingSignedNoKey(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "h")
 	appendWith(t, home, signEnv(), "", 0, 5)
-	rep := verifyWith(t, home, signEnv(SignEnv, SignModeHMAC), "")
-	if rep.Status != TailUnprovable || !hasProblem(rep, LogFile, 0, KindKeyAbsent) {
+	rep := verifyWith(t, home, signEnv(SignEnv, signModeHMAC), "")
+	if rep.Status != TailUnprovable || !hasProblem(rep, LogFile, 0, kindKeyAbsent) {
 		t.Fatalf("want tail-unprovable with key-absent, got %s", describe(rep))
 	}
 }
 
 func TestSigningEnabledOnExistingLogStartsWithSignStart(t *testing.T) {
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			appendWith(t, home, signEnv(), "", 0, 5) // lines 1-6, unsigned
 			// Signing on, nothing appended yet: not intact, not broken.
 			signMustLoad(t, home, s.append) // an appender's first use makes audit.key
 			rep := verifyWith(t, home, s.verify, "")
-			if rep.Status != TailUnprovable || !hasProblem(rep, HeadFile, 0, KindUnsigned) {
+			if rep.Status != TailUnprovable || !hasProblem(rep, headFile, 0, kindUnsigned) {
 				t.Fatalf("want tail-unprovable before the first signed append, got %s", describe(rep))
 			}
 			appendWith(t, home, s.append, "", 5, 3)
@@ -300,7 +300,7 @@ func TestSigningEnabledOnExistingLogStartsWithSignStart(t *testing.T) {
 			// Signing once started cannot be dropped: a record after it unsigned.
 			lines[8] = mutateLine(t, lines[8], stripSig)
 			writeLines(t, home, lines)
-			requireProblems(t, verifyWith(t, home, s.verify, ""), Broken, problem{9, KindUnsigned, nil})
+			requireProblems(t, verifyWith(t, home, s.verify, ""), Broken, problem{9, kindUnsigned, nil})
 		})
 	}
 }
@@ -316,19 +316,19 @@ func TestTamperingDetectedInEverySignMode(t *testing.T) {
 		{"edit", func(t *testing.T, lines [][]byte, r int) [][]byte {
 			lines[r+4] = bytes.Replace(lines[r+4], []byte("reason number 4"), []byte("reason number X"), 1)
 			return lines
-		}, func(r int) []problem { return []problem{{r + 5, KindEdited, []string{"was edited"}}} }},
+		}, func(r int) []problem { return []problem{{r + 5, kindEdited, []string{"was edited"}}} }},
 		{"delete", func(t *testing.T, lines [][]byte, r int) [][]byte {
 			return slices.Delete(lines, r+4, r+5)
-		}, func(r int) []problem { return []problem{{r + 5, KindDeleted, []string{"deleted"}}} }},
+		}, func(r int) []problem { return []problem{{r + 5, kindDeleted, []string{"deleted"}}} }},
 		{"insert", func(t *testing.T, lines [][]byte, r int) [][]byte {
 			return slices.Insert(lines, r+4, lines[r+4])
-		}, func(r int) []problem { return []problem{{r + 6, KindInserted, []string{"inserted"}}} }},
+		}, func(r int) []problem { return []problem{{r + 6, kindInserted, []string{"inserted"}}} }},
 		{"reorder", func(t *testing.T, lines [][]byte, r int) [][]byte {
 			lines[r+3], lines[r+4] = lines[r+4], lines[r+3]
 			return lines
-		}, func(r int) []problem { return []problem{{r + 4, KindReordered, nil}} }},
+		}, func(r int) []problem { return []problem{{r + 4, kindReordered, nil}} }},
 	}
-	for _, s := range signSetups(t, "", SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, "", signModeHMAC, signModeEd25519) {
 		home := filepath.Join(t.TempDir(), s.mode)
 		appendWith(t, home, s.append, "", 0, tamperRecords)
 		good := readLines(t, home)
@@ -349,7 +349,7 @@ func TestTamperingDetectedInEverySignMode(t *testing.T) {
 
 func TestSignedRotationSignsLedgerAndAnchors(t *testing.T) {
 	t.Setenv(MaxMBEnv, "0.002")
-	for _, s := range signSetups(t, SignModeHMAC, SignModeEd25519) {
+	for _, s := range signSetups(t, signModeHMAC, signModeEd25519) {
 		t.Run(s.mode, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "h")
 			anchors := t.TempDir()
@@ -368,7 +368,7 @@ func TestSignedRotationSignsLedgerAndAnchors(t *testing.T) {
 			led[0] = mutateLine(t, led[0], stripSig)
 			writeFile(t, filepath.Join(home, LedgerFile), append(bytes.Join(led, []byte("\n")), '\n'))
 			rep = verifyWith(t, home, s.verify, anchors)
-			if rep.Status != Broken || !hasProblem(rep, LedgerFile, 1, KindUnsigned) {
+			if rep.Status != Broken || !hasProblem(rep, LedgerFile, 1, kindUnsigned) {
 				t.Fatalf("want the stripped ledger signature found, got %s", describe(rep))
 			}
 		})
@@ -397,24 +397,24 @@ func TestAnchorDetectsRecomputedChainAndTruncation(t *testing.T) {
 		t.Errorf("strength %q", rep.Strength)
 	}
 	requireProblems(t, verifyWith(t, home, signEnv(), anchors), Broken,
-		problem{1, KindAnchorMismatch, []string{"rewritten"}})
+		problem{1, kindAnchorMismatch, []string{"rewritten"}})
 
 	// Truncate below the anchored count, with a consistent checkpoint.
 	rechain(t, home, good[:500], nil)
 	requireIntact(t, verifyWith(t, home, signEnv(), ""), 500)
 	requireProblems(t, verifyWith(t, home, signEnv(), anchors), Broken,
-		problem{1, KindAnchorBeyond, []string{"fewer"}})
+		problem{1, kindAnchorBeyond, []string{"fewer"}})
 }
 
 func TestAnchorNowAnchorsTheHead(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "h")
 	anchors := t.TempDir()
 	appendWith(t, home, signEnv(), "", 0, 10)
-	if _, err := os.Stat(filepath.Join(home, InstallIDFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(home, installIDFile)); err == nil {
 		t.Fatal("install.id created without anchoring")
 	}
 	rep := verifyWith(t, home, signEnv(), anchors)
-	if _, err := os.Stat(filepath.Join(home, InstallIDFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(home, installIDFile)); err == nil {
 		t.Fatal("Verify created install.id")
 	}
 	if rep.Status != Intact || rep.Anchors != 0 || len(rep.Notes) == 0 {

@@ -20,7 +20,7 @@ const EventMalformed = "malformed"
 func Tail(home string, n int) ([]Record, error) {
 	if n <= 0 {
 		var out []Record
-		for e, err := range Records(home) {
+		for e, err := range records(home) {
 			if err != nil {
 				return nil, fmt.Errorf("audit: tail: %w", err)
 			}

@@ -28,7 +28,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{6, KindEdited, []string{"line 6 was edited"}}},
+			want:   []problem{{6, kindEdited, []string{"line 6 was edited"}}},
 		},
 		{
 			name: "add an unknown field to a record",
@@ -38,7 +38,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{5, KindEdited, []string{"line 5 was edited"}}},
+			want:   []problem{{5, kindEdited, []string{"line 5 was edited"}}},
 		},
 		{
 			name: "re-encode a record without changing its content",
@@ -47,7 +47,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{5, KindNonCanonical, []string{"line 5 was re-encoded"}}},
+			want:   []problem{{5, kindNonCanonical, []string{"line 5 was re-encoded"}}},
 		},
 		{
 			name: "escape a character differently",
@@ -56,7 +56,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{5, KindNonCanonical, []string{"line 5 was re-encoded"}}},
+			want:   []problem{{5, kindNonCanonical, []string{"line 5 was re-encoded"}}},
 		},
 		{
 			name: "delete a middle line",
@@ -64,7 +64,7 @@ func TestVerifyTampering(t *testing.T) {
 				return slices.Delete(lines, 5, 6)
 			},
 			status: Broken,
-			want:   []problem{{6, KindDeleted, []string{"line 6 does not chain to line 5", "deleted"}}},
+			want:   []problem{{6, kindDeleted, []string{"line 6 does not chain to line 5", "deleted"}}},
 		},
 		{
 			name: "delete the first line",
@@ -72,7 +72,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines[1:]
 			},
 			status: Broken,
-			want:   []problem{{1, KindDeleted, []string{"line 1 does not start the chain", "deleted from the start"}}},
+			want:   []problem{{1, kindDeleted, []string{"line 1 does not start the chain", "deleted from the start"}}},
 		},
 		{
 			name: "edit a record and recompute its hash",
@@ -81,7 +81,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{7, KindDeleted, []string{"line 7 does not chain to line 6", "or line 6 was rewritten"}}},
+			want:   []problem{{7, kindDeleted, []string{"line 7 does not chain to line 6", "or line 6 was rewritten"}}},
 		},
 		{
 			name: "insert a copied line",
@@ -89,7 +89,7 @@ func TestVerifyTampering(t *testing.T) {
 				return slices.Insert(lines, 8, bytes.Clone(lines[3]))
 			},
 			status: Broken,
-			want:   []problem{{9, KindInserted, []string{"line 9 was inserted", "copy of line 4"}}},
+			want:   []problem{{9, kindInserted, []string{"line 9 was inserted", "copy of line 4"}}},
 		},
 		{
 			name: "insert a copy of a later line",
@@ -97,7 +97,7 @@ func TestVerifyTampering(t *testing.T) {
 				return slices.Insert(lines, 3, bytes.Clone(lines[8]))
 			},
 			status: Broken,
-			want:   []problem{{4, KindInserted, []string{"line 4 was inserted", "copy of line 10"}}},
+			want:   []problem{{4, kindInserted, []string{"line 4 was inserted", "copy of line 10"}}},
 		},
 		{
 			name: "insert a forged record",
@@ -109,7 +109,7 @@ func TestVerifyTampering(t *testing.T) {
 				return slices.Insert(lines, 6, forged)
 			},
 			status: Broken,
-			want:   []problem{{7, KindInserted, []string{"line 7 was inserted", "line 8 chains to line 6"}}},
+			want:   []problem{{7, kindInserted, []string{"line 7 was inserted", "line 8 chains to line 6"}}},
 		},
 		{
 			name: "swap two lines",
@@ -118,7 +118,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{6, KindReordered, []string{"line 6 is out of order", "line 7"}}},
+			want:   []problem{{6, kindReordered, []string{"line 6 is out of order", "line 7"}}},
 		},
 		{
 			name: "move a line far down",
@@ -128,7 +128,7 @@ func TestVerifyTampering(t *testing.T) {
 				return slices.Insert(lines, 8, l)
 			},
 			status: Broken,
-			want:   []problem{{3, KindReordered, []string{"line 3 is out of order", "line 9"}}},
+			want:   []problem{{3, kindReordered, []string{"line 3 is out of order", "line 9"}}},
 		},
 		{
 			name: "replace a line with garbage",
@@ -138,8 +138,8 @@ func TestVerifyTampering(t *testing.T) {
 			},
 			status: Broken,
 			want: []problem{
-				{6, KindMalformed, []string{"line 6 is malformed"}},
-				{7, KindDeleted, []string{"line 7 does not chain to line 5"}},
+				{6, kindMalformed, []string{"line 6 is malformed"}},
+				{7, kindDeleted, []string{"line 7 does not chain to line 5"}},
 			},
 		},
 		{
@@ -148,7 +148,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines[:len(lines)-3]
 			},
 			status: Broken,
-			want:   []problem{{9, KindTruncated, []string{"ends after line 8", "3 record(s) missing", "truncated"}}},
+			want:   []problem{{9, kindTruncated, []string{"ends after line 8", "3 record(s) missing", "truncated"}}},
 		},
 		{
 			name: "delete the whole log",
@@ -159,7 +159,7 @@ func TestVerifyTampering(t *testing.T) {
 				return nil
 			},
 			status: Broken,
-			want:   []problem{{1, KindTruncated, []string{"all 11 missing"}}},
+			want:   []problem{{1, kindTruncated, []string{"all 11 missing"}}},
 		},
 		{
 			name: "torn last line",
@@ -193,7 +193,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{0, KindCheckpointMissing, []string{"audit.head is missing", "audit_start at line 1", "checkpoint was deleted"}}},
+			want:   []problem{{0, kindCheckpointMissing, []string{"audit.head is missing", "audit_start at line 1", "checkpoint was deleted"}}},
 		},
 		{
 			name: "audit.head missing from a log that never had one",
@@ -203,7 +203,7 @@ func TestVerifyTampering(t *testing.T) {
 				return unmarkedChain(t, 5)
 			},
 			status: TailUnprovable,
-			want:   []problem{{0, KindCheckpointMissing, []string{"audit.head is missing", "never checkpointed", "after line 5"}}},
+			want:   []problem{{0, kindCheckpointMissing, []string{"audit.head is missing", "never checkpointed", "after line 5"}}},
 		},
 		{
 			name: "checkpoint names another hash",
@@ -212,7 +212,7 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{11, KindCheckpointMismatch, []string{"line 11 has h 000000000000", "rewritten"}}},
+			want:   []problem{{11, kindCheckpointMismatch, []string{"line 11 has h 000000000000", "rewritten"}}},
 		},
 		{
 			name: "checkpoint count edited",
@@ -221,16 +221,16 @@ func TestVerifyTampering(t *testing.T) {
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{0, KindCheckpointMismatch, []string{"counts 12 lines but the log has 11", "audit.head was edited"}}},
+			want:   []problem{{0, kindCheckpointMismatch, []string{"counts 12 lines but the log has 11", "audit.head was edited"}}},
 		},
 		{
 			name: "checkpoint unreadable",
 			tamper: func(t *testing.T, home string, lines [][]byte) [][]byte {
-				writeFile(t, filepath.Join(home, HeadFile), []byte("{garbage"))
+				writeFile(t, filepath.Join(home, headFile), []byte("{garbage"))
 				return lines
 			},
 			status: Broken,
-			want:   []problem{{0, KindCheckpointMalformed, []string{"audit.head is unreadable"}}},
+			want:   []problem{{0, kindCheckpointMalformed, []string{"audit.head is unreadable"}}},
 		},
 		{
 			name: "stale checkpoint (writer killed before updating it)",
@@ -275,14 +275,14 @@ func TestAppendAfterTampering(t *testing.T) {
 			},
 			status:  Broken,
 			records: 10, // 8 + audit_recover + new record
-			want:    []problem{{9, KindTruncated, []string{"line 9: an appender found the log truncated", "3 missing"}}},
+			want:    []problem{{9, kindTruncated, []string{"line 9: an appender found the log truncated", "3 missing"}}},
 		},
 		{
 			name:    "deleted checkpoint",
 			tamper:  func(t *testing.T, home string) { removeHead(t, home) },
 			status:  Broken,
 			records: 13,
-			want:    []problem{{12, KindCheckpointMissing, []string{"line 12: an appender found the checkpoint deleted"}}},
+			want:    []problem{{12, kindCheckpointMissing, []string{"line 12: an appender found the checkpoint deleted"}}},
 		},
 		{
 			name: "torn last line",
@@ -322,18 +322,18 @@ func TestAppendAfterTampering(t *testing.T) {
 			records: 3, // audit_start + audit_recover + new record
 			// audit.genesis (issue 14) also names the chain that was lost
 			want: []problem{
-				{1, KindChainReplaced, []string{"audit.genesis says it was started at"}},
-				{2, KindTruncated, []string{"audit.jsonl was empty but the checkpoint recorded 11 records"}},
+				{1, kindChainReplaced, []string{"audit.genesis says it was started at"}},
+				{2, kindTruncated, []string{"audit.jsonl was empty but the checkpoint recorded 11 records"}},
 			},
 		},
 		{
 			name: "unreadable checkpoint",
 			tamper: func(t *testing.T, home string) {
-				writeFile(t, filepath.Join(home, HeadFile), []byte("nope"))
+				writeFile(t, filepath.Join(home, headFile), []byte("nope"))
 			},
 			status:  Broken,
 			records: 13,
-			want:    []problem{{12, KindCheckpointMismatch, []string{"line 12: an appender found the checkpoint did not match", "unreadable"}}},
+			want:    []problem{{12, kindCheckpointMismatch, []string{"line 12: an appender found the checkpoint did not match", "unreadable"}}},
 		},
 		{
 			name: "log that was never checkpointed",
@@ -344,7 +344,7 @@ func TestAppendAfterTampering(t *testing.T) {
 			},
 			status:  TailUnprovable,
 			records: 6,
-			want:    []problem{{5, KindCheckpointMissing, []string{"line 5: an appender found no checkpoint", "records before line 5 may have been removed"}}},
+			want:    []problem{{5, kindCheckpointMissing, []string{"line 5: an appender found no checkpoint", "records before line 5 may have been removed"}}},
 		},
 	}
 	for _, tc := range cases {
@@ -416,7 +416,7 @@ func appendRaw(t testing.TB, home string, b []byte) {
 
 func removeHead(t testing.TB, home string) {
 	t.Helper()
-	if err := os.Remove(filepath.Join(home, HeadFile)); err != nil {
+	if err := os.Remove(filepath.Join(home, headFile)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -427,7 +427,7 @@ func writeHeadJSON(t testing.TB, home string, h Head) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(home, HeadFile), b)
+	writeFile(t, filepath.Join(home, headFile), b)
 }
 
 // unmarkedChain builds a valid chain of n records without the audit_start
@@ -472,12 +472,12 @@ func TestAppendAfterTornFirstWrite(t *testing.T) {
 	removeHead(t, home)
 	requireProblems(t, mustVerify(t, home), Broken,
 		problem{1, KindTorn, nil},
-		problem{0, KindCheckpointMissing, []string{"checkpoint was deleted"}})
+		problem{0, kindCheckpointMissing, []string{"checkpoint was deleted"}})
 }
 
 func removeGenesis(t testing.TB, home string) {
 	t.Helper()
-	if err := os.Remove(filepath.Join(home, GenesisFile)); err != nil {
+	if err := os.Remove(filepath.Join(home, genesisFile)); err != nil {
 		t.Fatal(err)
 	}
 }

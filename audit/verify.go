@@ -44,40 +44,40 @@ func (s Status) String() string {
 
 // Problem kinds.
 const (
-	KindEdited              = "edited"               // a record's content does not match its h
-	KindNonCanonical        = "noncanonical"         // content matches h but the bytes were re-encoded
-	KindDeleted             = "deleted"              // a record is missing before this line
-	KindInserted            = "inserted"             // this line does not belong in the chain
-	KindReordered           = "reordered"            // lines are out of order
-	KindTruncated           = "truncated"            // records are missing from the end (of the log or a segment)
-	KindMalformed           = "malformed"            // not a JSON audit record (or ledger line)
+	kindEdited              = "edited"               // a record's content does not match its h
+	kindNonCanonical        = "noncanonical"         // content matches h but the bytes were re-encoded
+	kindDeleted             = "deleted"              // a record is missing before this line
+	kindInserted            = "inserted"             // this line does not belong in the chain
+	kindReordered           = "reordered"            // lines are out of order
+	kindTruncated           = "truncated"            // records are missing from the end (of the log or a segment)
+	kindMalformed           = "malformed"            // not a JSON audit record (or ledger line)
 	KindTorn                = "torn"                 // partial line left by a killed writer
-	KindCheckpointMissing   = "checkpoint-missing"   // audit.head is (or was) missing
-	KindCheckpointMismatch  = "checkpoint-mismatch"  // audit.head names a different record
-	KindCheckpointMalformed = "checkpoint-malformed" // audit.head cannot be parsed
+	kindCheckpointMissing   = "checkpoint-missing"   // audit.head is (or was) missing
+	kindCheckpointMismatch  = "checkpoint-mismatch"  // audit.head names a different record
+	kindCheckpointMalformed = "checkpoint-malformed" // audit.head cannot be parsed
 	KindCheckpointStale     = "checkpoint-stale"     // lines after the checkpoint are unproven
 
-	KindSegmentMissing      = "segment-missing"      // a segment the ledger lists is gone
-	KindSegmentUnlisted     = "segment-unlisted"     // a segment file the ledger does not list
-	KindLedgerEdited        = "ledger-edited"        // a ledger line was changed, or rewritten and rehashed
-	KindLedgerPruned        = "ledger-pruned"        // ledger lines are missing
-	KindLedgerReordered     = "ledger-reordered"     // ledger lines are out of order or repeated
-	KindLedgerMismatch      = "ledger-mismatch"      // a segment is not what its ledger line says
-	KindBoundary            = "segment-boundary"     // the chain breaks where one file ends and the next begins
-	KindRotationInterrupted = "rotation-interrupted" // a writer was killed mid-rotation; the next append finishes it
+	kindSegmentMissing      = "segment-missing"      // a segment the ledger lists is gone
+	kindSegmentUnlisted     = "segment-unlisted"     // a segment file the ledger does not list
+	kindLedgerEdited        = "ledger-edited"        // a ledger line was changed, or rewritten and rehashed
+	kindLedgerPruned        = "ledger-pruned"        // ledger lines are missing
+	kindLedgerReordered     = "ledger-reordered"     // ledger lines are out of order or repeated
+	kindLedgerMismatch      = "ledger-mismatch"      // a segment is not what its ledger line says
+	kindBoundary            = "segment-boundary"     // the chain breaks where one file ends and the next begins
+	kindRotationInterrupted = "rotation-interrupted" // a writer was killed mid-rotation; the next append finishes it
 
 	// Signatures (see SignConfig and verify_sign.go).
-	KindUnsigned     = SigUnsigned  // a record, ledger line or checkpoint that must be signed is not
-	KindBadSignature = SigBad       // a signature does not verify with the configured key
-	KindWrongAlg     = SigWrongAlg  // signed with another algorithm than AIRLOCK_SIGN says
-	KindKeyAbsent    = SigKeyAbsent // AIRLOCK_SIGN is set but the key to verify with is not there
+	kindUnsigned     = sigUnsigned  // a record, ledger line or checkpoint that must be signed is not
+	kindBadSignature = sigBad       // a signature does not verify with the configured key
+	kindWrongAlg     = sigWrongAlg  // signed with another algorithm than AIRLOCK_SIGN says
+	kindKeyAbsent    = sigKeyAbsent // AIRLOCK_SIGN is set but the key to verify with is not there
 
 	// External anchors (see anchor.go).
-	KindAnchorMismatch = "anchor-mismatch"   // the log has another h at an anchored count: rewritten
-	KindAnchorBeyond   = "anchor-beyond-log" // an anchor counts more records than the log has: truncated or rolled back
-	KindAnchorForeign  = "anchor-foreign"    // anchors for this home's path under another install id: install.id replaced
-	KindNotRegular     = "not-a-file"        // a file of the log is a FIFO, device or directory
-	KindAnchorFile     = "anchor-file"       // the anchor file itself was edited, reordered or torn
+	kindAnchorMismatch = "anchor-mismatch"   // the log has another h at an anchored count: rewritten
+	kindAnchorBeyond   = "anchor-beyond-log" // an anchor counts more records than the log has: truncated or rolled back
+	kindAnchorForeign  = "anchor-foreign"    // anchors for this home's path under another install id: install.id replaced
+	kindNotRegular     = "not-a-file"        // a file of the log is a FIFO, device or directory
+	kindAnchorFile     = "anchor-file"       // the anchor file itself was edited, reordered or torn
 )
 
 // Problem is one finding of Verify.
@@ -113,7 +113,7 @@ type Report struct {
 	Notes    []string `json:"notes,omitempty"` // information that is not a problem
 	// Warnings are findings that leave Status intact: an unconfirmed tail
 	// a killed writer left, a break a seal record names (verify_tail.go).
-	Warnings []Warning `json:"warnings,omitempty"`
+	Warnings []warning `json:"warnings,omitempty"`
 }
 
 // Verify checks the audit chain in home: the ledger of rotated segments,
@@ -147,7 +147,7 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 	// A signing configuration that cannot be loaded (an unknown mode, an
 	// unreadable or malformed key) is a finding, not an I/O failure: the
 	// signatures cannot be checked, which must not read as intact.
-	cfg, cfgErr := LoadVerifyConfig(home, getenv)
+	cfg, cfgErr := loadVerifyConfig(home, getenv)
 	anchorDir := o.AnchorDir
 	if anchorDir == "" {
 		anchorDir = getenv(AnchorDirEnv)
@@ -165,7 +165,7 @@ func VerifyWith(home string, o VerifyOptions) (*Report, error) {
 	v := &verifier{rep: rep, base: map[string]int64{}}
 	v.initSig(cfg)
 	if cfgErr != nil {
-		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "signatures cannot be checked: %s", textsafe.Escape(cfgErr.Error()))
+		v.addIn(LogFile, 0, kindKeyAbsent, Broken, "signatures cannot be checked: %s", textsafe.Escape(cfgErr.Error()))
 	}
 	an, err := v.loadAnchors(home, anchorDir)
 	if err != nil {
@@ -245,8 +245,8 @@ func sortProblems(rep *Report, items []walkItem) {
 	for i, it := range items {
 		rank[it.name] = i + 1
 	}
-	rank[HeadFile] = len(items) + 1
-	rank[AnchorFile] = len(items) + 2
+	rank[headFile] = len(items) + 1
+	rank[anchorFile] = len(items) + 2
 	const last = int(^uint(0) >> 1)
 	key := func(p Problem) (int, int) {
 		r, ok := rank[p.File]
@@ -285,7 +285,7 @@ type fileState struct {
 type verifier struct {
 	rep   *Report
 	cp    canonParser
-	bySeq map[int]LedgerEntry
+	bySeq map[int]ledgerEntry
 
 	// across files
 	lastH    []byte // claimed h of the last record (the chain so far)
@@ -350,7 +350,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	defer func() { v.prevItem = &items[idx] }()
 	if !it.live && !it.exists {
 		e := it.entry
-		v.add(0, KindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, textsafe.Escape(e.Segment), e.Seq, e.Count)
+		v.add(0, kindSegmentMissing, Broken, "%s lists segment %s (entry %d, %d records) but the file is gone: the segment was deleted", LedgerFile, textsafe.Escape(e.Segment), e.Seq, e.Count)
 		v.lastH = append(v.lastH[:0], e.Last...)
 		v.pos += int64(e.Count)
 		v.checkLedgerSig(e)
@@ -360,9 +360,9 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 		return st, nil
 	}
 	f, size, err := snap.openItem(home, it)
-	if errors.Is(err, ErrNotRegular) && !it.live {
+	if errors.Is(err, errNotRegular) && !it.live {
 		// planted: a FIFO, device or directory where a segment should be
-		v.add(0, KindNotRegular, Broken, "%s is not a regular file (a FIFO, device or directory was put in its place): %s", textsafe.Escape(it.name), textsafe.Escape(err.Error()))
+		v.add(0, kindNotRegular, Broken, "%s is not a regular file (a FIFO, device or directory was put in its place): %s", textsafe.Escape(it.name), textsafe.Escape(err.Error()))
 		if it.entry != nil {
 			v.lastH = append(v.lastH[:0], it.entry.Last...)
 			v.pos += int64(it.entry.Count)
@@ -398,7 +398,7 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 	} else if !it.live && idx != v.target {
 		// (The checkpoint's target is judged in checkpoint: it may be a
 		// rotation a killed writer left half done.)
-		v.add(0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
+		v.add(0, kindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
 	}
 	return st, nil
 }
@@ -406,17 +406,17 @@ func (v *verifier) walkFile(home string, snap *snapshot, items []walkItem, idx, 
 // compareLedger checks a segment against its ledger line. When the
 // segment's end differs, the walk continues from the end the ledger
 // records, so the next file is judged against the ledger, not the damage.
-func (v *verifier) compareLedger(e *LedgerEntry, st *fileState) {
+func (v *verifier) compareLedger(e *ledgerEntry, st *fileState) {
 	last := string(st.lastFull)
 	switch {
 	case last != e.Last && st.lines < e.Count:
-		v.add(st.lines+1, KindTruncated, Broken, "%s ends after line %d but its ledger line (entry %d) records %d lines: %d record(s) missing from its end (truncated)", v.file, st.lines, e.Seq, e.Count, e.Count-st.lines)
+		v.add(st.lines+1, kindTruncated, Broken, "%s ends after line %d but its ledger line (entry %d) records %d lines: %d record(s) missing from its end (truncated)", v.file, st.lines, e.Seq, e.Count, e.Count-st.lines)
 	case last != e.Last:
-		v.add(0, KindLedgerMismatch, Broken, "%s ends with h %s after %d lines but its ledger line (entry %d) records h %s after %d lines: the segment was changed after rotation", v.file, shortHash(st.lastFull), st.lines, e.Seq, shortHash([]byte(e.Last)), e.Count)
+		v.add(0, kindLedgerMismatch, Broken, "%s ends with h %s after %d lines but its ledger line (entry %d) records h %s after %d lines: the segment was changed after rotation", v.file, shortHash(st.lastFull), st.lines, e.Seq, shortHash([]byte(e.Last)), e.Count)
 	case st.lines != e.Count && !st.linkBroken:
-		v.add(0, KindLedgerMismatch, Broken, "%s has %d lines but its ledger line (entry %d) records %d", v.file, st.lines, e.Seq, e.Count)
+		v.add(0, kindLedgerMismatch, Broken, "%s has %d lines but its ledger line (entry %d) records %d", v.file, st.lines, e.Seq, e.Count)
 	case st.hasRecord && !st.linkBroken && string(st.firstPrev) != e.FirstPrev:
-		v.add(0, KindLedgerMismatch, Broken, "%s starts from h %s but its ledger line (entry %d) says %s", v.file, shortHash(st.firstPrev), e.Seq, shortHash([]byte(e.FirstPrev)))
+		v.add(0, kindLedgerMismatch, Broken, "%s starts from h %s but its ledger line (entry %d) says %s", v.file, shortHash(st.firstPrev), e.Seq, shortHash([]byte(e.FirstPrev)))
 	}
 	v.lastH = append(v.lastH[:0], e.Last...)
 }
@@ -460,7 +460,7 @@ func (v *verifier) pass1(r io.Reader) error {
 				h = []byte(stringValue(h))
 			}
 			if !bytes.Equal(sumHex[:], h) {
-				v.add(n, KindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sumHex[:12], shortHash(h))
+				v.add(n, kindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sumHex[:12], shortHash(h))
 			}
 			prev = f.prev
 			if bytes.IndexByte(prev, '\\') >= 0 {
@@ -482,11 +482,11 @@ func (v *verifier) pass1(r io.Reader) error {
 			sum, herr := hashObject(m)
 			switch {
 			case herr != nil:
-				v.add(n, KindMalformed, Broken, "%s cannot be hashed: %v", v.loc(n), herr)
+				v.add(n, kindMalformed, Broken, "%s cannot be hashed: %v", v.loc(n), herr)
 			case sum == hs:
-				v.add(n, KindNonCanonical, Broken, "%s was re-encoded: its content still matches its h but its bytes are not the canonical encoding that was written", v.loc(n))
+				v.add(n, kindNonCanonical, Broken, "%s was re-encoded: its content still matches its h but its bytes are not the canonical encoding that was written", v.loc(n))
 			default:
-				v.add(n, KindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sum[:12], shortHash([]byte(hs)))
+				v.add(n, kindEdited, Broken, "%s was edited: its content hashes to %s but its h is %s", v.loc(n), sum[:12], shortHash([]byte(hs)))
 			}
 			h, prev = []byte(hs), []byte(ps)
 			ev, _ := m["event"].(string)
@@ -525,12 +525,12 @@ func (v *verifier) pass1(r io.Reader) error {
 			if string(detail) == StartDetail {
 				v.mark(n, EventStart)
 			}
-		case EventSegmentStart:
-			v.mark(n, EventSegmentStart)
+		case eventSegmentStart:
+			v.mark(n, eventSegmentStart)
 			v.segmentStart(n, string(detail))
 		case EventRecover:
 			v.recovered(n, string(reason), string(detail))
-		case EventSeal:
+		case eventSeal:
 			v.sealed(n, string(reason), string(detail))
 		}
 	}
@@ -548,17 +548,17 @@ func (v *verifier) mark(n int, what string) {
 func (v *verifier) segmentStart(n int, detail string) {
 	seg, seq, lh, ok := parseSegmentStart(detail)
 	if !ok {
-		v.add(n, KindLedgerMismatch, Broken, "%s is a segment_start that names no ledger line", v.loc(n))
+		v.add(n, kindLedgerMismatch, Broken, "%s is a segment_start that names no ledger line", v.loc(n))
 		return
 	}
 	e, found := v.bySeq[seq]
 	switch {
 	case !found:
-		v.add(n, KindLedgerPruned, Broken, "%s is the segment_start after %s, ledger entry %d, which %s no longer has: ledger lines were removed", v.loc(n), textsafe.Escape(seg), seq, LedgerFile)
+		v.add(n, kindLedgerPruned, Broken, "%s is the segment_start after %s, ledger entry %d, which %s no longer has: ledger lines were removed", v.loc(n), textsafe.Escape(seg), seq, LedgerFile)
 	case e.H != lh || e.Segment != seg:
-		v.add(n, KindLedgerEdited, Broken, "%s is the segment_start after %s, ledger entry %d with h %s, but %s has %s with h %s there: the ledger was rewritten", v.loc(n), textsafe.Escape(seg), seq, shortHash([]byte(lh)), LedgerFile, textsafe.Escape(e.Segment), shortHash([]byte(e.H)))
+		v.add(n, kindLedgerEdited, Broken, "%s is the segment_start after %s, ledger entry %d with h %s, but %s has %s with h %s there: the ledger was rewritten", v.loc(n), textsafe.Escape(seg), seq, shortHash([]byte(lh)), LedgerFile, textsafe.Escape(e.Segment), shortHash([]byte(e.H)))
 	case v.prevItem != nil && v.prevItem.entry != nil && v.prevItem.exists && v.prevItem.entry.Seq != seq:
-		v.add(n, KindLedgerMismatch, Broken, "%s is the segment_start after %s (entry %d) but follows %s (entry %d)", v.loc(n), textsafe.Escape(seg), seq, textsafe.Escape(v.prevItem.name), v.prevItem.entry.Seq)
+		v.add(n, kindLedgerMismatch, Broken, "%s is the segment_start after %s (entry %d) but follows %s (entry %d)", v.loc(n), textsafe.Escape(seg), seq, textsafe.Escape(v.prevItem.name), v.prevItem.entry.Seq)
 	}
 }
 
@@ -568,7 +568,7 @@ func (v *verifier) badLine(n int, complete bool, why string) {
 		v.add(n, KindTorn, Broken, "%s: torn last line (a writer was killed mid-append)", v.loc(n))
 		return
 	}
-	v.add(n, KindMalformed, Broken, "%s is malformed: %s", v.loc(n), textsafe.Escape(why))
+	v.add(n, kindMalformed, Broken, "%s is malformed: %s", v.loc(n), textsafe.Escape(why))
 	v.malformed, v.malIdx = n, len(v.rep.Problems)-1
 }
 
@@ -576,7 +576,7 @@ func (v *verifier) badLine(n int, complete bool, why string) {
 func (v *verifier) recovered(n int, reason, detail string) {
 	d := textsafe.Escape(detail)
 	switch reason {
-	case RecoverTorn:
+	case recoverTorn:
 		// The appender terminates the torn line and writes this record in
 		// the same write, so the torn line is the latest malformed one.
 		if v.malformed > 0 {
@@ -588,13 +588,13 @@ func (v *verifier) recovered(n int, reason, detail string) {
 			}
 			v.malformed = 0
 		}
-	case RecoverTruncated:
-		v.add(n, KindTruncated, Broken, "%s: an appender found the log truncated: %s", v.loc(n), d)
-	case RecoverCheckpointMissing:
-		v.add(n, KindCheckpointMissing, Broken, "%s: an appender found the checkpoint deleted: %s", v.loc(n), d)
-	case RecoverUncheckpointed:
-		v.add(n, KindCheckpointMissing, TailUnprovable, "%s: an appender found no checkpoint, so records before line %d may have been removed from the end: %s", v.loc(n), n, d)
-	case RecoverCheckpointBad:
-		v.add(n, KindCheckpointMismatch, Broken, "%s: an appender found the checkpoint did not match the log: %s", v.loc(n), d)
+	case recoverTruncated:
+		v.add(n, kindTruncated, Broken, "%s: an appender found the log truncated: %s", v.loc(n), d)
+	case recoverCheckpointMissing:
+		v.add(n, kindCheckpointMissing, Broken, "%s: an appender found the checkpoint deleted: %s", v.loc(n), d)
+	case recoverUncheckpointed:
+		v.add(n, kindCheckpointMissing, TailUnprovable, "%s: an appender found no checkpoint, so records before line %d may have been removed from the end: %s", v.loc(n), n, d)
+	case recoverCheckpointBad:
+		v.add(n, kindCheckpointMismatch, Broken, "%s: an appender found the checkpoint did not match the log: %s", v.loc(n), d)
 	}
 }

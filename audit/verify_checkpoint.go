@@ -11,16 +11,16 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 	if head != nil {
 		switch {
 		case head.Segments > led.maxSeq:
-			v.addIn(LedgerFile, 0, KindLedgerPruned, Broken, "the checkpoint was written after %d rotations but %s lists %d: ledger lines were removed from its end", head.Segments, LedgerFile, led.maxSeq)
+			v.addIn(LedgerFile, 0, kindLedgerPruned, Broken, "the checkpoint was written after %d rotations but %s lists %d: ledger lines were removed from its end", head.Segments, LedgerFile, led.maxSeq)
 		case head.Segments > 0 && head.Segments == led.maxSeq && led.bySeq[led.maxSeq].H != head.Ledger:
-			v.addIn(LedgerFile, 0, KindLedgerEdited, Broken, "the checkpoint says ledger entry %d has h %s but %s has h %s: the ledger was rewritten", head.Segments, shortHash([]byte(head.Ledger)), LedgerFile, shortHash([]byte(led.bySeq[led.maxSeq].H)))
+			v.addIn(LedgerFile, 0, kindLedgerEdited, Broken, "the checkpoint says ledger entry %d has h %s but %s has h %s: the ledger was rewritten", head.Segments, shortHash([]byte(head.Ledger)), LedgerFile, shortHash([]byte(led.bySeq[led.maxSeq].H)))
 		}
 	}
 	L := live.lines
 	liveIdx := len(items) - 1
 	switch {
 	case headBad != nil:
-		v.addIn(HeadFile, 0, KindCheckpointMalformed, Broken, "%s is unreadable: %s", HeadFile, textsafe.Escape(headBad.Error()))
+		v.addIn(headFile, 0, kindCheckpointMalformed, Broken, "%s is unreadable: %s", headFile, textsafe.Escape(headBad.Error()))
 	case head == nil:
 		if v.rep.Records == 0 {
 			return
@@ -30,12 +30,12 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 			if v.markFile != LogFile {
 				where = " of " + v.markFile
 			}
-			v.addIn(HeadFile, 0, KindCheckpointMissing, Broken, "%s is missing but the log is checkpointed (%s at line %d%s): the checkpoint was deleted, so records may have been removed from the end", HeadFile, v.markWhat, v.markLine, where)
+			v.addIn(headFile, 0, kindCheckpointMissing, Broken, "%s is missing but the log is checkpointed (%s at line %d%s): the checkpoint was deleted, so records may have been removed from the end", headFile, v.markWhat, v.markLine, where)
 		} else {
-			v.addIn(HeadFile, 0, KindCheckpointMissing, TailUnprovable, "%s is missing and the log was never checkpointed: records after line %d may have been removed without trace", HeadFile, L)
+			v.addIn(headFile, 0, kindCheckpointMissing, TailUnprovable, "%s is missing and the log was never checkpointed: records after line %d may have been removed without trace", headFile, L)
 		}
 	case target < 0:
-		v.addIn(HeadFile, 0, KindCheckpointMismatch, Broken, "the checkpoint names line %d of the file that was live after %d rotations, but %s does not list that segment", head.Count, head.Segments, LedgerFile)
+		v.addIn(headFile, 0, kindCheckpointMismatch, Broken, "the checkpoint names line %d of the file that was live after %d rotations, but %s does not list that segment", head.Count, head.Segments, LedgerFile)
 	case target != liveIdx:
 		it := items[target]
 		switch {
@@ -44,9 +44,9 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 			if tst.hAtOK {
 				got = "h " + shortHash([]byte(tst.hAt))
 			}
-			v.addIn(it.name, head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d of %s has h %s but it has %s", head.Count, textsafe.Escape(it.name), shortHash([]byte(head.Last)), got)
+			v.addIn(it.name, head.Count, kindCheckpointMismatch, Broken, "the checkpoint says line %d of %s has h %s but it has %s", head.Count, textsafe.Escape(it.name), shortHash([]byte(head.Last)), got)
 			if it.entry == nil {
-				v.addIn(it.name, 0, KindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
+				v.addIn(it.name, 0, kindSegmentUnlisted, Broken, "%s is not listed in %s: its ledger line was removed, or the file was planted", textsafe.Escape(it.name), LedgerFile)
 			}
 		default:
 			v.afterRotation(items, target, tst, live, head.Count, it.entry == nil)
@@ -61,20 +61,20 @@ func (v *verifier) checkpoint(snap *snapshot, led *ledgerCheck, items []walkItem
 		// The log still ends with the checkpointed record, so lines were
 		// removed or added inside it: the chain findings explain that.
 		if !live.linkBroken {
-			v.addIn(HeadFile, 0, KindCheckpointMismatch, Broken, "the checkpoint counts %d lines but the log has %d although it ends with the checkpointed record: %s was edited", head.Count, L, HeadFile)
+			v.addIn(headFile, 0, kindCheckpointMismatch, Broken, "the checkpoint counts %d lines but the log has %d although it ends with the checkpointed record: %s was edited", head.Count, L, headFile)
 		}
 	case head.Count > L:
 		missing := head.Count - L
 		if L == 0 {
-			v.addIn(LogFile, 1, KindTruncated, Broken, "%s is empty or missing but the checkpoint records %d records: all %d missing (truncated)", LogFile, head.Count, missing)
+			v.addIn(LogFile, 1, kindTruncated, Broken, "%s is empty or missing but the checkpoint records %d records: all %d missing (truncated)", LogFile, head.Count, missing)
 		} else {
-			v.addIn(LogFile, L+1, KindTruncated, Broken, "the log ends after line %d but the checkpoint records %d lines: %d record(s) missing from the end (truncated)", L, head.Count, missing)
+			v.addIn(LogFile, L+1, kindTruncated, Broken, "the log ends after line %d but the checkpoint records %d lines: %d record(s) missing from the end (truncated)", L, head.Count, missing)
 		}
 	case !live.hAtOK || live.hAt != head.Last:
 		got := "no record"
 		if live.hAtOK {
 			got = "h " + shortHash([]byte(live.hAt))
 		}
-		v.addIn(LogFile, head.Count, KindCheckpointMismatch, Broken, "the checkpoint says line %d has h %s but line %d has %s: the log was rewritten, or truncated and appended to", head.Count, shortHash([]byte(head.Last)), head.Count, got)
+		v.addIn(LogFile, head.Count, kindCheckpointMismatch, Broken, "the checkpoint says line %d has h %s but line %d has %s: the log was rewritten, or truncated and appended to", head.Count, shortHash([]byte(head.Last)), head.Count, got)
 	}
 }

@@ -13,8 +13,8 @@ import (
 
 // ledgerCheck is what Verify learned from audit.chain.
 type ledgerCheck struct {
-	entries []LedgerEntry       // lines that parse as entries, in file order
-	bySeq   map[int]LedgerEntry // first line for each seq
+	entries []ledgerEntry       // lines that parse as entries, in file order
+	bySeq   map[int]ledgerEntry // first line for each seq
 	maxSeq  int                 // highest seq listed, 0 if none
 	lineOf  map[int]int         // seq -> line of its first entry
 }
@@ -23,7 +23,7 @@ type ledgerCheck struct {
 // 3 ... in file order without gaps, and that each line chains to the one
 // with the seq before it. Problems are reported against LedgerFile.
 func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
-	lc := &ledgerCheck{bySeq: map[int]LedgerEntry{}}
+	lc := &ledgerCheck{bySeq: map[int]ledgerEntry{}}
 	lineOf := map[int]int{} // seq -> ledger line
 	var cp canonParser
 	var f lineFields
@@ -42,7 +42,7 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 		if err := cp.parseCanonical(line, &f); err == nil && f.h != nil {
 			hex.Encode(sumHex[:], f.hashed[:])
 			if !bytes.Equal(sumHex[:], f.h) {
-				v.add(n, KindLedgerEdited, Broken, "line %d of %s was edited: its content hashes to %s but its h is %s", n, LedgerFile, sumHex[:12], shortHash(f.h))
+				v.add(n, kindLedgerEdited, Broken, "line %d of %s was edited: its content hashes to %s but its h is %s", n, LedgerFile, sumHex[:12], shortHash(f.h))
 			}
 		} else {
 			m, derr := decodeObject(line)
@@ -53,32 +53,32 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 				continue
 			}
 			if derr != nil {
-				v.add(n, KindMalformed, Broken, "line %d of %s is malformed: %s", n, LedgerFile, textsafe.Escape(derr.Error()))
+				v.add(n, kindMalformed, Broken, "line %d of %s is malformed: %s", n, LedgerFile, textsafe.Escape(derr.Error()))
 				continue
 			}
 			hs, _ := m["h"].(string)
 			sum, herr := hashObject(m)
 			switch {
 			case herr != nil:
-				v.add(n, KindMalformed, Broken, "line %d of %s cannot be hashed: %v", n, LedgerFile, herr)
+				v.add(n, kindMalformed, Broken, "line %d of %s cannot be hashed: %v", n, LedgerFile, herr)
 			case sum == hs:
-				v.add(n, KindNonCanonical, Broken, "line %d of %s was re-encoded: its content still matches its h but its bytes are not canonical", n, LedgerFile)
+				v.add(n, kindNonCanonical, Broken, "line %d of %s was re-encoded: its content still matches its h but its bytes are not canonical", n, LedgerFile)
 			default:
-				v.add(n, KindLedgerEdited, Broken, "line %d of %s was edited: its content hashes to %s but its h is %s", n, LedgerFile, sum[:12], shortHash([]byte(hs)))
+				v.add(n, kindLedgerEdited, Broken, "line %d of %s was edited: its content hashes to %s but its h is %s", n, LedgerFile, sum[:12], shortHash([]byte(hs)))
 			}
 		}
 		e, err := parseLedgerEntry(line)
 		if err != nil {
-			v.add(n, KindMalformed, Broken, "line %d of %s is not a ledger entry: %s", n, LedgerFile, textsafe.Escape(err.Error()))
+			v.add(n, kindMalformed, Broken, "line %d of %s is not a ledger entry: %s", n, LedgerFile, textsafe.Escape(err.Error()))
 			continue
 		}
 		lc.entries = append(lc.entries, e)
 		if at, dup := lineOf[e.Seq]; dup {
-			v.add(n, KindLedgerReordered, Broken, "line %d of %s repeats entry %d (line %d)", n, LedgerFile, e.Seq, at)
+			v.add(n, kindLedgerReordered, Broken, "line %d of %s repeats entry %d (line %d)", n, LedgerFile, e.Seq, at)
 			continue
 		}
 		if e.Seq < maxSoFar {
-			v.add(n, KindLedgerReordered, Broken, "line %d of %s (entry %d) comes after entry %d: the ledger was reordered", n, LedgerFile, e.Seq, maxSoFar)
+			v.add(n, kindLedgerReordered, Broken, "line %d of %s (entry %d) comes after entry %d: the ledger was reordered", n, LedgerFile, e.Seq, maxSoFar)
 		}
 		maxSoFar = max(maxSoFar, e.Seq)
 		lineOf[e.Seq] = n
@@ -94,13 +94,13 @@ func (v *verifier) checkLedger(raw []byte) *ledgerCheck {
 		e := lc.bySeq[s]
 		switch {
 		case s != prevSeq+1 && s-1 == prevSeq+1:
-			v.add(lineOf[s], KindLedgerPruned, Broken, "%s has no entry %d before line %d (entry %d): a ledger line was removed", LedgerFile, prevSeq+1, lineOf[s], s)
+			v.add(lineOf[s], kindLedgerPruned, Broken, "%s has no entry %d before line %d (entry %d): a ledger line was removed", LedgerFile, prevSeq+1, lineOf[s], s)
 		case s != prevSeq+1:
-			v.add(lineOf[s], KindLedgerPruned, Broken, "%s has no entries %d-%d before line %d (entry %d): ledger lines were removed", LedgerFile, prevSeq+1, s-1, lineOf[s], s)
+			v.add(lineOf[s], kindLedgerPruned, Broken, "%s has no entries %d-%d before line %d (entry %d): ledger lines were removed", LedgerFile, prevSeq+1, s-1, lineOf[s], s)
 		case e.Prev != prevH && prevSeq == 0:
-			v.add(lineOf[s], KindLedgerEdited, Broken, "line %d of %s (entry 1) does not start the ledger chain: it was rewritten", lineOf[s], LedgerFile)
+			v.add(lineOf[s], kindLedgerEdited, Broken, "line %d of %s (entry 1) does not start the ledger chain: it was rewritten", lineOf[s], LedgerFile)
 		case e.Prev != prevH:
-			v.add(lineOf[s], KindLedgerEdited, Broken, "line %d of %s (entry %d) does not chain to entry %d (line %d): one of them was rewritten", lineOf[s], LedgerFile, s, prevSeq, lineOf[prevSeq])
+			v.add(lineOf[s], kindLedgerEdited, Broken, "line %d of %s (entry %d) does not chain to entry %d (line %d): one of them was rewritten", lineOf[s], LedgerFile, s, prevSeq, lineOf[prevSeq])
 		}
 		prevSeq, prevH = s, e.H
 	}

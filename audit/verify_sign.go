@@ -67,7 +67,7 @@ type VerifyOptions struct {
 
 // sigCheck is the signing state of one Verify walk.
 type sigCheck struct {
-	cfg       SignConfig
+	cfg       signConfig
 	on        bool   // signatures are checked: signing configured and its key loaded
 	started   bool   // the first sign_start was seen
 	startFile string // where
@@ -80,7 +80,7 @@ type sigCheck struct {
 	bareFile  string
 }
 
-func (v *verifier) initSig(cfg SignConfig) {
+func (v *verifier) initSig(cfg signConfig) {
 	v.sig.cfg = cfg
 	v.sig.on = cfg.Mode != "" && cfg.Verifier != nil
 	if v.sig.on {
@@ -108,16 +108,16 @@ func (v *verifier) finishKeyAbsent() {
 		return
 	}
 	if s.seen || s.started {
-		v.addIn(LogFile, 0, KindKeyAbsent, Broken, "key absent: signatures cannot be checked: %s", textsafe.Escape(s.absent))
+		v.addIn(LogFile, 0, kindKeyAbsent, Broken, "key absent: signatures cannot be checked: %s", textsafe.Escape(s.absent))
 		return
 	}
-	v.addIn(LogFile, 0, KindKeyAbsent, TailUnprovable, "%s=%s is set but no record is signed yet and there is no key to check with (%s): nothing proves the signatures were not stripped; the next append starts signing", SignEnv, s.cfg.Mode, textsafe.Escape(s.absent))
+	v.addIn(LogFile, 0, kindKeyAbsent, TailUnprovable, "%s=%s is set but no record is signed yet and there is no key to check with (%s): nothing proves the signatures were not stripped; the next append starts signing", SignEnv, s.cfg.Mode, textsafe.Escape(s.absent))
 }
 
 // recordSig checks the signature of line n (claimed h). Records before the
 // first sign_start may be unsigned; a signature they do carry is checked.
 func (v *verifier) recordSig(n int, h, event, alg, sig []byte) {
-	if string(event) == EventSignStart && !v.sig.started {
+	if string(event) == eventSignStart && !v.sig.started {
 		v.sig.started, v.sig.startFile, v.sig.startLine = true, v.file, n
 	}
 	signed := len(alg) > 0 || len(sig) > 0
@@ -138,8 +138,8 @@ func (v *verifier) recordSig(n int, h, event, alg, sig []byte) {
 		v.sig.before++
 		return
 	}
-	kind, msg := CheckRecordSig(v.sig.cfg, string(h), stringValue(alg), stringValue(sig))
-	if kind != SigOK {
+	kind, msg := checkRecordSig(v.sig.cfg, string(h), stringValue(alg), stringValue(sig))
+	if kind != sigOK {
 		v.add(n, kind, Broken, "%s: %s", v.loc(n), msg)
 	}
 }
@@ -147,11 +147,11 @@ func (v *verifier) recordSig(n int, h, event, alg, sig []byte) {
 // checkLedgerSig checks the signature of a ledger line, once the walk has
 // passed its segment: a line must be signed if signing had started by the
 // end of that segment (the rotating appender was signing).
-func (v *verifier) checkLedgerSig(e *LedgerEntry) {
+func (v *verifier) checkLedgerSig(e *ledgerEntry) {
 	if !v.sig.on || (!v.sig.started && e.Alg == "" && e.Sig == "") {
 		return
 	}
-	if kind, msg := CheckLedgerSig(v.sig.cfg, e.H, e.Alg, e.Sig); kind != SigOK {
+	if kind, msg := checkLedgerSig(v.sig.cfg, e.H, e.Alg, e.Sig); kind != sigOK {
 		n := v.ledgerLine[e.Seq]
 		v.addIn(LedgerFile, n, kind, Broken, "line %d of %s (entry %d): %s", n, LedgerFile, e.Seq, msg)
 	}
@@ -163,13 +163,13 @@ func (v *verifier) checkHeadSig(head *Head) {
 		return
 	}
 	if v.sig.started || head.Alg != "" || head.Sig != "" {
-		if kind, msg := CheckHeadSig(v.sig.cfg, *head, head.Alg, head.Sig); kind != SigOK {
-			v.addIn(HeadFile, 0, kind, Broken, "%s: %s", HeadFile, msg)
+		if kind, msg := checkHeadSig(v.sig.cfg, *head, head.Alg, head.Sig); kind != sigOK {
+			v.addIn(headFile, 0, kind, Broken, "%s: %s", headFile, msg)
 		}
 		return
 	}
 	if v.rep.Records > 0 {
-		v.addIn(HeadFile, 0, KindUnsigned, TailUnprovable, "%s=%s but no record and not the checkpoint is signed: either nothing was appended since signing was turned on (the next append starts signing with a sign_start record), or every signature and the sign_start record were removed and the chain recomputed", SignEnv, v.sig.cfg.Mode)
+		v.addIn(headFile, 0, kindUnsigned, TailUnprovable, "%s=%s but no record and not the checkpoint is signed: either nothing was appended since signing was turned on (the next append starts signing with a sign_start record), or every signature and the sign_start record were removed and the chain recomputed", SignEnv, v.sig.cfg.Mode)
 	}
 }
 
@@ -177,7 +177,7 @@ func (v *verifier) checkHeadSig(head *Head) {
 type anchorSet struct {
 	dir      string
 	anchors  []Anchor
-	problems []AnchorProblem
+	problems []anchorProblem
 }
 
 // loadAnchors reads the anchors of home (never creating install.id) and
@@ -187,9 +187,9 @@ func (v *verifier) loadAnchors(home, dir string) (*anchorSet, error) {
 		return nil, nil
 	}
 	as := &anchorSet{dir: dir}
-	id, err := ExistingHomeID(home)
+	id, err := existingHomeID(home)
 	if errors.Is(err, fs.ErrNotExist) {
-		v.note("%s has no %s: this home was never anchored (or %s was deleted, which hides its anchors)", textsafe.Escape(home), InstallIDFile, InstallIDFile)
+		v.note("%s has no %s: this home was never anchored (or %s was deleted, which hides its anchors)", textsafe.Escape(home), installIDFile, installIDFile)
 		id = ""
 	} else if err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func (v *verifier) loadAnchors(home, dir string) (*anchorSet, error) {
 		return nil, err
 	}
 	if len(foreign) > 0 {
-		v.addIn(InstallIDFile, 0, KindAnchorForeign, Broken, "%s holds %d anchors for this home (%s) taken under another install id: %s was deleted or replaced, which would hide them (restore it; to start afresh on purpose, move the anchor file aside)", textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), InstallIDFile)
+		v.addIn(installIDFile, 0, kindAnchorForeign, Broken, "%s holds %d anchors for this home (%s) taken under another install id: %s was deleted or replaced, which would hide them (restore it; to start afresh on purpose, move the anchor file aside)", textsafe.Escape(dir), len(foreign), textsafe.Escape(abs), installIDFile)
 	}
 	v.wantH, v.gotH = AnchoredCounts(as.anchors), map[int64]string{}
 	return as, nil
@@ -219,7 +219,7 @@ func (v *verifier) checkAnchors(as *anchorSet) {
 		return
 	}
 	for _, p := range as.problems {
-		v.addIn(AnchorFile, p.Line, KindAnchorFile, Broken, "%s", p.Message)
+		v.addIn(anchorFile, p.Line, kindAnchorFile, Broken, "%s", p.Message)
 	}
 	hAt := func(c int64) (string, bool) {
 		if c > v.pos {
@@ -231,19 +231,19 @@ func (v *verifier) checkAnchors(as *anchorSet) {
 	for _, a := range as.anchors {
 		v.rep.Anchors++
 		if a.Count < maxCount {
-			v.addIn(AnchorFile, a.Line, KindAnchorMismatch, Broken, "line %d of %s counts %d records, fewer than an earlier anchor's %d: the log was rolled back or restarted between them", a.Line, AnchorFile, a.Count, maxCount)
+			v.addIn(anchorFile, a.Line, kindAnchorMismatch, Broken, "line %d of %s counts %d records, fewer than an earlier anchor's %d: the log was rolled back or restarted between them", a.Line, anchorFile, a.Count, maxCount)
 		}
 		maxCount = max(maxCount, a.Count)
-		kind := KindAnchorMismatch
+		kind := kindAnchorMismatch
 		if a.Count > v.pos {
-			kind = KindAnchorBeyond
+			kind = kindAnchorBeyond
 		}
-		for _, msg := range CheckAgainstAnchors([]Anchor{a}, hAt) {
-			v.addIn(AnchorFile, a.Line, kind, Broken, "%s", msg)
+		for _, msg := range checkAgainstAnchors([]Anchor{a}, hAt) {
+			v.addIn(anchorFile, a.Line, kind, Broken, "%s", msg)
 		}
 	}
 	if len(as.anchors) == 0 && v.rep.Records > 0 {
-		v.note("%s holds no anchor for this home yet (one is taken every %d records, at every rotation, and by `airlock verify --anchor`)", textsafe.Escape(filepath.Join(as.dir, AnchorFile)), AnchorEvery)
+		v.note("%s holds no anchor for this home yet (one is taken every %d records, at every rotation, and by `airlock verify --anchor`)", textsafe.Escape(filepath.Join(as.dir, anchorFile)), anchorEvery)
 	}
 }
 
@@ -256,7 +256,7 @@ func (v *verifier) finishNotes() {
 	v.finishKeyAbsent()
 	s := &v.sig
 	if !s.on && s.stripped > 0 {
-		v.addIn(s.bareFile, s.firstBare, KindUnsigned, Broken, "%d records after sign_start (line %d of %s) carry no signature: signatures were stripped (set %s and the key to check the rest)", s.stripped, s.startLine, textsafe.Escape(s.startFile), SignEnv)
+		v.addIn(s.bareFile, s.firstBare, kindUnsigned, Broken, "%d records after sign_start (line %d of %s) carry no signature: signatures were stripped (set %s and the key to check the rest)", s.stripped, s.startLine, textsafe.Escape(s.startFile), SignEnv)
 	}
 	switch {
 	case s.on && s.started && s.before > 0:
@@ -272,13 +272,13 @@ func (v *verifier) finishNotes() {
 }
 
 // strength is the one-sentence account of what the verdict is worth.
-func strength(rep *Report, cfg SignConfig, as *anchorSet) string {
+func strength(rep *Report, cfg signConfig, as *anchorSet) string {
 	var parts []string
 	switch {
-	case rep.Signing == AlgHMAC:
+	case rep.Signing == algHMAC:
 		parts = append(parts, fmt.Sprintf("signed (hmac, local key %s): protects against edits by anyone who cannot read the key; not against the same OS user, who can read it and re-sign a rewritten log", textsafe.Escape(cfg.KeyFile)))
-	case rep.Signing == AlgEd25519:
-		parts = append(parts, fmt.Sprintf("signed (ed25519, public key %s): protects against anyone without the private key; not against whoever can read %s", textsafe.Escape(cfg.KeyFile), SignKeyEnv))
+	case rep.Signing == algEd25519:
+		parts = append(parts, fmt.Sprintf("signed (ed25519, public key %s): protects against anyone without the private key; not against whoever can read %s", textsafe.Escape(cfg.KeyFile), signKeyEnv))
 	case cfg.Mode != "":
 		parts = append(parts, fmt.Sprintf("%s=%s but the key is absent: signatures were not checked", SignEnv, cfg.Mode))
 	}

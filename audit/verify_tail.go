@@ -14,7 +14,7 @@ const (
 	// checkpoint are two writes, so a writer killed between them leaves
 	// exactly this; the next append confirms them (an audit_recover
 	// "checkpoint-stale", which is no finding).
-	KindUnconfirmedTail = "unconfirmed-tail"
+	kindUnconfirmedTail = "unconfirmed-tail"
 	// KindSealedBreak: a break inside a file of the log that an
 	// audit_seal record later in the chain names by position and line
 	// digest (see seal.go).
@@ -24,10 +24,10 @@ const (
 // KindAppended: lines after the checkpoint that are not a well-formed
 // continuation of the chain from the checkpointed record (garbage, records
 // that do not chain): something other than an appender wrote them.
-const KindAppended = "appended"
+const kindAppended = "appended"
 
 // Warning is a finding that does not change Report.Status.
-type Warning struct {
+type warning struct {
 	File     string `json:"file"`                // where the first line it is about is
 	Line     int    `json:"line,omitempty"`      // 1-based first line, 0 if not about lines
 	LastLine int    `json:"last_line,omitempty"` // last line of the range in File, 0 for one line
@@ -35,7 +35,7 @@ type Warning struct {
 	Message  string `json:"message"`             // file text in it is Escape'd
 }
 
-func (v *verifier) warn(w Warning) { v.rep.Warnings = append(v.rep.Warnings, w) }
+func (v *verifier) warn(w warning) { v.rep.Warnings = append(v.rep.Warnings, w) }
 
 // tailClean reports whether no line after the checkpoint has a finding:
 // no problem with a line in the files after the checkpoint's file, nor in
@@ -66,10 +66,10 @@ func (v *verifier) tailClean(items []walkItem, target, count int, live *fileStat
 func (v *verifier) afterCheckpoint(items []walkItem, count int, live *fileState) {
 	L := live.lines
 	if !v.tailClean(items, len(items)-1, count, live) {
-		v.addIn(LogFile, count+1, KindAppended, Broken, "lines appended after the checkpoint: %s of %s %s the checkpointed record (line %d) but %s not a well-formed continuation of the chain from it; something other than an appender wrote them", lineRange(count+1, L), LogFile, plural(count+1, L, "follows", "follow"), count, plural(count+1, L, "is", "are"))
+		v.addIn(LogFile, count+1, kindAppended, Broken, "lines appended after the checkpoint: %s of %s %s the checkpointed record (line %d) but %s not a well-formed continuation of the chain from it; something other than an appender wrote them", lineRange(count+1, L), LogFile, plural(count+1, L, "follows", "follow"), count, plural(count+1, L, "is", "are"))
 		return
 	}
-	v.warn(Warning{File: LogFile, Line: count + 1, LastLine: rangeEnd(count+1, L), Kind: KindUnconfirmedTail,
+	v.warn(warning{File: LogFile, Line: count + 1, LastLine: rangeEnd(count+1, L), Kind: kindUnconfirmedTail,
 		Message: fmt.Sprintf("%s of %s %s after the checkpoint (line %d): well-formed records chained from it, left by a writer stopped between writing them and updating the checkpoint; nothing proves no record after line %d was removed; the next append confirms them", lineRange(count+1, L), LogFile, comes(count+1, L), count, L)})
 }
 
@@ -82,17 +82,17 @@ func (v *verifier) afterRotation(items []walkItem, target int, tst, live *fileSt
 	clean := tst.lines == count && v.tailClean(items, target, count, live)
 	switch {
 	case !clean && interrupted:
-		v.addIn(it.name, 0, KindRotationInterrupted, TailUnprovable, "a writer was killed while rotating: %s was moved aside but not yet listed in %s; the next append lists it and starts a new %s", textsafe.Escape(it.name), LedgerFile, LogFile)
+		v.addIn(it.name, 0, kindRotationInterrupted, TailUnprovable, "a writer was killed while rotating: %s was moved aside but not yet listed in %s; the next append lists it and starts a new %s", textsafe.Escape(it.name), LedgerFile, LogFile)
 	case !clean:
 		v.addIn(LogFile, 0, KindCheckpointStale, TailUnprovable, "the checkpoint names line %d of %s, from before the rotation that followed it, and what follows it has findings of its own: the %d line(s) of %s after it are not confirmed", count, textsafe.Escape(it.name), live.lines, LogFile)
 	case interrupted:
-		v.warn(Warning{File: it.name, Kind: KindRotationInterrupted,
+		v.warn(warning{File: it.name, Kind: kindRotationInterrupted,
 			Message: fmt.Sprintf("a writer was stopped while rotating: %s (which ends with the checkpointed record) was moved aside but not yet listed in %s; the next append lists it and starts a new %s", textsafe.Escape(it.name), LedgerFile, LogFile)})
 	case live.lines == 0:
-		v.warn(Warning{File: it.name, Kind: KindUnconfirmedTail,
+		v.warn(warning{File: it.name, Kind: kindUnconfirmedTail,
 			Message: fmt.Sprintf("the checkpoint names the last line (%d) of %s, from before the rotation that listed it (a writer was stopped before updating the checkpoint); no record follows yet; the next append confirms it", count, textsafe.Escape(it.name))})
 	default:
-		v.warn(Warning{File: LogFile, Line: 1, LastLine: rangeEnd(1, live.lines), Kind: KindUnconfirmedTail,
+		v.warn(warning{File: LogFile, Line: 1, LastLine: rangeEnd(1, live.lines), Kind: kindUnconfirmedTail,
 			Message: fmt.Sprintf("%s of %s %s after the checkpoint, which names the last line (%d) of %s from before the rotation: well-formed records chained from it, left by a writer stopped before updating the checkpoint; nothing proves no record after line %d was removed; the next append confirms them", lineRange(1, live.lines), LogFile, comes(1, live.lines), count, textsafe.Escape(it.name), live.lines)})
 	}
 }

@@ -30,7 +30,7 @@ func TestVerifyTail(t *testing.T) {
 			name:   "well-formed tail after a stale checkpoint",
 			tamper: func(t *testing.T, home string) { stale(t, home, 9) },
 			status: Intact,
-			warn:   []string{KindUnconfirmedTail},
+			warn:   []string{kindUnconfirmedTail},
 			after:  Intact,
 		},
 		{
@@ -38,8 +38,8 @@ func TestVerifyTail(t *testing.T) {
 			tamper: func(t *testing.T, home string) { appendRaw(t, home, []byte("not a record\n")) },
 			status: Broken,
 			want: []problem{
-				{12, KindMalformed, nil},
-				{12, KindAppended, []string{"lines appended after the checkpoint: line 12 of audit.jsonl"}},
+				{12, kindMalformed, nil},
+				{12, kindAppended, []string{"lines appended after the checkpoint: line 12 of audit.jsonl"}},
 			},
 			after: Broken,
 		},
@@ -49,7 +49,7 @@ func TestVerifyTail(t *testing.T) {
 				appendRaw(t, home, append(bytes.Clone(readLines(t, home)[4]), '\n'))
 			},
 			status: Broken,
-			want:   []problem{{12, KindInserted, nil}, {12, KindAppended, nil}},
+			want:   []problem{{12, kindInserted, nil}, {12, kindAppended, nil}},
 			after:  Broken,
 		},
 		{
@@ -61,7 +61,7 @@ func TestVerifyTail(t *testing.T) {
 				stale(t, home, 9)
 			},
 			status: Broken,
-			want:   []problem{{10, KindEdited, nil}, {10, KindAppended, []string{"lines 10-11"}}},
+			want:   []problem{{10, kindEdited, nil}, {10, kindAppended, []string{"lines 10-11"}}},
 			after:  Broken,
 		},
 		{
@@ -72,7 +72,7 @@ func TestVerifyTail(t *testing.T) {
 			},
 			status: Broken,
 			want:   []problem{{12, KindTorn, nil}},
-			warn:   []string{KindUnconfirmedTail},
+			warn:   []string{kindUnconfirmedTail},
 			after:  Broken,
 		},
 	}
@@ -99,15 +99,15 @@ func TestVerifyTail(t *testing.T) {
 // one before (a writer killed between the two writes).
 func TestUnconfirmedTailAfterKilledWriter(t *testing.T) {
 	home := newLog(t, 3)
-	head, err := os.ReadFile(filepath.Join(home, HeadFile))
+	head, err := os.ReadFile(filepath.Join(home, headFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	appendRecords(t, home, 10, 2)
-	writeFile(t, filepath.Join(home, HeadFile), head) // the checkpoint write never happened
+	writeFile(t, filepath.Join(home, headFile), head) // the checkpoint write never happened
 	rep := mustVerify(t, home)
 	requireProblems(t, rep, Intact)
-	requireWarnings(t, rep, KindUnconfirmedTail)
+	requireWarnings(t, rep, kindUnconfirmedTail)
 	if w := rep.Warnings[0]; w.File != LogFile || w.Line != 5 || w.LastLine != 6 {
 		t.Fatalf("warning %+v, want lines 5-6 of %s", w, LogFile)
 	}

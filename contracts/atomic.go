@@ -13,7 +13,7 @@ import (
 
 // LockName is the cross-process lock file in $AIRLOCK_HOME that guards
 // footprints.json and the contracts file while Airlock edits them.
-const LockName = "footprints.lock"
+const lockName = "footprints.lock"
 
 // withLock runs f holding the exclusive lock in airlockHome, creating the
 // directory (0700) and the lock file (0600) when needed.
@@ -21,7 +21,7 @@ func withLock(airlockHome string, f func() error) (err error) {
 	if err := home.Make(airlockHome); err != nil {
 		return fmt.Errorf("create %s: %w", airlockHome, err)
 	}
-	name := filepath.Join(airlockHome, LockName)
+	name := filepath.Join(airlockHome, lockName)
 	lf, err := regular.OpenState(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open lock %s: %w", name, err)

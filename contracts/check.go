@@ -9,7 +9,7 @@ import (
 )
 
 // Verdict is a contract's answer on a call outside it.
-type Verdict struct {
+type verdict struct {
 	Decision policy.Decision
 	// Enforced is false for a report-only contract (enforced: false): the
 	// caller records the decision beside the policy's own and lets the
@@ -29,16 +29,16 @@ type Verdict struct {
 // the same base (so "%2e%2e/" and a symlink out of the tree are both
 // refused). A host is compared in canonical form. Arguments the classifier
 // could not read whole (Facts.TooLarge) are outside any contract.
-func (s *Set) Check(server, tool string, f *policy.Facts) (Verdict, bool) {
+func (s *Set) Check(server, tool string, f *policy.Facts) (verdict, bool) {
 	e := s.lookup(server)
 	if e == nil || f == nil {
-		return Verdict{}, false
+		return verdict{}, false
 	}
 	d, out := e.check(NormName(tool), f, s.home)
 	if !out {
-		return Verdict{}, false
+		return verdict{}, false
 	}
-	return Verdict{Decision: d, Enforced: e.c.Enforced}, true
+	return verdict{Decision: d, Enforced: e.c.Enforced}, true
 }
 
 // GateView adapts a Set to the gate's Contracts interface, which wants

@@ -17,7 +17,7 @@ import (
 
 // FootprintsName is the file in $AIRLOCK_HOME that holds what servers did
 // while Airlock observed them.
-const FootprintsName = "footprints.json"
+const footprintsName = "footprints.json"
 
 // Bounds on one server's footprint. A server that touches more is not one
 // whose footprint a person can review, and the file must not grow without
@@ -25,13 +25,13 @@ const FootprintsName = "footprints.json"
 // refuses it rather than write a contract that would block the part that
 // was never recorded.
 const (
-	MaxPaths = 1000
-	MaxHosts = 200
-	MaxTools = 200
+	maxPaths = 1000
+	maxHosts = 200
+	maxTools = 200
 )
 
 // Footprint is what one server actually did while observed.
-type Footprint struct {
+type footprint struct {
 	// Tools are the tool names called (Claude Code's spelling).
 	Tools []string `json:"tools"`
 	// Paths are absolute paths in every spelling a contract checks (as
@@ -51,13 +51,13 @@ type Footprint struct {
 }
 
 // Truncated reports whether any list hit its bound.
-func (fp *Footprint) Truncated() bool {
+func (fp *footprint) Truncated() bool {
 	return fp.ToolsTruncated || fp.PathsTruncated || fp.HostsTruncated
 }
 
 type footprintFile struct {
 	Version int                   `json:"version"`
-	Servers map[string]*Footprint `json:"servers"`
+	Servers map[string]*footprint `json:"servers"`
 }
 
 // Observe merges one call of server's tool into $AIRLOCK_HOME/footprints.json.
@@ -72,14 +72,14 @@ func Observe(airlockHome, server, tool string, f *policy.Facts, now time.Time) e
 	}
 	key := NormName(server)
 	return withLock(airlockHome, func() error {
-		file := filepath.Join(airlockHome, FootprintsName)
+		file := filepath.Join(airlockHome, footprintsName)
 		ff, err := readFootprints(file)
 		if err != nil {
 			return err
 		}
 		fp := ff.Servers[key]
 		if fp == nil {
-			fp = &Footprint{First: now}
+			fp = &footprint{First: now}
 			ff.Servers[key] = fp
 		}
 		fp.merge(NormName(tool), f, homeOf(airlockHome), now)
@@ -102,8 +102,8 @@ func homeOf(airlockHome string) string {
 }
 
 // Footprints reads every server's footprint. A missing file is none.
-func Footprints(airlockHome string) (map[string]*Footprint, error) {
-	ff, err := readFootprints(filepath.Join(airlockHome, FootprintsName))
+func Footprints(airlockHome string) (map[string]*footprint, error) {
+	ff, err := readFootprints(filepath.Join(airlockHome, footprintsName))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func Footprints(airlockHome string) (map[string]*Footprint, error) {
 }
 
 func readFootprints(file string) (*footprintFile, error) {
-	ff := &footprintFile{Version: 1, Servers: map[string]*Footprint{}}
+	ff := &footprintFile{Version: 1, Servers: map[string]*footprint{}}
 	data, err := regular.ReadState(file, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ff, nil
@@ -126,7 +126,7 @@ func readFootprints(file string) (*footprintFile, error) {
 		return nil, fmt.Errorf("read footprints %s: version %d is not one this Airlock reads", file, ff.Version)
 	}
 	if ff.Servers == nil {
-		ff.Servers = map[string]*Footprint{}
+		ff.Servers = map[string]*footprint{}
 	}
 	for name, fp := range ff.Servers {
 		if fp == nil {
@@ -139,7 +139,7 @@ func readFootprints(file string) (*footprintFile, error) {
 // merge adds one call. Paths are recorded in every spelling Check will
 // test, so a contract promoted from the footprint admits the calls that
 // made it.
-func (fp *Footprint) merge(tool string, f *policy.Facts, home string, now time.Time) {
+func (fp *footprint) merge(tool string, f *policy.Facts, home string, now time.Time) {
 	fp.Calls++
 	if fp.First.IsZero() || now.Before(fp.First) {
 		fp.First = now
@@ -147,7 +147,7 @@ func (fp *Footprint) merge(tool string, f *policy.Facts, home string, now time.T
 	if now.After(fp.Last) {
 		fp.Last = now
 	}
-	fp.Tools, fp.ToolsTruncated = addBounded(fp.Tools, tool, MaxTools, fp.ToolsTruncated)
+	fp.Tools, fp.ToolsTruncated = addBounded(fp.Tools, tool, maxTools, fp.ToolsTruncated)
 	if f == nil {
 		return
 	}
@@ -161,7 +161,7 @@ func (fp *Footprint) merge(tool string, f *policy.Facts, home string, now time.T
 			if st, err := os.Stat(p); err == nil && st.IsDir() && !strings.HasSuffix(p, "/") {
 				p += "/"
 			}
-			fp.Paths, fp.PathsTruncated = addBounded(fp.Paths, p, MaxPaths, fp.PathsTruncated)
+			fp.Paths, fp.PathsTruncated = addBounded(fp.Paths, p, maxPaths, fp.PathsTruncated)
 		}
 	}
 	for _, h := range f.Hosts {
@@ -170,7 +170,7 @@ func (fp *Footprint) merge(tool string, f *policy.Facts, home string, now time.T
 			host = policy.CanonicalHost(h.Raw)
 		}
 		if host != "" {
-			fp.Hosts, fp.HostsTruncated = addBounded(fp.Hosts, host, MaxHosts, fp.HostsTruncated)
+			fp.Hosts, fp.HostsTruncated = addBounded(fp.Hosts, host, maxHosts, fp.HostsTruncated)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func TestObserveRecordsToolsPathsHostsShell(t *testing.T) {
 		t.Fatalf("no footprint under Claude Code's name: %v", fps)
 	}
 	ws := filepath.ToSlash(w.ws)
-	want := Footprint{
+	want := footprint{
 		Tools: []string{"fetch", "list_directory", "read_file", "run_command"},
 		Paths: []string{ws + "/src/", ws + "/src/a.go"},
 		Hosts: []string{"api.github.com"},
@@ -47,7 +47,7 @@ func TestObserveRecordsToolsPathsHostsShell(t *testing.T) {
 	if fmt.Sprint(*fp) != fmt.Sprint(want) {
 		t.Fatalf("footprint\n got %+v\nwant %+v", *fp, want)
 	}
-	st, err := os.Stat(filepath.Join(ah, FootprintsName))
+	st, err := os.Stat(filepath.Join(ah, footprintsName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,25 +105,25 @@ func TestConcurrentObserveLosesNoCall(t *testing.T) {
 }
 
 func TestFootprintBoundsMarkTruncation(t *testing.T) {
-	fp := &Footprint{}
-	for i := range MaxPaths + 5 {
+	fp := &footprint{}
+	for i := range maxPaths + 5 {
 		p := fmt.Sprintf("/w/f%05d", i)
 		fp.merge("read_file", &policy.Facts{Paths: []policy.PathFact{{Raw: p, Path: p, Resolved: p}}}, "/h", t0)
 	}
-	if len(fp.Paths) != MaxPaths || !fp.PathsTruncated || !fp.Truncated() || fp.Calls != MaxPaths+5 {
+	if len(fp.Paths) != maxPaths || !fp.PathsTruncated || !fp.Truncated() || fp.Calls != maxPaths+5 {
 		t.Fatalf("paths %d truncated %v calls %d", len(fp.Paths), fp.PathsTruncated, fp.Calls)
 	}
-	for i := range MaxHosts + 1 {
+	for i := range maxHosts + 1 {
 		fp.merge("fetch", &policy.Facts{Hosts: []policy.HostFact{{Host: fmt.Sprintf("h%d.example", i)}}}, "/h", t0)
 	}
-	if len(fp.Hosts) != MaxHosts || !fp.HostsTruncated {
+	if len(fp.Hosts) != maxHosts || !fp.HostsTruncated {
 		t.Fatalf("hosts %d truncated %v", len(fp.Hosts), fp.HostsTruncated)
 	}
 }
 
 func TestObserveRefusesACorruptFootprintsFile(t *testing.T) {
 	ah := t.TempDir()
-	file := filepath.Join(ah, FootprintsName)
+	file := filepath.Join(ah, footprintsName)
 	if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestFootprintsJSONShape(t *testing.T) {
 	if err := Observe(ah, "fs", "read_file", &policy.Facts{}, t0); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(filepath.Join(ah, FootprintsName))
+	data, _ := os.ReadFile(filepath.Join(ah, footprintsName))
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil || raw["version"] != float64(1) {
 		t.Fatalf("footprints.json: %s (%v)", data, err)

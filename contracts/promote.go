@@ -55,7 +55,7 @@ func Promote(airlockHome, server string, vars policy.Vars) (*Contract, error) {
 			return fmt.Errorf("promote %s: nothing observed for this server: run it with AIRLOCK_MODE=observe first", server)
 		}
 		if fp.Truncated() {
-			return fmt.Errorf("promote %s: the footprint is truncated (more than %d paths, %d hosts or %d tools): a contract from it would block what was not recorded; write this contract by hand", server, MaxPaths, MaxHosts, MaxTools)
+			return fmt.Errorf("promote %s: the footprint is truncated (more than %d paths, %d hosts or %d tools): a contract from it would block what was not recorded; write this contract by hand", server, maxPaths, maxHosts, maxTools)
 		}
 		c := fromFootprint(name, fp, vars)
 		file := filepath.Join(airlockHome, FileName)
@@ -69,7 +69,7 @@ func Promote(airlockHome, server string, vars policy.Vars) (*Contract, error) {
 }
 
 // fromFootprint builds the narrowest contract covering fp.
-func fromFootprint(name string, fp *Footprint, vars policy.Vars) *Contract {
+func fromFootprint(name string, fp *footprint, vars policy.Vars) *Contract {
 	c := &Contract{
 		Name:     name,
 		Enforced: true,
@@ -182,7 +182,7 @@ func withVars(p string, vars policy.Vars) string {
 
 // writeContract replaces (or adds) c's entry in the contracts file,
 // editing the YAML tree so every other entry and every comment stays.
-func writeContract(file string, c *Contract, fp *Footprint, vars policy.Vars) error {
+func writeContract(file string, c *Contract, fp *footprint, vars policy.Vars) error {
 	data, err := regular.ReadState(file, maxFileBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", file, err)

@@ -153,7 +153,7 @@ func TestPromoteRefuses(t *testing.T) {
 	if _, err := Promote(ah, "fs", w.vars); err == nil || !strings.Contains(err.Error(), "nothing observed") {
 		t.Fatalf("promote with no footprint: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(ah, FootprintsName), []byte(`{"version":1,"servers":{"fs":{"tools":["read_file"],"paths":["/w/a"],"calls":1500,"paths_truncated":true}}}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(ah, footprintsName), []byte(`{"version":1,"servers":{"fs":{"tools":["read_file"],"paths":["/w/a"],"calls":1500,"paths_truncated":true}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Promote(ah, "fs", w.vars); err == nil || !strings.Contains(err.Error(), "truncated") {
@@ -177,7 +177,7 @@ func TestPromoteRefuses(t *testing.T) {
 
 func TestFromFootprintNarrowest(t *testing.T) {
 	vars := policy.Vars{Workspace: "/home/u/proj", Home: "/home/u"}
-	fp := &Footprint{
+	fp := &footprint{
 		Tools: []string{"b", "a"},
 		Paths: []string{
 			"/home/u/proj/", // the workspace itself, as a directory

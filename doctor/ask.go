@@ -11,10 +11,10 @@ import (
 // backends can reach a person now, and what ask_fallback does with the
 // rest.
 func checkAsk(o Options) Check {
-	c := Check{Name: "ask channel", Status: Info}
+	c := Check{Name: "ask channel", Status: info}
 	ch, err := ask.New(ask.Options{Home: o.Env.AirlockHome, Getenv: o.Getenv})
 	if err != nil {
-		c.Status, c.Detail = Fail, err.Error()
+		c.Status, c.Detail = fail, err.Error()
 		c.Fix = "unset it, or set AIRLOCK_ASK_BACKEND to a list of socket, tty, desktop, fallback"
 		return c
 	}

@@ -23,7 +23,7 @@ func TestCheckAsk(t *testing.T) {
 		Workspace: home, Getenv: func(k string) string { return env[k] }}
 
 	c := checkAsk(o)
-	if c.Status != Info || !strings.Contains(c.Detail, "reach nobody now") || !strings.Contains(strings.Join(c.Items, "\n"), "socket: not ready — airlock askd is not running") {
+	if c.Status != info || !strings.Contains(c.Detail, "reach nobody now") || !strings.Contains(strings.Join(c.Items, "\n"), "socket: not ready — airlock askd is not running") {
 		t.Fatalf("no askd: %+v", c)
 	}
 
@@ -49,7 +49,7 @@ func TestCheckAsk(t *testing.T) {
 	}
 
 	env["AIRLOCK_ASK_TIMEOUT"] = "forever"
-	if c = checkAsk(o); c.Status != Fail || !strings.Contains(c.Detail, "AIRLOCK_ASK_TIMEOUT") {
+	if c = checkAsk(o); c.Status != fail || !strings.Contains(c.Detail, "AIRLOCK_ASK_TIMEOUT") {
 		t.Fatalf("bad timeout: %+v", c)
 	}
 }

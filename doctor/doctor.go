@@ -29,9 +29,9 @@ type Status string
 // (Warn) is something Airlock cannot enforce by its nature and says so.
 const (
 	OK   Status = "ok"
-	Info Status = "info"
-	Warn Status = "warn"
-	Fail Status = "fail"
+	info Status = "info"
+	warn Status = "warn"
+	fail Status = "fail"
 )
 
 // Check is one line of the doctor's report, with details below it.
@@ -48,7 +48,7 @@ type Check struct {
 }
 
 // Report is every check, in the order run.
-type Report struct {
+type report struct {
 	Checks []Check `json:"checks"`
 	// NothingWired: no agent's tool call passes the gate (no Claude Code
 	// hook in force, no MCP server behind airlock-mcp); the "agents" check
@@ -57,16 +57,16 @@ type Report struct {
 }
 
 // Enforcing reports whether no check failed.
-func (r *Report) Enforcing() bool {
+func (r *report) Enforcing() bool {
 	for _, c := range r.Checks {
-		if c.Status == Fail {
+		if c.Status == fail {
 			return false
 		}
 	}
 	return true
 }
 
-func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
+func (r *report) add(c Check) { r.Checks = append(r.Checks, c) }
 
 // Options say where to look.
 type Options struct {
@@ -80,11 +80,11 @@ type Options struct {
 }
 
 // Run runs every check.
-func Run(o Options) *Report {
+func Run(o Options) *report {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	r := &Report{}
+	r := &report{}
 	r.add(checkPolicy(o))
 	r.add(checkAudit(o.Env.AirlockHome))
 	setupChecks, unwired := checkSetup(o)
@@ -103,7 +103,7 @@ func Run(o Options) *Report {
 func checkPolicy(o Options) Check {
 	p, err := policy.LoadEnv(o.Env, o.Workspace)
 	if err != nil {
-		return Check{Name: "policy", Status: Fail, Detail: err.Error(),
+		return Check{Name: "policy", Status: fail, Detail: err.Error(),
 			Fix: "fix the file and line named above (airlock policy check), or move it aside to fall back to the bundled profile"}
 	}
 	c := Check{Name: "policy", Status: OK}
@@ -129,7 +129,7 @@ func checkPolicy(o Options) Check {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)
 	}
 	if p.Mode == policy.Observe {
-		c.Status = Fail
+		c.Status = fail
 		c.Items = append(c.Items, "observe mode refuses nothing: calls are only recorded")
 		c.Fix = "airlock profile default"
 		if p.ModeFromEnv != "" {
@@ -145,7 +145,7 @@ func checkPolicy(o Options) Check {
 func checkAudit(home string) Check {
 	c := Check{Name: "audit log"}
 	if home == "" {
-		return Check{Name: "audit log", Status: Fail, Detail: "no Airlock home", Fix: "set AIRLOCK_HOME or HOME"}
+		return Check{Name: "audit log", Status: fail, Detail: "no Airlock home", Fix: "set AIRLOCK_HOME or HOME"}
 	}
 	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
 		c.Status, c.Detail = OK, "no decisions recorded yet ("+filepath.Join(home, audit.LogFile)+" is created on the first call)"
@@ -155,10 +155,10 @@ func checkAudit(home string) Check {
 		rep, err := audit.Verify(home)
 		switch {
 		case err != nil:
-			c.Status, c.Detail = Fail, "cannot verify: "+err.Error()
+			c.Status, c.Detail = fail, "cannot verify: "+err.Error()
 			c.Fix = "airlock verify shows where; check the permissions of " + home
 		case rep.Status != audit.Intact:
-			c.Status = Fail
+			c.Status = fail
 			c.Detail = fmt.Sprintf("chain %s: %d problems in %d records", rep.Verdict, len(rep.Problems), rep.Records)
 			for i, p := range rep.Problems {
 				if i == 5 {
@@ -174,13 +174,13 @@ func checkAudit(home string) Check {
 			c.Status = OK
 			c.Detail = fmt.Sprintf("chain intact, %d records in %d segment(s); %s", rep.Records, rep.Segments+1, rep.Strength)
 			for _, w := range rep.Warnings {
-				c.Status = Warn
+				c.Status = warn
 				c.Items = append(c.Items, w.Kind+": "+w.Message)
 			}
 		}
 	}
 	if err := appendable(home); err != nil {
-		c.Status = Fail
+		c.Status = fail
 		c.Items = append(c.Items, "a record cannot be appended now: "+err.Error())
 		c.Fix = "make " + home + " writable by you (mode 0700): the hook refuses every call when it cannot record"
 		if errors.Is(err, syscall.ENOSPC) {
@@ -247,7 +247,7 @@ func checkPins(home string) Check {
 		c.Status, c.Detail = OK, "no MCP toolset pinned yet (each is pinned on first use)"
 		return c
 	case err != nil:
-		c.Status, c.Detail = Fail, err.Error()
+		c.Status, c.Detail = fail, err.Error()
 		c.Fix = "the proxy refuses every call while pins.json is unreadable; move it aside to re-pin every server on next start"
 		return c
 	}
@@ -268,7 +268,7 @@ func checkPins(home string) Check {
 		c.Detail = "no MCP toolset pinned yet (each is pinned on first use)"
 	}
 	if len(held) > 0 {
-		c.Status = Warn
+		c.Status = warn
 		c.Items = held
 		c.Fix = "review with airlock pins diff NAME, then airlock pins approve or reject"
 	}
@@ -288,9 +288,9 @@ func checkEnv(getenv func(string) string) Check {
 	}
 	c.Items = set
 	c.Detail = fmt.Sprintf("%d variable(s) change what the gate enforces or records; every decision records them", len(set))
-	c.Status = Warn
+	c.Status = warn
 	if getenv("AIRLOCK_FAIL_OPEN") == "1" || getenv("AIRLOCK_MODE") == "observe" || getenv("AIRLOCK_PROFILE") == "yolo" {
-		c.Status = Fail
+		c.Status = fail
 		c.Fix = "unset AIRLOCK_FAIL_OPEN, AIRLOCK_MODE=observe and AIRLOCK_PROFILE=yolo where you start your agents"
 	}
 	return c

@@ -37,7 +37,7 @@ func TestAuditCheckFailsOnFullDisk(t *testing.T) {
 	fulldisk.Fill(t, filler)
 
 	c := checkAudit(home)
-	if c.Status != Fail || !strings.Contains(strings.Join(c.Items, "\n"), "the disk is full") || !strings.Contains(c.Fix, "free space") {
+	if c.Status != fail || !strings.Contains(strings.Join(c.Items, "\n"), "the disk is full") || !strings.Contains(c.Fix, "free space") {
 		t.Fatalf("on a full disk: %+v", c)
 	}
 	after, err := os.ReadFile(filepath.Join(home, audit.LogFile))

@@ -17,7 +17,7 @@ func TestDoctorReportsAWiringWithoutPostToolUseFailure(t *testing.T) {
 		detail   string
 	}{
 		{"as init wires it", func(e *docEnv) string { return e.wired("", "") }, OK, "PostToolUseFailure"},
-		{"an old wiring", func(e *docEnv) string { return e.oldWired() }, Warn, "PostToolUseFailure does not run airlock-hook"},
+		{"an old wiring", func(e *docEnv) string { return e.oldWired() }, warn, "PostToolUseFailure does not run airlock-hook"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -28,7 +28,7 @@ func TestDoctorReportsAWiringWithoutPostToolUseFailure(t *testing.T) {
 			if got.Status != c.want || !strings.Contains(got.Detail, c.detail) {
 				t.Fatalf("hook check %s %q; want %s saying %q", got.Status, got.Detail, c.want, c.detail)
 			}
-			if c.want == Warn && !strings.Contains(got.Fix, "airlock doctor --fix") {
+			if c.want == warn && !strings.Contains(got.Fix, "airlock doctor --fix") {
 				t.Errorf("no fix named: %+v", got)
 			}
 			if !r.Enforcing() {

@@ -54,7 +54,7 @@ func (e *docEnv) hookPath() string { return filepath.Join(e.bin, "airlock-hook")
 func (e *docEnv) mcpPath() string  { return filepath.Join(e.bin, "airlock-mcp") }
 func (e *docEnv) settings() string { return filepath.Join(e.home, ".claude", "settings.json") }
 
-func (e *docEnv) run(t *testing.T) *Report {
+func (e *docEnv) run(t *testing.T) *report {
 	t.Helper()
 	getenv := func(k string) string { return e.vars[k] }
 	env := home.Env{Home: e.home, User: "dev", Tmp: filepath.Join(e.root, "tmp"),
@@ -63,7 +63,7 @@ func (e *docEnv) run(t *testing.T) *Report {
 		HookPath: e.hookPath(), MCPPath: e.mcpPath()})
 }
 
-func check(t *testing.T, r *Report, name string) Check {
+func check(t *testing.T, r *report, name string) Check {
 	t.Helper()
 	for _, c := range r.Checks {
 		if c.Name == name {

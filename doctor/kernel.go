@@ -18,7 +18,7 @@ func checkFeed(home string) Check {
 	case errors.Is(err, fs.ErrNotExist):
 		return Check{Name: "indicators", Status: OK, Detail: fmt.Sprintf("the %d bundled indicators (no feed installed)", scan.BundledIndicators())}
 	case err != nil:
-		return Check{Name: "indicators", Status: Fail, Detail: err.Error(),
+		return Check{Name: "indicators", Status: fail, Detail: err.Error(),
 			Fix: "airlock-mcp refuses to start while feed.json does not load: install a good feed with airlock update, or remove the file"}
 	}
 	st := f.Stats()
@@ -33,7 +33,7 @@ func checkFeed(home string) Check {
 func checkKernel() Check { return kernelCheck(runtime.GOOS, sandbox.Probe()) }
 
 func kernelCheck(goos string, r sandbox.Report) Check {
-	c := Check{Name: "kernel sandbox", Status: Info}
+	c := Check{Name: "kernel sandbox", Status: info}
 	if goos != "linux" {
 		c.Detail = "the kernel sandbox is Linux-only: on " + goos + " `airlock run` starts nothing and commands Airlock launches run unconfined"
 		return c

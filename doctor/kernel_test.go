@@ -21,7 +21,7 @@ func TestDoctorKernelCheck(t *testing.T) {
 	t.Run("abi7", func(t *testing.T) {
 		c := kernelCheck("linux", sandbox.Report{KernelABI: 7, ABI: 7, Rights: []string{"execute", "read_file"},
 			Network: "TCP connect and bind refused", Seccomp: true, Scoped: true, Gaps: []string{"UDP is not restricted"}})
-		if c.Name != "kernel sandbox" || c.Status != Info {
+		if c.Name != "kernel sandbox" || c.Status != info {
 			t.Fatalf("%+v", c)
 		}
 		has(t, c, "airlock run -- CMD", "airlock-mcp --sandbox", "Landlock ABI 7", "rights: execute read_file",
@@ -44,7 +44,7 @@ func TestDoctorKernelCheck(t *testing.T) {
 		if !strings.HasPrefix(c.Brief, "airlock run: NOT sandboxed by Landlock: files and network are open (seccomp, egress proxy)") {
 			t.Errorf("one line %q does not lead with what is off", c.Brief)
 		}
-		if c.Status != Info {
+		if c.Status != info {
 			t.Errorf("status %s", c.Status)
 		}
 	})

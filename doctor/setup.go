@@ -27,11 +27,11 @@ func setupOptions(o Options) setup.Options {
 func checkSetup(o Options) (checks []Check, unwired bool) {
 	st, err := setup.Status(setupOptions(o))
 	if err != nil && st == nil {
-		return []Check{{Name: "agents", Status: Fail, Detail: err.Error()}}, false
+		return []Check{{Name: "agents", Status: fail, Detail: err.Error()}}, false
 	}
 	var out []Check
 	if unwired = !isWired(st); unwired {
-		out = append(out, Check{Name: "agents", Status: Fail,
+		out = append(out, Check{Name: "agents", Status: fail,
 			Detail: "nothing is wired: no agent's tool calls pass the gate (no Claude Code hook in force, no MCP server behind airlock-mcp)",
 			Fix:    "airlock init wires the agents it finds (install your agent first); airlock run -- AGENT confines any agent in the kernel sandbox"})
 	}
@@ -39,7 +39,7 @@ func checkSetup(o Options) (checks []Check, unwired bool) {
 	out = append(out, serversCheck(o, st))
 	out = append(out, coverageCheck(st))
 	if err != nil {
-		out = append(out, Check{Name: "init manifest", Status: Warn, Detail: err.Error(),
+		out = append(out, Check{Name: "init manifest", Status: warn, Detail: err.Error(),
 			Fix: "airlock uninstall needs it to restore your files; do not edit $AIRLOCK_HOME/setup by hand"})
 	}
 	return out, unwired
@@ -69,14 +69,14 @@ func hookCheck(o Options, h setup.HookStatus) Check {
 	}
 	switch {
 	case h.Error != "":
-		c.Status, c.Detail = Fail, h.Error
+		c.Status, c.Detail = fail, h.Error
 		c.Fix = "fix " + h.Settings + " (Claude Code reads it as strict JSON and skips it whole on a schema error), then airlock doctor --fix"
 	case h.Disabled:
 		by := h.DisabledBy
 		if by == "" {
 			by = h.Settings
 		}
-		c.Status, c.Detail = Fail, by+" sets disableAllHooks: Claude Code runs no hook, airlock-hook included"
+		c.Status, c.Detail = fail, by+" sets disableAllHooks: Claude Code runs no hook, airlock-hook included"
 		c.Fix = "remove disableAllHooks from " + by
 	case h.Pre && h.Post && h.Failure && h.Executable && o.HookPath != "":
 		c.Status, c.Detail = OK, fmt.Sprintf("PreToolUse, PostToolUse and PostToolUseFailure run %s (%s)", h.Command, h.Settings)
@@ -84,23 +84,23 @@ func hookCheck(o Options, h setup.HookStatus) Check {
 		// wired before init wired the failure event: every call is gated,
 		// but Claude Code fires PostToolUseFailure, not PostToolUse, for a
 		// tool that failed, and that run leaves no outcome record
-		c.Status = Warn
+		c.Status = warn
 		c.Detail = fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but PostToolUseFailure does not run airlock-hook: a tool that fails leaves no outcome record", h.Command, h.Settings)
 		c.Fix = "airlock doctor --fix (or airlock init) adds it; airlock uninstall removes it again"
 	case h.Pre && h.Post && h.Executable:
-		c.Status, c.Detail = Fail, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but no installed airlock-hook was found to check it is Airlock's", h.Command, h.Settings)
+		c.Status, c.Detail = fail, fmt.Sprintf("PreToolUse and PostToolUse run %s (%s), but no installed airlock-hook was found to check it is Airlock's", h.Command, h.Settings)
 		c.Fix = "install Airlock with install.sh (airlock, airlock-hook and airlock-mcp side by side), then airlock doctor --fix"
 	case h.Pre || h.Post || len(h.Issues) > 0:
-		c.Status = Fail
+		c.Status = fail
 		c.Detail = fmt.Sprintf("wired in %s but not in force for every call: PreToolUse %v, PostToolUse %v, PostToolUseFailure %v, runnable %v (%s)", h.Settings, h.Pre, h.Post, h.Failure, h.Executable, h.Command)
 		c.Fix = "airlock doctor --fix (or airlock init) adds a match-all, synchronous hook running the installed airlock-hook; remove the narrower ones listed"
 	default:
 		if _, err := os.Stat(filepath.Dir(h.Settings)); err != nil {
-			c.Status, c.Detail = Info, "Claude Code is not set up for this user ("+filepath.Dir(h.Settings)+" does not exist)"
+			c.Status, c.Detail = info, "Claude Code is not set up for this user ("+filepath.Dir(h.Settings)+" does not exist)"
 			c.Fix = "after installing Claude Code: airlock init"
 			return c
 		}
-		c.Status, c.Detail = Fail, "not wired: Claude Code's tool calls do not pass the gate ("+h.Settings+")"
+		c.Status, c.Detail = fail, "not wired: Claude Code's tool calls do not pass the gate ("+h.Settings+")"
 		c.Fix = "airlock doctor --fix (or airlock init)"
 	}
 	return c
@@ -127,7 +127,7 @@ func serversCheck(o Options, st *setup.StatusReport) Check {
 		c.Items = append(c.Items, "the installed airlock-mcp was not found (next to airlock or on PATH): wrapped servers' programs could not be compared with it")
 	}
 	if len(c.Items) > 0 {
-		c.Status = Fail
+		c.Status = fail
 		c.Fix = "airlock doctor --fix (or airlock init) wraps stragglers and repoints wrappers to the installed airlock-mcp; a server gated under another name needs its --name set to its own"
 	} else {
 		c.Status = OK
@@ -160,7 +160,7 @@ func coverageCheck(st *setup.StatusReport) Check {
 		c.Items = append(c.Items, fmt.Sprintf("native tools not hooked (only their MCP servers pass the gate): %s", strings.Join(names, ", ")))
 	}
 	if len(c.Items) > 0 {
-		c.Status, c.Detail = Warn, fmt.Sprintf("%d thing(s) Airlock cannot enforce", len(c.Items))
+		c.Status, c.Detail = warn, fmt.Sprintf("%d thing(s) Airlock cannot enforce", len(c.Items))
 	}
 	return c
 }

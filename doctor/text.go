@@ -13,13 +13,13 @@ import (
 const briefItems = 6
 
 // Verdict is the report's first line: enforcing or not, and why not.
-func (r *Report) Verdict() string {
+func (r *report) Verdict() string {
 	fails, warns := 0, 0
 	for _, c := range r.Checks {
 		switch c.Status {
-		case Fail:
+		case fail:
 			fails++
-		case Warn:
+		case warn:
 			warns++
 		}
 	}
@@ -40,7 +40,7 @@ func (r *Report) Verdict() string {
 // line per check with its details below it. By default it fits a screen:
 // a check with a Brief is that one line, and at most briefItems items are
 // printed per check; verbose prints every detail.
-func (r *Report) WriteText(w io.Writer, verbose bool) error {
+func (r *report) WriteText(w io.Writer, verbose bool) error {
 	var b strings.Builder
 	b.WriteString(r.Verdict() + "\n\n")
 	width := 0
@@ -49,7 +49,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 	}
 	pad := strings.Repeat(" ", width+8)
 	for _, c := range r.Checks {
-		mark := map[Status]string{OK: "ok  ", Info: "info", Warn: "warn", Fail: "FAIL"}[c.Status]
+		mark := map[Status]string{OK: "ok  ", info: "info", warn: "warn", fail: "FAIL"}[c.Status]
 		detail, items := c.Detail, c.Items
 		if !verbose && c.Brief != "" {
 			detail, items = c.Brief, nil
@@ -62,7 +62,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) error {
 			}
 			fmt.Fprintf(&b, "%s%s\n", pad, shown(it))
 		}
-		if c.Fix != "" && c.Status != OK && c.Status != Info {
+		if c.Fix != "" && c.Status != OK && c.Status != info {
 			fmt.Fprintf(&b, "%sfix: %s\n", pad, shown(c.Fix))
 		}
 	}

@@ -63,7 +63,7 @@ func TestDoctorNothingWired(t *testing.T) {
 			if r.Enforcing() {
 				t.Errorf("nothing wired, yet enforcing")
 			}
-			if a := check(t, r, "agents"); a.Status != Fail || !strings.Contains(a.Fix, "airlock init") {
+			if a := check(t, r, "agents"); a.Status != fail || !strings.Contains(a.Fix, "airlock init") {
 				t.Errorf("agents check %+v; want a FAIL naming airlock init", a)
 			}
 			first, _, _ := strings.Cut(text, "\n")
@@ -91,12 +91,12 @@ func TestDoctorTextVerdictFirstOneScreen(t *testing.T) {
 	base := []Check{
 		{Name: "policy", Status: OK, Detail: "guard mode", Items: []string{"loaded from the bundled profile default"}},
 		{Name: "Claude Code hook", Status: OK, Detail: "wired"},
-		{Name: "coverage gaps", Status: Warn, Detail: "12 thing(s) Airlock cannot enforce", Items: long},
-		{Name: "ask channel", Status: Info, Detail: "asks reach nobody now", Brief: "asks reach nobody now",
+		{Name: "coverage gaps", Status: warn, Detail: "12 thing(s) Airlock cannot enforce", Items: long},
+		{Name: "ask channel", Status: info, Detail: "asks reach nobody now", Brief: "asks reach nobody now",
 			Items: []string{"socket: not ready", "tty: not ready", "desktop: not ready", "fallback: ready"}},
 		kernel,
 	}
-	failing := append([]Check{{Name: "environment", Status: Fail, Detail: "AIRLOCK_FAIL_OPEN=1", Fix: "unset it"}}, base...)
+	failing := append([]Check{{Name: "environment", Status: fail, Detail: "AIRLOCK_FAIL_OPEN=1", Fix: "unset it"}}, base...)
 	cases := []struct {
 		name    string
 		checks  []Check
@@ -107,7 +107,7 @@ func TestDoctorTextVerdictFirstOneScreen(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := &Report{Checks: c.checks}
+			r := &report{Checks: c.checks}
 			var short, full bytes.Buffer
 			if err := r.WriteText(&short, false); err != nil {
 				t.Fatal(err)
@@ -152,8 +152,8 @@ func TestDoctorTextVerdictFirstOneScreen(t *testing.T) {
 // chose reaches the terminal escaped; a Windows path keeps its
 // backslashes as they are.
 func TestDoctorTextEscapesNames(t *testing.T) {
-	r := &Report{Checks: []Check{
-		{Name: "policy", Status: Fail, Detail: "/w/ev\x1b[2Jil/.airlock.yaml: bad", Items: []string{"overlay \u202egnp.exe"}, Fix: "fix \x07 it"},
+	r := &report{Checks: []Check{
+		{Name: "policy", Status: fail, Detail: "/w/ev\x1b[2Jil/.airlock.yaml: bad", Items: []string{"overlay \u202egnp.exe"}, Fix: "fix \x07 it"},
 		{Name: "audit log", Status: OK, Detail: `C:\Users\dev\.airlock\audit.jsonl`},
 	}}
 	for _, verbose := range []bool{false, true} {

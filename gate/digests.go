@@ -22,7 +22,7 @@ const (
 
 // DigestOf is the digest recorded for one piece of content: the first
 // 128 bits of SHA-256 over the trimmed text.
-func DigestOf(s string) string {
+func digestOf(s string) string {
 	sum := sha256.Sum256([]byte(strings.TrimSpace(s)))
 	return "sha256:" + hex.EncodeToString(sum[:16])
 }
@@ -39,7 +39,7 @@ func ContentDigests(v gjson.Result) []string {
 		if len(s) < minDigestLen || len(out) >= maxDigests {
 			return
 		}
-		d := DigestOf(s)
+		d := digestOf(s)
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)

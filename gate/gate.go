@@ -59,7 +59,7 @@ type Gate struct {
 	Env    home.Env
 
 	// MCP stages; nil skips them.
-	Toolsets  Toolsets  // holds, unknown tools, argument schemas
+	Toolsets  toolsets  // holds, unknown tools, argument schemas
 	Contracts Contracts // per-server contracts
 
 	// Notify tells the person at the desk about a block (rate-limited,
@@ -68,7 +68,7 @@ type Gate struct {
 
 	// Ask reaches a person for an ask from a caller that has no prompt of
 	// its own (Call.Attended false). nil: ask_fallback decides at once.
-	Ask Asker
+	Ask asker
 }
 
 // CheckAskYes refuses yes (--yes, approve asks automatically) under a
@@ -93,7 +93,7 @@ func profileWord(p *policy.Policy) string {
 }
 
 // Asker puts a call to a person; *ask.Channel is one.
-type Asker interface {
+type asker interface {
 	Ask(ctx context.Context, r question.Request) question.Outcome
 }
 
@@ -151,7 +151,7 @@ func (g *Gate) decide(c Call) Result {
 	}
 	server, tool := mcpTarget(c)
 	env := policy.CallEnv{Cwd: c.Cwd, Home: g.Env.Home, User: g.Env.User, Budget: policy.BudgetFromEnv(getenv(g.Env))}
-	if is, ok := g.Toolsets.(InputSchemas); ok && tool != "" {
+	if is, ok := g.Toolsets.(inputSchemas); ok && tool != "" {
 		env.InputSchema = is.InputSchema(server, tool)
 	}
 	f := policy.Classify(c.Tool, c.Input, env)

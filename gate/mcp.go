@@ -11,7 +11,7 @@ import (
 // tool outside the pinned list, or arguments its pinned input schema does
 // not accept refuse the call. The proxy answers from the toolset it saw
 // live; the hook answers from pins.json.
-type Toolsets interface {
+type toolsets interface {
 	// Check returns a refusal for a call of tool on server, or ok=false
 	// when the toolset has nothing against it. strict refuses arguments
 	// the schema does not declare even when it allows extra properties.
@@ -24,7 +24,7 @@ type Toolsets interface {
 // path), so a secret path named in prose is not taken for a read. It is
 // asked before the call is classified, from the same pinned toolset Check
 // holds the call to.
-type InputSchemas interface {
+type inputSchemas interface {
 	InputSchema(server, tool string) []byte
 }
 
@@ -47,13 +47,13 @@ func mcpTarget(c Call) (server, tool string) {
 		}
 		return c.Server, c.ServerTool
 	}
-	return SplitMCPName(c.Tool)
+	return splitMCPName(c.Tool)
 }
 
 // SplitMCPName splits Claude Code's MCP tool name mcp__SERVER__TOOL. The
 // server part ends at the first "__" after the prefix, as Claude Code
 // parses it; anything that is not such a name gives "", "".
-func SplitMCPName(name string) (server, tool string) {
+func splitMCPName(name string) (server, tool string) {
 	rest, ok := strings.CutPrefix(name, "mcp__")
 	if !ok {
 		return "", ""

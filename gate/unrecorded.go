@@ -11,7 +11,7 @@ const FailOpenEnv = "AIRLOCK_FAIL_OPEN"
 
 // RuleUnrecorded is the rule of a call refused because its decision could
 // not be written to the audit log.
-const RuleUnrecorded = "audit-unwritable"
+const ruleUnrecorded = "audit-unwritable"
 
 // Unrecorded says why a record could not be written and how to fix it, for
 // a person: the cause first (disk full, permission, read-only file system),
@@ -37,7 +37,7 @@ func (g *Gate) refuseUnrecorded(res *Result) {
 		return
 	}
 	res.Decision = policy.Decision{
-		Action: policy.Block, Source: policy.FromError, Rule: RuleUnrecorded, Target: res.Decision.Target,
+		Action: policy.Block, Source: policy.FromError, Rule: ruleUnrecorded, Target: res.Decision.Target,
 		Reason: "Airlock refuses a call it cannot record: " + why + " (or set " + FailOpenEnv + "=1 to let calls through unrecorded)",
 	}
 	res.Effective = policy.Block

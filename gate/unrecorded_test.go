@@ -69,8 +69,8 @@ func TestDecideRefusesWhatItCannotRecord(t *testing.T) {
 					t.Error("FailedOpen() false for a call let through unrecorded")
 				}
 			}
-			if c.want == policy.Block && (res.Decision.Rule != RuleUnrecorded || res.Decision.Source != policy.FromError) {
-				t.Errorf("refusal rule %q source %q, want %q from error", res.Decision.Rule, res.Decision.Source, RuleUnrecorded)
+			if c.want == policy.Block && (res.Decision.Rule != ruleUnrecorded || res.Decision.Source != policy.FromError) {
+				t.Errorf("refusal rule %q source %q, want %q from error", res.Decision.Rule, res.Decision.Source, ruleUnrecorded)
 			}
 			for _, s := range c.says {
 				if !strings.Contains(text, s) {
@@ -95,7 +95,7 @@ func TestDecideRefusesUnwritableHome(t *testing.T) {
 	defer l.Close()
 	g.Log = l
 	res := g.Decide(Call{Source: "hook", Tool: "Read", Input: []byte(fmt.Sprintf(`{"file_path":%q}`, filepath.Join(fx.WS, "main.go"))), Cwd: fx.WS, Attended: true})
-	if res.Effective != policy.Block || res.Decision.Rule != RuleUnrecorded {
+	if res.Effective != policy.Block || res.Decision.Rule != ruleUnrecorded {
 		t.Fatalf("a call whose record failed was %v (%+v, audit error %v)", res.Effective, res.Decision, res.AuditErr)
 	}
 }

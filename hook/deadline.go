@@ -26,22 +26,22 @@ const DefaultDeadline = AgentTimeout - 5*time.Second
 // tests and for agents run with a shorter hook timeout. It never
 // lengthens it: past DefaultDeadline the agent may already have let the
 // call through.
-const DeadlineEnv = "AIRLOCK_HOOK_DEADLINE"
+const deadlineEnv = "AIRLOCK_HOOK_DEADLINE"
 
 // Deadline is the deadline in force: DeadlineEnv when it is a positive
 // duration no longer than DefaultDeadline, else DefaultDeadline (with a
 // warning for the caller to print when the variable was set).
-func Deadline(getenv func(string) string) (time.Duration, string) {
-	v := getenv(DeadlineEnv)
+func deadline(getenv func(string) string) (time.Duration, string) {
+	v := getenv(deadlineEnv)
 	if v == "" {
 		return DefaultDeadline, ""
 	}
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil || d <= 0:
-		return DefaultDeadline, fmt.Sprintf("%s=%q is not a positive duration (write e.g. 10s): using %s", DeadlineEnv, v, DefaultDeadline)
+		return DefaultDeadline, fmt.Sprintf("%s=%q is not a positive duration (write e.g. 10s): using %s", deadlineEnv, v, DefaultDeadline)
 	case d > DefaultDeadline:
-		return DefaultDeadline, fmt.Sprintf("%s=%s is past %s, too close to the agent's %s hook timeout: using %s", DeadlineEnv, v, DefaultDeadline, AgentTimeout, DefaultDeadline)
+		return DefaultDeadline, fmt.Sprintf("%s=%s is past %s, too close to the agent's %s hook timeout: using %s", deadlineEnv, v, DefaultDeadline, AgentTimeout, DefaultDeadline)
 	}
 	return d, ""
 }
@@ -63,7 +63,7 @@ func RunWithin(o Options) int {
 // a timeout's record) has returned, so a test can wait for an abandoned
 // decision to end.
 func runWithin(o Options) (int, <-chan struct{}) {
-	d, warn := Deadline(o.Getenv)
+	d, warn := deadline(o.Getenv)
 	var out, errb bytes.Buffer
 	inner := o
 	inner.Stdout, inner.Stderr = &out, &errb

@@ -31,14 +31,14 @@ func TestDeadline(t *testing.T) {
 		{"10", DefaultDeadline, true}, // no unit
 	}
 	for _, c := range cases {
-		d, warn := Deadline(func(k string) string {
-			if k == DeadlineEnv {
+		d, warn := deadline(func(k string) string {
+			if k == deadlineEnv {
 				return c.env
 			}
 			return ""
 		})
 		if d != c.want || (warn != "") != c.warn {
-			t.Errorf("%s=%q: %s, warning %q; want %s, warning %v", DeadlineEnv, c.env, d, warn, c.want, c.warn)
+			t.Errorf("%s=%q: %s, warning %q; want %s, warning %v", deadlineEnv, c.env, d, warn, c.want, c.warn)
 		}
 	}
 	if DefaultDeadline > AgentTimeout-5*time.Second {
@@ -55,7 +55,7 @@ func stuckEnv(t *testing.T, extra map[string]string) (airlockhome.Env, string) {
 	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{DeadlineEnv: "200ms"}
+	vars := map[string]string{deadlineEnv: "200ms"}
 	for k, v := range extra {
 		vars[k] = v
 	}
@@ -162,7 +162,7 @@ func checkDeadlineRecord(t *testing.T, home string, failOpen bool) {
 // TestHookWithinDeadlineAnswersAsRun: a call that decides in time gets
 // exactly Run's answer, output included.
 func TestHookWithinDeadlineAnswersAsRun(t *testing.T) {
-	env, ws := stuckEnv(t, map[string]string{DeadlineEnv: "20s"})
+	env, ws := stuckEnv(t, map[string]string{deadlineEnv: "20s"})
 	cases := []struct {
 		name, input string
 		want        int

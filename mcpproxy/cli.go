@@ -44,16 +44,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\n\n%s", err, usage)
-		return ExitUsage
+		return exitUsage
 	}
 	if a.sandbox && runtime.GOOS != "linux" {
 		fmt.Fprintf(stderr, "airlock-mcp: --sandbox: %v\nThe server %q was not started.\n", sandbox.ErrUnsupported, a.name)
-		return ExitConfig
+		return exitConfig
 	}
 	maxMsg, err := maxMessage(a.maxMessage, os.Getenv("AIRLOCK_MCP_MAX_MESSAGE"))
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
-		return ExitConfig
+		return exitConfig
 	}
 	o, code, err := Setup(a.name, a.argv, a.yes, stderr)
 	if err != nil {
@@ -138,7 +138,7 @@ func maxMessage(flag, env string) (int64, error) {
 		v, from = env, "AIRLOCK_MCP_MAX_MESSAGE"
 	}
 	if v == "" {
-		return DefaultMaxMessage, nil
+		return defaultMaxMessage, nil
 	}
 	n, err := parseSize(v)
 	if err != nil {

@@ -12,7 +12,7 @@ func TestMaxMessageFromFlagAndEnvironment(t *testing.T) {
 		want      int64
 		err       string
 	}{
-		{"", "", DefaultMaxMessage, ""},
+		{"", "", defaultMaxMessage, ""},
 		{"", "1048576", 1 << 20, ""},
 		{"", "16MiB", 16 << 20, ""},
 		{"256k", "16MiB", 256 << 10, ""}, // the flag wins
@@ -51,7 +51,7 @@ func TestMaxMessageFlagIsParsed(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	t.Setenv("AIRLOCK_MCP_MAX_MESSAGE", "tiny")
-	if code := Main([]string{"--name", "fs", "--", "true"}, strings.NewReader(""), &out, &errb); code != ExitConfig || !strings.Contains(errb.String(), "AIRLOCK_MCP_MAX_MESSAGE") {
+	if code := Main([]string{"--name", "fs", "--", "true"}, strings.NewReader(""), &out, &errb); code != exitConfig || !strings.Contains(errb.String(), "AIRLOCK_MCP_MAX_MESSAGE") {
 		t.Fatalf("a bad AIRLOCK_MCP_MAX_MESSAGE: exit %d, %s", code, errb.String())
 	}
 }

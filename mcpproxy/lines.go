@@ -13,7 +13,7 @@ import (
 // newline not counted: room for a large resources/read result or a few
 // images in base64, small enough that two of them in flight (the proxy
 // holds about twice a message while it reads one) fit any machine.
-const DefaultMaxMessage = 64 << 20
+const defaultMaxMessage = 64 << 20
 
 // lineReader reads newline-delimited messages up to a cap. A line past the
 // cap is read to its end without being kept: what is left of it is the
@@ -29,7 +29,7 @@ func newLineReader(r io.Reader, max int64) *lineReader {
 
 func newLineReaderSize(r io.Reader, max int64, size int) *lineReader {
 	if max <= 0 {
-		max = DefaultMaxMessage
+		max = defaultMaxMessage
 	}
 	m := int(min(max, int64(^uint(0)>>2)))
 	return &lineReader{r: bufio.NewReaderSize(r, size), max: m}

@@ -33,9 +33,9 @@ import (
 
 // Exit codes of airlock-mcp besides the child's own.
 const (
-	ExitUsage    = 64  // bad arguments
-	ExitConfig   = 78  // policy, contracts or home could not be loaded; the server was not started
-	ExitNotFound = 127 // the server command does not exist
+	exitUsage    = 64  // bad arguments
+	exitConfig   = 78  // policy, contracts or home could not be loaded; the server was not started
+	exitNotFound = 127 // the server command does not exist
 )
 
 // Options configure one proxy run.
@@ -127,19 +127,19 @@ func Run(ctx context.Context, o Options) int {
 	o.defaults()
 	if len(o.Argv) == 0 {
 		fmt.Fprintln(o.Stderr, "airlock-mcp: no server command after --")
-		return ExitUsage
+		return exitUsage
 	}
 	path, err := exec.LookPath(o.Argv[0])
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: cannot start server %q: %v\n", o.Name, err)
-		return ExitNotFound
+		return exitNotFound
 	}
 	// Our own pipe, not StdoutPipe: cmd.Wait closes StdoutPipe's read end
 	// as soon as the child exits, losing what it wrote last.
 	childOut, childOutW, err := os.Pipe()
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
-		return ExitConfig
+		return exitConfig
 	}
 	defer childOut.Close()
 	p := newProxy(o)
@@ -158,7 +158,7 @@ func Run(ctx context.Context, o Options) int {
 			}
 			fmt.Fprintf(o.Stderr, "airlock-mcp: %s\nThe server %q was not started.\n", msg, o.Name)
 			p.log.close()
-			return ExitConfig
+			return exitConfig
 		}
 		defer sb.close()
 		childIn = sb.stdinW
@@ -173,7 +173,7 @@ func Run(ctx context.Context, o Options) int {
 			childOutW.Close()
 			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 			p.log.close()
-			return ExitConfig
+			return exitConfig
 		}
 	}
 	p.toServer = newLineWriter(childIn)
@@ -207,7 +207,7 @@ func Run(ctx context.Context, o Options) int {
 			last = append(last, end)
 		}
 		p.finish(append(last, audit.Record{Event: "mcp_exit", Detail: textsafe.Escape(fmt.Sprintf("server %q was not started: %v", o.Name, err))})...)
-		return ExitNotFound
+		return exitNotFound
 	}
 
 	exited := make(chan struct{})

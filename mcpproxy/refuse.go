@@ -9,7 +9,7 @@ import (
 // ErrorCode is the JSON-RPC error code of a refused request other than
 // tools/call: an application code outside the range JSON-RPC and MCP
 // reserve (-32768..-32000).
-const ErrorCode = -31001
+const errorCode = -31001
 
 // BlockedPrefix starts the text of every refused tools/call.
 const BlockedPrefix = "Airlock blocked this call: "
@@ -50,7 +50,7 @@ const (
 // errorAnswer answers a refused request with a JSON-RPC error whose data
 // says the proxy, not the server, refused it.
 func errorAnswer(id, message, rule, source string) []byte {
-	return errorAnswerCode(id, ErrorCode, message, rule, source)
+	return errorAnswerCode(id, errorCode, message, rule, source)
 }
 
 // errorAnswerCode is errorAnswer with another code.

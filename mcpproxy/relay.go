@@ -66,7 +66,7 @@ func (p *Proxy) fromClient(line string) error {
 	}
 	if prob := framingProblem(msg); prob != "" {
 		p.refuseClient("client line refused: " + prob)
-		return p.answerUnread(scanTop(msg), ErrorCode, "Airlock blocked this message: "+prob)
+		return p.answerUnread(scanTop(msg), errorCode, "Airlock blocked this message: "+prob)
 	}
 	if !gjson.Valid(msg) {
 		// Not JSON to us: a lenient server might still read a call in it
@@ -98,7 +98,7 @@ func (p *Proxy) fromClient(line string) error {
 // but not kept: each request in it is answered by its id.
 func (p *Proxy) clientOversized(big *oversized) error {
 	p.refuseClient("client message refused: " + big.Error())
-	return p.answerUnread(big.top, ErrorCode, "Airlock blocked this message: "+big.Error()+
+	return p.answerUnread(big.top, errorCode, "Airlock blocked this message: "+big.Error()+
 		" (AIRLOCK_MCP_MAX_MESSAGE or --max-message sets it)")
 }
 

@@ -482,7 +482,7 @@ func TestRelayRefusesOtherRequestsWithAnError(t *testing.T) {
 	r := newRelay(t, relayOpts{})
 	r.send(`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"file:///home/dev/.ssh/id_rsa"}}`)
 	got := gjson.Parse(r.recv())
-	if got.Get("error.code").Int() != ErrorCode || got.Get("error.data.blocked_by").String() != "airlock" {
+	if got.Get("error.code").Int() != errorCode || got.Get("error.data.blocked_by").String() != "airlock" {
 		t.Fatalf("resources/read of a secret: %s", got.Raw)
 	}
 	// a harmless resource read goes through to the server

@@ -49,8 +49,8 @@ func TestSandboxedServerThatCannotStartEndsItsRecords(t *testing.T) {
 	code := Run(context.Background(), Options{Name: "srv", Argv: []string{srv}, Dir: root, Sandbox: true,
 		Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, Stderr: &errb, Gate: &gate.Gate{Policy: pol, Env: env}, Log: log,
 		Pins: pins.Open(home), Grace: 2 * time.Second})
-	if code != ExitNotFound {
-		t.Fatalf("exit %d, want %d (not started): %s", code, ExitNotFound, errb.String())
+	if code != exitNotFound {
+		t.Fatalf("exit %d, want %d (not started): %s", code, exitNotFound, errb.String())
 	}
 	b, err := os.ReadFile(filepath.Join(home, audit.LogFile))
 	if err != nil {

@@ -30,7 +30,7 @@ func TestSandboxOffLinux(t *testing.T) {
 	}
 	var out, errb strings.Builder
 	code := Main([]string{"--name", "fs", "--sandbox", "--", "true"}, strings.NewReader(""), &out, &errb)
-	if code != ExitConfig || !strings.Contains(errb.String(), "the kernel sandbox is Linux-only") {
+	if code != exitConfig || !strings.Contains(errb.String(), "the kernel sandbox is Linux-only") {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 }

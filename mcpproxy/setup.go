@@ -25,37 +25,37 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 	o := Options{Name: name, Argv: argv, Stderr: stderr}
 	env, err := airlockhome.FromOS()
 	if err != nil {
-		return o, ExitConfig, err
+		return o, exitConfig, err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return o, ExitConfig, fmt.Errorf("find the working directory: %w", err)
+		return o, exitConfig, fmt.Errorf("find the working directory: %w", err)
 	}
 	o.Dir = cwd
 	if v := os.Getenv("AIRLOCK_MCP_GRACE"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return o, ExitConfig, fmt.Errorf("AIRLOCK_MCP_GRACE=%q is not a duration like 5s or 500ms", v)
+			return o, exitConfig, fmt.Errorf("AIRLOCK_MCP_GRACE=%q is not a duration like 5s or 500ms", v)
 		}
 		o.Grace = d
 	}
 	g, err := loadGate(env, cwd)
 	if err != nil {
-		return o, ExitConfig, err
+		return o, exitConfig, err
 	}
 	g.Notify = notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
 	if err := gate.CheckAskYes(g.Policy, yes); err != nil {
-		return o, ExitConfig, err
+		return o, exitConfig, err
 	}
 	if g.Ask, err = ask.New(ask.Options{Home: env.AirlockHome, Auto: yes}); err != nil {
-		return o, ExitConfig, err
+		return o, exitConfig, err
 	}
 	if err := probeWritable(env.AirlockHome); err != nil {
-		return o, ExitConfig, err
+		return o, exitConfig, err
 	}
 	log, err := audit.Open(env.AirlockHome)
 	if err != nil {
-		return o, ExitConfig, fmt.Errorf("open the audit log: %w", err)
+		return o, exitConfig, fmt.Errorf("open the audit log: %w", err)
 	}
 	o.Gate = g
 	o.Log = log

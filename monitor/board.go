@@ -14,27 +14,27 @@ import (
 
 // Source is what the board polls for new records; *Follower is one.
 type Source interface {
-	Poll() (Batch, error)
+	Poll() (batch, error)
 }
 
 // Show selects which records the board lists.
-type Show int
+type show int
 
 // What the board lists.
 const (
-	ShowAll      Show = iota // every record
-	ShowBlocks               // records whose call did not run (see stopped)
-	ShowAsks                 // records that count as asks
-	ShowObserved             // calls that ran only because of observe mode
+	showAll      show = iota // every record
+	showBlocks               // records whose call did not run (see stopped)
+	showAsks                 // records that count as asks
+	showObserved             // calls that ran only because of observe mode
 )
 
-func (s Show) String() string {
+func (s show) String() string {
 	switch s {
-	case ShowBlocks:
+	case showBlocks:
 		return "blocks"
-	case ShowAsks:
+	case showAsks:
 		return "asks"
-	case ShowObserved:
+	case showObserved:
 		return "observe-only runs"
 	}
 	return "all"
@@ -45,7 +45,7 @@ type (
 	tickMsg   struct{}
 	pollError struct {
 		err   error
-		batch Batch // what was read before the error
+		batch batch // what was read before the error
 	}
 )
 
@@ -53,7 +53,7 @@ type (
 // and a scrolling, filterable list of the newest records, with a cursor
 // whose record Enter opens in full. It holds at most keep records; counts
 // cover every record the follower has read.
-type Board struct {
+type board struct {
 	home     string
 	src      Source
 	interval time.Duration
@@ -62,11 +62,11 @@ type Board struct {
 
 	ring   []audit.Record
 	next   int // oldest record once the ring is full
-	counts Counts
-	chain  Chain
+	counts counts
+	chain  chain
 	err    string
 
-	show    Show
+	show    show
 	text    string // applied text filter, lower case
 	editing bool
 	input   string
@@ -82,19 +82,19 @@ type Board struct {
 // follower's Start) and polls src every o.Interval, holding o.Keep
 // records; a nil src never polls. o.Color turns on colour; o.UserHome is
 // the home that paths are shortened to ~ against.
-func NewBoard(home string, src Source, first Batch, o Options) *Board {
-	b := &Board{home: home, src: src, interval: o.Interval, color: o.Color, short: newShortener(o.UserHome),
+func NewBoard(home string, src Source, first batch, o Options) *board {
+	b := &board{home: home, src: src, interval: o.Interval, color: o.Color, short: newShortener(o.UserHome),
 		ring: make([]audit.Record, 0, max(o.Keep, 1)), width: 120, height: 40}
 	b.add(first)
 	return b
 }
 
 // Init starts polling.
-func (b *Board) Init() tea.Cmd {
+func (b *board) Init() tea.Cmd {
 	return b.tick()
 }
 
-func (b *Board) tick() tea.Cmd {
+func (b *board) tick() tea.Cmd {
 	if b.src == nil {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (b *Board) tick() tea.Cmd {
 }
 
 // Update handles keys, window sizes and what the follower read.
-func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (b *board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		b.width, b.height = msg.Width, msg.Height
@@ -116,14 +116,14 @@ func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return batch
 		}
-	case Batch:
+	case batch:
 		b.err = ""
 		b.add(msg)
 		return b, b.tick()
 	case pollError:
 		ch := b.chain
 		b.add(msg.batch)
-		if msg.batch.Chain == (Chain{}) { // the source said nothing about the chain
+		if msg.batch.Chain == (chain{}) { // the source said nothing about the chain
 			b.chain = ch
 		}
 		b.err = msg.err.Error()
@@ -147,7 +147,7 @@ func (b *Board) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // add takes in a batch. While the view is scrolled back or the cursor is
 // off the newest row, view and cursor stay on the same records instead of
 // moving with every new one.
-func (b *Board) add(batch Batch) {
+func (b *board) add(batch batch) {
 	b.counts = b.counts.Plus(batch.Earlier)
 	for _, r := range batch.Records {
 		b.counts.Add(r)
@@ -166,19 +166,19 @@ func (b *Board) add(batch Batch) {
 	b.clamp()
 }
 
-func (b *Board) key(msg tea.KeyPressMsg) tea.Cmd {
+func (b *board) key(msg tea.KeyPressMsg) tea.Cmd {
 	page := max(b.rows()-1, 1)
 	switch msg.String() {
 	case "q", "ctrl+c":
 		return tea.Quit
 	case "a":
-		b.show, b.text, b.offset, b.cursor = ShowAll, "", 0, 0
+		b.show, b.text, b.offset, b.cursor = showAll, "", 0, 0
 	case "b":
-		b.show, b.offset, b.cursor = ShowBlocks, 0, 0
+		b.show, b.offset, b.cursor = showBlocks, 0, 0
 	case "k":
-		b.show, b.offset, b.cursor = ShowAsks, 0, 0
+		b.show, b.offset, b.cursor = showAsks, 0, 0
 	case "o":
-		b.show, b.offset, b.cursor = ShowObserved, 0, 0
+		b.show, b.offset, b.cursor = showObserved, 0, 0
 	case "/":
 		b.editing, b.input = true, b.text
 	case "esc":
@@ -206,7 +206,7 @@ func (b *Board) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (b *Board) editKey(msg tea.KeyPressMsg) tea.Cmd {
+func (b *board) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.Code {
 	case 'c':
 		if msg.Mod == tea.ModCtrl {
@@ -233,7 +233,7 @@ func (b *Board) editKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // clamp keeps the cursor on a listed record and the scroll offset where
 // the cursor's row is on screen.
-func (b *Board) clamp() {
+func (b *board) clamp() {
 	n, rows := b.listed(), b.rows()
 	b.cursor = max(min(b.cursor, n-1), 0)
 	if b.cursor < b.offset {
@@ -246,7 +246,7 @@ func (b *Board) clamp() {
 }
 
 // selected is the record under the cursor.
-func (b *Board) selected() (audit.Record, bool) {
+func (b *board) selected() (audit.Record, bool) {
 	var kept []audit.Record
 	b.each(func(r audit.Record) { kept = append(kept, r) })
 	i := len(kept) - 1 - b.cursor
@@ -258,22 +258,22 @@ func (b *Board) selected() (audit.Record, bool) {
 
 // rows is how many records fit: the screen less the two status lines, the
 // note line, the column header and the key help.
-func (b *Board) rows() int {
+func (b *board) rows() int {
 	return max(b.height-5, 1)
 }
 
 // keeps reports whether the current filters list r.
-func (b *Board) keeps(r audit.Record) bool {
+func (b *board) keeps(r audit.Record) bool {
 	switch b.show {
-	case ShowBlocks:
+	case showBlocks:
 		if !stopped(r) {
 			return false
 		}
-	case ShowAsks:
-		if KindOf(r) != KindAsk {
+	case showAsks:
+		if kindOf(r) != kindAsk {
 			return false
 		}
-	case ShowObserved:
+	case showObserved:
 		if !observed(r) {
 			return false
 		}
@@ -290,7 +290,7 @@ func (b *Board) keeps(r audit.Record) bool {
 }
 
 // each calls fn for the kept records, oldest first.
-func (b *Board) each(fn func(audit.Record)) {
+func (b *board) each(fn func(audit.Record)) {
 	for i := range b.ring {
 		r := b.ring[(b.next+i)%len(b.ring)]
 		if b.keeps(r) {
@@ -299,17 +299,17 @@ func (b *Board) each(fn func(audit.Record)) {
 	}
 }
 
-func (b *Board) listed() int {
+func (b *board) listed() int {
 	n := 0
 	b.each(func(audit.Record) { n++ })
 	return n
 }
 
 // Counts returns the counts the board shows.
-func (b *Board) Counts() Counts { return b.counts }
+func (b *board) Counts() counts { return b.counts }
 
 // View draws the board, full screen.
-func (b *Board) View() tea.View {
+func (b *board) View() tea.View {
 	v := tea.NewView(b.Render())
 	v.AltScreen = true
 	return v
@@ -317,7 +317,7 @@ func (b *Board) View() tea.View {
 
 // Render draws the board, or the record Enter opened. Every string from a
 // record is escaped.
-func (b *Board) Render() string {
+func (b *board) Render() string {
 	if b.open != nil {
 		return b.open.render(b.width, b.height, b.color)
 	}
@@ -377,7 +377,7 @@ func (b *Board) Render() string {
 
 // cells are a record's columns, escaped, the target's home shortened to
 // ~; the first is the cursor's gutter.
-func (b *Board) cells(r audit.Record, selected bool) []string {
+func (b *board) cells(r audit.Record, selected bool) []string {
 	t := r.Time
 	if len(t) >= len("2006-01-02T15:04:05") {
 		t = t[len("2006-01-02T"):len("2006-01-02T15:04:05")]
@@ -413,10 +413,10 @@ func result(r audit.Record) string {
 	if observed(r) {
 		return observedResult(r)
 	}
-	switch KindOf(r) {
-	case KindHold:
+	switch kindOf(r) {
+	case kindHold:
 		return "hold"
-	case KindOther:
+	case kindOther:
 		if r.Event != "decision" {
 			return r.Event
 		}

@@ -28,7 +28,7 @@ func key(code rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code} }
 var ctrlC = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 
 // press sends keys to the board and returns the last command.
-func press(b *Board, keys ...tea.KeyPressMsg) tea.Cmd {
+func press(b *board, keys ...tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
 		_, cmd = b.Update(k)
@@ -37,13 +37,13 @@ func press(b *Board, keys ...tea.KeyPressMsg) tea.Cmd {
 }
 
 // newBoard is a board without colour, at the default size, that never polls.
-func newBoard(first Batch, keep int) *Board {
+func newBoard(first batch, keep int) *board {
 	return NewBoard("/h", nil, first, Options{Keep: keep})
 }
 
 // listedTools are the TOOL cells of the rows the board shows; the
 // selected row's is marked with a leading ">".
-func listedTools(b *Board) []string {
+func listedTools(b *board) []string {
 	var out []string
 	lines := strings.Split(b.Render(), "\n")
 	cols := columnsFor(b.width)
@@ -87,9 +87,9 @@ var mixed = []audit.Record{
 }
 
 func TestBoardCountsAndFilters(t *testing.T) {
-	b := newBoard(Batch{Earlier: Counts{Allow: 5, Block: 1}, Chain: Chain{Records: 10}}, 100)
-	b.Update(Batch{Records: mixed, Chain: Chain{Records: 18}})
-	if want := (Counts{Allow: 7, Ask: 3, Block: 2, Hold: 1, Observed: 1}); b.Counts() != want {
+	b := newBoard(batch{Earlier: counts{Allow: 5, Block: 1}, Chain: chain{Records: 10}}, 100)
+	b.Update(batch{Records: mixed, Chain: chain{Records: 18}})
+	if want := (counts{Allow: 7, Ask: 3, Block: 2, Hold: 1, Observed: 1}); b.Counts() != want {
 		t.Fatalf("counts %+v, want %+v", b.Counts(), want)
 	}
 	v := b.Render()
@@ -135,7 +135,7 @@ func TestBoardCountsAndFilters(t *testing.T) {
 }
 
 func TestBoardFilterTakesTextAndPaste(t *testing.T) {
-	b := newBoard(Batch{Records: []audit.Record{rec("Read", "decision", "allow", "allow", ""), rec("Draw x", "decision", "allow", "allow", "")}}, 10)
+	b := newBoard(batch{Records: []audit.Record{rec("Read", "decision", "allow", "allow", ""), rec("Draw x", "decision", "allow", "allow", "")}}, 10)
 	press(b, runes("/"), runes("w"), tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}, runes("x"))
 	if !strings.Contains(b.Render(), "filter tool/target/rule: w x_") {
 		t.Fatalf("typed filter not shown:\n%s", b.Render())
@@ -158,7 +158,7 @@ func TestBoardEscapesHostileStrings(t *testing.T) {
 		Target: "/tmp/\x1b]0;pwned\x07\u2066x\r\nFAKE", Rule: "r\u200b1", Reason: "why\x9b2J",
 		Detail: "d\x1bP+q\x1b\\", Session: "s\u2028", ArgsDigest: "\x00", Prev: "p\x1b[6n", H: "h\u061c", Alg: "a\x85", Sig: "s\x7f"}
 	for _, color := range []bool{false, true} {
-		b := NewBoard("/h\x1b[H", nil, Batch{Records: []audit.Record{hostile}}, Options{Keep: 10, Color: color})
+		b := NewBoard("/h\x1b[H", nil, batch{Records: []audit.Record{hostile}}, Options{Keep: 10, Color: color})
 		press(b, runes("/"), runes("\x1b[0m"))
 		b.Update(tea.PasteMsg{Content: "\x1b[6n"})
 		b.Update(tea.WindowSizeMsg{Width: 200, Height: 10})
@@ -236,8 +236,8 @@ func TestBoardColoursByResult(t *testing.T) {
 		"Observed": {"observe:block", sgrObserved},
 		"Config":   {"gate_config", sgrDim},
 	}
-	colored := NewBoard("/h", nil, Batch{Records: rs}, Options{Keep: 10, Color: true})
-	plain := newBoard(Batch{Records: rs}, 10)
+	colored := NewBoard("/h", nil, batch{Records: rs}, Options{Keep: 10, Color: true})
+	plain := newBoard(batch{Records: rs}, 10)
 	hasTool := func(l, tool string) bool {
 		f := strings.Fields(stripSGR(l))
 		return len(f) > 3 && slices.Contains(f[3:min(5, len(f))], tool)
@@ -284,7 +284,7 @@ func TestBoardCursorScrollsAndStaysPut(t *testing.T) {
 	for i := range 100 {
 		rs = append(rs, rec(fmt.Sprintf("T%d", i), "decision", "allow", "allow", ""))
 	}
-	b := newBoard(Batch{Records: rs}, 1000)
+	b := newBoard(batch{Records: rs}, 1000)
 	b.Update(tea.WindowSizeMsg{Width: 100, Height: 15}) // 10 rows
 	rows := func() (first, last, sel string) {
 		l := listedTools(b)
@@ -312,7 +312,7 @@ func TestBoardCursorScrollsAndStaysPut(t *testing.T) {
 	press(b, key(tea.KeyPgUp))
 	check("pgup", "T80", "T89", "T80")
 	// new records move neither the view nor the cursor
-	b.Update(Batch{Records: []audit.Record{rec("New", "decision", "allow", "allow", "")}})
+	b.Update(batch{Records: []audit.Record{rec("New", "decision", "allow", "allow", "")}})
 	check("a new record", "T80", "T89", "T80")
 	if !strings.Contains(b.Render(), "11 newer below") {
 		t.Fatalf("the note does not count what is below:\n%s", b.Render())
@@ -331,7 +331,7 @@ func TestBoardCursorScrollsAndStaysPut(t *testing.T) {
 	check("home", "T0", "T9", "T0")
 	press(b, key(tea.KeyEnd))
 	check("end", "T91", "New", "New")
-	b.Update(Batch{Records: []audit.Record{rec("Newer", "decision", "allow", "allow", "")}})
+	b.Update(batch{Records: []audit.Record{rec("Newer", "decision", "allow", "allow", "")}})
 	check("following again", "T92", "Newer", "Newer")
 	if n := strings.Count(b.Render(), "\n") + 1; n != 15 {
 		t.Errorf("view has %d lines on a 15-line screen", n)
@@ -344,7 +344,7 @@ func TestBoardOpensTheWholeRecord(t *testing.T) {
 		Detail: strings.Repeat("long detail ", 30) + "END", Mode: "enforce", Asked: "", ArgsDigest: strings.Repeat("ab", 32),
 		Prev: strings.Repeat("0", 64), H: strings.Repeat("f", 64), Alg: "hmac-sha256", Sig: "c2lnbmF0dXJl"}
 	other := rec("Other", "decision", "allow", "allow", "")
-	b := NewBoard("/h", nil, Batch{Records: []audit.Record{full, other}}, Options{Keep: 10, UserHome: "/home/dev"})
+	b := NewBoard("/h", nil, batch{Records: []audit.Record{full, other}}, Options{Keep: 10, UserHome: "/home/dev"})
 	if v := b.Render(); !strings.Contains(v, "~/.ssh/id_ed25519") {
 		t.Fatalf("the list does not shorten the home:\n%s", v)
 	}
@@ -410,7 +410,7 @@ func TestBoardOpensTheWholeRecord(t *testing.T) {
 		press(b, key(tea.KeyEnter))
 	}
 	// a new record does not change the open one
-	b.Update(Batch{Records: []audit.Record{rec("Newest", "decision", "allow", "allow", "")}})
+	b.Update(batch{Records: []audit.Record{rec("Newest", "decision", "allow", "allow", "")}})
 	if v := b.Render(); strings.Contains(v, "Newest") || !strings.Contains(v, "sess-1") {
 		t.Fatalf("the open record changed:\n%s", v)
 	}
@@ -438,11 +438,11 @@ func TestObservedIsFlaggedInEveryView(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.r.Tool, func(t *testing.T) {
-			b := newBoard(Batch{Records: []audit.Record{tt.r}}, 10)
+			b := newBoard(batch{Records: []audit.Record{tt.r}}, 10)
 			list := b.Render()
 			press(b, key(tea.KeyEnter))
 			detail := b.Render()
-			line := PlainLine(tt.r)
+			line := plainLine(tt.r)
 			word := "observe:" + tt.r.Decision
 			views := map[string]string{"list": list, "record": detail, "plain": line}
 			for name, v := range views {
@@ -463,9 +463,9 @@ func TestObservedIsFlaggedInEveryView(t *testing.T) {
 }
 
 func TestBoardRingIsBounded(t *testing.T) {
-	b := newBoard(Batch{}, 3)
+	b := newBoard(batch{}, 3)
 	for i := range 10 {
-		b.Update(Batch{Records: []audit.Record{rec(fmt.Sprintf("T%d", i), "decision", "block", "block", "")}})
+		b.Update(batch{Records: []audit.Record{rec(fmt.Sprintf("T%d", i), "decision", "block", "block", "")}})
 	}
 	if got := strings.Join(listedTools(b), " "); got != "T7 T8 >T9" || len(b.ring) != 3 {
 		t.Fatalf("ring of 3 lists %q (%d held)", got, len(b.ring))
@@ -476,13 +476,13 @@ func TestBoardRingIsBounded(t *testing.T) {
 }
 
 type fakeSource struct {
-	batches []Batch
+	batches []batch
 	err     error
 }
 
-func (f *fakeSource) Poll() (Batch, error) {
+func (f *fakeSource) Poll() (batch, error) {
 	if len(f.batches) == 0 {
-		return Batch{}, f.err
+		return batch{}, f.err
 	}
 	b := f.batches[0]
 	f.batches = f.batches[1:]
@@ -490,14 +490,14 @@ func (f *fakeSource) Poll() (Batch, error) {
 }
 
 func TestBoardPollsItsSourceAndQuits(t *testing.T) {
-	src := &fakeSource{batches: []Batch{{Records: mixed[:2], Chain: Chain{Records: 2}}}, err: errors.New("disk on fire")}
-	b := NewBoard("/h", src, Batch{}, Options{Keep: 10, Interval: time.Millisecond})
+	src := &fakeSource{batches: []batch{{Records: mixed[:2], Chain: chain{Records: 2}}}, err: errors.New("disk on fire")}
+	b := NewBoard("/h", src, batch{}, Options{Keep: 10, Interval: time.Millisecond})
 	if b.Init() == nil {
 		t.Fatal("Init does not start polling")
 	}
 	_, cmd := b.Update(tickMsg{})
 	_, next := b.Update(cmd())
-	if next == nil || b.Counts() != (Counts{Allow: 1, Block: 1}) {
+	if next == nil || b.Counts() != (counts{Allow: 1, Block: 1}) {
 		t.Fatalf("after one poll: counts %+v, next tick %v", b.Counts(), next != nil)
 	}
 	_, cmd = b.Update(tickMsg{})
@@ -528,7 +528,7 @@ func TestBoardPollsItsSourceAndQuits(t *testing.T) {
 }
 
 func TestBoardShowsBrokenChain(t *testing.T) {
-	b := newBoard(Batch{Chain: Chain{Records: 4, Broken: "audit.jsonl:4 (prev is not the h of the record before it)"}}, 10)
+	b := newBoard(batch{Chain: chain{Records: 4, Broken: "audit.jsonl:4 (prev is not the h of the record before it)"}}, 10)
 	if v := b.Render(); !strings.Contains(v, "chain BROKEN at audit.jsonl:4") {
 		t.Fatalf("broken chain not shown:\n%s", v)
 	}

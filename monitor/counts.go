@@ -8,37 +8,37 @@ type Kind int
 // Kinds. Every record that is not a decision or a hold is KindOther: it is
 // listed, but not counted.
 const (
-	KindOther Kind = iota
-	KindAllow      // a decision that let the call run
-	KindAsk        // a decision that went to a person (or to ask_fallback)
-	KindBlock      // a decision that refused the call
-	KindHold       // an MCP server's toolset held at admission (mcp_admit block)
+	kindOther Kind = iota
+	kindAllow      // a decision that let the call run
+	kindAsk        // a decision that went to a person (or to ask_fallback)
+	kindBlock      // a decision that refused the call
+	kindHold       // an MCP server's toolset held at admission (mcp_admit block)
 )
 
 // KindOf classifies r. A decision counts by what happened (Effective), except
 // that one with Asked set counts as an ask whatever the answer was: the
 // board shows how often a person is interrupted, and the row shows the
 // answer. A hold is an mcp_admit record whose decision is block.
-func KindOf(r audit.Record) Kind {
+func kindOf(r audit.Record) Kind {
 	switch r.Event {
 	case "mcp_admit":
 		if r.Decision == "block" {
-			return KindHold
+			return kindHold
 		}
 	case "decision":
 		if r.Asked != "" {
-			return KindAsk
+			return kindAsk
 		}
 		switch effective(r) {
 		case "allow":
-			return KindAllow
+			return kindAllow
 		case "ask":
-			return KindAsk
+			return kindAsk
 		case "block":
-			return KindBlock
+			return kindBlock
 		}
 	}
-	return KindOther
+	return kindOther
 }
 
 // effective is what happened to a call: Effective, or the policy's decision
@@ -53,35 +53,35 @@ func effective(r audit.Record) string {
 // stopped reports a record whose call did not run: a block, an ask that
 // ended in block, or a hold.
 func stopped(r audit.Record) bool {
-	k := KindOf(r)
-	return k == KindBlock || k == KindHold || (k == KindAsk && effective(r) == "block")
+	k := kindOf(r)
+	return k == kindBlock || k == kindHold || (k == kindAsk && effective(r) == "block")
 }
 
 // Counts are the decisions seen, by Kind. Observed counts the allows (and
 // asks answered allow) that ran only because of observe mode.
-type Counts struct {
+type counts struct {
 	Allow, Ask, Block, Hold int
 	Observed                int
 }
 
 // Add counts r.
-func (c *Counts) Add(r audit.Record) {
+func (c *counts) Add(r audit.Record) {
 	if observed(r) {
 		c.Observed++
 	}
-	switch KindOf(r) {
-	case KindAllow:
+	switch kindOf(r) {
+	case kindAllow:
 		c.Allow++
-	case KindAsk:
+	case kindAsk:
 		c.Ask++
-	case KindBlock:
+	case kindBlock:
 		c.Block++
-	case KindHold:
+	case kindHold:
 		c.Hold++
 	}
 }
 
 // Plus returns c and d added up.
-func (c Counts) Plus(d Counts) Counts {
-	return Counts{Allow: c.Allow + d.Allow, Ask: c.Ask + d.Ask, Block: c.Block + d.Block, Hold: c.Hold + d.Hold, Observed: c.Observed + d.Observed}
+func (c counts) Plus(d counts) counts {
+	return counts{Allow: c.Allow + d.Allow, Ask: c.Ask + d.Ask, Block: c.Block + d.Block, Hold: c.Hold + d.Hold, Observed: c.Observed + d.Observed}
 }

@@ -29,21 +29,21 @@ const (
 // Batch is what one read of the log found: the newest records (at most the
 // follower's keep, oldest first), the counts of the records read but left
 // out because newer ones filled the batch, and the chain status after them.
-type Batch struct {
-	Earlier Counts
+type batch struct {
+	Earlier counts
 	Records []audit.Record
-	Chain   Chain
+	Chain   chain
 }
 
 // Chain is the state of the hash chain as far as the follower has read.
-type Chain struct {
+type chain struct {
 	Records int    // complete lines read, across every file
 	Broken  string // where and why the chain broke ("" while it holds); sticky
 	Note    string // why verify could not prove the tail at start ("" if it could)
 }
 
 // String is the status line: "chain ok (N records)" or "chain BROKEN at …".
-func (c Chain) String() string {
+func (c chain) String() string {
 	switch {
 	case c.Broken != "":
 		return "chain BROKEN at " + c.Broken
@@ -63,7 +63,7 @@ func (c Chain) String() string {
 // Between reads it holds no file open (Windows cannot rename a file that
 // is open, and rotation must not wait for a monitor). A Follower is not
 // safe for concurrent use.
-type Follower struct {
+type follower struct {
 	home string
 	keep int
 
@@ -74,22 +74,22 @@ type Follower struct {
 	oversize bool        // inside a line longer than maxLine
 
 	lastH string
-	chain Chain
+	chain chain
 }
 
 // NewFollower returns a follower of the audit log in home that delivers at
 // most keep records per batch (at least 1).
-func NewFollower(home string, keep int) *Follower {
-	return &Follower{home: home, keep: max(keep, 1), lastH: audit.Genesis}
+func newFollower(home string, keep int) *follower {
+	return &follower{home: home, keep: max(keep, 1), lastH: audit.Genesis}
 }
 
 // Start verifies the whole chain with audit.Verify, then streams it once
 // (segments, then audit.jsonl) for the counts, keeping only the newest
 // records. A missing log is not an error: the follower waits for it.
-func (f *Follower) Start() (Batch, error) {
+func (f *follower) Start() (batch, error) {
 	rep, err := audit.Verify(f.home)
 	if err != nil {
-		return Batch{}, fmt.Errorf("monitor: %w", err)
+		return batch{}, fmt.Errorf("monitor: %w", err)
 	}
 	f.chain.Broken, f.chain.Note = verdict(rep)
 
@@ -117,16 +117,16 @@ func (f *Follower) Start() (Batch, error) {
 		return nil
 	})
 	if err != nil {
-		return Batch{}, fmt.Errorf("monitor: %w", err)
+		return batch{}, fmt.Errorf("monitor: %w", err)
 	}
 	if err := f.advance(col.push); err != nil {
-		return Batch{}, err
+		return batch{}, err
 	}
 	return col.batch(f.chain), nil
 }
 
 // Poll reads what was appended since the last Start or Poll.
-func (f *Follower) Poll() (Batch, error) {
+func (f *follower) Poll() (batch, error) {
 	col := newCollector(f.keep)
 	err := f.advance(col.push)
 	return col.batch(f.chain), err
@@ -134,7 +134,7 @@ func (f *Follower) Poll() (Batch, error) {
 
 // PollEach is Poll without the bound: it hands every record appended since
 // the last read to fn, oldest first, holding none of them.
-func (f *Follower) PollEach(fn func(audit.Record)) (Chain, error) {
+func (f *follower) PollEach(fn func(audit.Record)) (chain, error) {
 	err := f.advance(fn)
 	return f.chain, err
 }
@@ -161,7 +161,7 @@ func verdict(rep *audit.Report) (broken, note string) {
 // name now holds another file, the old one was rotated: its rest is read
 // from the segment it became, then the new file from its start. A file
 // that shrank in place was rewritten, which breaks the chain.
-func (f *Follower) advance(push func(audit.Record)) error {
+func (f *follower) advance(push func(audit.Record)) error {
 	path := filepath.Join(f.home, audit.LogFile)
 	fh, err := regular.OpenState(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -202,7 +202,7 @@ func (f *Follower) advance(push func(audit.Record)) error {
 // follower on no file. If no segment is that file (it was deleted, not
 // rotated), there is nothing more to read from it; a record lost with it
 // shows as a broken link.
-func (f *Follower) drainMoved(push func(audit.Record)) error {
+func (f *follower) drainMoved(push func(audit.Record)) error {
 	names, err := filepath.Glob(filepath.Join(f.home, "audit-*.jsonl")) // sorted: rotation order
 	if err != nil {
 		f.leaveFile(push)
@@ -230,7 +230,7 @@ func (f *Follower) drainMoved(push func(audit.Record)) error {
 }
 
 // readPath reads the segment at path from f.off to its end.
-func (f *Follower) readPath(path string, push func(audit.Record)) error {
+func (f *follower) readPath(path string, push func(audit.Record)) error {
 	fh, err := regular.OpenState(path, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("monitor: open segment: %w", err)
@@ -246,7 +246,7 @@ func (f *Follower) readPath(path string, push func(audit.Record)) error {
 // leaveFile forgets the current file. A segment never ends inside a line,
 // so leftover bytes are a torn line: it is shown (and breaks the chain)
 // rather than glued to the next file's first line.
-func (f *Follower) leaveFile(push func(audit.Record)) {
+func (f *follower) leaveFile(push func(audit.Record)) {
 	if len(f.partial) > 0 || f.oversize {
 		f.line++
 		f.observe(malformed(f.partial, f.oversize), "a rotated segment", f.line, push)
@@ -257,7 +257,7 @@ func (f *Follower) leaveFile(push func(audit.Record)) {
 // readFrom reads r from f.off up to size, one chunk at a time, and
 // observes each complete line. The bytes after the last newline wait for
 // the next read: a record being appended is not shown half written.
-func (f *Follower) readFrom(r io.ReaderAt, size int64, name string, push func(audit.Record)) error {
+func (f *follower) readFrom(r io.ReaderAt, size int64, name string, push func(audit.Record)) error {
 	buf := make([]byte, readChunk)
 	for f.off < size {
 		n, err := r.ReadAt(buf[:min(int64(readChunk), size-f.off)], f.off)
@@ -273,7 +273,7 @@ func (f *Follower) readFrom(r io.ReaderAt, size int64, name string, push func(au
 	return nil
 }
 
-func (f *Follower) consume(b []byte, name string, push func(audit.Record)) {
+func (f *follower) consume(b []byte, name string, push func(audit.Record)) {
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -300,7 +300,7 @@ func (f *Follower) consume(b []byte, name string, push func(audit.Record)) {
 }
 
 // observe checks r's link to the record before it and hands it on.
-func (f *Follower) observe(r audit.Record, name string, line int, push func(audit.Record)) {
+func (f *follower) observe(r audit.Record, name string, line int, push func(audit.Record)) {
 	f.chain.Records++
 	if r.Prev != f.lastH {
 		f.breakAt(name, line, "prev is not the h of the record before it")
@@ -309,7 +309,7 @@ func (f *Follower) observe(r audit.Record, name string, line int, push func(audi
 	push(r)
 }
 
-func (f *Follower) breakAt(name string, line int, why string) {
+func (f *follower) breakAt(name string, line int, why string) {
 	if f.chain.Broken == "" {
 		f.chain.Broken = fmt.Sprintf("%s:%d (%s)", textsafe.Escape(name), line, why)
 	}
@@ -349,7 +349,7 @@ func sameFileAt(path string, fi os.FileInfo) bool {
 // collector keeps the newest keep records of one read in a ring and counts
 // the ones it drops.
 type collector struct {
-	earlier Counts
+	earlier counts
 	ring    []audit.Record
 	next    int // where the next record goes once the ring is full
 }
@@ -368,7 +368,7 @@ func (c *collector) push(r audit.Record) {
 	c.next = (c.next + 1) % len(c.ring)
 }
 
-func (c *collector) batch(ch Chain) Batch {
+func (c *collector) batch(ch chain) batch {
 	recs := append(c.ring[c.next:len(c.ring):len(c.ring)], c.ring[:c.next]...)
-	return Batch{Earlier: c.earlier, Records: recs, Chain: ch}
+	return batch{Earlier: c.earlier, Records: recs, Chain: ch}
 }

@@ -58,7 +58,7 @@ func toolRange(from, n int) []string {
 	return out
 }
 
-func start(t *testing.T, f *Follower) Batch {
+func start(t *testing.T, f *follower) batch {
 	t.Helper()
 	b, err := f.Start()
 	if err != nil {
@@ -67,7 +67,7 @@ func start(t *testing.T, f *Follower) Batch {
 	return b
 }
 
-func poll(t *testing.T, f *Follower) Batch {
+func poll(t *testing.T, f *follower) batch {
 	t.Helper()
 	b, err := f.Poll()
 	if err != nil {
@@ -76,7 +76,7 @@ func poll(t *testing.T, f *Follower) Batch {
 	return b
 }
 
-func wantChainOK(t *testing.T, c Chain, records int) {
+func wantChainOK(t *testing.T, c chain, records int) {
 	t.Helper()
 	if c.Broken != "" || c.Records != records {
 		t.Fatalf("chain: got %q, want ok with %d records", c, records)
@@ -93,7 +93,7 @@ func wantTools(t *testing.T, what string, got []audit.Record, want []string) {
 func TestFollowerSeesAppendsInOrder(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendN(t, home, 0, 5)
-	f := NewFollower(home, 100)
+	f := newFollower(home, 100)
 	b := start(t, f)
 	wantTools(t, "start", b.Records, toolRange(0, 5))
 	wantChainOK(t, b.Chain, 6) // + audit_start
@@ -109,7 +109,7 @@ func TestFollowerSeesAppendsInOrder(t *testing.T) {
 
 func TestFollowerWaitsForMissingLog(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
-	f := NewFollower(home, 100)
+	f := newFollower(home, 100)
 	b := start(t, f)
 	if len(b.Records) != 0 || b.Chain.Broken != "" {
 		t.Fatalf("missing log: got %d records, chain %q", len(b.Records), b.Chain)
@@ -125,7 +125,7 @@ func TestFollowerFollowsRotation(t *testing.T) {
 	t.Setenv(audit.MaxMBEnv, "0.001") // about 1 KB: a rotation every few records
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendN(t, home, 0, 10)
-	f := NewFollower(home, 1000)
+	f := newFollower(home, 1000)
 	b := start(t, f)
 	wantTools(t, "start", b.Records, toolRange(0, 10))
 	seen := b.Records
@@ -152,7 +152,7 @@ func TestFollowerFollowsRotation(t *testing.T) {
 		t.Errorf("saw %d segment_start records for %d segments", starts, len(segs))
 	}
 	// A fresh follower counts the whole chain, segments included.
-	b = start(t, NewFollower(home, 5))
+	b = start(t, newFollower(home, 5))
 	if got := b.Earlier.Plus(count(b.Records)); got.Allow+got.Block != 50 {
 		t.Errorf("fresh start over %d segments counted %+v, want 50 decisions", len(segs), got)
 	}
@@ -165,7 +165,7 @@ func TestFollowerFollowsRotation(t *testing.T) {
 func TestFollowerFollowsRotationByRename(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendN(t, home, 0, 2)
-	f := NewFollower(home, 100)
+	f := newFollower(home, 100)
 	start(t, f)
 	live := filepath.Join(home, audit.LogFile)
 	appendN(t, home, 2, 2) // not yet polled
@@ -187,7 +187,7 @@ func TestFollowerFollowsRotationByRename(t *testing.T) {
 func TestFollowerHoldsTornLastLine(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendN(t, home, 0, 1)
-	f := NewFollower(home, 100)
+	f := newFollower(home, 100)
 	b := start(t, f)
 	live := filepath.Join(home, audit.LogFile)
 	line, err := json.Marshal(audit.Record{Event: "decision", Tool: "Torn", Prev: lastH(t, live), H: "h-torn"})
@@ -208,7 +208,7 @@ func TestFollowerHoldsTornLastLine(t *testing.T) {
 func TestFollowerReportsBrokenLink(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendN(t, home, 0, 2)
-	f := NewFollower(home, 100)
+	f := newFollower(home, 100)
 	start(t, f)
 	writeLine(t, filepath.Join(home, audit.LogFile), audit.Record{Event: "decision", Tool: "Forged", Prev: audit.Genesis, H: "x"})
 	b := poll(t, f)
@@ -216,7 +216,7 @@ func TestFollowerReportsBrokenLink(t *testing.T) {
 		t.Fatalf("forged record: chain %q, want prefix %q", b.Chain, want)
 	}
 	// Start verifies what is already there.
-	b = start(t, NewFollower(home, 100))
+	b = start(t, newFollower(home, 100))
 	if !strings.Contains(b.Chain.String(), "BROKEN at audit.jsonl:4") {
 		t.Fatalf("start on a tampered log: chain %q", b.Chain)
 	}
@@ -226,16 +226,16 @@ func TestFollowerMemoryIsBounded(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "airlock")
 	t.Setenv(audit.FsyncEnv, "never")
 	appendN(t, home, 0, 300)
-	f := NewFollower(home, 10)
+	f := newFollower(home, 10)
 	b := start(t, f)
 	wantTools(t, "start keeps the newest", b.Records, toolRange(290, 10))
-	if got := b.Earlier.Plus(count(b.Records)); got != (Counts{Allow: 200, Block: 100}) {
+	if got := b.Earlier.Plus(count(b.Records)); got != (counts{Allow: 200, Block: 100}) {
 		t.Errorf("start counts %+v, want 200 allow and 100 block", got)
 	}
 	appendN(t, home, 300, 30)
 	b = poll(t, f)
 	wantTools(t, "a burst keeps the newest", b.Records, toolRange(320, 10))
-	if got := b.Earlier.Plus(count(b.Records)); got != (Counts{Allow: 20, Block: 10}) {
+	if got := b.Earlier.Plus(count(b.Records)); got != (counts{Allow: 20, Block: 10}) {
 		t.Errorf("burst counts %+v, want 20 allow and 10 block", got)
 	}
 
@@ -259,8 +259,8 @@ func TestFollowerMemoryIsBounded(t *testing.T) {
 	}
 }
 
-func count(rs []audit.Record) Counts {
-	var c Counts
+func count(rs []audit.Record) counts {
+	var c counts
 	for _, r := range rs {
 		c.Add(r)
 	}

@@ -24,7 +24,7 @@ func FuzzBoardRender(f *testing.F) {
 		width, height = 40+int(uint(width)%160), 1+int(uint(height)%60)
 		r := audit.Record{Time: "2026-11-29T10:43:49.123Z", Event: "decision", Source: "hook", Tool: tool, Target: target,
 			Reason: reason, Decision: decision, Effective: eff, Mode: mode, Rule: reason, Detail: target + reason, Session: tool}
-		b := NewBoard(home, nil, Batch{Records: []audit.Record{r, {Event: tool, Target: target}}}, Options{Keep: 10, Color: true, UserHome: home})
+		b := NewBoard(home, nil, batch{Records: []audit.Record{r, {Event: tool, Target: target}}}, Options{Keep: 10, Color: true, UserHome: home})
 		b.Update(tea.WindowSizeMsg{Width: width, Height: height})
 		press(b, runes("/"), runes(tool))
 		b.Update(tea.PasteMsg{Content: target})

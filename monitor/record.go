@@ -80,7 +80,7 @@ func (v *recordView) render(width, height int, color bool) string {
 }
 
 // recordKey handles a key while a record is open.
-func (b *Board) recordKey(msg tea.KeyPressMsg) tea.Cmd {
+func (b *board) recordKey(msg tea.KeyPressMsg) tea.Cmd {
 	v := b.open
 	page := max(recordRows(b.height)-1, 1)
 	switch msg.String() {

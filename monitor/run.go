@@ -29,7 +29,7 @@ var DefaultOptions = Options{Keep: 1000, Tail: 20, Interval: 250 * time.Millisec
 // RunBoard shows the full-screen board on the terminal until the user
 // quits or ctx is done.
 func RunBoard(ctx context.Context, home string, o Options) error {
-	f := NewFollower(home, o.Keep)
+	f := newFollower(home, o.Keep)
 	first, err := f.Start()
 	if err != nil {
 		return err
@@ -49,13 +49,13 @@ func RunBoard(ctx context.Context, home string, o Options) error {
 // chain status goes to status: once at start, and again if the chain
 // breaks.
 func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool, o Options) error {
-	f := NewFollower(home, o.Tail)
+	f := newFollower(home, o.Tail)
 	first, err := f.Start()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(status, "airlock monitor: %s\n", first.Chain)
-	emit := func(r audit.Record) { fmt.Fprintln(out, PlainLine(r)) }
+	emit := func(r audit.Record) { fmt.Fprintln(out, plainLine(r)) }
 	for _, r := range first.Records {
 		emit(r)
 	}
@@ -85,7 +85,7 @@ func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool
 // PlainLine is r as airlock log prints it, except that a call that ran
 // only because of observe mode says so where the result is, and again at
 // the end: its result reads observe:block (or observe:ask), never allow.
-func PlainLine(r audit.Record) string {
+func plainLine(r audit.Record) string {
 	if !observed(r) {
 		return report.LogLine(r)
 	}

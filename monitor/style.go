@@ -56,14 +56,14 @@ func resultSGR(r audit.Record) string {
 	if observed(r) {
 		return sgrObserved
 	}
-	switch KindOf(r) {
-	case KindHold:
+	switch kindOf(r) {
+	case kindHold:
 		return sgrHold
-	case KindBlock:
+	case kindBlock:
 		return sgrBlock
-	case KindAllow:
+	case kindAllow:
 		return sgrAllow
-	case KindAsk:
+	case kindAsk:
 		switch effective(r) {
 		case "allow":
 			return sgrAllow

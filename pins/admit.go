@@ -16,10 +16,10 @@ type Inspector func(ts *Toolset) (poisoned bool, why string)
 
 // Admission is the decision on a toolset seen live.
 type Admission struct {
-	State  State
+	State  state
 	First  bool   // first sight of this server
 	Reason string // why it is held, for the refusal message
-	Diff   Diff   // the live toolset against the pinned one (all added when none is)
+	Diff   diff   // the live toolset against the pinned one (all added when none is)
 }
 
 // Admit decides a complete toolset seen live from server and records the
@@ -74,7 +74,7 @@ func decide(old *Entry, server string, ts *Toolset, inspect Inspector, now time.
 	switch {
 	case e.Pinned != nil && ts.Hash == e.Pinned.Hash:
 		e.State, e.Pending, e.Reason = Pinned, nil, ""
-	case e.State == Pinned && Subset(ts, e.Pinned):
+	case e.State == Pinned && subset(ts, e.Pinned):
 		// Fewer tools, each exactly as pinned: servers list tools by the
 		// client's capabilities (server-everything hides its sampling
 		// tools from a client without sampling). Nothing new to trust;

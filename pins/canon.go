@@ -61,14 +61,14 @@ type parser struct {
 }
 
 // SyntaxError is malformed JSON in a tool, with the byte offset.
-type SyntaxError struct {
+type syntaxError struct {
 	Offset int
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.Msg, e.Offset) }
+func (e *syntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.Msg, e.Offset) }
 
-func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.i, Msg: msg} }
+func (p *parser) fail(msg string) error { return &syntaxError{Offset: p.i, Msg: msg} }
 
 func (p *parser) space() {
 	for p.i < len(p.b) {

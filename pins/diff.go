@@ -10,21 +10,21 @@ import (
 
 // Change names the pinned fields of one tool that differ:
 // "title", "description", "inputSchema", "outputSchema", "annotations".
-type Change struct {
+type change struct {
 	Name   string
 	Fields []string
 }
 
 // Diff is what changed between two toolsets, each list sorted by name.
-type Diff struct {
+type diff struct {
 	Added, Removed []string
-	Changed        []Change
+	Changed        []change
 }
 
 // Compare reports how new differs from old; a nil old means everything in
 // new was added.
-func Compare(old, new *Toolset) Diff {
-	var d Diff
+func Compare(old, new *Toolset) diff {
+	var d diff
 	var ot, nt []Tool
 	if old != nil {
 		ot = old.Tools
@@ -44,7 +44,7 @@ func Compare(old, new *Toolset) Diff {
 			j++
 		default:
 			if ot[i].Digest != nt[j].Digest {
-				d.Changed = append(d.Changed, Change{Name: nt[j].Name, Fields: changedFields(&ot[i], &nt[j])})
+				d.Changed = append(d.Changed, change{Name: nt[j].Name, Fields: changedFields(&ot[i], &nt[j])})
 			}
 			i++
 			j++
@@ -73,7 +73,7 @@ func changedFields(a, b *Tool) []string {
 }
 
 // Empty reports whether the toolsets were the same.
-func (d Diff) Empty() bool {
+func (d diff) Empty() bool {
 	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
 }
 
@@ -84,7 +84,7 @@ const maxListed = 8
 
 // String is the diff on one line, names escaped for a terminal:
 // `added run_command; removed x; changed read_file (description, inputSchema)`.
-func (d Diff) String() string {
+func (d diff) String() string {
 	if d.Empty() {
 		return "no change"
 	}

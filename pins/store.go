@@ -19,20 +19,20 @@ import (
 )
 
 // State is whether a server may serve calls.
-type State string
+type state string
 
 const (
 	// Pinned: calls are served while the live toolset hashes as pinned.
-	Pinned State = "pinned"
+	Pinned state = "pinned"
 	// Held: every call is refused until a person approves, rejects or
 	// forgets, or the server serves its pinned toolset again.
-	Held State = "held"
+	Held state = "held"
 )
 
 // Entry is what pins.json remembers about one server.
 type Entry struct {
 	Server string `json:"server"`
-	State  State  `json:"state"`
+	State  state  `json:"state"`
 	// Pinned is authoritative; nil when the server was held at first sight.
 	Pinned *Toolset `json:"pinned,omitempty"`
 	// Pending is what caused the hold, awaiting approve or reject.
@@ -219,7 +219,7 @@ func (s *Store) Find(normServer string) (*Entry, error) {
 
 // Allowed reports whether a live toolset may serve calls right now.
 func Allowed(e *Entry, live *Toolset) bool {
-	return e != nil && live != nil && e.State == Pinned && e.Pinned != nil && (e.Pinned.Hash == live.Hash || Subset(live, e.Pinned))
+	return e != nil && live != nil && e.State == Pinned && e.Pinned != nil && (e.Pinned.Hash == live.Hash || subset(live, e.Pinned))
 }
 
 func sortedNames(m map[string]*Entry) []string {

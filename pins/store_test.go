@@ -42,7 +42,7 @@ func scanner(ts *Toolset) (bool, string) {
 
 type step struct {
 	op      string // admit LETTER | approve | reject | forget
-	state   State  // expected, for admit, approve and reject
+	state   state  // expected, for admit, approve and reject
 	first   bool
 	reason  string // substring of the reason; "" means the reason is empty
 	pinned  string // letter of the pinned toolset, "" for none

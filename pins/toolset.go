@@ -184,7 +184,7 @@ func NormName(s string) string {
 // Subset reports whether every tool of a is in b exactly as pinned (same
 // name, same digest). A toolset that only lost tools serves nothing that
 // was not reviewed.
-func Subset(a, b *Toolset) bool {
+func subset(a, b *Toolset) bool {
 	if a == nil || b == nil {
 		return false
 	}

@@ -231,14 +231,14 @@ func TestToolLookupAndNames(t *testing.T) {
 
 func TestDiffString(t *testing.T) {
 	cases := []struct {
-		d    Diff
+		d    diff
 		want string
 	}{
-		{Diff{}, "no change"},
-		{Diff{Added: []string{"run_command"}, Removed: []string{"x"}, Changed: []Change{{"read_file", []string{"description", "inputSchema"}}}},
+		{diff{}, "no change"},
+		{diff{Added: []string{"run_command"}, Removed: []string{"x"}, Changed: []change{{"read_file", []string{"description", "inputSchema"}}}},
 			"added run_command; removed x; changed read_file (description, inputSchema)"},
-		{Diff{Added: []string{"a\nb", "evil\u202e"}}, `added a\nb, evil\u202e`},
-		{Diff{Removed: strings.Split("a b c d e f g h i j", " ")}, "removed a, b, c, d, e, f, g, h and 2 more"},
+		{diff{Added: []string{"a\nb", "evil\u202e"}}, `added a\nb, evil\u202e`},
+		{diff{Removed: strings.Split("a b c d e f g h i j", " ")}, "removed a, b, c, d, e, f, g, h and 2 more"},
 	}
 	for _, c := range cases {
 		if got := c.d.String(); got != c.want {

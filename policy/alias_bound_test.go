@@ -28,7 +28,7 @@ func aliasBomb(items, rules int) string {
 func TestAliasExpansionIsBounded(t *testing.T) {
 	r := newOverlayRepo(t)
 	bomb := aliasBomb(4000, 400) // 29 KB written, 1.6 million strings decoded
-	if len(bomb) > MaxOverlayBytes {
+	if len(bomb) > maxOverlayBytes {
 		t.Fatalf("the bomb is %d bytes, past the size bound: it tests nothing", len(bomb))
 	}
 	write(t, r.overlay, bomb)

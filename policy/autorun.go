@@ -42,7 +42,7 @@ var autorunFormats = map[string]bool{
 // SignalAutorunUntrusted: content of a file that runs by itself would run
 // a program from a temp or hidden place or a fetched file, or it is a
 // dependency's install script planted in place.
-const SignalAutorunUntrusted Signal = "autorun-untrusted"
+const signalAutorunUntrusted Signal = "autorun-untrusted"
 
 // lookupAutorun returns the catalogue entry whose glob fits the absolute
 // path p, or nil; the first in catalogue order when several do.
@@ -212,17 +212,17 @@ func (c *classifier) autorunShell(r *shell.Facts) {
 				c.judgeContent(more, w.Path, w.Text, w.Append)
 			}
 		}
-		if w.Fetched && !c.hasSignal(SignalAutorunUntrusted) {
-			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+		if w.Fetched && !c.hasSignal(signalAutorunUntrusted) {
+			c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted,
 				Detail: "a download written to " + c.tilde(w.Path) + ", which runs " + e.Runs, Arg: "written to " + c.tilde(w.Path)})
 		}
 		if w.Known && w.Text != "" {
 			c.judgeContent(e, w.Path, w.Text, w.Append)
 		}
-		if w.From != "" && !w.Staged && untrustedPlace(w.From, trustedRoots{c.env.Home, c.env.Cwd, path.Dir(w.Path)}) && !c.hasSignal(SignalAutorunUntrusted) {
+		if w.From != "" && !w.Staged && untrustedPlace(w.From, trustedRoots{c.env.Home, c.env.Cwd, path.Dir(w.Path)}) && !c.hasSignal(signalAutorunUntrusted) {
 			// staged in an earlier call, where nobody judged it as a file
 			// that runs by itself
-			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+			c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted,
 				Detail: w.From + " copied to " + c.tilde(w.Path) + ", which runs " + e.Runs, Arg: "written to " + c.tilde(w.Path)})
 		}
 	}
@@ -245,7 +245,7 @@ func (c *classifier) judgeContent(e *autorunEntry, target, text string, fragment
 	}
 	where := c.tilde(target)
 	if e.Planted {
-		c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+		c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted,
 			Detail: "a dependency's install script planted in " + where + ": " + clip(cmds[0].cmd, 80), Arg: "content of " + where})
 	}
 	dir := path.Dir(target)
@@ -255,8 +255,8 @@ func (c *classifier) judgeContent(e *autorunEntry, target, text string, fragment
 		if e.Remote {
 			c.f.Paths = c.f.Paths[:n]
 		}
-		if strings.Contains(x.cmd, "GHA_ALL_SECRETS") && !c.hasSignal(SignalAutorunUntrusted) {
-			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted,
+		if strings.Contains(x.cmd, "GHA_ALL_SECRETS") && !c.hasSignal(signalAutorunUntrusted) {
+			c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted,
 				Detail: "every secret of the repository (toJSON(secrets)) handed to: " + clip(oneLine(x.cmd), 80), Arg: "content of " + where})
 		}
 	}
@@ -278,13 +278,13 @@ func (c *classifier) runDerived(from string, x autorunCmd, dir string) {
 	// code handed to an interpreter names paths it may read or write; a
 	// file that runs later is judged by what it runs, so they count as reads
 	for i := n; i < len(c.f.Paths); i++ {
-		if c.f.Paths[i].Access == AccessAny {
-			c.f.Paths[i].Access = AccessRead
+		if c.f.Paths[i].Access == accessAny {
+			c.f.Paths[i].Access = accessRead
 		}
 	}
 	c.f.Paths = append(c.f.Paths[:n], dropLoadedEnv(c.f.Paths[n:], &r)...)
 	if d, ok := untrustedRun(&r, x, trustedRoots{c.env.Home, c.env.Cwd, dir}); ok {
-		c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalAutorunUntrusted, Detail: d, Arg: label})
+		c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted, Detail: d, Arg: label})
 	}
 }
 
@@ -346,7 +346,7 @@ func untrustedRun(r *shell.Facts, x autorunCmd, home trustedRoots) (string, bool
 		}
 	}
 	for _, p := range r.Paths {
-		if p.Access&AccessExec != 0 && p.Access != AccessAny && untrustedPlace(p.Path, home) {
+		if p.Access&accessExec != 0 && p.Access != accessAny && untrustedPlace(p.Path, home) {
 			return "runs " + p.Path + " (" + placeWord(p.Path) + ")", true
 		}
 	}
@@ -497,7 +497,7 @@ func dropLoadedEnv(paths []PathFact, r *shell.Facts) []PathFact {
 	out := paths[:0]
 	for _, p := range paths {
 		b := path.Base(p.Raw)
-		if p.Access == AccessRead && loaded[b] {
+		if p.Access == accessRead && loaded[b] {
 			continue
 		}
 		out = append(out, p)
@@ -507,7 +507,7 @@ func dropLoadedEnv(paths []PathFact, r *shell.Facts) []PathFact {
 
 // SignalPathPlant: a write puts a program named like a common command in a
 // directory that comes before the real one on PATH (T1574.007).
-const SignalPathPlant Signal = "path-plant"
+const signalPathPlant Signal = "path-plant"
 
 // pathPlantNames are commands a planted namesake would stand in for.
 var pathPlantNames = map[string]bool{
@@ -570,7 +570,7 @@ func (c *classifier) pathPlants() {
 	home := FoldPath(c.env.Home)
 	for i := range c.f.Paths {
 		p := &c.f.Paths[i]
-		if p.Access&AccessWrite == 0 {
+		if p.Access&accessWrite == 0 {
 			continue
 		}
 		abs := p.Path
@@ -578,7 +578,7 @@ func (c *classifier) pathPlants() {
 			abs = ExpandPath(p.Raw, c.env.Cwd, c.env.Home)
 		}
 		if fold := FoldPath(abs); pathPlant(fold, home) {
-			c.f.Signals = append(c.f.Signals, SignalFact{Signal: SignalPathPlant, Detail: abs, Arg: p.Arg})
+			c.f.Signals = append(c.f.Signals, signalFact{Signal: signalPathPlant, Detail: abs, Arg: p.Arg})
 			return
 		}
 	}

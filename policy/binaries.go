@@ -24,7 +24,7 @@ import (
 const BinariesFile = "binaries"
 
 // BinariesForbid is the id of the forbid the record makes.
-const BinariesForbid = "gate.binaries-recorded"
+const binariesForbid = "gate.binaries-recorded"
 
 const maxBinariesBytes = 16 << 10
 
@@ -56,7 +56,7 @@ func BinariesRecord(paths ...string) []byte {
 	}
 	sort.Strings(list)
 	var b bytes.Buffer
-	b.WriteString("# Airlock's binaries, recorded by airlock init and airlock doctor; read by every hook (forbid " + BinariesForbid + ")\n")
+	b.WriteString("# Airlock's binaries, recorded by airlock init and airlock doctor; read by every hook (forbid " + binariesForbid + ")\n")
 	for _, p := range list {
 		b.WriteString(p + "\n")
 	}
@@ -79,7 +79,7 @@ func binariesRule(airlockHome string) (*Rule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("binaries record %s: %w", path, err)
 	}
-	pm := &pathMatcher{access: AccessWrite}
+	pm := &pathMatcher{access: accessWrite}
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || strings.ContainsAny(line, "*?[]{}") || !(strings.HasPrefix(line, "/") || filepath.IsAbs(line)) {
@@ -95,6 +95,6 @@ func binariesRule(airlockHome string) (*Rule, error) {
 	if len(pm.globs) == 0 {
 		return nil, nil
 	}
-	return &Rule{ID: BinariesForbid, Action: Block, File: path, path: pm, hasFacts: true,
+	return &Rule{ID: binariesForbid, Action: Block, File: path, path: pm, hasFacts: true,
 		Reason: "this is one of Airlock's own binaries, which the agents' hooks run; replacing, disabling or moving it turns the gate off"}, nil
 }

@@ -13,19 +13,19 @@ import (
 // Budget bounds how much of a call's arguments the classifier reads. A
 // call past any bound is refused: "not read" is not "clean" (an attacker
 // hid a secret behind 600 filler arguments once).
-type Budget struct {
+type budget struct {
 	MaxValues int // strings, keys and scalars
 	MaxChars  int // total characters of strings and keys
 	MaxDepth  int // nesting of objects and arrays
 }
 
 // DefaultBudget is 4096 values, 1,000,000 characters, depth 12.
-var DefaultBudget = Budget{MaxValues: 4096, MaxChars: 1_000_000, MaxDepth: 12}
+var defaultBudget = budget{MaxValues: 4096, MaxChars: 1_000_000, MaxDepth: 12}
 
 // BudgetFromEnv reads AIRLOCK_MAX_ARG_VALUES, AIRLOCK_MAX_ARG_CHARS and
 // AIRLOCK_MAX_ARG_DEPTH; unreadable or non-positive values keep the default.
-func BudgetFromEnv(getenv func(string) string) Budget {
-	b := DefaultBudget
+func BudgetFromEnv(getenv func(string) string) budget {
+	b := defaultBudget
 	for _, v := range []struct {
 		name string
 		dst  *int
@@ -44,7 +44,7 @@ type CallEnv struct {
 	Cwd    string
 	Home   string
 	User   string
-	Budget Budget
+	Budget budget
 	// NoResolve skips symlink resolution (tests of pure string behaviour).
 	NoResolve bool
 	// InputSchema is the pinned input schema of an MCP tool when the
@@ -60,8 +60,8 @@ type CallEnv struct {
 func Classify(tool string, input []byte, env CallEnv) *Facts {
 	f := &Facts{Tool: tool}
 	c := classifier{f: f, env: env, kind: toolKindOf(tool)}
-	if env.Budget == (Budget{}) {
-		c.env.Budget = DefaultBudget
+	if env.Budget == (budget{}) {
+		c.env.Budget = defaultBudget
 	}
 	f.roles = rolesFor(tool, env.InputSchema)
 	root := gjson.ParseBytes(input)
@@ -112,7 +112,7 @@ type classifier struct {
 	pending  []pendingContent // content strings, judged once the target is known
 	target   string           // a write's target as written
 	cellType string           // NotebookEdit's cell_type
-	encl     Role             // the role of the MCP prose field the walk is inside
+	encl     role             // the role of the MCP prose field the walk is inside
 	autorun  autorunState     // autorun.go
 	consumed map[string]bool  // mcpargv.go: top-level fields read as one composed command
 }
@@ -209,7 +209,7 @@ func (c *classifier) value(val gjson.Result, name, key string, depth int) {
 	case gjson.JSON:
 		c.count(0)
 		prev := c.encl
-		if c.f.roles.mcp && !c.f.roles.runs && prev == RoleUnknown && key != "" {
+		if c.f.roles.mcp && !c.f.roles.runs && prev == roleUnknown && key != "" {
 			// the role a prose field gives what it holds (enclosingRole)
 			c.encl = mcpNameRole(strings.ToLower(key))
 		}
@@ -277,7 +277,7 @@ func (c *classifier) str(name, key, s string) {
 		c.cellType = s
 	}
 	switch c.roleOf(name, key) {
-	case RoleContent:
+	case roleContent:
 		if c.target != "" && !strings.EqualFold(c.f.Tool, "NotebookEdit") {
 			c.writeContent(c.target, name, s)
 		} else {
@@ -286,9 +286,9 @@ func (c *classifier) str(name, key, s string) {
 			c.pending = append(c.pending, pendingContent{name: name, s: s})
 		}
 		return
-	case RoleProse, RoleData:
+	case roleProse, roleData:
 		return // the text fact above is all it yields
-	case RoleBrief:
+	case roleBrief:
 		c.mention(name, s)
 		return
 	}
@@ -296,9 +296,9 @@ func (c *classifier) str(name, key, s string) {
 	case kindRead, kindWrite:
 		if top && (lk == "file_path" || lk == "notebook_path" || lk == "path" && c.f.Primary == "") {
 			c.primary(name, s)
-			acc := AccessRead
+			acc := accessRead
 			if c.kind == kindWrite {
-				acc = AccessWrite
+				acc = accessWrite
 				c.writeTarget(s)
 			}
 			c.path(name, s, acc)
@@ -307,7 +307,7 @@ func (c *classifier) str(name, key, s string) {
 	case kindGlob, kindGrep:
 		if top && lk == "path" {
 			c.primary(name, s)
-			c.path(name, s, AccessRead)
+			c.path(name, s, accessRead)
 			if c.kind == kindGrep {
 				c.f.Paths[len(c.f.Paths)-1].Tree = true
 			}
@@ -318,7 +318,7 @@ func (c *classifier) str(name, key, s string) {
 				c.primary(name, s)
 			}
 			if strings.ContainsAny(s, "/~\\") {
-				c.path(name, s, AccessRead)
+				c.path(name, s, accessRead)
 			}
 			return
 		}
@@ -346,13 +346,13 @@ func (c *classifier) primary(name, s string) {
 func (c *classifier) generic(name, key, s string) {
 	whole := len(s) < 4096 && !strings.ContainsAny(s, "\n\r")
 	if whole && looksLikePath(s) {
-		acc := AccessAny
+		acc := accessAny
 		switch c.kind {
 		case kindRead, kindGlob, kindGrep:
-			acc = AccessRead
+			acc = accessRead
 		case kindWrite:
 			if pathKeys[key] {
-				acc = AccessWrite
+				acc = accessWrite
 				c.writeTarget(s)
 			}
 		}
@@ -369,13 +369,13 @@ func (c *classifier) generic(name, key, s string) {
 		return
 	}
 	for _, p := range ExtractPaths(s) {
-		c.path(name, p, AccessRead)
+		c.path(name, p, accessRead)
 	}
 }
 
 func (c *classifier) url(name, u string) {
 	if len(u) > 7 && strings.EqualFold(u[:7], "file://") {
-		c.path(name, u, AccessAny)
+		c.path(name, u, accessAny)
 		return
 	}
 	c.f.Hosts = append(c.f.Hosts, HostFact{Raw: u, Arg: name})
@@ -408,7 +408,7 @@ func (c *classifier) path(name, raw string, acc Access) {
 }
 
 func (c *classifier) text(name, s string) {
-	c.f.Texts = append(c.f.Texts, TextFact{Raw: s, Arg: name})
+	c.f.Texts = append(c.f.Texts, textFact{Raw: s, Arg: name})
 }
 
 func (c *classifier) shell(name, src string) {
@@ -421,7 +421,7 @@ func (c *classifier) shell(name, src string) {
 	}
 	parsed := parsedPaths(r.Paths)
 	for _, sc := range r.Commands {
-		cmd := CommandFact{Argv: sc.Argv, Dir: sc.Dir, Home: c.env.Home, Arg: name}
+		cmd := commandFact{Argv: sc.Argv, Dir: sc.Dir, Home: c.env.Home, Arg: name}
 		c.f.Commands = append(c.f.Commands, cmd)
 		// the safety net under the parser: a path named anywhere in the
 		// words of a command the analyzer did not model completely is at
@@ -435,7 +435,7 @@ func (c *classifier) shell(name, src string) {
 		for _, w := range cmd.Argv[1:] {
 			for _, p := range ExtractPaths(w) {
 				if !parsed[ExpandPath(p, sc.Dir, c.env.Home)] {
-					c.path(name, p, AccessRead)
+					c.path(name, p, accessRead)
 				}
 			}
 		}
@@ -448,13 +448,13 @@ func (c *classifier) shell(name, src string) {
 	}
 	c.shellFlows(name, r.Flows)
 	for _, s := range r.Signals {
-		c.f.Signals = append(c.f.Signals, SignalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
+		c.f.Signals = append(c.f.Signals, signalFact{Signal: Signal(s.Signal), Detail: s.Detail, Arg: name})
 	}
 	for _, e := range r.Env {
 		k, v, _ := strings.Cut(e, "=")
-		c.f.Env = append(c.f.Env, EnvFact{Name: k, Value: v, Arg: name})
+		c.f.Env = append(c.f.Env, envFact{Name: k, Value: v, Arg: name})
 		for _, p := range ExtractPaths(v) {
-			c.path(name, p, AccessRead)
+			c.path(name, p, accessRead)
 		}
 	}
 	for _, code := range r.Embedded {
@@ -463,7 +463,7 @@ func (c *classifier) shell(name, src string) {
 		}
 		if !slices.Contains(r.Inert, code) {
 			for _, p := range ExtractPaths(code) {
-				c.path(name, p, AccessAny)
+				c.path(name, p, accessAny)
 			}
 		}
 		c.text(name, code)

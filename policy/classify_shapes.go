@@ -50,7 +50,7 @@ func (c *classifier) searchGlob(root gjson.Result) {
 		if !strings.Contains(a, "/") {
 			p = base + "/**/" + a
 		}
-		c.f.Paths = append(c.f.Paths, PathFact{Raw: p, Path: p, Access: AccessRead, Arg: "glob", Glob: true, search: true})
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: p, Path: p, Access: accessRead, Arg: "glob", Glob: true, search: true})
 	}
 	// the glob narrows the search: the plain tree fact of the path would
 	// judge files the glob never selects
@@ -75,7 +75,7 @@ func (c *classifier) mcpTrees() {
 		return
 	}
 	for i := range c.f.Paths {
-		if c.f.Paths[i].Access&AccessRead != 0 && !c.f.Paths[i].Glob {
+		if c.f.Paths[i].Access&accessRead != 0 && !c.f.Paths[i].Glob {
 			c.f.Paths[i].Tree = true
 		}
 	}
@@ -92,7 +92,7 @@ func (c *classifier) notebookCode(root gjson.Result) {
 		return
 	}
 	for _, cp := range shell.FoldCodePaths(src, c.env.Home) {
-		c.f.Paths = append(c.f.Paths, PathFact{Raw: cp.Path, Access: AccessRead, Arg: "new_source", Glob: cp.Glob, Tree: cp.Tree})
+		c.f.Paths = append(c.f.Paths, PathFact{Raw: cp.Path, Access: accessRead, Arg: "new_source", Glob: cp.Glob, Tree: cp.Tree})
 	}
 }
 

@@ -107,7 +107,7 @@ func (m *cmdMatcher) shaped() bool {
 // matchShape reports whether every option matcher holds for args, the
 // word after the subcommand fits no unless_args pattern, a source fits sources: and the
 // directory fits cwd:.
-func (m *cmdMatcher) matchShape(args []string, norm func(string) string, c *CommandFact) bool {
+func (m *cmdMatcher) matchShape(args []string, norm func(string) string, c *commandFact) bool {
 	dir, home := norm(c.Dir), norm(c.Home)
 	if len(m.cwd) > 0 && (dir == "" || !matchAt(m.cwd, dir, dir, home)) {
 		return false
@@ -460,7 +460,7 @@ func newProgFilter(cms []cmdMatcher) progFilter {
 
 // anyOf reports whether one of cmds may meet the rule (folded names, as
 // deny matching compares them).
-func (f *progFilter) anyOf(cmds []CommandFact) bool {
+func (f *progFilter) anyOf(cmds []commandFact) bool {
 	if f.all {
 		return true
 	}

@@ -19,7 +19,7 @@ type Stages struct {
 }
 
 // Verdict is what Decide found.
-type Verdict struct {
+type verdict struct {
 	Decision  Decision
 	Effective Action // after the mode; an ask stays an ask for the caller to settle
 	Note      string // what a caller's stage added for the record
@@ -35,8 +35,8 @@ type Verdict struct {
 // ask to a person (Effective(d, true)); one that cannot maps an ask to
 // AskFallback. A call refused by the budget stays refused in every mode but
 // observe: not read is not clean.
-func (p *Policy) Decide(f *Facts, now time.Time, s Stages) Verdict {
-	var v Verdict
+func (p *Policy) Decide(f *Facts, now time.Time, s Stages) verdict {
+	var v verdict
 	d, ok := checkBudget(f)
 	if !ok {
 		d, ok = p.CheckForbids(f)
@@ -151,7 +151,7 @@ func (p *Policy) CheckGrants(f *Facts, now time.Time) (Decision, bool) {
 		if reason == "" {
 			reason = "granted"
 		}
-		return Decision{Action: Allow, Source: FromGrant, Rule: fmt.Sprintf("grant:%d", g.Line),
+		return Decision{Action: Allow, Source: fromGrant, Rule: fmt.Sprintf("grant:%d", g.Line),
 			Reason: reason, Target: f.Primary, Arg: f.PrimaryArg}, true
 	}
 	return Decision{}, false
@@ -161,7 +161,7 @@ func (p *Policy) CheckGrants(f *Facts, now time.Time) (Decision, bool) {
 func (p *Policy) checkRules(f *Facts) (Decision, bool) {
 	for _, r := range p.Rules {
 		if hit, ok := r.Match(f); ok {
-			return decisionFrom(r, hit, f, FromRule), true
+			return decisionFrom(r, hit, f, fromRule), true
 		}
 	}
 	return Decision{}, false

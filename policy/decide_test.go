@@ -46,12 +46,12 @@ func TestDecideSlots(t *testing.T) {
 	}{
 		{name: "forbid before hold", mode: "enforce", tool: "mcp__s__t", input: `{"path":"~/.ssh/id_rsa"}`, hold: true, wantSource: FromForbid, wantEffective: Block},
 		{name: "hold before grants", mode: "enforce", tool: "mcp__s__t", input: `{"text":"hello"}`, hold: true, wantSource: FromHold, wantEffective: Block, wantHoldCalled: true},
-		{name: "grant without hold", mode: "enforce", tool: "mcp__s__t", input: `{"text":"hello"}`, wantSource: FromGrant, wantEffective: Allow},
-		{name: "contract after grants", mode: "enforce", tool: "mcp__s__t", input: `{"text":"hello"}`, contract: true, wantSource: FromContract, wantEffective: Allow, wantNote: "contract saw " + string(FromGrant)},
-		{name: "overlay after contract", mode: "enforce", tool: "mcp__s__t", input: `{"text":"prod"}`, contract: true, wantSource: FromOverlay, wantEffective: Block, wantNote: "contract saw " + string(FromGrant)},
-		{name: "budget, enforce", mode: "enforce", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", DefaultBudget.MaxChars+1) + `"}`, hold: true, wantSource: FromBudget, wantEffective: Block},
-		{name: "budget, guard", mode: "guard", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", DefaultBudget.MaxChars+1) + `"}`, wantSource: FromBudget, wantEffective: Block},
-		{name: "budget, observe", mode: "observe", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", DefaultBudget.MaxChars+1) + `"}`, wantSource: FromBudget, wantEffective: Allow},
+		{name: "grant without hold", mode: "enforce", tool: "mcp__s__t", input: `{"text":"hello"}`, wantSource: fromGrant, wantEffective: Allow},
+		{name: "contract after grants", mode: "enforce", tool: "mcp__s__t", input: `{"text":"hello"}`, contract: true, wantSource: FromContract, wantEffective: Allow, wantNote: "contract saw " + string(fromGrant)},
+		{name: "overlay after contract", mode: "enforce", tool: "mcp__s__t", input: `{"text":"prod"}`, contract: true, wantSource: FromOverlay, wantEffective: Block, wantNote: "contract saw " + string(fromGrant)},
+		{name: "budget, enforce", mode: "enforce", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", defaultBudget.MaxChars+1) + `"}`, hold: true, wantSource: FromBudget, wantEffective: Block},
+		{name: "budget, guard", mode: "guard", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", defaultBudget.MaxChars+1) + `"}`, wantSource: FromBudget, wantEffective: Block},
+		{name: "budget, observe", mode: "observe", tool: "mcp__s__t", input: `{"text":"` + strings.Repeat("a", defaultBudget.MaxChars+1) + `"}`, wantSource: FromBudget, wantEffective: Allow},
 		{name: "ask stays an ask", mode: "enforce", tool: "Write", input: `{"file_path":"/srv/x","content":"y"}`, wantSource: FromDefault, wantEffective: Ask},
 	}
 	for _, tc := range cases {

@@ -15,10 +15,10 @@ import "github.com/agentairlock/airlock/policy/shell"
 type Access = shell.Access
 
 const (
-	AccessRead  = shell.AccessRead
-	AccessWrite = shell.AccessWrite
-	AccessExec  = shell.AccessExec
-	AccessAny   = shell.AccessAny
+	accessRead  = shell.AccessRead
+	accessWrite = shell.AccessWrite
+	accessExec  = shell.AccessExec
+	accessAny   = shell.AccessAny
 )
 
 // PathFact is one file-system target.
@@ -52,7 +52,7 @@ type HostFact struct {
 
 // CommandFact is one simple command of a parsed shell program, with
 // wrappers (sudo, env, timeout, nohup, xargs, sh -c …) already unwrapped.
-type CommandFact struct {
+type commandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
 	Dir  string   // working directory the command runs in (cd tracked), absolute
 	Home string   // the home of the call, for patterns written "~…" (cmd_options.go)
@@ -65,7 +65,7 @@ type CommandFact struct {
 }
 
 // Program is the base name of the command's program ("/usr/bin/rm" → "rm").
-func (c CommandFact) Program() string {
+func (c commandFact) Program() string {
 	if len(c.Argv) == 0 {
 		return ""
 	}
@@ -83,14 +83,14 @@ func (c CommandFact) Program() string {
 type Signal string
 
 const (
-	SignalDownloadExec Signal = "download-exec" // fetched bytes reach a shell or interpreter
-	SignalReverseShell Signal = "reverse-shell" // /dev/tcp, nc -e, socat exec, socket one-liners
-	SignalForkBomb     Signal = "fork-bomb"     // a function that pipes into itself in the background
-	SignalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
+	signalDownloadExec Signal = "download-exec" // fetched bytes reach a shell or interpreter
+	signalReverseShell Signal = "reverse-shell" // /dev/tcp, nc -e, socat exec, socket one-liners
+	signalForkBomb     Signal = "fork-bomb"     // a function that pipes into itself in the background
+	signalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
 )
 
 // TextFact is one string from the arguments (a value or a key).
-type TextFact struct {
+type textFact struct {
 	Raw  string
 	Arg  string
 	fold string // FoldText(Raw), for deny matching
@@ -103,11 +103,11 @@ type Facts struct {
 	PrimaryArg string // its name
 	Paths      []PathFact
 	Hosts      []HostFact
-	Commands   []CommandFact
-	Signals    []SignalFact
-	Env        []EnvFact
-	Texts      []TextFact
-	Flows      []FlowFact // secrets reaching sinks (flow.go)
+	Commands   []commandFact
+	Signals    []signalFact
+	Env        []envFact
+	Texts      []textFact
+	Flows      []flowFact // secrets reaching sinks (flow.go)
 	// ltool is strings.ToLower(Tool), for ltoolOf == Tool (tool-scoped
 	// rules compare it; computed once per call, not once per rule)
 	ltool, ltoolOf string
@@ -123,14 +123,14 @@ type Facts struct {
 }
 
 // SignalFact is a Signal with the text that raised it.
-type SignalFact struct {
+type signalFact struct {
 	Signal Signal
 	Detail string // the command or fragment, for the reason
 	Arg    string
 }
 
 // EnvFact is an environment variable a shell command sets.
-type EnvFact struct {
+type envFact struct {
 	Name  string
 	Value string
 	Arg   string

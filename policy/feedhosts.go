@@ -24,10 +24,10 @@ import (
 const FeedHostsFile = "feed-hosts"
 
 // FeedHostsForbid is the id of the forbid the feed's hosts make.
-const FeedHostsForbid = "net.exfil-collector-feed"
+const feedHostsForbid = "net.exfil-collector-feed"
 
 // MaxFeedHostsBytes bounds the file: a feed holds at most 256 patterns.
-const MaxFeedHostsBytes = 64 << 10
+const maxFeedHostsBytes = 64 << 10
 
 // FeedHostsRecord is the compiled host list as FeedHostsFile holds it:
 // hosts canonicalised, sorted and deduplicated, header as its first
@@ -50,12 +50,12 @@ func FeedHostsRecord(header string, hosts []string) ([]byte, error) {
 	sort.Strings(list)
 	var b strings.Builder
 	b.WriteString("# " + strings.ReplaceAll(header, "\n", " ") + "\n")
-	b.WriteString("# collector hosts compiled from the indicator feed by airlock update; read by every hook (forbid " + FeedHostsForbid + ")\n")
+	b.WriteString("# collector hosts compiled from the indicator feed by airlock update; read by every hook (forbid " + feedHostsForbid + ")\n")
 	for _, h := range list {
 		b.WriteString(h + "\n")
 	}
-	if b.Len() > MaxFeedHostsBytes {
-		return nil, fmt.Errorf("%s: %d hosts are more than %d KiB", FeedHostsFile, len(list), MaxFeedHostsBytes>>10)
+	if b.Len() > maxFeedHostsBytes {
+		return nil, fmt.Errorf("%s: %d hosts are more than %d KiB", FeedHostsFile, len(list), maxFeedHostsBytes>>10)
 	}
 	return []byte(b.String()), nil
 }
@@ -86,14 +86,14 @@ func feedHostsRule(airlockHome string) (*Rule, error) {
 		return nil, nil
 	}
 	path := filepath.Join(airlockHome, FeedHostsFile)
-	data, err := regular.ReadState(path, MaxFeedHostsBytes)
+	data, err := regular.ReadState(path, maxFeedHostsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("feed hosts %s: %w", path, err)
 	}
-	r := &Rule{ID: FeedHostsForbid, Action: Block, File: path,
+	r := &Rule{ID: feedHostsForbid, Action: Block, File: path,
 		Reason: "a request-capture, tunnel or paste service the indicator feed names is where stolen data goes"}
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)

@@ -39,8 +39,8 @@ func TestFeedHostsForbid(t *testing.T) {
 	}
 	p := load()
 	for _, u := range []string{"https://newsink.example/x", "https://a.b.newsink.example/", "http://DROP.example./"} {
-		if got := fetch(p, u); got != FeedHostsForbid {
-			t.Errorf("%s: got %q, want %s", u, got, FeedHostsForbid)
+		if got := fetch(p, u); got != feedHostsForbid {
+			t.Errorf("%s: got %q, want %s", u, got, feedHostsForbid)
 		}
 	}
 	for _, u := range []string{"https://example.com/", "https://newsink.example.com/"} {
@@ -87,8 +87,8 @@ func TestBinariesForbid(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", cmd, got, want)
 		}
 	}
-	check("cp /bin/true "+bin, BinariesForbid)
-	check("chmod -x "+bin, BinariesForbid)
+	check("cp /bin/true "+bin, binariesForbid)
+	check("chmod -x "+bin, binariesForbid)
 	check(bin+" --version", "")
 	check("sha256sum "+bin, "")
 }

@@ -47,7 +47,7 @@ func tokenShapeKinds(s string) []string {
 }
 
 // FlowFact is one secret reaching one sink.
-type FlowFact struct {
+type flowFact struct {
 	Source     string   // "gh auth token", "$GITHUB_TOKEN", "env (the environment)", "a github-token …"
 	SourceKind string   // program, environment, token-shape
 	Issuers    []string // host globs of the secret's issuer; nil: unknown
@@ -95,7 +95,7 @@ func compileFlow(r *rawFlow, name string) ([]string, error) {
 	return out, nil
 }
 
-func matchFlows(to []string, flows []FlowFact) (Hit, bool) {
+func matchFlows(to []string, flows []flowFact) (Hit, bool) {
 	for i := range flows {
 		fl := &flows[i]
 		for _, t := range to {
@@ -108,7 +108,7 @@ func matchFlows(to []string, flows []FlowFact) (Hit, bool) {
 }
 
 // describe says what flowed where: "gh auth token's output reaches the model".
-func (fl *FlowFact) describe() string {
+func (fl *flowFact) describe() string {
 	src := fl.Source
 	switch fl.SourceKind {
 	case shell.SourceProgram:
@@ -145,7 +145,7 @@ func (fl *FlowFact) describe() string {
 	return clip(src, 80) + " reaches " + clip(dst, 160)
 }
 
-func (fl *FlowFact) host() string {
+func (fl *flowFact) host() string {
 	if fl.SinkTarget == "" {
 		return "(a host named at run time)"
 	}
@@ -156,7 +156,7 @@ func (fl *FlowFact) host() string {
 }
 
 // flowTo classifies a flow's sink for the forbids.
-func flowTo(fl *FlowFact) string {
+func flowTo(fl *flowFact) string {
 	if fl.Sink != shell.SinkHost {
 		return fl.Sink
 	}
@@ -177,7 +177,7 @@ func flowTo(fl *FlowFact) string {
 
 func (c *classifier) shellFlows(name string, flows []shell.Flow) {
 	for _, fl := range flows {
-		c.f.Flows = append(c.f.Flows, FlowFact{Source: fl.Source, SourceKind: fl.Kind, Issuers: fl.Issuers, Sink: fl.Sink,
+		c.f.Flows = append(c.f.Flows, flowFact{Source: fl.Source, SourceKind: fl.Kind, Issuers: fl.Issuers, Sink: fl.Sink,
 			SinkTarget: fl.Target, Redirected: fl.Redirected, Arg: name})
 	}
 }
@@ -214,7 +214,7 @@ func (c *classifier) tokenFlows() {
 		}
 		if sink == "agent" {
 			for _, s := range shell.PromptSources(t.Raw) {
-				c.addFlow(FlowFact{Source: s + ", requested", SourceKind: shell.SourceProgram, Sink: sink, Arg: t.Arg})
+				c.addFlow(flowFact{Source: s + ", requested", SourceKind: shell.SourceProgram, Sink: sink, Arg: t.Arg})
 			}
 		}
 		switch lk := strings.ToLower(lastKey(t.Arg)); {
@@ -230,16 +230,16 @@ func (c *classifier) tokenFlows() {
 			}
 			src := "a " + m.Kind + " in " + t.Arg
 			if sink == shell.SinkHost && inHostPart(t.Raw, m.Start) {
-				c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: "label", SinkTarget: t.Raw, Arg: t.Arg})
+				c.addFlow(flowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: "label", SinkTarget: t.Raw, Arg: t.Arg})
 				continue
 			}
 			if sink == shell.SinkHost && target == "" {
 				for _, h := range c.f.Hosts {
-					c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: h.Raw, Arg: t.Arg})
+					c.addFlow(flowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: h.Raw, Arg: t.Arg})
 				}
 				continue
 			}
-			c.addFlow(FlowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: target, Arg: t.Arg})
+			c.addFlow(flowFact{Source: src, SourceKind: shell.SourceShape, Issuers: iss, Sink: sink, SinkTarget: target, Arg: t.Arg})
 		}
 	}
 }
@@ -253,7 +253,7 @@ func inHostPart(s string, at int) bool {
 	return !strings.ContainsAny(s[i+3:at], "/?#")
 }
 
-func (c *classifier) addFlow(f FlowFact) {
+func (c *classifier) addFlow(f flowFact) {
 	if len(c.f.Flows) < 64 {
 		c.f.Flows = append(c.f.Flows, f)
 	}

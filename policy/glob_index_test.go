@@ -186,7 +186,7 @@ func TestGlobIndexDenyAgreesWithScan(t *testing.T) {
 	forms := corpusForms(t)
 	for _, r := range rules {
 		for i := 0; i+1 < len(forms); i++ {
-			facts := []PathFact{{Path: forms[i], fold: forms[i], rfold: forms[i+1], Access: AccessAny}}
+			facts := []PathFact{{Path: forms[i], fold: forms[i], rfold: forms[i+1], Access: accessAny}}
 			bare := facts[0]
 			facts[0].setKeys()
 			want, wantOK := scanDeny(r.path, facts)
@@ -317,7 +317,7 @@ func BenchmarkForbidPaths(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				facts := []PathFact{{Path: fold, fold: fold, Access: AccessRead}}
+				facts := []PathFact{{Path: fold, fold: fold, Access: accessRead}}
 				facts[0].setKeys()
 				for _, m := range ms {
 					if _, ok := c.deny(m, facts); ok {

@@ -241,7 +241,7 @@ func FoldCommands(tool, latest string, targets []string, env CallEnv) (patterns,
 
 // commandKey is a command's program and subcommand: its words up to and
 // including the first positional argument (git -C dir push: all four).
-func commandKey(c CommandFact) (key, head string) {
+func commandKey(c commandFact) (key, head string) {
 	n := 1
 	if sub := firstPositional(c.Argv[1:], c.Program()); sub >= 0 {
 		n = sub + 2

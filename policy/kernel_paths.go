@@ -194,8 +194,8 @@ func (k KernelPathRules) deniedAccess(fold, path string) (read, write bool) {
 	if !k.candidate(fold) {
 		return false, false
 	}
-	_, read = k.denied(fold, path, AccessRead|AccessExec)
-	_, write = k.denied(fold, path, AccessWrite)
+	_, read = k.denied(fold, path, accessRead|accessExec)
+	_, write = k.denied(fold, path, accessWrite)
 	return read, write
 }
 

@@ -27,7 +27,7 @@ func TestKernelPathsIndexNeverHidesADeniedPath(t *testing.T) {
 						path = "/" + path
 					}
 					fold := FoldPath(path)
-					_, full := k.denied(fold, path, AccessAny)
+					_, full := k.denied(fold, path, accessAny)
 					if !full {
 						continue // an except, or an access the fill does not meet
 					}

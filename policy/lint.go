@@ -79,7 +79,7 @@ func (p *Policy) Summary() string {
 	fmt.Fprintf(&b, "ask_fallback: %s\n", p.AskFallback)
 	if len(p.Escalate) > 0 {
 		var parts []string
-		for _, s := range []Severity{SevHigh, SevMed, SevLow} {
+		for _, s := range []Severity{SevHigh, sevMed, sevLow} {
 			if a, ok := p.Escalate[s]; ok {
 				parts = append(parts, fmt.Sprintf("%s→%s", s, a))
 			}

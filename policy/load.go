@@ -36,7 +36,7 @@ type Options struct {
 
 // LoadedFile is one file that shaped the policy, with its digest, so a
 // substituted policy shows in the audit log.
-type LoadedFile struct {
+type loadedFile struct {
 	Path   string
 	Digest string
 	Role   string // policy | overlay | profile
@@ -72,7 +72,7 @@ type Indicator struct {
 type Policy struct {
 	Source      string // the file or bundled profile it came from
 	Profile     string
-	Files       []LoadedFile
+	Files       []loadedFile
 	Mode        Mode
 	Default     Action
 	AskFallback Action
@@ -85,14 +85,14 @@ type Policy struct {
 	Overrides   map[string]string // forbid id → reason
 	Forbids     []*Rule
 	Indicators  []*Indicator
-	Overlay     *Overlay
+	Overlay     *overlay
 	Vars        Vars
 	Warnings    []string
 	ModeFromEnv string // AIRLOCK_MODE, when it changed the mode
 }
 
 // Overlay is a repository's tighten-only policy.
-type Overlay struct {
+type overlay struct {
 	File  string
 	Rules []*Rule
 }
@@ -143,7 +143,7 @@ func Load(o Options) (*Policy, error) {
 		return nil, err
 	}
 	if m := getenv("AIRLOCK_MODE"); m != "" {
-		mode, merr := ParseMode(m)
+		mode, merr := parseMode(m)
 		if merr != nil {
 			return nil, fmt.Errorf("AIRLOCK_MODE: %w", merr)
 		}
@@ -209,7 +209,7 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 	p := &Policy{
 		Source:    name,
 		Profile:   raw.Profile,
-		Files:     []LoadedFile{{Path: name, Digest: digest(data), Role: role}},
+		Files:     []loadedFile{{Path: name, Digest: digest(data), Role: role}},
 		Mode:      Guard,
 		Default:   Ask,
 		Escalate:  map[Severity]Action{},
@@ -514,7 +514,7 @@ func eachItem(seq *yaml.Node, f func(*yaml.Node) error) error {
 // settle validates the scalar settings and compiles rules and grants.
 func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Problems) error {
 	if raw.Mode != "" {
-		m, err := ParseMode(raw.Mode)
+		m, err := parseMode(raw.Mode)
 		if err != nil {
 			errs.Add(raw.lines["mode"], "mode: %v", err)
 		}
@@ -528,7 +528,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Probl
 		if s.val == "" {
 			continue
 		}
-		a, err := ParseAction(s.val)
+		a, err := parseAction(s.val)
 		if err != nil {
 			errs.Add(raw.lines[s.key], "%s: %v", s.key, err)
 		}
@@ -567,7 +567,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Probl
 			errs.Add(raw.lines["escalate"], "escalate: %q is not a severity: write low, med or high", k)
 			continue
 		}
-		a, err := ParseAction(v)
+		a, err := parseAction(v)
 		if err != nil {
 			errs.Add(raw.lines["escalate"], "escalate.%s: %v", k, err)
 			continue
@@ -694,7 +694,7 @@ func compileGrantMatch(m string, vars Vars) (matcher, error) {
 		if err != nil {
 			return nil, err
 		}
-		return grantMatch{path: &pathMatcher{globs: []PathPattern{pp}, access: AccessAny}}, nil
+		return grantMatch{path: &pathMatcher{globs: []PathPattern{pp}, access: accessAny}}, nil
 	}
 	if e == "" {
 		return nil, errEmptyPattern
@@ -769,12 +769,12 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 	if err != nil {
 		return err
 	}
-	p.Files = append(p.Files, LoadedFile{Path: file, Digest: digest(data), Role: "overlay"})
+	p.Files = append(p.Files, loadedFile{Path: file, Digest: digest(data), Role: "overlay"})
 	if o.Mode > p.Mode {
 		p.Mode = o.Mode
 	}
-	p.Default = Stricter(p.Default, o.Default)
-	p.AskFallback = Stricter(p.AskFallback, o.AskFallback)
+	p.Default = stricter(p.Default, o.Default)
+	p.AskFallback = stricter(p.AskFallback, o.AskFallback)
 	for sev, a := range o.Escalate {
 		if cur, ok := p.Escalate[sev]; !ok || a > cur {
 			p.Escalate[sev] = a
@@ -800,7 +800,7 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 			rules = append(rules, r)
 		}
 	}
-	p.Overlay = &Overlay{File: file, Rules: rules}
+	p.Overlay = &overlay{File: file, Rules: rules}
 	return nil
 }
 

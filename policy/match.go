@@ -174,7 +174,7 @@ func (m *pathMatcher) allow(paths []PathFact) bool {
 		if p.Access&m.access == 0 {
 			continue
 		}
-		if p.Access&^m.access != 0 && m.access != AccessAny {
+		if p.Access&^m.access != 0 && m.access != accessAny {
 			// the fact also does something the rule does not allow
 			return false
 		}
@@ -233,7 +233,7 @@ func allowHosts(patterns []hostPattern, hosts []HostFact) bool {
 	return true
 }
 
-func denyCommands(ms []cmdMatcher, cmds []CommandFact) (Hit, bool) {
+func denyCommands(ms []cmdMatcher, cmds []commandFact) (Hit, bool) {
 	for i := range cmds {
 		for j := range ms {
 			if ms[j].match(&cmds[i], true) {
@@ -244,7 +244,7 @@ func denyCommands(ms []cmdMatcher, cmds []CommandFact) (Hit, bool) {
 	return Hit{}, false
 }
 
-func allowCommands(ms []cmdMatcher, cmds []CommandFact) bool {
+func allowCommands(ms []cmdMatcher, cmds []commandFact) bool {
 	if len(cmds) == 0 {
 		return false
 	}
@@ -265,7 +265,7 @@ func allowCommands(ms []cmdMatcher, cmds []CommandFact) bool {
 
 // match tests one command. On the deny side the words are folded like the
 // patterns; on the allow side they are compared as written.
-func (m *cmdMatcher) match(c *CommandFact, deny bool) bool {
+func (m *cmdMatcher) match(c *commandFact, deny bool) bool {
 	if len(c.Argv) == 0 {
 		return false
 	}
@@ -458,7 +458,7 @@ func hasFlag(args []string, alts []string, goValue bool) bool {
 	return false
 }
 
-func matchSignals(want []Signal, have []SignalFact) (Hit, bool) {
+func matchSignals(want []Signal, have []signalFact) (Hit, bool) {
 	for _, s := range have {
 		for _, w := range want {
 			if s.Signal == w {
@@ -469,7 +469,7 @@ func matchSignals(want []Signal, have []SignalFact) (Hit, bool) {
 	return Hit{}, false
 }
 
-func matchEnv(globs []string, env []EnvFact, deny bool) (Hit, bool) {
+func matchEnv(globs []string, env []envFact, deny bool) (Hit, bool) {
 	if !deny && len(env) == 0 {
 		return Hit{}, false
 	}
@@ -491,7 +491,7 @@ func matchEnv(globs []string, env []EnvFact, deny bool) (Hit, bool) {
 	return Hit{}, !deny
 }
 
-func denyTexts(ps []TextPattern, texts []TextFact) (Hit, bool) {
+func denyTexts(ps []TextPattern, texts []textFact) (Hit, bool) {
 	for i := range texts {
 		t := &texts[i]
 		for j := range ps {

@@ -23,7 +23,7 @@ func (m *pathMatcher) denyShaped(p *PathFact, form string) bool {
 	if p.Names {
 		// only names or metadata reach the caller (ls, stat, du, sed -i):
 		// the read is no access; a write or an exec still is
-		if p.Access&^AccessRead&m.access == 0 {
+		if p.Access&^accessRead&m.access == 0 {
 			return false
 		}
 		return matchAny(m.globs, form) && !matchAny(m.except, form)

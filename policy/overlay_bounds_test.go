@@ -58,7 +58,7 @@ func TestOverlayBoundsRefuse(t *testing.T) {
 		cause string
 	}{
 		{"larger than the bound", func(t *testing.T, r overlayRepo) {
-			big := "rules: []\n" + strings.Repeat("# padding padding padding padding\n", MaxOverlayBytes/34+10)
+			big := "rules: []\n" + strings.Repeat("# padding padding padding padding\n", maxOverlayBytes/34+10)
 			write(t, r.overlay, big)
 		}, "is larger than 256 KiB"},
 		{"a FIFO", func(t *testing.T, r overlayRepo) {
@@ -128,7 +128,7 @@ func TestOverlayInsideRepositoryLoads(t *testing.T) {
 			link(t, "../policies/airlock.yaml", r.overlay)
 		}},
 		{"just under the bound", func(t *testing.T, r overlayRepo) {
-			pad := strings.Repeat("#", MaxOverlayBytes-len(yml)-1) + "\n"
+			pad := strings.Repeat("#", maxOverlayBytes-len(yml)-1) + "\n"
 			write(t, r.overlay, yml+pad)
 		}},
 	}
@@ -188,7 +188,7 @@ func TestPolicyFileBounds(t *testing.T) {
 		cause string
 	}{
 		{"larger than the bound", func(t *testing.T, path string) {
-			write(t, path, "rules: []\n"+strings.Repeat("#", MaxPolicyBytes)+"\n")
+			write(t, path, "rules: []\n"+strings.Repeat("#", maxPolicyBytes)+"\n")
 		}, "larger than 1024 KiB"},
 		{"a link to /dev/zero", func(t *testing.T, path string) { link(t, "/dev/zero", path) }, "not a regular file"},
 		{"a FIFO", func(t *testing.T, path string) {
@@ -261,7 +261,7 @@ func BenchmarkLoadOverlayAtBound(b *testing.B) {
 	}
 	var y strings.Builder
 	y.WriteString("rules:\n")
-	for i := 0; y.Len() < MaxOverlayBytes-200; i++ {
+	for i := 0; y.Len() < maxOverlayBytes-200; i++ {
 		fmt.Fprintf(&y, "  - {id: r%d, tool: Bash, command: {program: prog%d}, action: block}\n", i, i)
 	}
 	if err := os.WriteFile(filepath.Join(ws, ".airlock", "policy.yaml"), []byte(y.String()), 0o644); err != nil {

@@ -35,7 +35,7 @@ func (a Action) String() string {
 }
 
 // ParseAction reads allow, ask or block.
-func ParseAction(s string) (Action, error) {
+func parseAction(s string) (Action, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "allow":
 		return Allow, nil
@@ -48,7 +48,7 @@ func ParseAction(s string) (Action, error) {
 }
 
 // Stricter returns the stricter of two actions.
-func Stricter(a, b Action) Action {
+func stricter(a, b Action) Action {
 	if b > a {
 		return b
 	}
@@ -77,7 +77,7 @@ func (m Mode) String() string {
 }
 
 // ParseMode reads observe, guard or enforce.
-func ParseMode(s string) (Mode, error) {
+func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "observe":
 		return Observe, nil
@@ -93,17 +93,17 @@ func ParseMode(s string) (Mode, error) {
 type Severity int
 
 const (
-	SevNone Severity = iota
-	SevLow
-	SevMed
+	sevNone Severity = iota
+	sevLow
+	sevMed
 	SevHigh
 )
 
 func (s Severity) String() string {
 	switch s {
-	case SevLow:
+	case sevLow:
 		return "low"
-	case SevMed:
+	case sevMed:
 		return "med"
 	case SevHigh:
 		return "high"
@@ -114,13 +114,13 @@ func (s Severity) String() string {
 func parseSeverity(s string) (Severity, bool) {
 	switch strings.ToLower(s) {
 	case "low":
-		return SevLow, true
+		return sevLow, true
 	case "med", "medium":
-		return SevMed, true
+		return sevMed, true
 	case "high":
 		return SevHigh, true
 	}
-	return SevNone, false
+	return sevNone, false
 }
 
 // Source says which stage of the pipeline produced a decision.
@@ -128,8 +128,8 @@ type Source string
 
 const (
 	FromForbid     Source = "forbid"
-	FromGrant      Source = "grant"
-	FromRule       Source = "rule"
+	fromGrant      Source = "grant"
+	fromRule       Source = "rule"
 	FromDefault    Source = "default"
 	FromEscalation Source = "escalation"
 	FromOverlay    Source = "overlay"

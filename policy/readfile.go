@@ -25,12 +25,12 @@ const (
 	// AIRLOCK_POLICY). It grows by a few hundred bytes per grant `airlock
 	// allow` writes: 1 MiB holds thousands of grants, and even a file
 	// that full loads far inside the hook's deadline.
-	MaxPolicyBytes = 1 << 20
+	maxPolicyBytes = 1 << 20
 	// MaxOverlayBytes bounds a repository's overlay, which nobody has
 	// read: it only tightens, so a few rules are all it needs. Airlock's
 	// whole built-in forbid list is 16 KiB; 256 KiB is sixteen times that,
 	// and the most such a file can cost is about 130 ms per call.
-	MaxOverlayBytes = 256 << 10
+	maxOverlayBytes = 256 << 10
 )
 
 // ErrOverlayOutside is wrapped by the error for a repository policy that
@@ -49,14 +49,14 @@ var ErrTooLarge = errors.New("too large")
 // they are the user's own) to MaxPolicyBytes. A missing file is an error
 // wrapping fs.ErrNotExist.
 func readPolicyFile(path string, open func(string, int, os.FileMode) (*os.File, error)) ([]byte, error) {
-	data, err := readBounded(path, func() (*os.File, error) { return open(path, os.O_RDONLY, 0) }, MaxPolicyBytes)
+	data, err := readBounded(path, func() (*os.File, error) { return open(path, os.O_RDONLY, 0) }, maxPolicyBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	case errors.Is(err, regular.ErrNotRegular):
 		return nil, fmt.Errorf("policy %s is not a regular file: Airlock refuses it and blocks every call; make it a regular YAML file, or remove it to use the bundled profile: %w", path, err)
 	case errors.Is(err, ErrTooLarge):
-		return nil, fmt.Errorf("policy %s is larger than %d KiB, too large to read on every call: shorten it (remove expired grants with `airlock grants`), or remove it to use the bundled profile: %w", path, MaxPolicyBytes>>10, err)
+		return nil, fmt.Errorf("policy %s is larger than %d KiB, too large to read on every call: shorten it (remove expired grants with `airlock grants`), or remove it to use the bundled profile: %w", path, maxPolicyBytes>>10, err)
 	case err != nil:
 		return nil, fmt.Errorf("read policy %s: %w", path, err)
 	}
@@ -93,7 +93,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 	// real has no link left in it; openOverlay keeps it so (a directory
 	// swapped for a link since is refused where the kernel can enforce
 	// it, and the last component is never followed)
-	data, err := readBounded(real, func() (*os.File, error) { return openOverlay(realRoot, real) }, MaxOverlayBytes)
+	data, err := readBounded(real, func() (*os.File, error) { return openOverlay(realRoot, real) }, maxOverlayBytes)
 	switch {
 	case errors.Is(err, regular.ErrNotRegular):
 		return nil, overlayErr(file, "is not a regular file", "make it a regular YAML file, or remove it", err)
@@ -101,7 +101,7 @@ func readOverlayFile(file, root string) ([]byte, error) {
 		return nil, overlayErr(file, "led outside the repository "+textsafe.Path(realRoot)+" as it was opened (a directory was swapped for a link)",
 			"a repository's policy must be a file inside it: remove the link", err)
 	case errors.Is(err, ErrTooLarge):
-		return nil, overlayErr(file, fmt.Sprintf("is larger than %d KiB", MaxOverlayBytes>>10),
+		return nil, overlayErr(file, fmt.Sprintf("is larger than %d KiB", maxOverlayBytes>>10),
 			"a repository policy only tightens and needs a few rules: shorten it, or remove it", err)
 	case err != nil:
 		return nil, overlayErr(file, "cannot be read", "fix its permissions, or remove it", err)

@@ -13,54 +13,54 @@ import (
 // and yields a text fact only — still matched by the text forbids
 // (AIRLOCK_* assignments, metadata addresses, chat webhooks) and by the
 // secret-value checks, since a secret value in prose is still a secret.
-type Role uint8
+type role uint8
 
 const (
 	// RoleUnknown: a string whose use the tool does not say. Conservative:
 	// a path is a path (of every access, for a tool whose verb is unknown),
 	// a URL or host name is a destination.
-	RoleUnknown Role = iota
+	roleUnknown role = iota
 	// RoleTarget: the file, directory or URL the tool acts on (file_path,
 	// path, url).
-	RoleTarget
+	roleTarget
 	// RoleCommand: shell text the tool runs.
-	RoleCommand
+	roleCommand
 	// RoleContent: what a write puts into a file. Text, unless the file is
 	// one that runs (writeContent).
-	RoleContent
+	roleContent
 	// RoleProse: words for a person or a model (a description, a title, a
 	// commit message, a to-do item). Text facts only.
-	RoleProse
+	roleProse
 	// RoleData: a value the tool searches for or stores, not a place (a
 	// search query, a status). Text facts only.
-	RoleData
+	roleData
 	// RoleBrief: instructions to another agent (Task/Agent prompt). The
 	// paths it names are asked about, not blocked: the sub-agent's own
 	// calls are checked when it makes them. Its URLs stay destinations.
-	RoleBrief
+	roleBrief
 )
 
-func (r Role) String() string {
+func (r role) String() string {
 	switch r {
-	case RoleTarget:
+	case roleTarget:
 		return "target"
-	case RoleCommand:
+	case roleCommand:
 		return "command"
-	case RoleContent:
+	case roleContent:
 		return "content"
-	case RoleProse:
+	case roleProse:
 		return "prose"
-	case RoleData:
+	case roleData:
 		return "data"
-	case RoleBrief:
+	case roleBrief:
 		return "brief"
 	}
 	return "unknown"
 }
 
 // textOnly reports whether a role yields text facts only.
-func (r Role) textOnly() bool {
-	return r == RoleProse || r == RoleData || r == RoleContent
+func (r role) textOnly() bool {
+	return r == roleProse || r == roleData || r == roleContent
 }
 
 // nativeRoles are the fields of the agents' own tools whose meaning is
@@ -69,22 +69,22 @@ func (r Role) textOnly() bool {
 // not listed keep the classifier's conservative reading: an extra field
 // Read does not take ({"file_path": "a.py", "note": "~/.ssh/id_rsa"}) is
 // still a path.
-var nativeRoles = map[string]map[string]Role{
-	"write":        {"content": RoleContent},
-	"edit":         {"old_string": RoleContent, "new_string": RoleContent},
-	"multiedit":    {"edits[].old_string": RoleContent, "edits[].new_string": RoleContent},
-	"notebookedit": {"new_source": RoleContent, "cell_type": RoleData, "edit_mode": RoleData, "cell_id": RoleData},
-	"todowrite": {"todos[].content": RoleProse, "todos[].activeform": RoleProse, "todos[].status": RoleData,
-		"todos[].id": RoleData, "todos[].priority": RoleData},
-	"bash":         {"description": RoleProse},
-	"webfetch":     {"prompt": RoleProse},
-	"websearch":    {"query": RoleData, "allowed_domains[]": RoleData, "blocked_domains[]": RoleData}, // filters of the search provider's results, not fetches
-	"task":         {"description": RoleProse, "prompt": RoleBrief, "subagent_type": RoleData},
-	"agent":        {"description": RoleProse, "prompt": RoleBrief, "subagent_type": RoleData},
-	"exitplanmode": {"plan": RoleProse},
-	"askuserquestion": {"questions[].question": RoleProse, "questions[].header": RoleProse,
-		"questions[].options[].label": RoleProse, "questions[].options[].description": RoleProse},
-	"bashoutput": {"filter": RoleData},
+var nativeRoles = map[string]map[string]role{
+	"write":        {"content": roleContent},
+	"edit":         {"old_string": roleContent, "new_string": roleContent},
+	"multiedit":    {"edits[].old_string": roleContent, "edits[].new_string": roleContent},
+	"notebookedit": {"new_source": roleContent, "cell_type": roleData, "edit_mode": roleData, "cell_id": roleData},
+	"todowrite": {"todos[].content": roleProse, "todos[].activeform": roleProse, "todos[].status": roleData,
+		"todos[].id": roleData, "todos[].priority": roleData},
+	"bash":         {"description": roleProse},
+	"webfetch":     {"prompt": roleProse},
+	"websearch":    {"query": roleData, "allowed_domains[]": roleData, "blocked_domains[]": roleData}, // filters of the search provider's results, not fetches
+	"task":         {"description": roleProse, "prompt": roleBrief, "subagent_type": roleData},
+	"agent":        {"description": roleProse, "prompt": roleBrief, "subagent_type": roleData},
+	"exitplanmode": {"plan": roleProse},
+	"askuserquestion": {"questions[].question": roleProse, "questions[].header": roleProse,
+		"questions[].options[].label": roleProse, "questions[].options[].description": roleProse},
+	"bashoutput": {"filter": roleData},
 }
 
 // mcpProse: MCP argument names that are prose by name, at any depth
@@ -124,10 +124,10 @@ func mcpData(k string) bool {
 // roleTable is what a call's tool says about its arguments' roles, built
 // once per call (rolesFor): the native tool's table, or the MCP reading.
 type roleTable struct {
-	native map[string]Role // a native tool's documented fields
+	native map[string]role // a native tool's documented fields
 	mcp    bool            // an MCP tool: roles by argument name
 	runs   bool            // an MCP tool whose text may run (runsText): no name roles
-	schema map[string]Role // what the pinned input schema says (MCP)
+	schema map[string]role // what the pinned input schema says (MCP)
 }
 
 func rolesFor(tool string, schema []byte) roleTable {
@@ -158,18 +158,18 @@ func rolesFor(tool string, schema []byte) roleTable {
 // "edits[0].new_string"; key is its last field name), before the
 // classifier's own reading of targets and commands. Keys of objects
 // ("key:…") have no role.
-func (f *Facts) roleOf(name, key string) Role {
-	return f.roleWithin(name, key, func() Role { return enclosingRole(name) })
+func (f *Facts) roleOf(name, key string) role {
+	return f.roleWithin(name, key, func() role { return enclosingRole(name) })
 }
 
 // roleWithin is roleOf with the enclosing fields' role given: the walk
 // knows it as it descends (classifier.encl); a reason looks it up.
-func (f *Facts) roleWithin(name, key string, encl func() Role) Role {
+func (f *Facts) roleWithin(name, key string, encl func() role) role {
 	rt := &f.roles
 	if name == "" || (rt.native == nil && (!rt.mcp || rt.runs)) || strings.HasPrefix(name, "key:") {
 		// a terminal's send_text, a REPL's eval, a browser's type: the
 		// words are what runs or what is typed; read conservatively
-		return RoleUnknown
+		return roleUnknown
 	}
 	if rt.native != nil {
 		return rt.native[argShape(name)]
@@ -177,15 +177,15 @@ func (f *Facts) roleWithin(name, key string, encl func() Role) Role {
 	lk := strings.ToLower(key)
 	r := mcpNameRole(lk)
 	top := !strings.ContainsAny(name, ".[")
-	if r == RoleUnknown && !top {
+	if r == roleUnknown && !top {
 		// inside a prose field: Confluence's body.storage.value, a
 		// message's blocks[].text.text; never a field named as a place
 		// (message.attachment_path is a path wherever it sits)
-		if r = encl(); r != RoleUnknown && placeKey(lk) {
-			r = RoleUnknown
+		if r = encl(); r != roleUnknown && placeKey(lk) {
+			r = roleUnknown
 		}
 	}
-	if top && rt.schema != nil && r != RoleContent {
+	if top && rt.schema != nil && r != roleContent {
 		// the pinned schema's word about its own argument: a place stays
 		// a place whatever its name; prose by description is prose
 		if sr, ok := rt.schema[name]; ok {
@@ -195,11 +195,11 @@ func (f *Facts) roleWithin(name, key string, encl func() Role) Role {
 	return r
 }
 
-func (c *classifier) roleOf(name, key string) Role {
+func (c *classifier) roleOf(name, key string) role {
 	return c.f.roleWithin(name, key, c.enclosing)
 }
 
-func (c *classifier) enclosing() Role { return c.encl }
+func (c *classifier) enclosing() role { return c.encl }
 
 // runVerbs in an MCP tool's name (server and tool) say its strings may be
 // run or typed into something that runs them: a terminal's send_text, a
@@ -231,35 +231,35 @@ func placeKey(k string) bool {
 
 // enclosingRole is the text-only role of the nearest enclosing field of
 // name that has one by its name, or RoleUnknown.
-func enclosingRole(name string) Role {
+func enclosingRole(name string) role {
 	for {
 		i := strings.LastIndexAny(name, ".[")
 		if i <= 0 {
-			return RoleUnknown
+			return roleUnknown
 		}
 		name = name[:i]
-		if r := mcpNameRole(strings.ToLower(lastKey(name))); r != RoleUnknown {
+		if r := mcpNameRole(strings.ToLower(lastKey(name))); r != roleUnknown {
 			return r
 		}
 	}
 }
 
 // mcpNameRole is the role an MCP argument has by its name alone.
-func mcpNameRole(k string) Role {
+func mcpNameRole(k string) role {
 	switch {
 	case mcpContent(k):
-		return RoleContent
+		return roleContent
 	case mcpData(k):
-		return RoleData
+		return roleData
 	case mcpProse(k):
-		return RoleProse
+		return roleProse
 	}
 	if i := strings.LastIndexByte(k, '_'); i > 0 && mcpProse(k[i+1:]) && k[i+1:] != "text" {
 		// initial_comment, pr_body; not search_text, which is data
 		// anyway, nor file_text, which a write puts in a file
-		return RoleProse
+		return roleProse
 	}
-	return RoleUnknown
+	return roleUnknown
 }
 
 // argShape writes list indexes as "[]" and folds case: edits[3].new_string
@@ -294,7 +294,7 @@ func argShape(name string) string {
 // argument comes first. Properties the schema says nothing about keep
 // their name's role. The schema comes from pins.json (what the user
 // approved), never from the call.
-func schemaRoles(schema []byte) map[string]Role {
+func schemaRoles(schema []byte) map[string]role {
 	if len(schema) == 0 {
 		return nil
 	}
@@ -302,7 +302,7 @@ func schemaRoles(schema []byte) map[string]Role {
 	if !props.IsObject() {
 		return nil
 	}
-	var out map[string]Role
+	var out map[string]role
 	props.ForEach(func(k, v gjson.Result) bool {
 		if !v.IsObject() {
 			return true
@@ -312,7 +312,7 @@ func schemaRoles(schema []byte) map[string]Role {
 			return true
 		}
 		if out == nil {
-			out = map[string]Role{}
+			out = map[string]role{}
 		}
 		out[k.String()] = r
 		return true
@@ -328,28 +328,28 @@ var placeWords = []string{"path", "file", "directory", "folder", "url", "uri", "
 var proseWords = []string{"title", "body", "description", "message", "comment", "text", "markdown", "summary", "note", "prose", "caption", "subject"}
 
 // describedRole is the role a schema property's declaration gives it.
-func describedRole(prop gjson.Result) (Role, bool) {
+func describedRole(prop gjson.Result) (role, bool) {
 	if f := strings.ToLower(prop.Get("format").String()); strings.HasPrefix(f, "uri") || f == "iri" || f == "hostname" {
-		return RoleUnknown, true
+		return roleUnknown, true
 	}
 	desc := strings.ToLower(prop.Get("description").String() + " " + prop.Get("title").String())
 	if strings.TrimSpace(desc) == "" {
-		return RoleUnknown, false
+		return roleUnknown, false
 	}
 	for _, w := range placeWords {
 		if hasWord(desc, w) {
-			return RoleUnknown, true
+			return roleUnknown, true
 		}
 	}
 	if typ := prop.Get("type"); typ.String() != "string" {
-		return RoleUnknown, false
+		return roleUnknown, false
 	}
 	for _, w := range proseWords {
 		if hasWord(desc, w) {
-			return RoleProse, true
+			return roleProse, true
 		}
 	}
-	return RoleUnknown, false
+	return roleUnknown, false
 }
 
 // hasWord reports whether w occurs in s as a word (or its plural, or the
@@ -405,7 +405,7 @@ func (c *classifier) mention(name, s string) {
 	}
 	m := c.f.Mentioned
 	add := func(p string) {
-		m.Paths = append(m.Paths, PathFact{Raw: p, Access: AccessAny, Arg: name})
+		m.Paths = append(m.Paths, PathFact{Raw: p, Access: accessAny, Arg: name})
 	}
 	whole := len(s) < 4096 && !strings.ContainsAny(s, "\n\r")
 	if whole && looksLikePath(s) {

@@ -239,7 +239,7 @@ func FuzzRoles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tool, input, schema string) {
 		fs := Classify(tool, []byte(input), CallEnv{Cwd: "/w", Home: "/h", NoResolve: true, InputSchema: []byte(schema)})
 		for _, p := range fs.Paths {
-			if r := fs.roleOf(p.Arg, lastKey(p.Arg)); r.textOnly() && !(r == RoleContent && strings.EqualFold(tool, "NotebookEdit")) || r == RoleBrief {
+			if r := fs.roleOf(p.Arg, lastKey(p.Arg)); r.textOnly() && !(r == roleContent && strings.EqualFold(tool, "NotebookEdit")) || r == roleBrief {
 				t.Fatalf("argument %s of role %s yielded a path fact %q", p.Arg, r, p.Raw)
 			}
 		}
@@ -250,7 +250,7 @@ func FuzzRoles(f *testing.F) {
 		}
 		if m := fs.Mentioned; m != nil {
 			for _, p := range m.Paths {
-				if fs.roleOf(p.Arg, lastKey(p.Arg)) != RoleBrief {
+				if fs.roleOf(p.Arg, lastKey(p.Arg)) != roleBrief {
 					t.Fatalf("a mention from argument %s, which is no brief", p.Arg)
 				}
 			}

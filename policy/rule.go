@@ -97,7 +97,7 @@ type argPattern struct {
 // compileRule turns a raw rule into a Rule. deny says whether the rule can
 // only tighten; its patterns are then folded like the facts they meet.
 func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
-	act, err := ParseAction(r.Action)
+	act, err := parseAction(r.Action)
 	if r.Action == "" {
 		return nil, fmt.Errorf("rule %s has no action: write action: allow, ask or block", ruleName(r))
 	}
@@ -128,7 +128,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 		if r.Path.OrAbsent && deny {
 			return nil, fmt.Errorf("rule %s: path or_absent is for allow rules (a call with no path is allowed when the rule's globs would allow its paths)", ruleName(r))
 		}
-		pm := &pathMatcher{access: AccessAny, orAbsent: r.Path.OrAbsent}
+		pm := &pathMatcher{access: accessAny, orAbsent: r.Path.OrAbsent}
 		if len(r.Path.Access) > 0 {
 			pm.access = 0
 			for _, a := range r.Path.Access {
@@ -187,7 +187,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	for _, s := range r.Signal {
 		switch Signal(s) {
-		case SignalDownloadExec, SignalReverseShell, SignalForkBomb, SignalUnparsed, SignalAutorunUntrusted, SignalPathPlant:
+		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant:
 			out.signals = append(out.signals, Signal(s))
 		default:
 			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted or path-plant", ruleName(r), s)
@@ -302,13 +302,13 @@ func compileGlobs[T any](src []string, deny bool, expand func(string) (string, b
 func parseAccess(s string) (Access, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "read":
-		return AccessRead, nil
+		return accessRead, nil
 	case "write":
-		return AccessWrite, nil
+		return accessWrite, nil
 	case "exec", "execute":
-		return AccessExec, nil
+		return accessExec, nil
 	case "any":
-		return AccessAny, nil
+		return accessAny, nil
 	}
 	return 0, fmt.Errorf("%q is not an access: write read, write, exec or any", s)
 }

@@ -212,14 +212,14 @@ func TestProgFilterNoFalseNegative(t *testing.T) {
 					if !wildMatch(g, name) || name == "" {
 						continue
 					}
-					c := CommandFact{Argv: []string{"/usr/bin/" + name}}
-					if !r.progs.anyOf([]CommandFact{c}) {
+					c := commandFact{Argv: []string{"/usr/bin/" + name}}
+					if !r.progs.anyOf([]commandFact{c}) {
 						t.Errorf("%s: the program filter refuses %q, which %q matches", r.ID, name, g)
 					}
 					c.fprog = FoldText(name)
 					c.pbits[0], c.pbits[1] = progBits(c.fprog)
 					c.pbitsSet = true
-					if !r.progs.anyOf([]CommandFact{c}) {
+					if !r.progs.anyOf([]commandFact{c}) {
 						t.Errorf("%s: the program filter (bits precomputed) refuses %q", r.ID, name)
 					}
 				}

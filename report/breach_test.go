@@ -12,7 +12,7 @@ func TestBreachSimulationGradesEachSessionExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := Analyze(entries, Integrity{Simulated: true}, Filter{})
-	want := map[string]Grade{"sim-poisoned": Confirmed, "sim-ssh": Probable, "sim-dotenv": Possible}
+	want := map[string]Grade{"sim-poisoned": confirmed, "sim-ssh": probable, "sim-dotenv": possible}
 	got := map[string]Grade{}
 	for _, f := range b.Findings {
 		if _, dup := got[f.Session]; dup {
@@ -43,7 +43,7 @@ func TestBreachSimulationGradesEachSessionExactly(t *testing.T) {
 		}
 	}
 	rot := b.Rotations()
-	if len(rot) != 3 || rot[0].Grade != Confirmed || rot[1].Grade != Probable || rot[2].Grade != Possible {
+	if len(rot) != 3 || rot[0].Grade != confirmed || rot[1].Grade != probable || rot[2].Grade != possible {
 		t.Errorf("rotations = %+v, want AWS CONFIRMED, SSH PROBABLE, .env POSSIBLE (the blocked SSH read leaked nothing)", rot)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Candidate is a group of gated calls a grant could lift, with the command
 // that would write the grant. The report only suggests: the command still
 // shows the grant and refuses what a built-in forbid covers.
-type Candidate struct {
+type candidate struct {
 	Gated
 	Grant string // airlock allow last, or airlock allow TOOL --match TARGET; raw, each renderer escapes it
 	// Hold says a pins hold stopped the group: the hold is decided before
@@ -33,13 +33,13 @@ const maxCandidates = 5
 //
 // granted, when not nil, says a group is covered by a grant in force now;
 // such a group is not a candidate any more.
-func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target string) bool) []Candidate {
+func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target string) bool) []candidate {
 	forbid, err := ForbidRules()
 	if err != nil {
 		return nil
 	}
 	latest, _ := Latest(groups)
-	var out []Candidate
+	var out []candidate
 	for _, g := range groups {
 		// a call a person refused when asked is their decision, not
 		// something that got in their way
@@ -47,13 +47,13 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 			continue
 		}
 		if fix, held := HoldFix(g.Tool, g.Rule); held {
-			out = append(out, Candidate{Gated: g, Grant: fix, Hold: true})
+			out = append(out, candidate{Gated: g, Grant: fix, Hold: true})
 			if len(out) == maxCandidates {
 				break
 			}
 			continue
 		}
-		c := Candidate{Gated: g, Grant: grantCommand(g)}
+		c := candidate{Gated: g, Grant: grantCommand(g)}
 		// allow last refuses a group with no literal target (folding
 		// nothing would grant every call of the tool)
 		if toEnd && g.Last == latest.Last && literalTarget(g.Target) {

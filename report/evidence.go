@@ -24,9 +24,9 @@ import (
 //
 // CONFIRMED needs both: a secret's own digest reappearing in a payload.
 const (
-	SecretDigestKey   = "secret_digest"
-	PayloadDigestsKey = "payload_digests"
-	DigestPrefix      = "sha256:"
+	secretDigestKey   = "secret_digest"
+	payloadDigestsKey = "payload_digests"
+	digestPrefix      = "sha256:"
 )
 
 // detailValues returns the values of every key=value token for key in a
@@ -42,10 +42,10 @@ func detailValues(detail, key string) []string {
 }
 
 // SecretDigests are the secret_digest values of an outcome record.
-func SecretDigests(r audit.Record) []string { return digests(r, SecretDigestKey) }
+func secretDigests(r audit.Record) []string { return digests(r, secretDigestKey) }
 
 // PayloadDigests are the payload_digests values of a decision record.
-func PayloadDigests(r audit.Record) []string { return digests(r, PayloadDigestsKey) }
+func payloadDigests(r audit.Record) []string { return digests(r, payloadDigestsKey) }
 
 func digests(r audit.Record, key string) []string {
 	var out []string
@@ -60,7 +60,7 @@ func digests(r audit.Record, key string) []string {
 }
 
 func validDigest(d string) bool {
-	h, ok := strings.CutPrefix(d, DigestPrefix)
+	h, ok := strings.CutPrefix(d, digestPrefix)
 	if !ok || (len(h) != 32 && len(h) != 64) {
 		return false
 	}

@@ -15,13 +15,13 @@ import (
 
 // Export formats.
 const (
-	FormatCEF    = "cef"
-	FormatSyslog = "syslog"
+	formatCEF    = "cef"
+	formatSyslog = "syslog"
 	FormatJSONL  = "jsonl"
 )
 
 // Formats lists the export formats.
-var Formats = []string{FormatCEF, FormatSyslog, FormatJSONL}
+var Formats = []string{formatCEF, formatSyslog, FormatJSONL}
 
 // ExportOptions are the facts about this machine an export line carries.
 type ExportOptions struct {
@@ -35,10 +35,10 @@ type ExportOptions struct {
 func Export(w io.Writer, format string, src Source, f Filter, o ExportOptions) error {
 	var line func(Entry) (string, error)
 	switch format {
-	case FormatCEF:
-		line = func(e Entry) (string, error) { return CEFLine(AsRecord(e), o.Version), nil }
-	case FormatSyslog:
-		line = func(e Entry) (string, error) { return SyslogLine(AsRecord(e), o.Host), nil }
+	case formatCEF:
+		line = func(e Entry) (string, error) { return cefLine(AsRecord(e), o.Version), nil }
+	case formatSyslog:
+		line = func(e Entry) (string, error) { return syslogLine(AsRecord(e), o.Host), nil }
 	case FormatJSONL:
 		line = func(e Entry) (string, error) { return jsonLine(AsRecord(e)) }
 	default:
@@ -117,7 +117,7 @@ func Severity(r audit.Record) int {
 // CEFLine renders r as one ArcSight CEF line. Header fields escape \ and |;
 // extension values escape \, = and line breaks; every other control, bidi
 // or invisible character is written in textsafe.Escape's visible form.
-func CEFLine(r audit.Record, version string) string {
+func cefLine(r audit.Record, version string) string {
 	var b strings.Builder
 	b.WriteString("CEF:0|Airlock|airlock|")
 	b.WriteString(cefEscape(version, true))
@@ -141,7 +141,7 @@ func CEFLine(r audit.Record, version string) string {
 		b.WriteByte('=')
 		b.WriteString(cefEscape(v, false))
 	}
-	if t, ok := RecordTime(r); ok {
+	if t, ok := recordTime(r); ok {
 		ext("rt", strconv.FormatInt(t.UnixMilli(), 10))
 	}
 	ext("cat", r.Event)

@@ -30,7 +30,7 @@ func (f Filter) Keep(e Entry) bool {
 	}
 	r := e.Record
 	if !f.Since.IsZero() || !f.Until.IsZero() {
-		if t, ok := RecordTime(r); ok {
+		if t, ok := recordTime(r); ok {
 			if !f.Since.IsZero() && t.Before(f.Since) {
 				return false
 			}
@@ -67,7 +67,7 @@ func (f Filter) Validate() error {
 }
 
 // RecordTime parses a record's ts.
-func RecordTime(r audit.Record) (time.Time, bool) {
+func recordTime(r audit.Record) (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339Nano, r.Time)
 	if err != nil {
 		return time.Time{}, false
@@ -89,7 +89,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse("2006-01-02", s); err == nil {
 		return t, nil
 	}
-	d, err := ParseDuration(s)
+	d, err := parseDuration(s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("bad --since %q: want a duration like 2d or 36h, or a time like 2026-01-31T09:00:00Z", s)
 	}
@@ -98,7 +98,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 
 // ParseDuration is time.ParseDuration plus a leading whole number of days
 // ("7d", "1d12h").
-func ParseDuration(s string) (time.Duration, error) {
+func parseDuration(s string) (time.Duration, error) {
 	days := time.Duration(0)
 	if i := strings.IndexByte(s, 'd'); i > 0 {
 		n, err := strconv.Atoi(s[:i])

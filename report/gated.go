@@ -18,7 +18,7 @@ type Gated struct {
 
 // IsGated reports whether r is a decision the gate blocked or asked about,
 // by the policy's verdict or by what happened.
-func IsGated(r audit.Record) bool {
+func isGated(r audit.Record) bool {
 	if r.Event != "decision" {
 		return false
 	}
@@ -27,16 +27,16 @@ func IsGated(r audit.Record) bool {
 
 // GatedGroups groups gated decisions as they are read. The zero value is
 // ready to use.
-type GatedGroups struct {
+type gatedGroups struct {
 	groups map[[3]string]*Gated
 	n      int
 }
 
 // Add counts one entry of the stream. Every entry must be added, gated or
 // not, so that Last orders groups by when they were last gated.
-func (g *GatedGroups) Add(r audit.Record) {
+func (g *gatedGroups) Add(r audit.Record) {
 	g.n++
-	if !IsGated(r) {
+	if !isGated(r) {
 		return
 	}
 	if g.groups == nil {
@@ -58,7 +58,7 @@ func (g *GatedGroups) Add(r audit.Record) {
 // Ranked returns the groups, most often gated first; among equals, the
 // most recently gated first. Last is unique per group, so the order is
 // total.
-func (g *GatedGroups) Ranked() []Gated {
+func (g *gatedGroups) Ranked() []Gated {
 	out := make([]Gated, 0, len(g.groups))
 	for _, grp := range g.groups {
 		out = append(out, *grp)
@@ -75,7 +75,7 @@ func (g *GatedGroups) Ranked() []Gated {
 // ReadGated streams src (never loading it whole) and returns its gated
 // decisions grouped and ranked. On an error it returns what it read so far.
 func ReadGated(src Source) ([]Gated, error) {
-	var g GatedGroups
+	var g gatedGroups
 	err := src.Each(func(e Entry) error {
 		g.Add(e.Record)
 		return nil

@@ -132,7 +132,7 @@ func (s Summary) htmlView() htmlView {
 		v.Holds = append(v.Holds, pieces(recordLine(st, r)))
 	}
 	if s.Needs.Nothing() {
-		v.NeedsNothing = NothingNeedsYou
+		v.NeedsNothing = nothingNeedsYou
 	}
 	v.NeedsCount = s.Needs.Items()
 	for _, bl := range s.Needs.blocks(st) {

@@ -42,8 +42,8 @@ var askTests = []struct {
 	answer string
 	want   counts
 }{
-	{"agent prompt, the tool ran", ask("hook", "", "ask", ""), true, AskApproved, counts{1, 0, 0, 0}},
-	{"agent prompt, no outcome", ask("hook", "", "ask", ""), false, AskNoOutcome, counts{1, 0, 0, 0}},
+	{"agent prompt, the tool ran", ask("hook", "", "ask", ""), true, askApproved, counts{1, 0, 0, 0}},
+	{"agent prompt, no outcome", ask("hook", "", "ask", ""), false, askNoOutcome, counts{1, 0, 0, 0}},
 	{"ask channel approved", ask("mcp", audit.AskedHuman, "allow", "answered by socket"), false, "asked a person: approved", counts{1, 0, 0, 0}},
 	{"ask channel denied", ask("run", audit.AskedHuman, "block", "answered by socket"), false, "asked a person: denied", counts{1, 0, 0, 0}},
 	{"remembered allow", ask("mcp", audit.AskedRemembered, "allow", ""), false, "remembered answer: allowed", counts{0, 1, 0, 0}},
@@ -55,8 +55,8 @@ var askTests = []struct {
 	{"unattended, fallback blocked", ask("mcp", audit.AskedUnattended, "block", ""), false, "nobody to ask: ask_fallback blocked", counts{0, 0, 0, 0}},
 	{"legacy note, allowed", ask("mcp", "", "allow", legacyNote+"allow"), false, "nobody to ask: ask_fallback allowed", counts{0, 0, 0, 1}},
 	{"legacy note after another note, blocked", ask("mcp", "", "block", "report-only contract: x; "+legacyNote+"block"), false, "nobody to ask: ask_fallback blocked", counts{0, 0, 0, 0}},
-	{"mode allowed, nobody asked", ask("hook", "", "allow", ""), false, AskAllowed, counts{0, 0, 0, 0}},
-	{"blocked without asking", ask("hook", "", "block", ""), false, AskBlocked, counts{0, 0, 0, 0}},
+	{"mode allowed, nobody asked", ask("hook", "", "allow", ""), false, askAllowed, counts{0, 0, 0, 0}},
+	{"blocked without asking", ask("hook", "", "block", ""), false, askBlocked, counts{0, 0, 0, 0}},
 }
 
 func TestSummaryTellsHowEachAskWasAnswered(t *testing.T) {

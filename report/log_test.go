@@ -103,7 +103,7 @@ func TestReviewChain(t *testing.T) {
 	if err != nil || len(revs) != 2 || revs[1].Prev != revs[0].H || revs[0].Prev != audit.Genesis {
 		t.Fatalf("chain = %+v, %v", revs, err)
 	}
-	p := filepath.Join(home, ReviewsFile)
+	p := filepath.Join(home, reviewsFile)
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(b, []byte(`"verdict":"anomalous"`), []byte(`"verdict":"clean"`), 1), 0o600)
 	if _, err := ReadReviews(home); err == nil || !strings.Contains(err.Error(), "altered") {

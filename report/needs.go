@@ -15,7 +15,7 @@ type Needs struct {
 	// let them through (observe, or guard's default), or Airlock failed and
 	// AIRLOCK_FAIL_OPEN=1 let the call pass. Grouped by session, tool,
 	// target, rule and why, in order of first sight; at most topN groups.
-	Ran     []RanCall
+	Ran     []ranCall
 	RanMore int // groups left out of Ran
 	RanN    int // calls in every group, shown or not
 	// Unasked counts observe-mode calls the policy would have asked a
@@ -23,10 +23,10 @@ type Needs struct {
 	Unasked int
 	// Holds are the MCP servers whose toolset was held at the end of the
 	// window (no release recorded after the last hold).
-	Holds []Hold
+	Holds []hold
 	// Burns are breach findings (see Analyze): a secret was read, or its
 	// digest left in a call.
-	Burns []Finding
+	Burns []finding
 	// Broken: the chain is broken, and nothing above can be trusted.
 	Broken bool
 	// Since is where `airlock breach` should start to see everything the
@@ -35,7 +35,7 @@ type Needs struct {
 }
 
 // RanCall is one group of calls that ran although the policy said block.
-type RanCall struct {
+type ranCall struct {
 	First, Last string // ts of the first and last call of the group
 	Session     string
 	Tool        string
@@ -47,7 +47,7 @@ type RanCall struct {
 }
 
 // Hold is one MCP server held at the end of the window.
-type Hold struct {
+type hold struct {
 	Server string // "" when the record does not name it
 	Time   string // ts of the hold record that began it
 	Reason string
@@ -56,7 +56,7 @@ type Hold struct {
 	Early  bool   // the hold began before the window: Time is its first refused call
 }
 
-func callsOf(h *Hold) int {
+func callsOf(h *hold) int {
 	if h == nil {
 		return 0
 	}
@@ -87,8 +87,8 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 		n.Since = f.Since.UTC().Format(audit.TimeFormat)
 	}
 	groups := map[string]int{}
-	var ran []RanCall
-	holds := map[string]*Hold{}
+	var ran []ranCall
+	holds := map[string]*hold{}
 	var order []string
 	// the servers the proxies' own records name (mcp__SERVER), to tell a
 	// server from its tool in a call's name
@@ -122,7 +122,7 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 		case r.Event == "mcp_admit" && r.Decision == "block":
 			h := holds[server]
 			if h == nil || h.Early {
-				h = &Hold{Server: server, Time: r.Time, Calls: callsOf(h)}
+				h = &hold{Server: server, Time: r.Time, Calls: callsOf(h)}
 				holds[server] = h
 				order = append(order, server)
 			}
@@ -133,7 +133,7 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 			h := holds[server]
 			if h == nil {
 				// the hold began before the window: its calls still show it
-				h = &Hold{Server: server, Reason: r.Reason, Time: r.Time, Early: true}
+				h = &hold{Server: server, Reason: r.Reason, Time: r.Time, Early: true}
 				holds[server] = h
 				order = append(order, server)
 			}
@@ -158,7 +158,7 @@ func needsOf(entries []Entry, integ Integrity, f Filter) Needs {
 	return n
 }
 
-func addRan(ran *[]RanCall, groups map[string]int, r audit.Record, why string) {
+func addRan(ran *[]ranCall, groups map[string]int, r audit.Record, why string) {
 	k := strings.Join([]string{r.Session, r.Tool, r.Target, r.Rule, why}, "\x00")
 	if i, ok := groups[k]; ok {
 		(*ran)[i].Count++
@@ -166,7 +166,7 @@ func addRan(ran *[]RanCall, groups map[string]int, r audit.Record, why string) {
 		return
 	}
 	groups[k] = len(*ran)
-	*ran = append(*ran, RanCall{First: r.Time, Last: r.Time, Session: r.Session, Tool: r.Tool, Target: r.Target,
+	*ran = append(*ran, ranCall{First: r.Time, Last: r.Time, Session: r.Session, Tool: r.Tool, Target: r.Target,
 		Rule: r.Rule, Reason: r.Reason, Why: why, Count: 1})
 }
 
@@ -224,7 +224,7 @@ func (n Needs) BreachCommand(session string) string {
 }
 
 // PinsCommand is the command that reviews a held server.
-func PinsCommand(server string) string {
+func pinsCommand(server string) string {
 	if server == "" {
 		return "airlock pins list"
 	}
@@ -248,7 +248,7 @@ type needBlock struct {
 
 // ranItem is one group of calls that ran: who, what, why, and the command
 // to see what it touched.
-func (n Needs) ranItem(st style, g RanCall) needItem {
+func (n Needs) ranItem(st style, g ranCall) needItem {
 	target := "(no target)"
 	if g.Target != "" {
 		target = st.short(st.esc(g.Target))
@@ -265,7 +265,7 @@ func (n Needs) ranItem(st style, g RanCall) needItem {
 		st.short(st.esc(orNone(g.Session))), st.esc(orNone(g.Tool)), target, rule, st.esc(g.Why)), n.BreachCommand(g.Session)}
 }
 
-func holdItem(st style, h Hold) needItem {
+func holdItem(st style, h hold) needItem {
 	since := " held since "
 	if h.Early {
 		since = " held at least since "
@@ -283,10 +283,10 @@ func holdItem(st style, h Hold) needItem {
 	if h.Calls > 0 {
 		out += fmt.Sprintf(" (%d call(s) refused)", h.Calls)
 	}
-	return needItem{out + "; review it", PinsCommand(h.Server)}
+	return needItem{out + "; review it", pinsCommand(h.Server)}
 }
 
-func (n Needs) burnItem(st style, f Finding) needItem {
+func (n Needs) burnItem(st style, f finding) needItem {
 	// a finding (not an attempt) always has something to rotate, as
 	// Breach.Rotations lists it
 	read := "secret read"
@@ -298,18 +298,18 @@ func (n Needs) burnItem(st style, f Finding) needItem {
 }
 
 // NothingNeedsYou is the one line of a report with nothing to look at.
-const NothingNeedsYou = "Nothing needs you: no call ran that the policy would have blocked, no MCP server is held, no secret is burned."
+const nothingNeedsYou = "Nothing needs you: no call ran that the policy would have blocked, no MCP server is held, no secret is burned."
 
 // BrokenNeedsYou opens the section of a report whose log is broken: what
 // follows is only what the altered records say.
-const BrokenNeedsYou = "The audit log is broken: preserve a copy of $AIRLOCK_HOME before anything else writes to it; what follows is only what the altered records say"
+const brokenNeedsYou = "The audit log is broken: preserve a copy of $AIRLOCK_HOME before anything else writes to it; what follows is only what the altered records say"
 
 // blocks is the "Needs you" section for st, worst first: a broken log,
 // burns, calls that ran, holds.
 func (n Needs) blocks(st style) []needBlock {
 	var out []needBlock
 	if n.Broken {
-		out = append(out, needBlock{Kind: "broken", Intro: "Broken log:", Items: []needItem{{BrokenNeedsYou, "airlock verify"}}})
+		out = append(out, needBlock{Kind: "broken", Intro: "Broken log:", Items: []needItem{{brokenNeedsYou, "airlock verify"}}})
 	}
 	if len(n.Burns) > 0 {
 		bl := needBlock{Kind: "burn", Intro: fmt.Sprintf("Burned: %d secret access(es) the log ties to a read or to egress:", len(n.Burns))}
@@ -347,7 +347,7 @@ func (n Needs) blocks(st style) []needBlock {
 func (s Summary) renderNeeds(b *strings.Builder, st style) {
 	st.heading(b, "Needs you")
 	if s.Needs.Nothing() {
-		st.para(b, NothingNeedsYou)
+		st.para(b, nothingNeedsYou)
 		return
 	}
 	st.para(b, fmt.Sprintf("%d thing(s) need you:", s.Needs.Items()))

@@ -47,7 +47,7 @@ type Withheld struct {
 }
 
 // Proposal is what `airlock policy propose` derives from the log.
-type Proposal struct {
+type proposal struct {
 	Since     time.Time
 	Decisions int // decision records read
 	Covered   int // allowed benign calls the grants cover
@@ -62,12 +62,12 @@ type Proposal struct {
 // decided again on its own against the built-in forbids and the high
 // indicators, is still clean: the record keeps no raw arguments, so this
 // second look is the most a log allows.
-func Propose(src Source, o ProposeOptions) (*Proposal, error) {
+func Propose(src Source, o ProposeOptions) (*proposal, error) {
 	check, err := newRecheck(o)
 	if err != nil {
 		return nil, err
 	}
-	pr := &Proposal{Since: o.Since}
+	pr := &proposal{Since: o.Since}
 	withheld := map[[3]string]*Withheld{}
 	hold := func(r audit.Record, why, rule, reason string) {
 		k := [3]string{r.Tool, why, rule}
@@ -405,7 +405,7 @@ func day(ts string) string {
 // Write renders the proposal as YAML a user can paste under a policy's
 // grants: key, with everything not proposed as comments. Shell grants are
 // commented out unless includeShell.
-func (pr *Proposal) Write(w io.Writer, includeShell bool, today string) error {
+func (pr *proposal) Write(w io.Writer, includeShell bool, today string) error {
 	var b strings.Builder
 	since := "the start of the log"
 	if !pr.Since.IsZero() {
@@ -450,7 +450,7 @@ func (pr *Proposal) Write(w io.Writer, includeShell bool, today string) error {
 	return err
 }
 
-func (pr *Proposal) withheldCalls() int {
+func (pr *proposal) withheldCalls() int {
 	n := 0
 	for _, w := range pr.Withheld {
 		n += w.Count
@@ -459,7 +459,7 @@ func (pr *Proposal) withheldCalls() int {
 }
 
 // Applicable is the grants --apply writes.
-func (pr *Proposal) Applicable(includeShell bool) (apply, held []ProposedGrant) {
+func (pr *proposal) Applicable(includeShell bool) (apply, held []ProposedGrant) {
 	for _, g := range pr.Grants {
 		if g.Shell && !includeShell {
 			held = append(held, g)

@@ -172,7 +172,7 @@ func (s Summary) interruptionRows() [][2]string {
 
 // candidateLines is one line per candidate: how often, what, and the
 // command, every record-derived piece escaped for st.
-func candidateLines(st style, cs []Candidate) []string {
+func candidateLines(st style, cs []candidate) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		target := "(no target)"

@@ -42,8 +42,8 @@ func forged(s string) string {
 func TestOneRecordIsOneLineInEveryFormat(t *testing.T) {
 	formats := map[string]func(audit.Record) string{
 		"log":    LogLine,
-		"cef":    func(r audit.Record) string { return CEFLine(r, "1.0|x=y\n") },
-		"syslog": func(r audit.Record) string { return SyslogLine(r, "host name\n") },
+		"cef":    func(r audit.Record) string { return cefLine(r, "1.0|x=y\n") },
+		"syslog": func(r audit.Record) string { return syslogLine(r, "host name\n") },
 		"jsonl": func(r audit.Record) string {
 			s, err := jsonLine(r)
 			if err != nil {
@@ -76,7 +76,7 @@ func TestCEFHeaderAndExtensionCannotBeForged(t *testing.T) {
 	}
 	for _, e := range hostileEntries(t) {
 		r := AsRecord(e)
-		line := CEFLine(r, "v|1")
+		line := cefLine(r, "v|1")
 		fields, ext := splitCEF(line)
 		if len(fields) != 7 {
 			t.Errorf("line %d: %d header fields, want 7: %q", e.Line, len(fields), line)
@@ -150,7 +150,7 @@ func extKeys(ext string) []string {
 
 func TestSyslogHasExactlyOneSDElement(t *testing.T) {
 	for _, e := range hostileEntries(t) {
-		line := SyslogLine(AsRecord(e), "h")
+		line := syslogLine(AsRecord(e), "h")
 		head := strings.SplitN(line, " ", 7)
 		if len(head) != 7 {
 			t.Fatalf("line %d: short header: %q", e.Line, line)

@@ -17,7 +17,7 @@ import (
 )
 
 // ReviewsFile is the sign-off chain in $AIRLOCK_HOME.
-const ReviewsFile = "reviews.jsonl"
+const reviewsFile = "reviews.jsonl"
 
 // Verdicts of a review.
 const (
@@ -73,12 +73,12 @@ func ReportDigest(text []byte) string {
 // ReadReviews reads the sign-off chain and checks it: every H, and every
 // Prev against the review before it. A missing file is an empty chain.
 func ReadReviews(home string) ([]Review, error) {
-	f, err := regular.OpenState(filepath.Join(home, ReviewsFile), os.O_RDONLY, 0)
+	f, err := regular.OpenState(filepath.Join(home, reviewsFile), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ReviewsFile, err)
+		return nil, fmt.Errorf("read %s: %w", reviewsFile, err)
 	}
 	defer f.Close()
 	var out []Review
@@ -90,20 +90,20 @@ func ReadReviews(home string) ([]Review, error) {
 			break
 		}
 		if err != nil {
-			return out, fmt.Errorf("%s line %d: partial line", ReviewsFile, n)
+			return out, fmt.Errorf("%s line %d: partial line", reviewsFile, n)
 		}
 		var r Review
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
-			return out, fmt.Errorf("%s line %d: not a review: %v", ReviewsFile, n, err)
+			return out, fmt.Errorf("%s line %d: not a review: %v", reviewsFile, n, err)
 		}
 		h, err := r.hash()
 		if err != nil || h != r.H {
-			return out, fmt.Errorf("%s line %d: the review was altered (hash mismatch)", ReviewsFile, n)
+			return out, fmt.Errorf("%s line %d: the review was altered (hash mismatch)", reviewsFile, n)
 		}
 		if r.Prev != prev {
-			return out, fmt.Errorf("%s line %d: the chain is broken (a review before it was removed, inserted or reordered)", ReviewsFile, n)
+			return out, fmt.Errorf("%s line %d: the chain is broken (a review before it was removed, inserted or reordered)", reviewsFile, n)
 		}
 		prev = r.H
 		out = append(out, r)
@@ -130,17 +130,17 @@ func AppendReview(home string, r Review) (Review, error) {
 	if err != nil {
 		return Review{}, err
 	}
-	f, err := regular.OpenState(filepath.Join(home, ReviewsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := regular.OpenState(filepath.Join(home, reviewsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return Review{}, fmt.Errorf("open %s: %w", ReviewsFile, err)
+		return Review{}, fmt.Errorf("open %s: %w", reviewsFile, err)
 	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		f.Close()
-		return Review{}, fmt.Errorf("write %s: %w", ReviewsFile, err)
+		return Review{}, fmt.Errorf("write %s: %w", reviewsFile, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return Review{}, fmt.Errorf("sync %s: %w", ReviewsFile, err)
+		return Review{}, fmt.Errorf("sync %s: %w", reviewsFile, err)
 	}
 	return r, f.Close()
 }

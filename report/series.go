@@ -6,15 +6,15 @@ import (
 
 // Series is decisions over time: one bucket per step, each counting
 // decisions by effective result.
-type Series struct {
+type series struct {
 	Step    time.Duration
 	Unit    string   // "hour", "6 hours", "day", "week", "30 days"
 	Keys    []string // effective results present, in stacking order
-	Buckets []Bucket
+	Buckets []bucket
 }
 
 // Bucket is one bar of the series.
-type Bucket struct {
+type bucket struct {
 	Start  time.Time
 	Counts map[string]int
 	Total  int
@@ -37,9 +37,9 @@ var steps = []struct {
 // stackOrder puts the results a reader looks for first at the bottom.
 var stackOrder = []string{"block", "ask", "allow"}
 
-func buildSeries(times []time.Time, labels []string) Series {
+func buildSeries(times []time.Time, labels []string) series {
 	if len(times) == 0 {
-		return Series{}
+		return series{}
 	}
 	lo, hi := times[0], times[0]
 	for _, t := range times {
@@ -63,9 +63,9 @@ func buildSeries(times []time.Time, labels []string) Series {
 		start = hi.UTC().Truncate(st.d).Add(-time.Duration(maxBuckets-1) * st.d)
 		n = maxBuckets
 	}
-	s := Series{Step: st.d, Unit: st.unit, Buckets: make([]Bucket, n)}
+	s := series{Step: st.d, Unit: st.unit, Buckets: make([]bucket, n)}
 	for i := range s.Buckets {
-		s.Buckets[i] = Bucket{Start: start.Add(time.Duration(i) * st.d), Counts: map[string]int{}}
+		s.Buckets[i] = bucket{Start: start.Add(time.Duration(i) * st.d), Counts: map[string]int{}}
 	}
 	seen := map[string]bool{}
 	for i, t := range times {
@@ -98,7 +98,7 @@ func countKeys(m map[string]bool) map[string]int {
 }
 
 // Max is the largest bucket total.
-func (s Series) Max() int {
+func (s series) Max() int {
 	m := 0
 	for _, b := range s.Buckets {
 		m = max(m, b.Total)

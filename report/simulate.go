@@ -43,23 +43,23 @@ func SimulatedIncident() Records {
 		d("09:02:00.000", "sim-noise", "Bash", "allow", "allow", "", "", "", "", "enforce"),
 		d("09:10:00.000", "sim-poisoned", "Skill", "allow", "allow", "", "", "", "", "observe"),
 		d("09:10:05.000", "sim-poisoned", "Read", "block", "allow", "secrets.aws", "/home/dev/.aws/credentials", "AWS credentials", "", "observe"),
-		o("09:10:05.300", "sim-poisoned", "Read", "secrets.aws", "/home/dev/.aws/credentials", SecretDigestKey+"="+key+","+secret),
+		o("09:10:05.300", "sim-poisoned", "Read", "secrets.aws", "/home/dev/.aws/credentials", secretDigestKey+"="+key+","+secret),
 		d("09:10:09.000", "sim-poisoned", "Bash", "allow", "allow", "", "base64 /tmp/.c", "", "", "observe"),
 		d("09:10:12.000", "sim-poisoned", "Bash", "block", "allow", "net.exfil-collector", "https://x7.oast.fun/u",
-			"a request-capture, tunnel or paste service is where stolen data goes", PayloadDigestsKey+"="+secret, "observe"),
+			"a request-capture, tunnel or paste service is where stolen data goes", payloadDigestsKey+"="+secret, "observe"),
 		d("09:20:00.000", "sim-ssh", "Read", "block", "allow", "secrets.ssh", "/home/dev/.ssh/id_ed25519", "SSH keys and config are credentials", "override: deploy key", "enforce"),
 		d("09:20:04.000", "sim-ssh", "WebFetch", "block", "block", "net.exfil-collector", "webhook.site",
 			"a request-capture, tunnel or paste service is where stolen data goes", "", "enforce"),
 		d("09:30:00.000", "sim-dotenv", "Read", "block", "allow", "secrets.dotenv", "/home/dev/app/.env", ".env files hold application secrets", "", "observe"),
 		d("09:30:30.000", "sim-attempt", "Read", "block", "block", "secrets.ssh", "/home/dev/.ssh/id_rsa", "SSH keys and config are credentials", "", "enforce"),
-		d("09:31:00.000", "sim-noise", "Bash", "allow", "allow", "", "", "", PayloadDigestsKey+"="+benign, "enforce"),
+		d("09:31:00.000", "sim-noise", "Bash", "allow", "allow", "", "", "", payloadDigestsKey+"="+benign, "enforce"),
 		d("09:32:00.000", "sim-noise", "WebFetch", "allow", "allow", "", "pkg.go.dev", "", "", "enforce"),
 	}
 }
 
 func contentDigest(s string) string {
 	sum := sha256.Sum256([]byte(s))
-	return DigestPrefix + hex.EncodeToString(sum[:16])
+	return digestPrefix + hex.EncodeToString(sum[:16])
 }
 
 func digestOf(s string) string {

@@ -31,11 +31,11 @@ type Summary struct {
 	Silenced          int            // asks answered by a person's remembered answer to the same call shape, without prompting again
 	Automatic         int            // asks approved by --yes: no person saw them
 	UnattendedAllowed int            // asks ask_fallback decided (nobody to ask, or no answer in time) that it allowed
-	GrantCandidates   []Candidate    // the gated calls seen most often that a grant could lift
+	GrantCandidates   []candidate    // the gated calls seen most often that a grant could lift
 	Holds             []audit.Record // mcp_admit blocks: a server's toolset held
 	TopTools          []Count        // decision records by tool
 	Trouble           []Count        // hook_error, audit_recover, mcp_malformed, ... by event
-	Series            Series         // decisions over time
+	Series            series         // decisions over time
 }
 
 // Count is one row of a ranked table.
@@ -50,10 +50,10 @@ const topN = 10
 // Answers to an ask that carries no Asked field: the agent's own prompt
 // (hook), or a record older than the field.
 const (
-	AskApproved  = "asked a person: approved (the tool ran)"
-	AskNoOutcome = "asked a person: no outcome recorded (declined, interrupted or failed)"
-	AskAllowed   = "not asked: allowed by the mode"
-	AskBlocked   = "not asked: blocked (no person could answer)"
+	askApproved  = "asked a person: approved (the tool ran)"
+	askNoOutcome = "asked a person: no outcome recorded (declined, interrupted or failed)"
+	askAllowed   = "not asked: allowed by the mode"
+	askBlocked   = "not asked: blocked (no person could answer)"
 )
 
 // legacyUnattended is the note the gate wrote in Detail, before records
@@ -76,7 +76,7 @@ func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool
 	tools := map[string]int{}
 	trouble := map[string]int{}
 	asks := map[string]int{}
-	var gated GatedGroups
+	var gated gatedGroups
 	// outcomes by session|tool|args_digest, to tell an approved ask
 	ran := map[string]int{}
 	for _, e := range entries {
@@ -116,7 +116,7 @@ func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool
 				s.countAsk(r)
 				asks[askAnswer(r, ran)]++
 			}
-			if t, ok := RecordTime(r); ok {
+			if t, ok := recordTime(r); ok {
 				times = append(times, t)
 				labels = append(labels, orNone(r.Effective))
 			}
@@ -214,15 +214,15 @@ func askAnswer(r audit.Record, ran map[string]int) string {
 	}
 	switch r.Effective {
 	case "allow":
-		return AskAllowed
+		return askAllowed
 	case "block":
-		return AskBlocked
+		return askBlocked
 	}
 	if k := outcomeKey(r); ran[k] > 0 {
 		ran[k]--
-		return AskApproved
+		return askApproved
 	}
-	return AskNoOutcome
+	return askNoOutcome
 }
 
 // result is an effective result as a past participle.

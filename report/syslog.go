@@ -11,7 +11,7 @@ import (
 // SyslogEnterpriseID is the private enterprise number in the structured
 // data ID (airlock@32473). 32473 is the example number RFC 5612 reserves
 // for documentation; an operator who owns a number can map it in the SIEM.
-const SyslogEnterpriseID = "32473"
+const syslogEnterpriseID = "32473"
 
 // syslogFacility is "log audit" (13).
 const syslogFacility = 13
@@ -27,13 +27,13 @@ const syslogFacility = 13
 // break, control or bidi character reaches the output and one record is
 // always one line. MSG starts with the event name, never with "[", so a
 // lenient parser cannot mistake record text for a second SD element.
-func SyslogLine(r audit.Record, host string) string {
+func syslogLine(r audit.Record, host string) string {
 	sev := syslogSeverity(r)
 	var b strings.Builder
 	b.WriteByte('<')
 	b.WriteString(strconv.Itoa(syslogFacility*8 + sev))
 	b.WriteString(">1 ")
-	if t, ok := RecordTime(r); ok {
+	if t, ok := recordTime(r); ok {
 		b.WriteString(t.UTC().Format("2006-01-02T15:04:05.000Z"))
 	} else {
 		b.WriteByte('-')
@@ -42,7 +42,7 @@ func SyslogLine(r audit.Record, host string) string {
 	b.WriteString(headerToken(host, 255))
 	b.WriteString(" airlock - ")
 	b.WriteString(headerToken(r.Event, 32))
-	b.WriteString(" [airlock@" + SyslogEnterpriseID)
+	b.WriteString(" [airlock@" + syslogEnterpriseID)
 	param := func(k, v string) {
 		if v == "" {
 			return

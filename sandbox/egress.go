@@ -30,7 +30,7 @@ import (
 
 // EgressOptions configure StartEgress. Decide or Policy is required: a
 // proxy with nothing to decide by refuses to start.
-type EgressOptions struct {
+type egressOptions struct {
 	// Decide decides one destination. It is called with the canonical host
 	// (policy.CanonicalHost) and, when that is a name, again with every IP
 	// the name resolves to, so it must allow IPs it has no opinion about.
@@ -113,8 +113,8 @@ type Asker interface {
 }
 
 // Egress is a running proxy.
-type Egress struct {
-	opt      EgressOptions
+type egress struct {
+	opt      egressOptions
 	decide   func(host string, port int, scheme string, ofName bool) egressVerdict
 	ln       net.Listener
 	srv      *http.Server
@@ -140,8 +140,8 @@ type Egress struct {
 }
 
 // StartEgress listens and serves until Close.
-func StartEgress(opt EgressOptions) (*Egress, error) {
-	e := &Egress{opt: opt, sent: map[string]*atomic.Int64{}, open: map[egressCutter]struct{}{},
+func StartEgress(opt egressOptions) (*egress, error) {
+	e := &egress{opt: opt, sent: map[string]*atomic.Int64{}, open: map[egressCutter]struct{}{},
 		served: make(chan struct{}), drained: make(chan struct{})}
 	switch {
 	case opt.Decide != nil:
@@ -219,14 +219,14 @@ func StartEgress(opt EgressOptions) (*Egress, error) {
 }
 
 // Addr is the proxy's host:port.
-func (e *Egress) Addr() string { return e.addr.String() }
+func (e *egress) Addr() string { return e.addr.String() }
 
 // Env is what the child's environment needs so that proxy-aware programs
 // (curl, git, npm, pip, Go, Node with a proxy agent …) use the proxy for
 // everything: NO_PROXY is set empty so that an inherited one cannot route
 // a host around it. Programs that ignore these variables are stopped by
 // the launcher's network rules, not by this list.
-func (e *Egress) Env() []string {
+func (e *egress) Env() []string {
 	u := "http://" + e.Addr()
 	var env []string
 	for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY"} {
@@ -239,7 +239,7 @@ func (e *Egress) Env() []string {
 // decision could not be recorded was refused (or, with AIRLOCK_FAIL_OPEN=1,
 // let through unrecorded); an end record that failed leaves the decision
 // in the log. The launcher reports this at the end of the session.
-func (e *Egress) RecordErr() error {
+func (e *egress) RecordErr() error {
 	e.recMu.Lock()
 	defer e.recMu.Unlock()
 	return e.recordErr
@@ -248,7 +248,7 @@ func (e *Egress) RecordErr() error {
 // Close stops accepting, waits up to CloseTimeout for open requests and
 // tunnels to finish, then cuts what is left. Every connection's end is
 // recorded before Close returns.
-func (e *Egress) Close() error {
+func (e *egress) Close() error {
 	e.once.Do(func() {
 		e.connMu.Lock()
 		e.closing = true
@@ -286,7 +286,7 @@ func (e *Egress) Close() error {
 // upstream.
 type egressCutter interface{ cut() }
 
-func (e *Egress) track(c egressCutter) {
+func (e *egress) track(c egressCutter) {
 	e.connMu.Lock()
 	defer e.connMu.Unlock()
 	if e.cutting {
@@ -296,7 +296,7 @@ func (e *Egress) track(c egressCutter) {
 	e.open[c] = struct{}{}
 }
 
-func (e *Egress) untrack(c egressCutter) {
+func (e *egress) untrack(c egressCutter) {
 	e.connMu.Lock()
 	delete(e.open, c)
 	e.connMu.Unlock()
@@ -304,7 +304,7 @@ func (e *Egress) untrack(c egressCutter) {
 
 // ServeHTTP sorts a request into CONNECT, an absolute-form forward, or a
 // request that is not for a proxy at all.
-func (e *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (e *egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.connMu.Lock()
 	if e.closing {
 		e.connMu.Unlock()
@@ -392,7 +392,7 @@ const (
 // answered. It reports whether the connection may go ahead: an allowed
 // one whose record could not be written is refused (ex.v becomes the
 // refusal, ex.status 403) unless AIRLOCK_FAIL_OPEN=1.
-func (e *Egress) decided(ex *egressExchange) bool {
+func (e *egress) decided(ex *egressExchange) bool {
 	err := e.record(ex, egressEventDecision)
 	if ex.status != 0 || audit.Written(err) {
 		return ex.status == 0
@@ -415,7 +415,7 @@ func joinEgressNote(a, b string) string {
 	return a + "; " + b
 }
 
-func (e *Egress) home() string {
+func (e *egress) home() string {
 	if e.opt.Home != "" {
 		return e.opt.Home
 	}
@@ -424,9 +424,9 @@ func (e *Egress) home() string {
 
 // recordEnd writes the end of a connection that went ahead, with what it
 // moved.
-func (e *Egress) recordEnd(ex *egressExchange) { _ = e.record(ex, egressEventEnd) }
+func (e *egress) recordEnd(ex *egressExchange) { _ = e.record(ex, egressEventEnd) }
 
-func (e *Egress) record(ex *egressExchange, event string) error {
+func (e *egress) record(ex *egressExchange, event string) error {
 	if e.opt.Record == nil {
 		return nil
 	}

@@ -23,7 +23,7 @@ func BenchmarkEgressThroughput(b *testing.B) {
 		}
 	})
 	sink := egressBenchServer(b, func(c net.Conn) { _, _ = io.Copy(io.Discard, c) })
-	e, err := StartEgress(EgressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "bench", "" }})
+	e, err := StartEgress(egressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "bench", "" }})
 	if err != nil {
 		b.Fatal(err)
 	}

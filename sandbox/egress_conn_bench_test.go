@@ -22,7 +22,7 @@ func BenchmarkEgressConnection(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer log.Close()
-	e, err := StartEgress(EgressOptions{Policy: egressPolicy(b), Record: func(r audit.Record) error { _, err := log.Append(r); return err }})
+	e, err := StartEgress(egressOptions{Policy: egressPolicy(b), Record: func(r audit.Record) error { _, err := log.Append(r); return err }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func egressURL(scheme, host string, port int) string {
 }
 
 // decideSafe runs the decision; a panic in it refuses, never allows.
-func (e *Egress) decideSafe(host string, port int, scheme string, ofName bool) (v egressVerdict) {
+func (e *egress) decideSafe(host string, port int, scheme string, ofName bool) (v egressVerdict) {
 	defer func() {
 		if r := recover(); r != nil {
 			v = egressVerdict{decision: "block", rule: egressRuleInternal, reason: fmt.Sprintf("Airlock failed while deciding (%v); refusing the connection", r)}
@@ -125,7 +125,7 @@ func (e *Egress) decideSafe(host string, port int, scheme string, ofName bool) (
 
 // hostTotal is the running count of bytes sent to a capped host, or nil
 // when the host has no cap.
-func (e *Egress) hostTotal(host string) *atomic.Int64 {
+func (e *egress) hostTotal(host string) *atomic.Int64 {
 	if _, ok := e.caps[host]; !ok {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (e *Egress) hostTotal(host string) *atomic.Int64 {
 // back to the resolver. Plain HTTP to an internet address is refused here
 // too (see EgressOptions.AllowCleartext): only the address says whether a
 // destination is on the internet.
-func (e *Egress) admit(ctx context.Context, ex *egressExchange, scheme string) []netip.Addr {
+func (e *egress) admit(ctx context.Context, ex *egressExchange, scheme string) []netip.Addr {
 	ex.v = e.decideSafe(ex.host, ex.port, scheme, false)
 	if !ex.v.allow {
 		ex.status = 403
@@ -231,7 +231,7 @@ func (ex *egressExchange) proxyRefuses(rule, reason string) bool {
 }
 
 // dial connects to the first address that answers.
-func (e *Egress) dial(ctx context.Context, ex *egressExchange, addrs []netip.Addr) (net.Conn, error) {
+func (e *egress) dial(ctx context.Context, ex *egressExchange, addrs []netip.Addr) (net.Conn, error) {
 	d := net.Dialer{Timeout: e.opt.DialTimeout}
 	var last error
 	for _, a := range addrs {

@@ -17,7 +17,7 @@ import (
 // stream the response back. Each request gets its own upstream connection,
 // decided and recorded on its own, so a keep-alive client connection that
 // names a different host on each request is decided each time.
-func (e *Egress) serveForward(w http.ResponseWriter, r *http.Request) {
+func (e *egress) serveForward(w http.ResponseWriter, r *http.Request) {
 	if !strings.EqualFold(r.URL.Scheme, "http") {
 		egressError(w, http.StatusBadRequest, "Airlock's egress proxy forwards only http:// URLs; "+r.URL.Scheme+"://… goes through CONNECT (set HTTPS_PROXY)")
 		return

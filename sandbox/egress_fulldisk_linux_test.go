@@ -34,7 +34,7 @@ func TestEgressOnAFullDiskRefusesWithTheCause(t *testing.T) {
 	defer srv.Close()
 	target := strings.TrimPrefix(srv.URL, "http://")
 	var failOpen atomic.Bool
-	e, _ := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t), Home: home,
+	e, _ := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t), Home: home,
 		Getenv: func(k string) string {
 			if k == "AIRLOCK_FAIL_OPEN" && failOpen.Load() {
 				return "1"

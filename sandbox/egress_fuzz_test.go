@@ -35,7 +35,7 @@ func FuzzEgressRequest(f *testing.F) {
 		f.Add(s)
 	}
 	var lookups atomic.Int64
-	e, err := StartEgress(EgressOptions{
+	e, err := StartEgress(egressOptions{
 		Decide: func(string, int, string) (bool, string, string) { return false, "fuzz.refuse", "refused" },
 		Lookup: func(context.Context, string) ([]netip.Addr, error) {
 			lookups.Add(1)

@@ -40,7 +40,7 @@ func egressKillHelper(home string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	e, err := StartEgress(EgressOptions{Policy: p, Home: home,
+	e, err := StartEgress(egressOptions{Policy: p, Home: home,
 		Lookup: func(context.Context, string) ([]netip.Addr, error) {
 			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 		},

@@ -22,7 +22,7 @@ func TestEgressCapRefusesTheNextConnection(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	}))
 	defer srv.Close()
-	e, recs := startEgress(t, EgressOptions{
+	e, recs := startEgress(t, egressOptions{
 		Decide: func(string, int, string) (bool, string, string) { return true, "test", "allowed" },
 		// any spelling of the host names it: 0x7f.1 is 127.0.0.1
 		MaxBytesOut: map[string]int64{"0x7f.1": 1000},
@@ -58,7 +58,7 @@ func TestEgressCapRefusesTheNextConnection(t *testing.T) {
 }
 
 func TestEgressAnswersMalformedRequestsWith400(t *testing.T) {
-	e, _ := startEgress(t, EgressOptions{
+	e, _ := startEgress(t, egressOptions{
 		Decide: func(h string, _ int, _ string) (bool, string, string) {
 			return false, "test.refuse", "all refused: " + h
 		},
@@ -100,7 +100,7 @@ func TestEgressAnswersMalformedRequestsWith400(t *testing.T) {
 }
 
 func TestEgressRefusesALoopToItself(t *testing.T) {
-	e, _ := startEgress(t, EgressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "", "" }})
+	e, _ := startEgress(t, egressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "", "" }})
 	for _, req := range []string{
 		"CONNECT " + e.Addr() + " HTTP/1.1\r\n\r\n",
 		"GET http://" + e.Addr() + "/ HTTP/1.1\r\nHost: " + e.Addr() + "\r\n\r\n",
@@ -119,7 +119,7 @@ func TestEgressServesConcurrentClientsDespiteAStalledOne(t *testing.T) {
 	defer srv.Close()
 	plain := httptest.NewServer(srv.Config.Handler)
 	defer plain.Close()
-	e, recs := startEgress(t, EgressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "test", "" }})
+	e, recs := startEgress(t, egressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "test", "" }})
 	// A client that sends half a request line and stops.
 	stalled, err := net.Dial("tcp", e.Addr())
 	if err != nil {
@@ -197,7 +197,7 @@ func TestEgressCloseCutsTunnelsThatOutliveTheTimeout(t *testing.T) {
 			go func() { _, _ = io.Copy(c, c); c.Close() }() // echo, never closes first
 		}
 	}()
-	e, recs := startEgress(t, EgressOptions{
+	e, recs := startEgress(t, egressOptions{
 		Decide:       func(string, int, string) (bool, string, string) { return true, "test", "" },
 		CloseTimeout: 50 * time.Millisecond,
 	})
@@ -239,7 +239,7 @@ func TestEgressCloseCutsAForwardStuckOnItsUpstream(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	e, recs := startEgress(t, EgressOptions{
+	e, recs := startEgress(t, egressOptions{
 		Decide:       func(string, int, string) (bool, string, string) { return true, "test", "" },
 		CloseTimeout: 50 * time.Millisecond,
 	})
@@ -278,7 +278,7 @@ func TestEgressObserveModeNotesTheCapInsteadOfRefusing(t *testing.T) {
 	defer srv.Close()
 	p := egressPolicy(t)
 	p.Mode = policy.Observe
-	e, recs := startEgress(t, EgressOptions{Policy: p, MaxBytesOut: map[string]int64{"127.0.0.1": 1}})
+	e, recs := startEgress(t, egressOptions{Policy: p, MaxBytesOut: map[string]int64{"127.0.0.1": 1}})
 	c := egressClient(e, nil)
 	for i := 0; i < 2; i++ {
 		if code, body, _ := egressGet(t, c, srv.URL); code != 200 {
@@ -314,7 +314,7 @@ func TestEgressBoundsAnUpstreamsResponseHead(t *testing.T) {
 			}
 		}
 	}()
-	e, recs := startEgress(t, EgressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "test", "" }})
+	e, recs := startEgress(t, egressOptions{Decide: func(string, int, string) (bool, string, string) { return true, "test", "" }})
 	resp, body := egressRaw(t, e.Addr(), "GET http://"+ln.Addr().String()+"/ HTTP/1.1\r\nHost: x\r\n\r\n")
 	if resp.StatusCode != 502 || !strings.Contains(body, "larger than 1 MiB") {
 		t.Errorf("endless upstream header: got %d %q, want 502 naming the bound", resp.StatusCode, body)
@@ -374,7 +374,7 @@ func TestEgressIdleTimeoutSparesASlowOneWayStreamButEndsASilentTunnel(t *testing
 			}()
 		}
 	}()
-	e, recs := startEgress(t, EgressOptions{
+	e, recs := startEgress(t, egressOptions{
 		Decide:      func(string, int, string) (bool, string, string) { return true, "test", "" },
 		IdleTimeout: idle,
 	})

@@ -51,7 +51,7 @@ func TestEgressRefusesAConnectionItCannotRecord(t *testing.T) {
 				}
 				return ""
 			}
-			e, _ := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t), Home: "/h", Getenv: getenv,
+			e, _ := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t), Home: "/h", Getenv: getenv,
 				Record: func(r audit.Record) error {
 					_ = recs.add(r)
 					if r.Event == "egress" {

@@ -96,7 +96,7 @@ func egressNoLookup(t *testing.T) func(context.Context, string) ([]netip.Addr, e
 	}
 }
 
-func startEgress(t *testing.T, opt EgressOptions) (*Egress, *egressRecords) {
+func startEgress(t *testing.T, opt egressOptions) (*egress, *egressRecords) {
 	t.Helper()
 	recs := &egressRecords{}
 	if opt.Record == nil {
@@ -110,7 +110,7 @@ func startEgress(t *testing.T, opt EgressOptions) (*Egress, *egressRecords) {
 	return e, recs
 }
 
-func egressClient(e *Egress, tlsConf *tls.Config) *http.Client {
+func egressClient(e *egress, tlsConf *tls.Config) *http.Client {
 	u := &url.URL{Scheme: "http", Host: e.Addr(), User: url.UserPassword("agent", "secret")}
 	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(u), TLSClientConfig: tlsConf}}
 }
@@ -170,7 +170,7 @@ func TestEgressTunnelsAllowedHTTPSHostAndRecordsBytes(t *testing.T) {
 		_, _ = io.WriteString(w, "hello over tls")
 	}))
 	defer srv.Close()
-	e, recs := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
+	e, recs := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
 	c := egressClient(e, srv.Client().Transport.(*http.Transport).TLSClientConfig)
 	code, body, _ := egressGet(t, c, srv.URL+"/x")
 	if code != 200 || body != "hello over tls" {
@@ -204,7 +204,7 @@ func TestEgressForwardsPlainHTTPWithoutProxyHeaders(t *testing.T) {
 		_, _ = io.WriteString(w, "plain "+r.URL.RequestURI())
 	}))
 	defer srv.Close()
-	e, recs := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
+	e, recs := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
 	c := egressClient(e, nil)
 	req, _ := http.NewRequest("GET", srv.URL+"/a?b=c", nil)
 	req.Header.Set("Connection", "X-Secret-Hop")
@@ -233,7 +233,7 @@ func TestEgressForwardsPlainHTTPWithoutProxyHeaders(t *testing.T) {
 }
 
 func TestEgressRefusesForbiddenHostsWithoutDialling(t *testing.T) {
-	e, recs := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
+	e, recs := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: egressNoLookup(t)})
 	cases := []struct {
 		req, target, rule string
 	}{
@@ -282,7 +282,7 @@ func TestEgressDecidesEveryResolvedAddress(t *testing.T) {
 		}
 		return nil, errors.New("no such host")
 	}
-	e, recs := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: lookup})
+	e, recs := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: lookup})
 	c := egressClient(e, nil)
 	if code, body, _ := egressGet(t, c, "http://good.test:"+port+"/"); code != 200 || body != "via good.test:"+port {
 		t.Errorf("good.test: got %d %q, want the local server reached by its resolved IP", code, body)
@@ -302,7 +302,7 @@ func TestEgressDecidesEveryResolvedAddress(t *testing.T) {
 }
 
 func TestEgressEnvPointsEverythingAtTheProxy(t *testing.T) {
-	e, _ := startEgress(t, EgressOptions{Policy: egressPolicy(t)})
+	e, _ := startEgress(t, egressOptions{Policy: egressPolicy(t)})
 	env := strings.Join(e.Env(), "\n") + "\n"
 	for _, k := range []string{"HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy"} {
 		if !strings.Contains(env, k+"=http://"+e.Addr()+"\n") {
@@ -316,7 +316,7 @@ func TestEgressEnvPointsEverythingAtTheProxy(t *testing.T) {
 
 func TestStartEgressRefusesWhatItCannotDoSafely(t *testing.T) {
 	allow := func(string, int, string) (bool, string, string) { return true, "", "" }
-	for name, opt := range map[string]EgressOptions{
+	for name, opt := range map[string]egressOptions{
 		"no decider":       {},
 		"public listen":    {Decide: allow, Listen: "0.0.0.0:0"},
 		"name listen":      {Decide: allow, Listen: "localhost:0"},
@@ -332,7 +332,7 @@ func TestStartEgressRefusesWhatItCannotDoSafely(t *testing.T) {
 }
 
 func TestEgressPanickingDeciderRefuses(t *testing.T) {
-	e, recs := startEgress(t, EgressOptions{Decide: func(string, int, string) (bool, string, string) { panic("boom") }})
+	e, recs := startEgress(t, egressOptions{Decide: func(string, int, string) (bool, string, string) { panic("boom") }})
 	resp, _ := egressRaw(t, e.Addr(), "CONNECT example.com:443 HTTP/1.1\r\n\r\n")
 	if resp.StatusCode != 403 || resp.Header.Get("X-Airlock-Rule") != egressRuleInternal {
 		t.Errorf("got %d %q, want 403 %s", resp.StatusCode, resp.Header.Get("X-Airlock-Rule"), egressRuleInternal)
@@ -385,7 +385,7 @@ rules:
 		}
 		return nil, errors.New("no such host")
 	}
-	e, _ := startEgress(t, EgressOptions{Policy: p, Lookup: lookup})
+	e, _ := startEgress(t, egressOptions{Policy: p, Lookup: lookup})
 	c := egressClient(e, nil)
 	for _, tc := range []struct {
 		host, rule string
@@ -410,7 +410,7 @@ func TestEgressRefusesCleartextToTheInternet(t *testing.T) {
 		}
 		return nil, errors.New("no such host")
 	}
-	e, recs := startEgress(t, EgressOptions{Policy: egressPolicy(t), Lookup: lookup})
+	e, recs := startEgress(t, egressOptions{Policy: egressPolicy(t), Lookup: lookup})
 	for _, tc := range []struct{ req, target string }{
 		{"GET http://public.test/ HTTP/1.1\r\nHost: public.test\r\n\r\n", "public.test:80"},
 		{"GET http://8.8.8.8/ HTTP/1.1\r\nHost: 8.8.8.8\r\n\r\n", "8.8.8.8:80"},
@@ -436,7 +436,7 @@ func TestEgressAppliesThePolicysOwnCleartextRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	// AllowCleartext lifts only the proxy's own refusal, never the policy's.
-	e, _ := startEgress(t, EgressOptions{Policy: p, Lookup: egressNoLookup(t), AllowCleartext: true})
+	e, _ := startEgress(t, egressOptions{Policy: p, Lookup: egressNoLookup(t), AllowCleartext: true})
 	resp, body := egressRaw(t, e.Addr(), "GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n")
 	if resp.StatusCode != 403 || resp.Header.Get("X-Airlock-Rule") != "cleartext-fetch" {
 		t.Errorf("paranoid, http://example.com: got %d %q, want 403 cleartext-fetch", resp.StatusCode, body)

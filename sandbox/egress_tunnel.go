@@ -14,7 +14,7 @@ import (
 // serveConnect handles "CONNECT host:port": decide, dial, answer 200 and
 // relay bytes both ways until both sides are done. What flows inside is
 // usually TLS and is not read: the decision is on the destination only.
-func (e *Egress) serveConnect(w http.ResponseWriter, r *http.Request) {
+func (e *egress) serveConnect(w http.ResponseWriter, r *http.Request) {
 	// r.URL.Host, never r.Host: for "CONNECT /path" Go fills r.Host from
 	// the Host header, which names nothing the client will connect to.
 	host, port, err := egressTarget(r.URL.Host, 0)
@@ -83,7 +83,7 @@ func (e *Egress) serveConnect(w http.ResponseWriter, r *http.Request) {
 	ex.err = t.relay(ex)
 }
 
-func (e *Egress) answerRefusal(w http.ResponseWriter, ex *egressExchange) {
+func (e *egress) answerRefusal(w http.ResponseWriter, ex *egressExchange) {
 	switch ex.status {
 	case http.StatusForbidden:
 		egressRefuse(w, ex.host, ex.v)

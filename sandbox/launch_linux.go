@@ -32,7 +32,7 @@ type childSpec struct {
 }
 
 // Plan is a prepared launch: the ruleset is built and the report known.
-type Plan struct {
+type plan struct {
 	opt    Options
 	rs     *ruleset
 	report Report
@@ -66,7 +66,7 @@ func Probe() Report {
 
 // Prepare walks the allowed trees and builds the ruleset. It refuses
 // (ErrKernelTooOld) when RequireABI is more than the kernel offers.
-func Prepare(o Options) (*Plan, error) {
+func Prepare(o Options) (*plan, error) {
 	o.defaults()
 	if len(o.Argv) == 0 {
 		return nil, errors.New("sandbox: no command to run")
@@ -81,7 +81,7 @@ func Prepare(o Options) (*Plan, error) {
 		}
 		o.Dir = wd
 	}
-	p := &Plan{opt: o}
+	p := &plan{opt: o}
 	r := &p.report
 	r.KernelABI = kernelABI()
 	abi := min(r.KernelABI, maxKnownABI)
@@ -131,7 +131,7 @@ func Prepare(o Options) (*Plan, error) {
 }
 
 // addRules walks the roots and adds one rule per grant.
-func (p *Plan) addRules() error {
+func (p *plan) addRules() error {
 	o, rs, r := p.opt, p.rs, &p.report
 	vars := o.Policy.Vars
 	w := &walker{deny: o.Policy.KernelPaths(), budget: o.WalkBudget, roots: map[string]bool{}}
@@ -283,10 +283,10 @@ func abiGaps(abi, egressPort int) []string {
 }
 
 // Report is what the prepared sandbox enforces.
-func (p *Plan) Report() Report { return p.report }
+func (p *plan) Report() Report { return p.report }
 
 // Close releases the ruleset.
-func (p *Plan) Close() error {
+func (p *plan) Close() error {
 	p.rs.close()
 	return nil
 }
@@ -301,7 +301,7 @@ func (p *Plan) Close() error {
 // one fork and exec. Options.ReExec uses the launcher child instead
 // (MaybeChild): a re-executed /proc/self/exe that restricts itself and
 // execs, which pays this binary's start-up once more.
-func (p *Plan) Run() (int, error) {
+func (p *plan) Run() (int, error) {
 	o := p.opt
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP)
@@ -360,7 +360,7 @@ func (p *Plan) Run() (int, error) {
 // (airlock-mcp --sandbox), which calls Wait on the returned command. Give
 // Options.Stdin and Stdout as *os.File (os.Pipe) to hand the child the
 // descriptors themselves.
-func (p *Plan) Start() (*exec.Cmd, error) {
+func (p *plan) Start() (*exec.Cmd, error) {
 	cmd, err := p.command()
 	if err != nil {
 		return nil, err
@@ -380,7 +380,7 @@ func (p *Plan) Start() (*exec.Cmd, error) {
 }
 
 // command is the exec.Cmd for either launch.
-func (p *Plan) command() (*exec.Cmd, error) {
+func (p *plan) command() (*exec.Cmd, error) {
 	o := p.opt
 	cmd := &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
 	if !o.ReExec {
@@ -410,7 +410,7 @@ func (p *Plan) command() (*exec.Cmd, error) {
 // startOnRestrictedThread restricts a fresh locked thread and forks the
 // command from it. The goroutine returns still locked, so the runtime
 // ends the thread: the restrictions never serve other goroutines.
-func (p *Plan) startOnRestrictedThread(cmd *exec.Cmd) error {
+func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked, on purpose

@@ -20,7 +20,7 @@ var ErrKernelTooOld = errors.New("the kernel does not offer the Landlock ABI req
 
 // DefaultWalkBudget is how many entries one allowed root may hold before
 // the rest of it is not granted.
-const DefaultWalkBudget = 20000
+const defaultWalkBudget = 20000
 
 // Options describe one sandboxed launch.
 type Options struct {
@@ -231,7 +231,7 @@ func (o *Options) defaults() {
 		o.Stderr = os.Stderr
 	}
 	if o.WalkBudget <= 0 {
-		o.WalkBudget = DefaultWalkBudget
+		o.WalkBudget = defaultWalkBudget
 	}
 	if o.Env == nil {
 		o.Env = os.Environ()

@@ -398,7 +398,7 @@ func TestRequireABIRefuses(t *testing.T) {
 
 func TestWalkLeavesDeniedEntriesOut(t *testing.T) {
 	f := newFixture(t)
-	w := &walker{deny: f.pol.KernelPaths(), budget: DefaultWalkBudget, roots: map[string]bool{f.home: true, f.ws: true}}
+	w := &walker{deny: f.pol.KernelPaths(), budget: defaultWalkBudget, roots: map[string]bool{f.home: true, f.ws: true}}
 	w.root(f.home, levelRO)
 	granted := map[string]grant{}
 	for _, g := range w.grants {

@@ -5,22 +5,22 @@ package sandbox
 import "os/exec"
 
 // Plan is a prepared launch; on this system there is none.
-type Plan struct{}
+type plan struct{}
 
 // Prepare fails: the kernel sandbox is Linux-only.
-func Prepare(o Options) (*Plan, error) { return nil, ErrUnsupported }
+func Prepare(o Options) (*plan, error) { return nil, ErrUnsupported }
 
 // Report is empty.
-func (p *Plan) Report() Report { return Report{} }
+func (p *plan) Report() Report { return Report{} }
 
 // Run fails: the kernel sandbox is Linux-only.
-func (p *Plan) Run() (int, error) { return 0, ErrUnsupported }
+func (p *plan) Run() (int, error) { return 0, ErrUnsupported }
 
 // Start fails: the kernel sandbox is Linux-only.
-func (p *Plan) Start() (*exec.Cmd, error) { return nil, ErrUnsupported }
+func (p *plan) Start() (*exec.Cmd, error) { return nil, ErrUnsupported }
 
 // Close does nothing.
-func (p *Plan) Close() error { return nil }
+func (p *plan) Close() error { return nil }
 
 // Probe reports what this system enforces: nothing.
 func Probe() Report {

@@ -56,8 +56,8 @@ type SessionConfig struct {
 // through. Close releases both.
 type Session struct {
 	cfg    SessionConfig
-	plan   *Plan
-	egress *Egress
+	plan   *plan
+	egress *egress
 }
 
 // ErrEgressStart marks an OpenSession error from the egress proxy (as
@@ -83,7 +83,7 @@ func OpenSession(cfg SessionConfig) (*Session, error) {
 		env = os.Environ()
 	}
 	if !cfg.NoEgress {
-		eg, err := StartEgress(EgressOptions{
+		eg, err := StartEgress(egressOptions{
 			Policy:  cfg.Policy,
 			Ask:     serverAsker(cfg.Ask, cfg.Server),
 			Session: cfg.ID,

@@ -27,7 +27,7 @@ var builtinOthers = []Indicator{
 	{"exec.server-command", Execution, High, "an MCP server is launched by a command that downloads code and runs it"},
 	{"config.api-redirect", Exfiltration, Med, "project settings send the agent's model or web traffic through a host the repository chose (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, proxies)"},
 	{"config.auto-approve", Execution, Med, "project settings approve the repository's own MCP servers without asking (enableAllProjectMcpServers, enabledMcpjsonServers)"},
-	{"risk.combined", Injection, High, "findings that together amount to an attack: a credential with somewhere to send it, an <IMPORTANT> block naming a credential, or steering of other tools next to either"},
+	{"risk.combined", injection, High, "findings that together amount to an attack: a credential with somewhere to send it, an <IMPORTANT> block naming a credential, or steering of other tools next to either"},
 }
 
 // Indicators lists every indicator the engine can report, bundled first in

@@ -39,9 +39,9 @@ const (
 	Unsigned   = "unsigned"         // Feed.Signer of a feed installed with --allow-unsigned
 
 	MaxFeedBytes      = 1 << 20 // a feed, signed envelope included
-	MaxFeedIndicators = 256
-	MaxFeedPattern    = 1024 // bytes of one pattern
-	MaxFeedExplain    = 200  // bytes of one explanation
+	maxFeedIndicators = 256
+	maxFeedPattern    = 1024 // bytes of one pattern
+	maxFeedExplain    = 200  // bytes of one explanation
 	// MaxFeedProgram and MaxFeedPrograms bound the compiled size of one
 	// pattern and of all of them, in instructions. RE2 matching is linear
 	// in the text, but the factor is the program's size: counted repeats
@@ -49,8 +49,8 @@ const (
 	// whose patterns almost match everywhere costs some 25 µs per byte
 	// scanned. The bundled indicators come to about 7,000, the largest to
 	// under 800; a feed of 256 domain-sized patterns to about 5,500.
-	MaxFeedProgram  = 1000
-	MaxFeedPrograms = 8000
+	maxFeedProgram  = 1000
+	maxFeedPrograms = 8000
 )
 
 // feedSigDomain starts every signed message, so a signature made with a
@@ -60,15 +60,15 @@ const feedSigDomain = "airlock-feed-v1\n"
 
 // Refusals a caller may want to tell apart.
 var (
-	ErrFeedUnsigned     = errors.New("feed is not signed")
-	ErrFeedUntrusted    = errors.New("feed signer is not trusted")
-	ErrFeedBadSignature = errors.New("feed signature does not verify")
-	ErrFeedFloor        = errors.New("a feed can raise a bundled severity, never lower it")
-	ErrFeedRollback     = errors.New("feed would roll back the active feed")
+	errFeedUnsigned     = errors.New("feed is not signed")
+	errFeedUntrusted    = errors.New("feed signer is not trusted")
+	errFeedBadSignature = errors.New("feed signature does not verify")
+	errFeedFloor        = errors.New("a feed can raise a bundled severity, never lower it")
+	errFeedRollback     = errors.New("feed would roll back the active feed")
 )
 
 // FeedIndicator is one entry of a feed, as written in its JSON.
-type FeedIndicator struct {
+type feedIndicator struct {
 	// ID is "feed.<name>" for an indicator of the feed's own, or the id
 	// of a bundled indicator whose severity it raises or to which it adds
 	// a pattern.
@@ -86,7 +86,7 @@ type FeedIndicator struct {
 type feedDoc struct {
 	Version    int             `json:"version"`
 	Created    string          `json:"created"`
-	Indicators []FeedIndicator `json:"indicators"`
+	Indicators []feedIndicator `json:"indicators"`
 }
 
 // feedEnvelope is a signed feed: the payload is the feed's JSON, byte for
@@ -102,7 +102,7 @@ type feedEnvelope struct {
 type Feed struct {
 	Version    int
 	Created    time.Time
-	Indicators []FeedIndicator
+	Indicators []feedIndicator
 	Signer     string    // FeedKeyID of the key that signed it, or Unsigned
 	SHA256     string    // hex SHA-256 of the payload
 	Source     string    // where it was installed from (set by the installer)
@@ -112,11 +112,11 @@ type Feed struct {
 	rules   []feedRule
 	raise   map[string]Severity // bundled id -> raised severity
 	size    int                 // compiled instructions of all patterns
-	stats   FeedStats
+	stats   feedStats
 }
 
 // FeedStats counts what a feed does to the bundled indicators.
-type FeedStats struct {
+type feedStats struct {
 	New    int // indicators of its own (feed.* ids)
 	Raised int // bundled indicators whose severity it raises
 	Extra  int // patterns it adds under bundled ids
@@ -127,7 +127,7 @@ type FeedStats struct {
 }
 
 // Stats says what the feed adds to the bundled indicators.
-func (f *Feed) Stats() FeedStats { return f.stats }
+func (f *Feed) Stats() feedStats { return f.stats }
 
 type feedRule struct {
 	id       string
@@ -185,7 +185,7 @@ var activeFeed atomic.Pointer[Feed]
 
 // ActivateFeed makes f the feed every later scan in this process runs
 // with, on top of the bundled indicators; nil runs the bundled ones alone.
-func ActivateFeed(f *Feed) { activeFeed.Store(f) }
+func activateFeed(f *Feed) { activeFeed.Store(f) }
 
 // ActiveFeed returns the feed in use, or nil.
 func ActiveFeed() *Feed { return activeFeed.Load() }
@@ -234,7 +234,7 @@ func ParseFeed(raw []byte, trusted []ed25519.PublicKey, allowUnsigned bool) (*Fe
 			return nil, err
 		}
 	} else if !allowUnsigned {
-		return nil, fmt.Errorf("%w: refused; sign it (`airlock update sign`) and trust the key in %s, or, for a feed you host yourself, pass --allow-unsigned", ErrFeedUnsigned, FeedKeyEnv)
+		return nil, fmt.Errorf("%w: refused; sign it (`airlock update sign`) and trust the key in %s, or, for a feed you host yourself, pass --allow-unsigned", errFeedUnsigned, FeedKeyEnv)
 	}
 	f, err := compileFeed(payload, false)
 	if err != nil {
@@ -271,7 +271,7 @@ func openEnvelope(raw []byte, trusted []ed25519.PublicKey) ([]byte, string, erro
 	}
 	sig, err := base64.StdEncoding.DecodeString(env.Sig)
 	if err != nil || len(sig) != ed25519.SignatureSize {
-		return nil, "", fmt.Errorf("%w: sig is not a base64 ed25519 signature", ErrFeedBadSignature)
+		return nil, "", fmt.Errorf("%w: sig is not a base64 ed25519 signature", errFeedBadSignature)
 	}
 	var ids []string
 	for _, k := range trusted {
@@ -281,14 +281,14 @@ func openEnvelope(raw []byte, trusted []ed25519.PublicKey) ([]byte, string, erro
 			continue
 		}
 		if !ed25519.Verify(k, append([]byte(feedSigDomain), payload...), sig) {
-			return nil, "", fmt.Errorf("%w with key %s: the feed was altered after it was signed; refused", ErrFeedBadSignature, id)
+			return nil, "", fmt.Errorf("%w with key %s: the feed was altered after it was signed; refused", errFeedBadSignature, id)
 		}
 		return payload, id, nil
 	}
 	if len(ids) == 0 {
-		return nil, "", fmt.Errorf("%w: it is signed by key %q, and %s trusts no key; add the publisher's public key to it", ErrFeedUntrusted, clip(env.Key, 32), FeedKeyEnv)
+		return nil, "", fmt.Errorf("%w: it is signed by key %q, and %s trusts no key; add the publisher's public key to it", errFeedUntrusted, clip(env.Key, 32), FeedKeyEnv)
 	}
-	return nil, "", fmt.Errorf("%w: it is signed by key %q; %s trusts %s", ErrFeedUntrusted, clip(env.Key, 32), FeedKeyEnv, strings.Join(ids, ", "))
+	return nil, "", fmt.Errorf("%w: it is signed by key %q; %s trusts %s", errFeedUntrusted, clip(env.Key, 32), FeedKeyEnv, strings.Join(ids, ", "))
 }
 
 // SignFeed checks payload as a feed and returns the signed envelope.
@@ -372,9 +372,9 @@ func compileFeed(payload []byte, stored bool) (*Feed, error) {
 	if f.Created, err = time.Parse(time.RFC3339, doc.Created); err != nil {
 		fail("feed: created %q: want an RFC 3339 time like 2026-01-31T12:00:00Z", clip(doc.Created, 40))
 	}
-	if len(doc.Indicators) > MaxFeedIndicators {
-		fail("feed: %d indicators, over the cap of %d", len(doc.Indicators), MaxFeedIndicators)
-		doc.Indicators = doc.Indicators[:MaxFeedIndicators]
+	if len(doc.Indicators) > maxFeedIndicators {
+		fail("feed: %d indicators, over the cap of %d", len(doc.Indicators), maxFeedIndicators)
+		doc.Indicators = doc.Indicators[:maxFeedIndicators]
 	}
 	seen := map[string]int{} // id → the indicator it first appears in, from 1
 	for i, in := range doc.Indicators {
@@ -390,7 +390,7 @@ func compileFeed(payload []byte, stored bool) (*Feed, error) {
 }
 
 // add validates one entry, the nth of the feed, and records what it adds.
-func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) error {
+func (f *Feed) add(in feedIndicator, n int, seen map[string]int, stored bool) error {
 	if !validFeedID(in.ID) {
 		return errors.New(`id: want "feed.<name>" in lower-case letters, digits, dots and dashes, or a bundled id`)
 	}
@@ -402,8 +402,8 @@ func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) er
 	if err != nil {
 		return err
 	}
-	if len(in.Explain) > MaxFeedExplain {
-		return fmt.Errorf("explain is %d bytes, over the cap of %d", len(in.Explain), MaxFeedExplain)
+	if len(in.Explain) > maxFeedExplain {
+		return fmt.Errorf("explain is %d bytes, over the cap of %d", len(in.Explain), maxFeedExplain)
 	}
 	if !utf8.ValidString(in.Explain) || strings.ContainsFunc(in.Explain, textsafe.Hidden) || strings.ContainsRune(in.Explain, utf8.RuneError) {
 		return errors.New("explain must be one line of printable text")
@@ -413,15 +413,15 @@ func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) er
 		if p, err = compileFeedPattern(in.Pattern); err != nil {
 			return err
 		}
-		if f.size += p.size; f.size > MaxFeedPrograms {
-			return fmt.Errorf("the feed's patterns come to over %d compiled instructions together", MaxFeedPrograms)
+		if f.size += p.size; f.size > maxFeedPrograms {
+			return fmt.Errorf("the feed's patterns come to over %d compiled instructions together", maxFeedPrograms)
 		}
 	}
 	if !strings.HasPrefix(in.ID, "feed.") {
 		return f.onBundled(in, sev, p, stored)
 	}
 	switch in.Category {
-	case Injection, Secret, Exfiltration, Execution, Stealth:
+	case injection, Secret, Exfiltration, Execution, Stealth:
 	default:
 		return fmt.Errorf("category %q: want injection, secret, exfiltration, execution or stealth", clip(string(in.Category), 40))
 	}
@@ -438,7 +438,7 @@ func (f *Feed) add(in FeedIndicator, n int, seen map[string]int, stored bool) er
 
 // onBundled applies an entry naming a bundled indicator: it may raise the
 // severity and add a pattern, never lower or remove anything.
-func (f *Feed) onBundled(in FeedIndicator, sev Severity, p *feedPattern, stored bool) error {
+func (f *Feed) onBundled(in feedIndicator, sev Severity, p *feedPattern, stored bool) error {
 	b, ok := bundled(in.ID)
 	switch {
 	case !ok && stored:
@@ -449,7 +449,7 @@ func (f *Feed) onBundled(in FeedIndicator, sev Severity, p *feedPattern, stored 
 	case in.Category != "" && in.Category != b.cat && !stored:
 		return fmt.Errorf("category %q: the bundled indicator is %s", clip(string(in.Category), 40), b.cat)
 	case sev < b.sev && !stored:
-		return fmt.Errorf("severity %s is below the bundled %s: %w", sev, b.sev, ErrFeedFloor)
+		return fmt.Errorf("severity %s is below the bundled %s: %w", sev, b.sev, errFeedFloor)
 	}
 	switch {
 	case sev > b.sev:

@@ -20,9 +20,9 @@ func feedKey(seed byte) (ed25519.PublicKey, ed25519.PrivateKey) {
 }
 
 // feedJSON writes a feed of version v with the given indicators.
-func feedJSON(v int, indicators ...FeedIndicator) []byte {
+func feedJSON(v int, indicators ...feedIndicator) []byte {
 	if indicators == nil {
-		indicators = []FeedIndicator{}
+		indicators = []feedIndicator{}
 	}
 	b, err := json.Marshal(feedDoc{Version: v, Created: "2026-03-01T12:00:00Z", Indicators: indicators})
 	if err != nil {
@@ -43,11 +43,11 @@ func feedSigned(t testing.TB, payload []byte, priv ed25519.PrivateKey) []byte {
 // feedActivate makes f active for the rest of the test.
 func feedActivate(t *testing.T, f *Feed) {
 	t.Helper()
-	ActivateFeed(f)
-	t.Cleanup(func() { ActivateFeed(nil) })
+	activateFeed(f)
+	t.Cleanup(func() { activateFeed(nil) })
 }
 
-var feedAcme = FeedIndicator{ID: "feed.acme-collector", Category: Exfiltration, Severity: "med",
+var feedAcme = feedIndicator{ID: "feed.acme-collector", Category: Exfiltration, Severity: "med",
 	Pattern: `\bacme-drop\.example\b`, Explain: "names the acme-drop collector"}
 
 func TestParseFeedRefusesWhatItMust(t *testing.T) {
@@ -64,12 +64,12 @@ func TestParseFeedRefusesWhatItMust(t *testing.T) {
 	env.Payload = base64.StdEncoding.EncodeToString([]byte(strings.Replace(string(payload), `"med"`, `"low"`, 1)))
 	tampered, _ := json.Marshal(env)
 
-	many := make([]FeedIndicator, MaxFeedIndicators+1)
+	many := make([]feedIndicator, maxFeedIndicators+1)
 	for i := range many {
 		many[i] = feedAcme
 		many[i].ID = fmt.Sprintf("feed.x%d", i)
 	}
-	with := func(mod func(*FeedIndicator)) []byte {
+	with := func(mod func(*feedIndicator)) []byte {
 		in := feedAcme
 		mod(&in)
 		return feedJSON(1, in)
@@ -83,14 +83,14 @@ func TestParseFeedRefusesWhatItMust(t *testing.T) {
 		want          string // in the error; "" means the feed is accepted
 	}{
 		{name: "signed by a trusted key", raw: signed, trusted: []ed25519.PublicKey{otherPub, pub}},
-		{name: "unsigned refused", raw: good, trusted: []ed25519.PublicKey{pub}, is: ErrFeedUnsigned, want: "--allow-unsigned"},
+		{name: "unsigned refused", raw: good, trusted: []ed25519.PublicKey{pub}, is: errFeedUnsigned, want: "--allow-unsigned"},
 		{name: "unsigned allowed with the flag", raw: good, allowUnsigned: true},
-		{name: "bad signature", raw: tampered, trusted: []ed25519.PublicKey{pub}, allowUnsigned: true, is: ErrFeedBadSignature, want: "altered"},
-		{name: "unknown key", raw: feedSigned(t, good, otherPriv), trusted: []ed25519.PublicKey{pub}, allowUnsigned: true, is: ErrFeedUntrusted, want: FeedKeyID(pub)},
-		{name: "no trusted key", raw: signed, allowUnsigned: true, is: ErrFeedUntrusted, want: "trusts no key"},
+		{name: "bad signature", raw: tampered, trusted: []ed25519.PublicKey{pub}, allowUnsigned: true, is: errFeedBadSignature, want: "altered"},
+		{name: "unknown key", raw: feedSigned(t, good, otherPriv), trusted: []ed25519.PublicKey{pub}, allowUnsigned: true, is: errFeedUntrusted, want: FeedKeyID(pub)},
+		{name: "no trusted key", raw: signed, allowUnsigned: true, is: errFeedUntrusted, want: "trusts no key"},
 		{name: "envelope with an extra field", raw: []byte(strings.Replace(string(signed), `"key"`, `"note":"x","key"`, 1)), trusted: []ed25519.PublicKey{pub}, want: `unknown field "note"`},
-		{name: "lowering a bundled severity", raw: feedJSON(1, FeedIndicator{ID: "inject.override", Severity: "low"}), allowUnsigned: true,
-			is: ErrFeedFloor, want: "indicator 1 (inject.override): severity low is below the bundled high"},
+		{name: "lowering a bundled severity", raw: feedJSON(1, feedIndicator{ID: "inject.override", Severity: "low"}), allowUnsigned: true,
+			is: errFeedFloor, want: "indicator 1 (inject.override): severity low is below the bundled high"},
 		{name: "a disabled flag", raw: []byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[{"id":"inject.override","severity":"high","disabled":true}]}`),
 			allowUnsigned: true, want: `unknown field "disabled"`},
 		{name: "a removal list", raw: []byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[],"remove":["inject.override"]}`),
@@ -107,27 +107,27 @@ func TestParseFeedRefusesWhatItMust(t *testing.T) {
 			allowUnsigned: true, want: `line 1: key "indicators[0].Severity" is not in lower case`},
 		{name: "a key that folds to another", raw: []byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[{"id":"feed.acme","category":"exfiltration","severity":"high","pattern":"acme","explain":"x","\u017feverity":"low"}]}`),
 			allowUnsigned: true, want: `line 1: key "indicators[0].ſeverity" is not in lower case`},
-		{name: "nested keys may repeat across objects", raw: feedJSON(1, FeedIndicator{ID: "secret.generic", Severity: "high"}, FeedIndicator{ID: "secret.path", Severity: "high"}), allowUnsigned: true},
-		{name: "oversized pattern", raw: with(func(in *FeedIndicator) { in.Pattern = "x" + strings.Repeat("y", MaxFeedPattern) }), allowUnsigned: true, want: "over the cap of 1024"},
-		{name: "pattern program too large", raw: with(func(in *FeedIndicator) { in.Pattern = strings.Repeat("[a-z]{1000}", 6) }), allowUnsigned: true, want: "instructions, over the cap"},
+		{name: "nested keys may repeat across objects", raw: feedJSON(1, feedIndicator{ID: "secret.generic", Severity: "high"}, feedIndicator{ID: "secret.path", Severity: "high"}), allowUnsigned: true},
+		{name: "oversized pattern", raw: with(func(in *feedIndicator) { in.Pattern = "x" + strings.Repeat("y", maxFeedPattern) }), allowUnsigned: true, want: "over the cap of 1024"},
+		{name: "pattern program too large", raw: with(func(in *feedIndicator) { in.Pattern = strings.Repeat("[a-z]{1000}", 6) }), allowUnsigned: true, want: "instructions, over the cap"},
 		{name: "patterns too large together", raw: feedJSON(1, feedBig(9)...), allowUnsigned: true, want: "over 8000 compiled instructions together"},
 		{name: "too many indicators", raw: feedJSON(1, many...), allowUnsigned: true, want: "257 indicators, over the cap of 256"},
-		{name: "pattern matching the empty string", raw: with(func(in *FeedIndicator) { in.Pattern = `(?:acme)?` }), allowUnsigned: true, want: "empty string"},
-		{name: "word boundary alone", raw: with(func(in *FeedIndicator) { in.Pattern = `\b` }), allowUnsigned: true, want: "empty string"},
-		{name: "bad regexp", raw: with(func(in *FeedIndicator) { in.Pattern = `acme(` }), allowUnsigned: true, want: "not an RE2 regular expression"},
-		{name: "backreference (not RE2)", raw: with(func(in *FeedIndicator) { in.Pattern = `(a)\1` }), allowUnsigned: true, want: "not an RE2 regular expression"},
-		{name: "upper-case pattern", raw: with(func(in *FeedIndicator) { in.Pattern = `Acme` }), allowUnsigned: true, want: "upper-case letter 'A'"},
-		{name: "case-insensitive flag is fine", raw: with(func(in *FeedIndicator) { in.Pattern = `(?i)Acme` }), allowUnsigned: true},
-		{name: "new id outside feed.", raw: with(func(in *FeedIndicator) { in.ID = "inject.mine" }), allowUnsigned: true, want: `starting "feed."`},
-		{name: "malformed id", raw: with(func(in *FeedIndicator) { in.ID = "Feed.X" }), allowUnsigned: true, want: "id: want"},
-		{name: "scan.* ids are not indicators", raw: feedJSON(1, FeedIndicator{ID: "scan.truncated", Severity: "high"}), allowUnsigned: true, want: "not a bundled indicator"},
+		{name: "pattern matching the empty string", raw: with(func(in *feedIndicator) { in.Pattern = `(?:acme)?` }), allowUnsigned: true, want: "empty string"},
+		{name: "word boundary alone", raw: with(func(in *feedIndicator) { in.Pattern = `\b` }), allowUnsigned: true, want: "empty string"},
+		{name: "bad regexp", raw: with(func(in *feedIndicator) { in.Pattern = `acme(` }), allowUnsigned: true, want: "not an RE2 regular expression"},
+		{name: "backreference (not RE2)", raw: with(func(in *feedIndicator) { in.Pattern = `(a)\1` }), allowUnsigned: true, want: "not an RE2 regular expression"},
+		{name: "upper-case pattern", raw: with(func(in *feedIndicator) { in.Pattern = `Acme` }), allowUnsigned: true, want: "upper-case letter 'A'"},
+		{name: "case-insensitive flag is fine", raw: with(func(in *feedIndicator) { in.Pattern = `(?i)Acme` }), allowUnsigned: true},
+		{name: "new id outside feed.", raw: with(func(in *feedIndicator) { in.ID = "inject.mine" }), allowUnsigned: true, want: `starting "feed."`},
+		{name: "malformed id", raw: with(func(in *feedIndicator) { in.ID = "Feed.X" }), allowUnsigned: true, want: "id: want"},
+		{name: "scan.* ids are not indicators", raw: feedJSON(1, feedIndicator{ID: "scan.truncated", Severity: "high"}), allowUnsigned: true, want: "not a bundled indicator"},
 		{name: "duplicate id", raw: feedJSON(1, feedAcme, feedAcme), allowUnsigned: true, want: "indicator 2 (feed.acme-collector): id repeated (first as indicator 1); remove one"},
-		{name: "unknown severity", raw: with(func(in *FeedIndicator) { in.Severity = "critical" }), allowUnsigned: true, want: `severity "critical"`},
-		{name: "unknown category", raw: with(func(in *FeedIndicator) { in.Category = "malware" }), allowUnsigned: true, want: `category "malware"`},
-		{name: "bundled category changed", raw: feedJSON(1, FeedIndicator{ID: "exfil.collector", Category: Injection, Severity: "high"}), allowUnsigned: true, want: "the bundled indicator is exfiltration"},
-		{name: "missing pattern", raw: with(func(in *FeedIndicator) { in.Pattern = "" }), allowUnsigned: true, want: "needs a pattern"},
-		{name: "explain over the cap", raw: with(func(in *FeedIndicator) { in.Explain = strings.Repeat("e", MaxFeedExplain+1) }), allowUnsigned: true, want: "over the cap of 200"},
-		{name: "explain with a newline", raw: with(func(in *FeedIndicator) { in.Explain = "one\ntwo" }), allowUnsigned: true, want: "one line"},
+		{name: "unknown severity", raw: with(func(in *feedIndicator) { in.Severity = "critical" }), allowUnsigned: true, want: `severity "critical"`},
+		{name: "unknown category", raw: with(func(in *feedIndicator) { in.Category = "malware" }), allowUnsigned: true, want: `category "malware"`},
+		{name: "bundled category changed", raw: feedJSON(1, feedIndicator{ID: "exfil.collector", Category: injection, Severity: "high"}), allowUnsigned: true, want: "the bundled indicator is exfiltration"},
+		{name: "missing pattern", raw: with(func(in *feedIndicator) { in.Pattern = "" }), allowUnsigned: true, want: "needs a pattern"},
+		{name: "explain over the cap", raw: with(func(in *feedIndicator) { in.Explain = strings.Repeat("e", maxFeedExplain+1) }), allowUnsigned: true, want: "over the cap of 200"},
+		{name: "explain with a newline", raw: with(func(in *feedIndicator) { in.Explain = "one\ntwo" }), allowUnsigned: true, want: "one line"},
 		{name: "version 0", raw: feedJSON(0), allowUnsigned: true, want: "version 0"},
 		{name: "bad created", raw: []byte(`{"version":1,"created":"yesterday","indicators":[]}`), allowUnsigned: true, want: `created "yesterday"`},
 		{name: "trailing data", raw: append(feedJSON(1), []byte(` {}`)...), allowUnsigned: true, want: "after top-level value"},
@@ -157,10 +157,10 @@ func TestParseFeedRefusesWhatItMust(t *testing.T) {
 }
 
 // feedBig returns n indicators of about a thousand instructions each.
-func feedBig(n int) []FeedIndicator {
-	var out []FeedIndicator
+func feedBig(n int) []feedIndicator {
+	var out []feedIndicator
 	for i := range n {
-		out = append(out, FeedIndicator{ID: fmt.Sprintf("feed.big%d", i), Category: Injection, Severity: "low",
+		out = append(out, feedIndicator{ID: fmt.Sprintf("feed.big%d", i), Category: injection, Severity: "low",
 			Pattern: fmt.Sprintf(`big%d[a-z]{990}`, i), Explain: "big"})
 	}
 	return out
@@ -296,14 +296,14 @@ func TestFeedRaisesSeverity(t *testing.T) {
 		t.Fatalf("bundled secret.generic: %v", g)
 	}
 	f, err := ParseFeed(feedJSON(2,
-		FeedIndicator{ID: "secret.generic", Severity: "high"},
-		FeedIndicator{ID: "stealth.zero-width", Severity: "high"},
-		FeedIndicator{ID: "inject.override", Severity: "high", Pattern: `\bpay\s+no\s+heed\s+to\s+(?:the\s+)?rules\b`},
+		feedIndicator{ID: "secret.generic", Severity: "high"},
+		feedIndicator{ID: "stealth.zero-width", Severity: "high"},
+		feedIndicator{ID: "inject.override", Severity: "high", Pattern: `\bpay\s+no\s+heed\s+to\s+(?:the\s+)?rules\b`},
 	), nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := f.Stats(); s != (FeedStats{Raised: 2, Extra: 1, Moot: 0}) {
+	if s := f.Stats(); s != (feedStats{Raised: 2, Extra: 1, Moot: 0}) {
 		t.Fatalf("stats %+v", s)
 	}
 	feedActivate(t, f)
@@ -325,18 +325,18 @@ func TestFeedRaisesSeverity(t *testing.T) {
 // A feed can name every bundled indicator, and still every finding stays
 // at least what the bundled indicators alone report.
 func TestFeedCannotDeleteOrLower(t *testing.T) {
-	var same []FeedIndicator
+	var same []feedIndicator
 	for _, r := range rules {
-		same = append(same, FeedIndicator{ID: r.id, Severity: r.sev.String()})
+		same = append(same, feedIndicator{ID: r.id, Severity: r.sev.String()})
 		if r.sev > Low {
-			lower := FeedIndicator{ID: r.id, Severity: Severity(r.sev - 1).String()}
-			if _, err := ParseFeed(feedJSON(1, lower), nil, true); !errors.Is(err, ErrFeedFloor) {
+			lower := feedIndicator{ID: r.id, Severity: Severity(r.sev - 1).String()}
+			if _, err := ParseFeed(feedJSON(1, lower), nil, true); !errors.Is(err, errFeedFloor) {
 				t.Errorf("lowering %s to %s: %v", r.id, lower.Severity, err)
 			}
 		}
 	}
 	for id, d := range detectors {
-		same = append(same, FeedIndicator{ID: id, Severity: d.sev.String()})
+		same = append(same, feedIndicator{ID: id, Severity: d.sev.String()})
 	}
 	f, err := ParseFeed(feedJSON(1, same...), nil, true)
 	if err != nil {
@@ -370,7 +370,7 @@ func TestStoredFeedOutlivesAnUpgrade(t *testing.T) {
 	// An installed feed that raised inject.role to high, read by an
 	// Airlock that ships it at high already (simulated as a lower entry):
 	// moot, not an error, so the proxy still starts.
-	payload := feedJSON(1, FeedIndicator{ID: "inject.override", Severity: "med"}, FeedIndicator{ID: "inject.retired", Severity: "high"}, feedAcme)
+	payload := feedJSON(1, feedIndicator{ID: "inject.override", Severity: "med"}, feedIndicator{ID: "inject.retired", Severity: "high"}, feedAcme)
 	f, err := compileFeed(payload, true)
 	if err != nil {
 		t.Fatalf("stored feed refused: %v", err)
@@ -401,10 +401,10 @@ func TestInstallFeedRefusesRollback(t *testing.T) {
 	if already, err := install(v2); err != nil || !already {
 		t.Fatalf("v2 again: already %v, %v", already, err)
 	}
-	if _, err := install(feedJSON(1, feedAcme)); !errors.Is(err, ErrFeedRollback) || !strings.Contains(err.Error(), "version 1, the active one is version 2") {
+	if _, err := install(feedJSON(1, feedAcme)); !errors.Is(err, errFeedRollback) || !strings.Contains(err.Error(), "version 1, the active one is version 2") {
 		t.Fatalf("v1 over v2: %v", err)
 	}
-	if _, err := install(feedJSON(2)); !errors.Is(err, ErrFeedRollback) || !strings.Contains(err.Error(), "other content") {
+	if _, err := install(feedJSON(2)); !errors.Is(err, errFeedRollback) || !strings.Contains(err.Error(), "other content") {
 		t.Fatalf("other v2: %v", err)
 	}
 	f, err := LoadFeed(path)
@@ -461,8 +461,8 @@ func feedFind(fs []Finding, id string) *Finding {
 func FuzzParseFeed(f *testing.F) {
 	pub, priv := feedKey(0)
 	f.Add(feedJSON(1, feedAcme))
-	f.Add(feedJSON(2, FeedIndicator{ID: "secret.generic", Severity: "high", Pattern: `\bvault\s+tokens?\b`}))
-	f.Add(feedJSON(1, FeedIndicator{ID: "inject.override", Severity: "low"}))
+	f.Add(feedJSON(2, feedIndicator{ID: "secret.generic", Severity: "high", Pattern: `\bvault\s+tokens?\b`}))
+	f.Add(feedJSON(1, feedIndicator{ID: "inject.override", Severity: "low"}))
 	f.Add([]byte(`{"version":1,"created":"2026-03-01T12:00:00Z","indicators":[{"id":"feed.a","category":"stealth","severity":"high","pattern":"(?:x|y)+\\bz{2,9}","explain":"e"}]}`))
 	env, err := SignFeed(feedJSON(1, feedAcme), priv)
 	if err != nil {
@@ -478,7 +478,7 @@ func FuzzParseFeed(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(fd.Indicators) > MaxFeedIndicators || len(fd.rules) > MaxFeedIndicators {
+		if len(fd.Indicators) > maxFeedIndicators || len(fd.rules) > maxFeedIndicators {
 			t.Fatalf("%d indicators accepted", len(fd.Indicators))
 		}
 		for id, s := range fd.raise {
@@ -487,7 +487,7 @@ func FuzzParseFeed(f *testing.F) {
 			}
 		}
 		for _, r := range fd.rules {
-			if r.re.MatchString("") || len(r.re.String()) > MaxFeedPattern {
+			if r.re.MatchString("") || len(r.re.String()) > maxFeedPattern {
 				t.Fatalf("pattern %q accepted", r.re)
 			}
 			if b, ok := bundled(r.id); ok && (r.sev < b.sev || r.cat != b.cat) {
@@ -507,9 +507,9 @@ func FuzzParseFeed(f *testing.F) {
 // benchFeed is a feed near the caps, of patterns shaped like the bundled
 // ones: a word boundary, alternatives, bounded gaps.
 func benchFeed(b *testing.B) *Feed {
-	var ins []FeedIndicator
+	var ins []feedIndicator
 	for i := range 128 {
-		ins = append(ins, FeedIndicator{ID: fmt.Sprintf("feed.b%d", i), Category: Exfiltration, Severity: "med",
+		ins = append(ins, feedIndicator{ID: fmt.Sprintf("feed.b%d", i), Category: Exfiltration, Severity: "med",
 			Pattern: fmt.Sprintf(`\b(?:upload|send|post)\s+(?:\S+\s+){0,3}?to\s+drop%d\.(?:example|test)\b`, i), Explain: "bench"})
 	}
 	f, err := ParseFeed(feedJSON(1, ins...), nil, true)
@@ -524,8 +524,8 @@ func BenchmarkTextSecurityReadmeFullFeed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ActivateFeed(benchFeed(b))
-	defer ActivateFeed(nil)
+	activateFeed(benchFeed(b))
+	defer activateFeed(nil)
 	s := string(raw)
 	b.SetBytes(int64(len(s)))
 	b.ReportAllocs()
@@ -536,8 +536,8 @@ func BenchmarkTextSecurityReadmeFullFeed(b *testing.B) {
 
 func BenchmarkToolTypicalFullFeed(b *testing.B) {
 	raw := loadTools(b, "testdata/benign")["server-filesystem@2026.8.31.json#read_text_file"]
-	ActivateFeed(benchFeed(b))
-	defer ActivateFeed(nil)
+	activateFeed(benchFeed(b))
+	defer activateFeed(nil)
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {

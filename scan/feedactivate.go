@@ -14,12 +14,12 @@ import (
 func ActivateInstalledFeed(home string) error {
 	f, err := LoadFeed(filepath.Join(home, FeedFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		ActivateFeed(nil)
+		activateFeed(nil)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	ActivateFeed(f)
+	activateFeed(f)
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func TestCollectorHosts(t *testing.T) {
-	f := &Feed{Indicators: []FeedIndicator{
+	f := &Feed{Indicators: []feedIndicator{
 		{ID: "exfil.collector", Pattern: `(?:newsink\.example|Other-Sink\.example)\b`},
 		{ID: "feed.sinks", Category: Exfiltration, Pattern: `(?:^|\.)grab\.example$`},
 		{ID: "feed.more", Category: Exfiltration, Pattern: `drop\.example`},
@@ -14,7 +14,7 @@ func TestCollectorHosts(t *testing.T) {
 		{ID: "feed.class", Category: Exfiltration, Pattern: `sink[0-9]\.example`},     // a class: left to the scanner
 		{ID: "feed.opt", Category: Exfiltration, Pattern: `\bacme-(?:drop|sink)(?:-free)?\.example\b`},
 		{ID: "feed.rep", Category: Exfiltration, Pattern: `x+\.example`},  // a repeat: left to the scanner
-		{ID: "feed.inj", Category: Injection, Pattern: `ignore\.example`}, // not exfiltration
+		{ID: "feed.inj", Category: injection, Pattern: `ignore\.example`}, // not exfiltration
 		{ID: "exfil.collector", Pattern: `(a\.example`},                   // does not parse
 	}}
 	got := f.CollectorHosts()

@@ -19,8 +19,8 @@ import (
 // position), and one with upper-case letters (the folded text has none,
 // so it could never match them).
 func compileFeedPattern(p string) (*feedPattern, error) {
-	if len(p) > MaxFeedPattern {
-		return nil, fmt.Errorf("pattern is %d bytes, over the cap of %d", len(p), MaxFeedPattern)
+	if len(p) > maxFeedPattern {
+		return nil, fmt.Errorf("pattern is %d bytes, over the cap of %d", len(p), maxFeedPattern)
 	}
 	tree, err := syntax.Parse(p, syntax.Perl)
 	if err != nil {
@@ -30,8 +30,8 @@ func compileFeedPattern(p string) (*feedPattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pattern: %w", err)
 	}
-	if len(prog.Inst) > MaxFeedProgram {
-		return nil, fmt.Errorf("pattern compiles to %d instructions, over the cap of %d (counted repeats multiply the size)", len(prog.Inst), MaxFeedProgram)
+	if len(prog.Inst) > maxFeedProgram {
+		return nil, fmt.Errorf("pattern compiles to %d instructions, over the cap of %d (counted repeats multiply the size)", len(prog.Inst), maxFeedProgram)
 	}
 	if canBeEmpty(tree) {
 		return nil, errors.New("pattern can match the empty string")

@@ -106,9 +106,9 @@ func InstallFeed(path string, f *Feed) (already bool, err error) {
 		// The same feed, now signed (or signed by another trusted key):
 		// record the new signer.
 	case f.Version < cur.Version:
-		return false, fmt.Errorf("%w: this feed is version %d, the active one is version %d; a feed can only move forward", ErrFeedRollback, f.Version, cur.Version)
+		return false, fmt.Errorf("%w: this feed is version %d, the active one is version %d; a feed can only move forward", errFeedRollback, f.Version, cur.Version)
 	case f.Version == cur.Version:
-		return false, fmt.Errorf("%w: version %d is already active with other content (sha256 %.12s…, this one %.12s…); a publisher raises the version for every change", ErrFeedRollback, f.Version, cur.SHA256, f.SHA256)
+		return false, fmt.Errorf("%w: version %d is already active with other content (sha256 %.12s…, this one %.12s…); a publisher raises the version for every change", errFeedRollback, f.Version, cur.SHA256, f.SHA256)
 	}
 	st := storedFeed{
 		Version: f.Version, Created: f.Created.Format(time.RFC3339), Signer: f.Signer, Source: f.Source,

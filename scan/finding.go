@@ -39,7 +39,7 @@ type Category string
 
 // Categories.
 const (
-	Injection    Category = "injection"
+	injection    Category = "injection"
 	Secret       Category = "secret"
 	Exfiltration Category = "exfiltration"
 	Execution    Category = "execution"
@@ -105,9 +105,9 @@ func (c Context) weighsDown(cat Category) bool {
 	case Instructions:
 		return false
 	case Config:
-		return cat == Injection || cat == Secret
+		return cat == injection || cat == Secret
 	case Script:
-		return cat == Injection
+		return cat == injection
 	}
 	return true
 }

@@ -55,7 +55,7 @@ const (
 var rules = []rule{
 	// --- injection ---
 	{
-		id: "inject.override", cat: Injection, sev: High, quotable: true,
+		id: "inject.override", cat: injection, sev: High, quotable: true,
 		words: []string{"ignore", "disregard", "forget", "override", "bypass", "neglect", "instructions", "instruction"},
 		pattern: `\b(?:ignore|disregard|forget|override|bypass|neglect)\s+(?:(?:all|any|the|your|my|of|every|these|those)\s+)*(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|developer)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|constraints|policies)\b` +
 			`|\b(?:forget|ignore|disregard)\s+(?:everything|all)\s+(?:above|before|else|(?:you\s+)?(?:were|have\s+been)\s+told)\b` +
@@ -66,7 +66,7 @@ var rules = []rule{
 		label:   `overrides prior instructions ("%s")`,
 	},
 	{
-		id: "inject.conceal", cat: Injection, sev: High, negatable: true,
+		id: "inject.conceal", cat: injection, sev: High, negatable: true,
 		words: []string{"user", "users", "mention", "reveal", "disclose", "hide", "secret", "hidden", "confidential"},
 		pattern: `\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|without|avoid)\s+(?:ever\s+)?(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing)\s+(?:(?:this|it|that|anything|them)\s+)?(?:to\s+)?(?:the\s+)?users?\b` +
 			`|\b(?:do\s+not|don'?t|never)\s+(?:let|make)\s+(?:the\s+)?users?\s+(?:know|see|notice|aware)` +
@@ -79,7 +79,7 @@ var rules = []rule{
 		label:   `tells the model to hide it from the user ("%s")`,
 	},
 	{
-		id: "inject.role", cat: Injection, sev: Med, quotable: true,
+		id: "inject.role", cat: injection, sev: Med, quotable: true,
 		words: []string{"you", "act", "developer", "god", "jailbreak", "jailbroken", "anything", "pretend"},
 		pattern: `\byou\s+are\s+now\s+(?:a|an|in|the|my|dan|free|unrestricted|jailbroken|no\s+longer)\b` +
 			`|\bact\s+as\s+(?:(?:a|an|the|my)\s+)?(?:[a-z-]+\s+){0,4}?(?:with\s+no|without(?:\s+any)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|censorship)\b` +
@@ -89,7 +89,7 @@ var rules = []rule{
 		label:   `role hijack ("%s")`,
 	},
 	{
-		id: "inject.important-block", cat: Injection, sev: Med,
+		id: "inject.important-block", cat: injection, sev: Med,
 		words: []string{"important", "system", "sys", "instructions", "instruction", "admin", "override", "secret", "hidden", "critical", "inst", "im"},
 		pattern: `<\s*(?:important|system|sys|instructions?|admin|override|secret|hidden|critical)(?:[-_](?:reminder|prompt|message|note|notes|instructions?|override|context))?(?:\s[^<>\n]{0,40})?\s*/?>` +
 			`|\[inst\]|<<\s*sys\s*>>|<\|im_start\|>\s*system|<\|system\|>|\[system\s*(?:message|prompt|note)?\]`,
@@ -97,7 +97,7 @@ var rules = []rule{
 		label:   `%s block instructing the model`,
 	},
 	{
-		id: "inject.shadow", cat: Injection, sev: Med,
+		id: "inject.shadow", cat: injection, sev: Med,
 		words: []string{"when", "whenever", "before", "instead", "rather", "tool", "tools"},
 		pattern: `\bwhen(?:ever)?\s+(?:the\s+|a\s+|any\s+)?` + q + `?(` + toolName + `)` + q + `?(?:\s+tool)?\s+(?:is|are|gets|get)\s+(?:being\s+)?(?:called|used|invoked|run|executed|requested)\b` +
 			`|\bwhen(?:ever)?\s+(?:you|the\s+(?:model|assistant|agent))\s+(?:calls?|uses?|invokes?|runs?)\s+(?:the\s+)?` + q + `?(` + toolName + `)` +
@@ -110,7 +110,7 @@ var rules = []rule{
 		label:   `instructs about other tools ("%s")`,
 	},
 	{
-		id: "inject.redirect", cat: Injection, sev: High, quotable: true,
+		id: "inject.redirect", cat: injection, sev: High, quotable: true,
 		words: []string{"always", "change", "replace", "redirect", "set", "switch", "send", "forward"},
 		pattern: `\balways\s+(?:[a-z]+\s+){0,3}?b?cc\s*(?::|to|=)?\s*[<"'\x60]?(?:[a-z0-9._%+-]+@|\{|\$)` +
 			`|\b(?:change|replace|redirect|set|switch)\s+(?:the\s+|all\s+)?(?:recipients?|to\s+address(?:es)?|destination|receiver|payee|iban|account\s+number|wallet\s+address)\s+(?:to|with)\b` +
@@ -119,7 +119,7 @@ var rules = []rule{
 		label:   `redirects messages ("%s")`,
 	},
 	{
-		id: "inject.precall", cat: Injection, sev: Med,
+		id: "inject.precall", cat: injection, sev: Med,
 		words:   []string{"before", "prior"},
 		pattern: `\b(?:before|prior\s+to)\s+(?:calling|using|invoking|running|executing)\s+(?:this|the)\s+tool\s*,?\s*(?:you\s+)?(?:(?:must|should|need\s+to|have\s+to|first|always|please|will\s+need\s+to)\s+)*(?:read|open|cat|load|fetch|call|get|include|send|pass|access|run|execute|retrieve|collect|obtain)\b`,
 		explain: "demands an action before the tool is called",

@@ -128,7 +128,7 @@ func TestToolUnreadable(t *testing.T) {
 }
 
 func TestToolTooDeep(t *testing.T) {
-	deep := `{"name":"d","inputSchema":` + strings.Repeat(`{"a":`, MaxToolDepth+5) + `"x"` + strings.Repeat(`}`, MaxToolDepth+5) + `}`
+	deep := `{"name":"d","inputSchema":` + strings.Repeat(`{"a":`, maxToolDepth+5) + `"x"` + strings.Repeat(`}`, maxToolDepth+5) + `}`
 	if bad, _ := Poisoned(Tool([]byte(deep))); !bad {
 		t.Error("a schema nested past the budget must not pass as clean")
 	}

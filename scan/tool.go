@@ -11,8 +11,8 @@ import (
 // Budgets for one tool definition. Beyond them Tool reports a High
 // finding rather than a partial scan: not read is not clean.
 const (
-	MaxToolBytes = 4 << 20
-	MaxToolDepth = 64
+	maxToolBytes = 4 << 20
+	maxToolDepth = 64
 )
 
 // Tool scans one MCP tool definition, the raw JSON object of one entry in
@@ -28,10 +28,10 @@ const (
 // Input that is not one JSON object yields a single High finding,
 // scan.unreadable, positioned at the syntax error in raw.
 func Tool(raw []byte) []Finding {
-	if len(raw) > MaxToolBytes {
+	if len(raw) > maxToolBytes {
 		return []Finding{{
 			ID: "scan.unreadable", Category: Stealth, Severity: High, Line: 1, Col: 1,
-			Explain: fmt.Sprintf("tool definition is %d bytes, over the %d-byte budget; not scanned", len(raw), MaxToolBytes),
+			Explain: fmt.Sprintf("tool definition is %d bytes, over the %d-byte budget; not scanned", len(raw), maxToolBytes),
 		}}
 	}
 	if !json.Valid(raw) {
@@ -199,11 +199,11 @@ func (w *toolWalker) object(depth int, member func(key string) error) error {
 // isProps: the value is a schema's "properties" object, whose keys are
 // parameter names the model reads.
 func (w *toolWalker) value(key string, depth int, isProps bool) error {
-	if depth > MaxToolDepth && !w.tooDeep {
+	if depth > maxToolDepth && !w.tooDeep {
 		w.tooDeep = true
 		w.out = append(w.out, Finding{
 			ID: "scan.unreadable", Category: Stealth, Severity: High, Line: 1, Col: 1, Field: w.field(""),
-			Explain: fmt.Sprintf("tool definition nests deeper than %d levels; the rest was not scanned", MaxToolDepth),
+			Explain: fmt.Sprintf("tool definition nests deeper than %d levels; the rest was not scanned", maxToolDepth),
 		})
 	}
 	n := len(w.path)

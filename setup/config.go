@@ -7,7 +7,7 @@ import (
 )
 
 // Server is one MCP server definition as a config file writes it.
-type Server struct {
+type server struct {
 	Name  string
 	Store Store
 	// Line is the 1-based line of the server's entry (its key, table
@@ -57,7 +57,7 @@ type Hook struct {
 // Config is what one config file defines.
 type Config struct {
 	Store   Store
-	Servers []Server
+	Servers []server
 	Hooks   []Hook
 	// HooksDisabled: a Claude Code settings file sets disableAllHooks,
 	// which silences every hook, Airlock's included.
@@ -139,11 +139,11 @@ func Parse(st Store, data []byte) (*Config, error) {
 	p := &parser{st: st, cfg: &Config{Store: st}}
 	var err error
 	switch st.Format {
-	case FormatJSON, FormatJSONC:
+	case formatJSON, formatJSONC:
 		err = p.json(data)
-	case FormatTOML:
+	case formatTOML:
 		err = p.toml(data)
-	case FormatYAML:
+	case formatYAML:
 		err = p.yaml(data)
 	default:
 		err = &ParseError{Path: st.Path, Err: fmt.Errorf("unknown format %q", st.Format)}

@@ -117,9 +117,9 @@ func (r *entryReader) boolean(obj value, key string) (b, set bool) {
 
 // readServer reads one server entry. A server with a field of the wrong
 // type is returned with a *ParseError and must not be used.
-func readServer(st Store, name string, line int, v value, d dialect) (Server, error) {
+func readServer(st Store, name string, line int, v value, d dialect) (server, error) {
 	r := &entryReader{st: st, name: name, line: line}
-	s := Server{Name: name, Store: st, Line: line}
+	s := server{Name: name, Store: st, Line: line}
 	if v.kind() != kObj {
 		r.bad(line, "", "an object")
 		return s, r.err

@@ -32,7 +32,7 @@ type srv struct {
 	Project   string
 }
 
-func toSrv(s Server) srv {
+func toSrv(s server) srv {
 	return srv{s.Name, s.Line, s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Transport, s.Remote, s.Disabled, s.Wrapped, s.WrapName, s.Inner, s.Project}
 }
 

@@ -41,7 +41,7 @@ var (
 
 // addFixtureSeeds adds every fixture in one of formats, each under the
 // fuzz store of the same agent and kind (the first store otherwise).
-func addFixtureSeeds(f *testing.F, stores []Store, formats ...Format) {
+func addFixtureSeeds(f *testing.F, stores []Store, formats ...format) {
 	var files []string
 	err := filepath.WalkDir(fixtureRoot, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -160,7 +160,7 @@ func erroredServers(err error) map[string]bool {
 }
 
 func FuzzParseJSONC(f *testing.F) {
-	addFixtureSeeds(f, fuzzJSONStores, FormatJSON, FormatJSONC)
+	addFixtureSeeds(f, fuzzJSONStores, formatJSON, formatJSONC)
 	for _, s := range []string{
 		`{"mcpServers": {"a": {"command": "x"}, "a": {"url": "u"}}}`,
 		`{"mcpServers": {"": {"command": ""}, "\u0000": {"args": [1]}}}`,
@@ -214,7 +214,7 @@ func FuzzParseJSONC(f *testing.F) {
 }
 
 func FuzzParseTOML(f *testing.F) {
-	addFixtureSeeds(f, fuzzTOMLStores, FormatTOML)
+	addFixtureSeeds(f, fuzzTOMLStores, formatTOML)
 	for _, s := range []string{
 		"[mcp_servers.a]\ncommand = \"x\"\n[mcp_servers.a.env]\nK = 1\n",
 		"mcp_servers = { a = { command = \"x\", args = [\"y\"] } }\n",
@@ -255,7 +255,7 @@ func FuzzParseTOML(f *testing.F) {
 }
 
 func FuzzParseYAML(f *testing.F) {
-	addFixtureSeeds(f, fuzzYAMLStores, FormatYAML)
+	addFixtureSeeds(f, fuzzYAMLStores, formatYAML)
 	for _, s := range []string{
 		"mcpServers:\n  - name: a\n    args: &x [1, 2]\n  - name: b\n    args: *x\n",
 		"mcpServers: {a: {command: x}}\n",
@@ -276,7 +276,7 @@ func FuzzParseYAML(f *testing.F) {
 // comments and commas (turning them into spaces), never a string, and
 // leaves valid JSON as it is.
 func FuzzBlankJSONC(f *testing.F) {
-	addFixtureSeeds(f, fuzzJSONStores, FormatJSON, FormatJSONC)
+	addFixtureSeeds(f, fuzzJSONStores, formatJSON, formatJSONC)
 	for _, s := range []string{
 		`{"u": "https://x//y", "c": "/* no */", "t": "[1,]", "q": "a\"//b\\"}`,
 		"{\"a\": [1, 2,], // c\n \"b\": /* x\n y */ 3,}",

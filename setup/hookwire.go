@@ -49,7 +49,7 @@ func hookEvent(event string) bool {
 }
 
 // HookRecord is one hook init added to a Claude Code settings file.
-type HookRecord struct {
+type hookRecord struct {
 	Event   string `json:"event"`
 	Command string `json:"command"`
 	// Created is "event" when init also added the event's list, "hooks"
@@ -154,7 +154,7 @@ func splitFirstWord(cmd string) (string, string) {
 
 // MinHookTimeout is the shortest hook timeout, in seconds, that counts as
 // letting airlock-hook answer: a timed-out hook lets the call through.
-const MinHookTimeout = 5
+const minHookTimeout = 5
 
 // sameProgram says the program a config names is the file installed (the
 // same file, by os.SameFile). A bare name is looked up on PATH; a relative
@@ -227,7 +227,7 @@ func hookProblem(h Hook, hookPath string) string {
 		return fmt.Sprintf("%s runs airlock-hook only for calls matching \"if\": %q", h.Event, h.If)
 	case h.Async:
 		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
-	case h.Timeout > 0 && h.Timeout < MinHookTimeout:
+	case h.Timeout > 0 && h.Timeout < minHookTimeout:
 		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
 	case h.Event == "PreToolUse" && h.Timeout > 0 && h.Timeout <= HookDeadline:
 		return fmt.Sprintf("PreToolUse gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Timeout, h.Timeout, HookDeadline, HookTimeout)
@@ -253,9 +253,9 @@ func IsAirlockHook(command string) bool {
 // runs yet. data is nil when the file does not exist; otherwise Parse read
 // it without error. It returns the new bytes and what it added (nothing:
 // the file needs no change).
-func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, error) {
+func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, error) {
 	var before *Config
-	var repointed []HookRecord
+	var repointed []hookRecord
 	if data != nil {
 		var err error
 		if before, err = Parse(st, data); err != nil {
@@ -274,14 +274,14 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 	}
 	pre, post := HookCommands(hookPath)
 	cmds := map[string]string{"PreToolUse": pre, "PostToolUse": post, "PostToolUseFailure": post}
-	var recs []HookRecord
+	var recs []hookRecord
 	for _, ev := range hookEvents {
 		wired := false
 		for _, h := range before.Hooks {
 			wired = wired || h.Event == ev.event && hookProblem(h, hookPath) == ""
 		}
 		if !wired {
-			recs = append(recs, HookRecord{Event: ev.event, Command: cmds[ev.event]})
+			recs = append(recs, hookRecord{Event: ev.event, Command: cmds[ev.event]})
 		}
 	}
 	if len(recs) == 0 {
@@ -290,7 +290,7 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 	group := func(ev string) []hookGroup {
 		return []hookGroup{{Matcher: "*", Hooks: []hookCmd{{Type: "command", Command: cmds[ev], Timeout: HookTimeout}}}}
 	}
-	events := func(rs []HookRecord) orderedObj {
+	events := func(rs []hookRecord) orderedObj {
 		var o orderedObj
 		for _, r := range rs {
 			o = append(o, kv{r.Event, group(r.Event)})
@@ -331,7 +331,7 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 		case hm.val.kind() != kObj:
 			return nil, nil, refuse(`"hooks" is not an object`)
 		default:
-			var add []HookRecord
+			var add []hookRecord
 			for i, r := range recs {
 				em, ok := jlast(hm.val, r.Event)
 				switch {
@@ -367,7 +367,7 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []HookRecord, er
 // wires (hookEvents), whose program is not the
 // airlock-hook at hookPath (Airlock was moved or reinstalled elsewhere) to
 // run hookPath instead, keeping the rest of the command line.
-func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byte, []HookRecord, error) {
+func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byte, []hookRecord, error) {
 	d := &jdoc{src: blankJSONC(data)}
 	root, ok := d.root()
 	if !ok || root.kind() != kObj {
@@ -378,7 +378,7 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 		return data, nil, nil
 	}
 	var sp []splice
-	var recs []HookRecord
+	var recs []hookRecord
 	repoint := func(cmd string) string {
 		_, rest := splitFirstWord(cmd)
 		return shellQuote(hookPath) + rest
@@ -400,7 +400,7 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 				}
 				nc := repoint(c.val.text())
 				sp = append(sp, splice{c.val.off, c.val.end, jsonQuote(nc)})
-				recs = append(recs, HookRecord{Event: ev.event, Command: nc})
+				recs = append(recs, hookRecord{Event: ev.event, Command: nc})
 			}
 		}
 	}
@@ -438,7 +438,7 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 
 // checkHooks holds an edited settings file to what wireHooks meant: the
 // hooks it had, plus exactly the ones added.
-func checkHooks(st Store, before *Config, after []byte, added []HookRecord) error {
+func checkHooks(st Store, before *Config, after []byte, added []hookRecord) error {
 	cfg, err := Parse(st, after)
 	if err != nil {
 		return refuse("internal error: the edited file no longer reads: %v", err)
@@ -471,7 +471,7 @@ func checkHooks(st Store, before *Config, after []byte, added []HookRecord) erro
 // airlock-hook (a group left with no hook goes too), then the event lists
 // and "hooks" object init created, once empty. The user's other hooks,
 // and anything else in the file, are kept.
-func unwireHooks(st Store, data []byte, recs []HookRecord) ([]byte, int, error) {
+func unwireHooks(st Store, data []byte, recs []hookRecord) ([]byte, int, error) {
 	events := map[string]bool{}
 	createdEvent := map[string]bool{}
 	createdHooks := false

@@ -60,7 +60,7 @@ func mustUninstall(t *testing.T, home, airlockHome string) *Report {
 	return r
 }
 
-func readServers(t *testing.T, st Store) map[string]Server {
+func readServers(t *testing.T, st Store) map[string]server {
 	t.Helper()
 	data, err := os.ReadFile(st.Path)
 	if err != nil {
@@ -70,7 +70,7 @@ func readServers(t *testing.T, st Store) map[string]Server {
 	if err != nil {
 		t.Fatalf("%s: %v", st.Path, err)
 	}
-	out := map[string]Server{}
+	out := map[string]server{}
 	for _, s := range cfg.Servers {
 		out[s.Name] = s
 	}
@@ -121,7 +121,7 @@ func TestHostileInitBreaksHardLinks(t *testing.T) {
 	r := mustInit(t, e.opt)
 	refused := false
 	for _, l := range r.Lines {
-		refused = refused || l.Path == cfg && l.Action == ActRefused
+		refused = refused || l.Path == cfg && l.Action == actRefused
 	}
 	if !refused {
 		sameFile("after init")
@@ -364,7 +364,7 @@ func TestHostileGeminiURLBeatsCommand(t *testing.T) {
 `), 0o644)
 	r := mustInit(t, e.opt)
 	for _, l := range r.Lines {
-		if l.Path == p && l.Server != "" && l.Action != ActRemote {
+		if l.Path == p && l.Server != "" && l.Action != actRemote {
 			t.Errorf("init: %s (Gemini CLI connects to the URL and never runs this command)", l)
 		}
 	}
@@ -414,9 +414,9 @@ func TestHostileUninstallUndercountsARemovedFile(t *testing.T) {
 	removed, restored := 0, 0
 	for _, l := range u.Lines {
 		switch l.Action {
-		case ActRemoved:
+		case actRemoved:
 			removed++
-		case ActRestored:
+		case actRestored:
 			restored++
 		}
 	}

@@ -41,7 +41,7 @@ func Init(opt Options) (*Report, error) {
 		switch {
 		case st.ID == "claude-code.user-settings":
 			run.hooks(st)
-		case st.Kind == KindMCP:
+		case st.Kind == kindMCP:
 			run.store(st)
 		}
 	}
@@ -66,25 +66,25 @@ func (run *initRun) policy() {
 	case errors.Is(err, fs.ErrNotExist):
 		if !o.DryRun {
 			if err := writeAtomic(o.AirlockHome, p, o.Policy); err != nil {
-				run.r.file(p, "", ActRefused, err.Error())
+				run.r.file(p, "", actRefused, err.Error())
 				return
 			}
 		}
-		run.r.file(p, "", ActWrote, "profile "+o.Profile)
+		run.r.file(p, "", actWrote, "profile "+o.Profile)
 		run.r.Changed++
 	case err != nil:
-		run.r.file(p, "", ActRefused, err.Error())
+		run.r.file(p, "", actRefused, err.Error())
 	case bytes.Equal(cur, o.Policy):
-		run.r.file(p, "", ActUnchanged, "profile "+o.Profile)
+		run.r.file(p, "", actUnchanged, "profile "+o.Profile)
 	default:
 		name := ""
 		if o.ProfileOf != nil {
 			name = o.ProfileOf(cur)
 		}
 		if name == "" {
-			run.r.file(p, "", ActKeptEdited, "")
+			run.r.file(p, "", actKeptEdited, "")
 		} else {
-			run.r.file(p, "", ActKept, fmt.Sprintf("profile %s; airlock profile %s switches", name, o.Profile))
+			run.r.file(p, "", actKept, fmt.Sprintf("profile %s; airlock profile %s switches", name, o.Profile))
 		}
 	}
 }
@@ -93,7 +93,7 @@ func (run *initRun) policy() {
 func (run *initRun) open(st Store) *fileState {
 	f, err := readState(st.Path)
 	if err != nil {
-		run.r.file(st.Path, st.Agent, ActRefused, err.Error())
+		run.r.file(st.Path, st.Agent, actRefused, err.Error())
 		return nil
 	}
 	if f.exists {
@@ -102,7 +102,7 @@ func (run *initRun) open(st Store) *fileState {
 		}
 		run.seen[f.real] = true
 		if n := linkCount(f.info); n > 1 {
-			run.r.file(st.Path, st.Agent, ActRefused, hardLinkRefusal(n))
+			run.r.file(st.Path, st.Agent, actRefused, hardLinkRefusal(n))
 			return nil
 		}
 	}
@@ -127,29 +127,29 @@ func (run *initRun) store(st Store) {
 	}
 	cfg, err := Parse(st, f.data)
 	if err != nil {
-		run.r.file(st.Path, st.Agent, ActRefused, refusedParse(err))
+		run.r.file(st.Path, st.Agent, actRefused, refusedParse(err))
 		return
 	}
 	r := run.r
 	switch {
 	case st.ID == "claude-code.user-mcp":
-		r.file(st.Path, st.Agent, ActLeftAlone, "Claude Code's own servers are gated by airlock-hook")
+		r.file(st.Path, st.Agent, actLeftAlone, "Claude Code's own servers are gated by airlock-hook")
 		for _, s := range cfg.Servers {
 			name := s.Name
 			if s.Project != "" {
 				name = s.Project + " " + s.Name
 			}
-			r.server(st.Path, st.Agent, name, ActLeftAlone, "")
+			r.server(st.Path, st.Agent, name, actLeftAlone, "")
 		}
 		return
-	case st.Scope == ScopeSystem:
-		r.file(st.Path, st.Agent, ActLeftAlone, "managed by an administrator: airlock init does not edit system files")
+	case st.Scope == scopeSystem:
+		r.file(st.Path, st.Agent, actLeftAlone, "managed by an administrator: airlock init does not edit system files")
 		for _, s := range cfg.Servers {
-			r.add(serverState(st, s, ActNotWrapped))
+			r.add(serverState(st, s, actNotWrapped))
 		}
 		return
 	}
-	var lines []Line
+	var lines []line
 	var todo []string
 	stale := map[string]bool{}
 	for _, s := range cfg.Servers {
@@ -164,7 +164,7 @@ func (run *initRun) store(st Store) {
 		}
 	}
 	data, cur := f.data, cfg
-	var recs []WrapRecord
+	var recs []wrapRecord
 	argv := map[string][]string{}
 	failed := map[string]string{}
 	for _, name := range todo {
@@ -175,7 +175,7 @@ func (run *initRun) store(st Store) {
 				continue
 			}
 			was := old.Command
-			out, ok, err := unwrapServer(st, data, cur, WrapRecord{Name: name})
+			out, ok, err := unwrapServer(st, data, cur, wrapRecord{Name: name})
 			if err == nil && !ok {
 				err = refuse("server %q: cannot take it from behind the old airlock-mcp", name)
 			}
@@ -197,7 +197,7 @@ func (run *initRun) store(st Store) {
 			data, recs = wout, append(recs, rec)
 			argv[name] = argvOf(serverByName(ucfg, name))
 			if cur, err = Parse(st, data); err != nil {
-				run.r.file(st.Path, st.Agent, ActRefused, "internal error: "+err.Error())
+				run.r.file(st.Path, st.Agent, actRefused, "internal error: "+err.Error())
 				return
 			}
 			continue
@@ -210,25 +210,25 @@ func (run *initRun) store(st Store) {
 		data, recs = out, append(recs, rec)
 		argv[name] = argvOf(serverByName(cur, name))
 		if cur, err = Parse(st, data); err != nil {
-			run.r.file(st.Path, st.Agent, ActRefused, "internal error: "+err.Error())
+			run.r.file(st.Path, st.Agent, actRefused, "internal error: "+err.Error())
 			return
 		}
 	}
 	for _, s := range cfg.Servers {
 		switch msg, bad := failed[s.Name]; {
 		case bad:
-			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActRefused, Detail: msg})
+			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actRefused, Detail: msg})
 		case argv[s.Name] != nil && stale[s.Name]:
-			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActWrapped, Detail: "moved from " + s.Command + " to " + run.opt.MCPPath})
+			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "moved from " + s.Command + " to " + run.opt.MCPPath})
 		case argv[s.Name] != nil:
-			lines = append(lines, Line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: ActWrapped})
+			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped})
 		default:
 			lines = append(lines, serverState(st, s, ""))
 		}
 	}
 	if len(recs) > 0 {
 		if err := checkEdit(st, cfg, data, argv, nil); err != nil {
-			r.file(st.Path, st.Agent, ActRefused, err.Error())
+			r.file(st.Path, st.Agent, actRefused, err.Error())
 			return
 		}
 		if !run.commit(st, f, data, f.mode, recs, nil) {
@@ -242,20 +242,20 @@ func (run *initRun) store(st Store) {
 
 // serverState is the line for a server init does not change. straggler is
 // the action for a stdio server left unwrapped ("" when it cannot be).
-func serverState(st Store, s Server, straggler string) Line {
-	l := Line{Path: st.Path, Agent: st.Agent, Server: s.Name}
+func serverState(st Store, s server, straggler string) line {
+	l := line{Path: st.Path, Agent: st.Agent, Server: s.Name}
 	switch {
 	case s.Wrapped:
-		l.Action = ActAlreadyWrapped
+		l.Action = actAlreadyWrapped
 		if s.WrapName != s.Name {
 			l.Detail = "behind airlock-mcp as " + s.WrapName
 		}
 	case s.Remote:
-		l.Action, l.Detail = ActRemote, s.URL
+		l.Action, l.Detail = actRemote, s.URL
 	case s.Command == "" && s.Transport == "builtin":
-		l.Action, l.Detail = ActSkipped, "built into "+st.Agent+": no process to wrap"
+		l.Action, l.Detail = actSkipped, "built into "+st.Agent+": no process to wrap"
 	case s.Command == "":
-		l.Action, l.Detail = ActSkipped, "no command in the file: nothing to wrap"
+		l.Action, l.Detail = actSkipped, "no command in the file: nothing to wrap"
 	default:
 		l.Action = straggler
 	}
@@ -272,23 +272,23 @@ func (run *initRun) hooks(st Store) {
 	if f.exists {
 		var err error
 		if cfg, err = Parse(st, f.data); err != nil {
-			run.r.file(st.Path, st.Agent, ActRefused, refusedParse(err))
+			run.r.file(st.Path, st.Agent, actRefused, refusedParse(err))
 			return
 		}
 		data = f.data
 	}
 	out, recs, err := wireHooks(st, data, run.opt.HookPath)
 	if err != nil {
-		run.r.file(st.Path, st.Agent, ActRefused, err.Error())
+		run.r.file(st.Path, st.Agent, actRefused, err.Error())
 		return
 	}
 	if cfg != nil && cfg.HooksDisabled {
-		defer run.r.file(st.Path, st.Agent, ActHooksDisabled, "Claude Code runs no hook, Airlock's included")
+		defer run.r.file(st.Path, st.Agent, actHooksDisabled, "Claude Code runs no hook, Airlock's included")
 	}
 	if len(recs) == 0 && cfg != nil {
 		for _, h := range cfg.Hooks {
 			if h.Event == "PreToolUse" && IsAirlockHook(h.Command) {
-				run.r.file(st.Path, st.Agent, ActHookPresent, h.Command)
+				run.r.file(st.Path, st.Agent, actHookPresent, h.Command)
 				return
 			}
 		}
@@ -305,41 +305,41 @@ func (run *initRun) hooks(st Store) {
 	for _, h := range recs {
 		evs = append(evs, h.Event)
 	}
-	run.r.file(st.Path, st.Agent, ActHookWired, strings.Join(evs, ", ")+": "+recs[0].Command)
+	run.r.file(st.Path, st.Agent, actHookWired, strings.Join(evs, ", ")+": "+recs[0].Command)
 }
 
 // commit backs f up, records the change in the manifest, then replaces
 // the file. A file init cannot record is not changed; a change that fails
 // is taken out of the manifest again.
-func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode, servers []WrapRecord, hooks []HookRecord) bool {
+func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode, servers []wrapRecord, hooks []hookRecord) bool {
 	r, o := run.r, run.opt
 	if o.DryRun {
 		if f.exists {
-			r.file(st.Path, st.Agent, ActBackedUp, run.bk.dir+string(filepath.Separator)+"…")
+			r.file(st.Path, st.Agent, actBackedUp, run.bk.dir+string(filepath.Separator)+"…")
 		} else {
-			r.file(st.Path, st.Agent, ActCreated, "")
+			r.file(st.Path, st.Agent, actCreated, "")
 		}
 		r.Changed++
 		return true
 	}
-	ch := Change{Time: o.Now().UTC(), Existed: f.exists, After: sum(data), AfterMode: modeString(mode), Servers: servers, Hooks: hooks}
+	ch := change{Time: o.Now().UTC(), Existed: f.exists, After: sum(data), AfterMode: modeString(mode), Servers: servers, Hooks: hooks}
 	if f.exists {
 		b, err := run.bk.save(f.path, f.data)
 		if err != nil {
-			r.file(st.Path, st.Agent, ActRefused, err.Error())
+			r.file(st.Path, st.Agent, actRefused, err.Error())
 			return false
 		}
 		ch.Backup, ch.Before, ch.Mode = b, sum(f.data), modeString(f.mode)
 	}
-	if err := updateManifest(o.AirlockHome, func(m *Manifest) {
+	if err := updateManifest(o.AirlockHome, func(m *manifest) {
 		rec := m.record(f, st)
 		rec.Changes = append(rec.Changes, ch)
 	}); err != nil {
-		r.file(st.Path, st.Agent, ActRefused, "cannot record the change in the manifest: "+err.Error())
+		r.file(st.Path, st.Agent, actRefused, "cannot record the change in the manifest: "+err.Error())
 		return false
 	}
 	undo := func() error {
-		return updateManifest(o.AirlockHome, func(m *Manifest) {
+		return updateManifest(o.AirlockHome, func(m *manifest) {
 			for i := range m.Files {
 				fr := &m.Files[i]
 				if fr.Real != f.real {
@@ -362,14 +362,14 @@ func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode
 		if werr := undo(); werr != nil {
 			err = fmt.Errorf("%v (and the manifest could not be put back: %v)", err, werr)
 		}
-		r.file(st.Path, st.Agent, ActRefused, err.Error())
+		r.file(st.Path, st.Agent, actRefused, err.Error())
 		return false
 	}
 	r.Changed++
 	if f.exists {
-		r.file(st.Path, st.Agent, ActBackedUp, ch.Backup)
+		r.file(st.Path, st.Agent, actBackedUp, ch.Backup)
 	} else {
-		r.file(st.Path, st.Agent, ActCreated, "")
+		r.file(st.Path, st.Agent, actCreated, "")
 	}
 	return true
 }

@@ -29,9 +29,9 @@ func parsedFiles(t *testing.T, opt Options) map[string]*Config {
 
 // comments lists the comments of a file: what blanking removes from JSONC,
 // the # parts of TOML and YAML lines.
-func comments(data []byte, f Format) []string {
+func comments(data []byte, f format) []string {
 	var out []string
-	if f == FormatJSON || f == FormatJSONC {
+	if f == formatJSON || f == formatJSONC {
 		b := blankJSONC(data)
 		for i := 0; i < len(data); {
 			if data[i] == b[i] || data[i] == ',' {
@@ -81,7 +81,7 @@ func TestInitWrapsEveryStdioServerExactlyOnce(t *testing.T) {
 	}
 	wrappedLines := map[string]int{}
 	for _, l := range r.Lines {
-		if l.Action == ActWrapped {
+		if l.Action == actWrapped {
 			wrappedLines[l.Path+"\x00"+l.Server]++
 		}
 	}
@@ -138,7 +138,7 @@ func TestInitWrapsEveryStdioServerExactlyOnce(t *testing.T) {
 		inManifest[f.Store.ID] = true
 		ch := f.Changes[0]
 		b, err := os.ReadFile(ch.Backup)
-		if err != nil || sum(b) != ch.Before || !bytes.Equal(b, raw[f.Path]) && f.Store.Kind == KindMCP {
+		if err != nil || sum(b) != ch.Before || !bytes.Equal(b, raw[f.Path]) && f.Store.Kind == kindMCP {
 			t.Errorf("%s: backup %s is not the file as it was (%v)", f.Path, ch.Backup, err)
 		}
 		if fi, err := os.Stat(ch.Backup); err != nil || fi.Mode().Perm() != 0o600 {
@@ -150,7 +150,7 @@ func TestInitWrapsEveryStdioServerExactlyOnce(t *testing.T) {
 			t.Errorf("store %s was not edited", id)
 		}
 	}
-	if fi, err := os.Stat(ManifestPath(h.opt.AirlockHome)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(manifestPath(h.opt.AirlockHome)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("manifest mode %v %v, want 0600", fi.Mode(), err)
 	}
 
@@ -168,8 +168,8 @@ func TestInitWrapsEveryStdioServerExactlyOnce(t *testing.T) {
 	}
 	// TOML and YAML lines carry the mark.
 	for _, p := range []string{filepath.Join(h.home, ".codex", "config.toml"), filepath.Join(h.proj, ".continue", "config.yaml")} {
-		if b, _ := os.ReadFile(p); !bytes.Contains(b, []byte(Mark)) {
-			t.Errorf("%s: no %q mark", p, Mark)
+		if b, _ := os.ReadFile(p); !bytes.Contains(b, []byte(mark)) {
+			t.Errorf("%s: no %q mark", p, mark)
 		}
 	}
 }
@@ -235,7 +235,7 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 		t.Errorf("second init: %s", r.Summary())
 	}
 	for _, l := range r.Lines {
-		if l.Action == ActWrapped || l.Action == ActBackedUp || l.Action == ActHookWired {
+		if l.Action == actWrapped || l.Action == actBackedUp || l.Action == actHookWired {
 			t.Errorf("second init: %s", l)
 		}
 	}
@@ -277,10 +277,10 @@ func TestInitRefusesAFileChangedUnderIt(t *testing.T) {
 	}
 	found := false
 	for _, l := range r.Lines {
-		if l.Path == target && l.Action == ActRefused && strings.Contains(l.Detail, ErrChanged.Error()) {
+		if l.Path == target && l.Action == actRefused && strings.Contains(l.Detail, errChanged.Error()) {
 			found = true
 		}
-		if l.Path == target && (l.Action == ActWrapped || l.Action == ActBackedUp) {
+		if l.Path == target && (l.Action == actWrapped || l.Action == actBackedUp) {
 			t.Errorf("reported as done: %s", l)
 		}
 	}
@@ -323,7 +323,7 @@ func TestInitRefusesAFileThatDoesNotParse(t *testing.T) {
 		}
 		found := false
 		for _, l := range r.Lines {
-			if l.Path == p && l.Action == ActRefused && strings.Contains(l.Detail, p+":") && strings.Contains(l.Detail, "fix the file") {
+			if l.Path == p && l.Action == actRefused && strings.Contains(l.Detail, p+":") && strings.Contains(l.Detail, "fix the file") {
 				found = true
 			}
 		}
@@ -355,7 +355,7 @@ func TestStatusNamesStragglersAndRemotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	by := map[string]StoreStatus{}
+	by := map[string]storeStatus{}
 	for _, ss := range s.Stores {
 		by[ss.Store.ID] = ss
 	}

@@ -120,7 +120,7 @@ func TestLocateEnvOverrides(t *testing.T) {
 		want          map[string]string // id -> path
 		absent        []string
 		generic       []string
-		genericFormat []Format
+		genericFormat []format
 	}{
 		{
 			name: "linux XDG, CLAUDE_CONFIG_DIR, CODEX_HOME, KIMI_CODE_HOME, CLINE file",
@@ -148,7 +148,7 @@ func TestLocateEnvOverrides(t *testing.T) {
 				"cursor.user":               "/home/dev/.cursor/mcp.json", // XDG moves nothing else
 			},
 			generic:       []string{"/etc/team/servers.json", "/home/dev/more.yaml"},
-			genericFormat: []Format{FormatJSON, FormatYAML},
+			genericFormat: []format{formatJSON, formatYAML},
 		},
 		{
 			name: "linux relative XDG is ignored; CLINE dir",
@@ -196,7 +196,7 @@ func TestLocateEnvOverrides(t *testing.T) {
 				"kiro.project":                 `C:\src\app\.kiro\settings\mcp.json`,
 			},
 			generic:       []string{`C:\team\servers.json`, `D:\x\codex.toml`},
-			genericFormat: []Format{FormatJSON, FormatTOML},
+			genericFormat: []format{formatJSON, formatTOML},
 		},
 		{
 			name: "windows APPDATA and CODEX_HOME set",
@@ -249,7 +249,7 @@ func TestLocateEnvOverrides(t *testing.T) {
 				t.Fatalf("generic stores %+v, want paths %q", generic, tc.generic)
 			}
 			for i, s := range generic {
-				if s.Path != tc.generic[i] || s.Format != tc.genericFormat[i] || s.ID != "generic."+strconv.Itoa(i+1) || s.Kind != KindMCP {
+				if s.Path != tc.generic[i] || s.Format != tc.genericFormat[i] || s.ID != "generic."+strconv.Itoa(i+1) || s.Kind != kindMCP {
 					t.Errorf("generic store %d = %+v, want path %q format %q", i, s, tc.generic[i], tc.genericFormat[i])
 				}
 			}
@@ -278,8 +278,8 @@ func TestLocateInvariants(t *testing.T) {
 			if !abs {
 				t.Errorf("%s: %s path %q is not absolute for the OS", c.os, s.ID, s.Path)
 			}
-			if s.Agent == "" || s.Format == "" || (s.Kind != KindMCP && s.Kind != KindSettings) ||
-				(s.Scope != ScopeUser && s.Scope != ScopeProject && s.Scope != ScopeSystem) {
+			if s.Agent == "" || s.Format == "" || (s.Kind != kindMCP && s.Kind != KindSettings) ||
+				(s.Scope != scopeUser && s.Scope != ScopeProject && s.Scope != scopeSystem) {
 				t.Errorf("%s: incomplete store %+v", c.os, s)
 			}
 			r, ok := Recognize(s.Path)

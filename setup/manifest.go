@@ -21,22 +21,22 @@ import (
 
 // Manifest is what init changed, kept in $AIRLOCK_HOME/setup/manifest.json
 // so uninstall can undo exactly that and nothing else.
-type Manifest struct {
+type manifest struct {
 	Version int          `json:"version"`
-	Files   []FileRecord `json:"files"`
+	Files   []fileRecord `json:"files"`
 }
 
 // FileRecord is one config file init edited (or created).
-type FileRecord struct {
+type fileRecord struct {
 	Path  string `json:"path"` // as found: a symlink's own path
 	Real  string `json:"real"` // symlinks resolved: the file edited
 	Store Store  `json:"store"`
 	// Changes holds one entry per init that changed the file, oldest first.
-	Changes []Change `json:"changes"`
+	Changes []change `json:"changes"`
 }
 
 // Change is one init's edit of one file.
-type Change struct {
+type change struct {
 	Time    time.Time `json:"time"`
 	Existed bool      `json:"existed"` // false: this init created the file
 	Backup  string    `json:"backup,omitempty"`
@@ -47,21 +47,21 @@ type Change struct {
 	Mode      string       `json:"mode,omitempty"`
 	After     string       `json:"sha256"`
 	AfterMode string       `json:"after_mode"`
-	Servers   []WrapRecord `json:"servers,omitempty"`
-	Hooks     []HookRecord `json:"hooks,omitempty"`
+	Servers   []wrapRecord `json:"servers,omitempty"`
+	Hooks     []hookRecord `json:"hooks,omitempty"`
 }
 
 const manifestVersion = 1
 
 // ManifestPath is where init keeps its manifest under an Airlock home.
-func ManifestPath(airlockHome string) string {
+func manifestPath(airlockHome string) string {
 	return filepath.Join(airlockHome, "setup", "manifest.json")
 }
 
 // ReadManifest reads an Airlock home's manifest; one that does not exist
 // is empty, not an error.
-func ReadManifest(airlockHome string) (*Manifest, error) {
-	p := ManifestPath(airlockHome)
+func ReadManifest(airlockHome string) (*manifest, error) {
+	p := manifestPath(airlockHome)
 	// Airlock's own files: never through a link, never another user's.
 	err := home.CheckDir(airlockHome, filepath.Dir(p))
 	var data []byte
@@ -69,12 +69,12 @@ func ReadManifest(airlockHome string) (*Manifest, error) {
 		data, err = regular.ReadState(p, MaxFileSize)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Manifest{Version: manifestVersion}, nil
+		return &manifest{Version: manifestVersion}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var m Manifest
+	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w (it lists what airlock init changed; restore it from a copy or remove it if you restored the files yourself)", p, err)
 	}
@@ -84,8 +84,8 @@ func ReadManifest(airlockHome string) (*Manifest, error) {
 	return &m, nil
 }
 
-func (m *Manifest) write(airlockHome string) error {
-	p := ManifestPath(airlockHome)
+func (m *manifest) write(airlockHome string) error {
+	p := manifestPath(airlockHome)
 	if len(m.Files) == 0 {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -132,7 +132,7 @@ func lockSetup(airlockHome string, create bool) (func(), error) {
 
 // updateManifest re-reads the manifest under the lock, applies change and
 // writes it back, so records another run added meanwhile are kept.
-func updateManifest(airlockHome string, change func(*Manifest)) error {
+func updateManifest(airlockHome string, change func(*manifest)) error {
 	unlock, err := lockSetup(airlockHome, true)
 	if err != nil {
 		return err
@@ -147,18 +147,18 @@ func updateManifest(airlockHome string, change func(*Manifest)) error {
 }
 
 // record is the file's record, created when missing.
-func (m *Manifest) record(f *fileState, st Store) *FileRecord {
+func (m *manifest) record(f *fileState, st Store) *fileRecord {
 	for i := range m.Files {
 		if m.Files[i].Real == f.real || m.Files[i].Path == f.path {
 			m.Files[i].Real = f.real
 			return &m.Files[i]
 		}
 	}
-	m.Files = append(m.Files, FileRecord{Path: f.path, Real: f.real, Store: st})
+	m.Files = append(m.Files, fileRecord{Path: f.path, Real: f.real, Store: st})
 	return &m.Files[len(m.Files)-1]
 }
 
-func (m *Manifest) drop(path string) {
+func (m *manifest) drop(path string) {
 	for i := range m.Files {
 		if m.Files[i].Path == path {
 			m.Files = append(m.Files[:i], m.Files[i+1:]...)

@@ -22,7 +22,7 @@ func Recognize(path string) (Store, bool) {
 	}
 	st := newStore(id, path)
 	if id == "continue.project-server" {
-		st.Format = formatByExt(path, FormatYAML)
+		st.Format = formatByExt(path, formatYAML)
 	}
 	return st, true
 }

@@ -12,7 +12,7 @@ import (
 // line per file and per server.
 type Report struct {
 	DryRun bool   `json:"dry_run,omitempty"`
-	Lines  []Line `json:"lines"`
+	Lines  []line `json:"lines"`
 	// Changed counts the files written, created or removed (that would
 	// be, under DryRun); Refused, the files and servers left alone because
 	// editing them was not safe.
@@ -21,7 +21,7 @@ type Report struct {
 }
 
 // Line is one thing done to (or found in) one file or one server.
-type Line struct {
+type line struct {
 	Path   string `json:"path"`
 	Agent  string `json:"agent,omitempty"`
 	Server string `json:"server,omitempty"`
@@ -32,59 +32,59 @@ type Line struct {
 // Actions. A change is written in the past tense, or, under DryRun, as
 // "would" and the verb.
 const (
-	ActWrapped        = "wrapped"
-	ActAlreadyWrapped = "already wrapped"
-	ActRemote         = "remote: not gateable by a stdio proxy"
-	ActLeftAlone      = "left alone"
-	ActSkipped        = "skipped"
-	ActRefused        = "refused"
-	ActBackedUp       = "backed up to"
-	ActCreated        = "created"
-	ActHookWired      = "hook wired"
-	ActHookPresent    = "hook already wired"
-	ActHooksDisabled  = "warning: disableAllHooks is set"
-	ActWrote          = "wrote"
-	ActUnchanged      = "unchanged"
-	ActKept           = "kept"
-	ActKeptEdited     = "kept your edited policy.yaml"
-	ActRestored       = "restored byte for byte"
-	ActUnwrapped      = "unwrapped (edited since init)"
-	ActNoBackup       = "unwrapped (its backup is missing)"
-	ActServerUnwrap   = "unwrapped"
-	ActNotWrapped     = "not wrapped"
-	ActRemovedHook    = "removed airlock-hook"
-	ActRemoved        = "removed (airlock init created it)"
-	ActGone           = "gone since init: nothing to restore"
-	ActNothingLeft    = "nothing of airlock's left in it"
-	ActPurged         = "purged"
-	ActNotPurged      = "not purged"
+	actWrapped        = "wrapped"
+	actAlreadyWrapped = "already wrapped"
+	actRemote         = "remote: not gateable by a stdio proxy"
+	actLeftAlone      = "left alone"
+	actSkipped        = "skipped"
+	actRefused        = "refused"
+	actBackedUp       = "backed up to"
+	actCreated        = "created"
+	actHookWired      = "hook wired"
+	actHookPresent    = "hook already wired"
+	actHooksDisabled  = "warning: disableAllHooks is set"
+	actWrote          = "wrote"
+	actUnchanged      = "unchanged"
+	actKept           = "kept"
+	actKeptEdited     = "kept your edited policy.yaml"
+	actRestored       = "restored byte for byte"
+	actUnwrapped      = "unwrapped (edited since init)"
+	actNoBackup       = "unwrapped (its backup is missing)"
+	actServerUnwrap   = "unwrapped"
+	actNotWrapped     = "not wrapped"
+	actRemovedHook    = "removed airlock-hook"
+	actRemoved        = "removed (airlock init created it)"
+	actGone           = "gone since init: nothing to restore"
+	actNothingLeft    = "nothing of airlock's left in it"
+	actPurged         = "purged"
+	actNotPurged      = "not purged"
 )
 
 // would is each change's form under DryRun (init's: uninstall has none).
 var would = map[string]string{
-	ActWrapped:   "would wrap",
-	ActBackedUp:  "would back up to",
-	ActCreated:   "would create",
-	ActHookWired: "would wire hook",
-	ActWrote:     "would write",
+	actWrapped:   "would wrap",
+	actBackedUp:  "would back up to",
+	actCreated:   "would create",
+	actHookWired: "would wire hook",
+	actWrote:     "would write",
 }
 
-func (r *Report) add(l Line) {
+func (r *Report) add(l line) {
 	if w, ok := would[l.Action]; ok && r.DryRun {
 		l.Action = w
 	}
-	if l.Action == ActRefused {
+	if l.Action == actRefused {
 		r.Refused++
 	}
 	r.Lines = append(r.Lines, l)
 }
 
 func (r *Report) file(path, agent, action, detail string) {
-	r.add(Line{Path: path, Agent: agent, Action: action, Detail: detail})
+	r.add(line{Path: path, Agent: agent, Action: action, Detail: detail})
 }
 
 func (r *Report) server(path, agent, name, action, detail string) {
-	r.add(Line{Path: path, Agent: agent, Server: name, Action: action, Detail: detail})
+	r.add(line{Path: path, Agent: agent, Server: name, Action: action, Detail: detail})
 }
 
 // String is the line as the commands print it:
@@ -96,7 +96,7 @@ func (r *Report) server(path, agent, name, action, detail string) {
 // Names, URLs and paths come from files a repository may ship: control
 // characters in them are escaped, so a server name cannot clear the
 // screen or rewrite the lines above it.
-func (l Line) String() string {
+func (l line) String() string {
 	var b strings.Builder
 	b.WriteString(printable(l.Path))
 	b.WriteString(": ")

@@ -45,7 +45,7 @@ func applySplices(data []byte, sp []splice) ([]byte, error) {
 // have comments (TOML, YAML), so a reader — and uninstall — can find it.
 // JSON has no comments, and some agents refuse unknown keys, so a JSON
 // entry's mark is the wrapper itself: airlock-mcp --name NAME --.
-const Mark = "# airlock: wrapped"
+const mark = "# airlock: wrapped"
 
 // errRefused is the cause when a file is left alone because editing it
 // safely is not possible; the message says why.
@@ -123,11 +123,11 @@ func onlyCommentAfter(data []byte, i int) bool {
 }
 
 // serverByName is the server a file defines under name (nil if none).
-func serverByName(cfg *Config, name string) *Server {
+func serverByName(cfg *Config, name string) *server {
 	if cfg == nil {
 		return nil
 	}
-	var found *Server
+	var found *server
 	for i := range cfg.Servers {
 		if cfg.Servers[i].Name == name && cfg.Servers[i].Project == "" {
 			if found != nil {
@@ -139,14 +139,14 @@ func serverByName(cfg *Config, name string) *Server {
 	return found
 }
 
-func argvOf(s *Server) []string {
+func argvOf(s *server) []string {
 	return append([]string{s.Command}, s.Args...)
 }
 
 // sameServer compares two readings of one server, all but its line (an
 // edit above it may move it) and the fields a wrap changes when wrap is
 // set.
-func sameServer(a, b Server, wrap bool) bool {
+func sameServer(a, b server, wrap bool) bool {
 	a.Line, b.Line = 0, 0
 	if wrap {
 		a.Command, a.Args, a.Wrapped, a.WrapName, a.Inner = "", nil, false, "", nil

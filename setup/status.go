@@ -11,13 +11,13 @@ import (
 // servers are not (stragglers), which are remote (no stdio proxy can gate
 // them); whether Claude Code runs airlock-hook; and what init recorded.
 type StatusReport struct {
-	Stores   []StoreStatus `json:"stores"`
+	Stores   []storeStatus `json:"stores"`
 	Hook     HookStatus    `json:"hook"`
-	Manifest *Manifest     `json:"manifest,omitempty"`
+	Manifest *manifest     `json:"manifest,omitempty"`
 }
 
 // StoreStatus is one existing config file.
-type StoreStatus struct {
+type storeStatus struct {
 	Store Store  `json:"store"`
 	Error string `json:"error,omitempty"` // the file could not be read, or read cleanly
 	// Wrapped: behind airlock-mcp. Stragglers: stdio servers that are not.
@@ -62,7 +62,7 @@ type HookStatus struct {
 // and Policy are not used.
 func Status(opt Options) (*StatusReport, error) {
 	opt.defaults()
-	sr := &StatusReport{Stores: []StoreStatus{}}
+	sr := &StatusReport{Stores: []storeStatus{}}
 	seen := map[string]bool{}
 	var settings []Store
 	for _, st := range opt.stores() {
@@ -74,19 +74,19 @@ func Status(opt Options) (*StatusReport, error) {
 			settings = append(settings, st)
 			continue
 		}
-		if st.Kind != KindMCP {
+		if st.Kind != kindMCP {
 			continue
 		}
 		f, err := readState(st.Path)
 		if err != nil {
-			sr.Stores = append(sr.Stores, StoreStatus{Store: st, Error: err.Error()})
+			sr.Stores = append(sr.Stores, storeStatus{Store: st, Error: err.Error()})
 			continue
 		}
 		if !f.exists || seen[f.real] {
 			continue
 		}
 		seen[f.real] = true
-		ss := StoreStatus{Store: st}
+		ss := storeStatus{Store: st}
 		cfg, err := Parse(st, f.data)
 		if err != nil {
 			ss.Error = err.Error()
@@ -138,7 +138,7 @@ func Status(opt Options) (*StatusReport, error) {
 // misrouted says why a wrapped server is not gated as itself ("" when it
 // is): its airlock-mcp is not the one installed at mcpPath, or it runs
 // under another server's name.
-func misrouted(s Server, mcpPath string) string {
+func misrouted(s server, mcpPath string) string {
 	switch {
 	case installedKnown(mcpPath) && !sameProgram(s.Command, mcpPath):
 		if fi, err := os.Stat(s.Command); err != nil || !filepath.IsAbs(s.Command) || !fi.Mode().IsRegular() {

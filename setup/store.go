@@ -7,26 +7,26 @@ import (
 )
 
 // Format is a config file's syntax.
-type Format string
+type format string
 
 const (
-	FormatJSON  Format = "json"
-	FormatJSONC Format = "jsonc" // JSON with comments and trailing commas
-	FormatTOML  Format = "toml"
-	FormatYAML  Format = "yaml"
+	formatJSON  format = "json"
+	formatJSONC format = "jsonc" // JSON with comments and trailing commas
+	formatTOML  format = "toml"
+	formatYAML  format = "yaml"
 )
 
 // Store kinds.
 const (
-	KindMCP      = "mcp"      // holds server definitions
+	kindMCP      = "mcp"      // holds server definitions
 	KindSettings = "settings" // Claude Code settings: hooks, and no servers
 )
 
 // Store scopes.
 const (
-	ScopeUser    = "user"
+	scopeUser    = "user"
 	ScopeProject = "project"
-	ScopeSystem  = "system" // managed by an administrator
+	scopeSystem  = "system" // managed by an administrator
 )
 
 // Store is one agent config file location.
@@ -35,7 +35,7 @@ type Store struct {
 	ID     string // stable short id: "claude-code.project-mcp", "cursor.user", "codex.user"
 	Scope  string // "user", "project", "system"
 	Path   string // absolute path (for Recognize: the path as given)
-	Format Format
+	Format format
 	Kind   string // "mcp" or "settings"
 }
 
@@ -49,65 +49,65 @@ type Dir struct {
 
 type storeInfo struct {
 	agent, scope string
-	format       Format
+	format       format
 	kind         string
 }
 
 // catalog is every store id Locate and Recognize hand out. Ids of the
 // VS Code extensions (cline.*, roo.*) are built per editor from editors.
 var catalog = map[string]storeInfo{
-	"claude-code.user-mcp":          {"Claude Code", ScopeUser, FormatJSON, KindMCP},
-	"claude-code.user-settings":     {"Claude Code", ScopeUser, FormatJSON, KindSettings},
-	"claude-code.project-mcp":       {"Claude Code", ScopeProject, FormatJSON, KindMCP},
-	"claude-code.project-settings":  {"Claude Code", ScopeProject, FormatJSON, KindSettings},
-	"claude-code.local-settings":    {"Claude Code", ScopeProject, FormatJSON, KindSettings},
-	"claude-code.managed-settings":  {"Claude Code", ScopeSystem, FormatJSON, KindSettings},
-	"claude-code.managed-mcp":       {"Claude Code", ScopeSystem, FormatJSON, KindMCP},
-	"claude-desktop.user":           {"Claude Desktop", ScopeUser, FormatJSON, KindMCP},
-	"cursor.user":                   {"Cursor", ScopeUser, FormatJSONC, KindMCP},
-	"cursor.project":                {"Cursor", ScopeProject, FormatJSONC, KindMCP},
-	"windsurf.user":                 {"Windsurf", ScopeUser, FormatJSON, KindMCP},
-	"cline.cli":                     {"Cline", ScopeUser, FormatJSON, KindMCP},
-	"roo.project":                   {"Roo Code", ScopeProject, FormatJSON, KindMCP},
-	"vscode.user":                   {"VS Code", ScopeUser, FormatJSONC, KindMCP},
-	"vscode.user-settings":          {"VS Code", ScopeUser, FormatJSONC, KindMCP},
-	"vscode-insiders.user":          {"VS Code", ScopeUser, FormatJSONC, KindMCP},
-	"vscode-insiders.user-settings": {"VS Code", ScopeUser, FormatJSONC, KindMCP},
-	"vscode.project":                {"VS Code", ScopeProject, FormatJSONC, KindMCP},
-	"vscode.project-settings":       {"VS Code", ScopeProject, FormatJSONC, KindMCP},
-	"copilot.user":                  {"Copilot CLI", ScopeUser, FormatJSON, KindMCP},
-	"codex.user":                    {"Codex CLI", ScopeUser, FormatTOML, KindMCP},
-	"codex.project":                 {"Codex CLI", ScopeProject, FormatTOML, KindMCP},
-	"gemini.user":                   {"Gemini CLI", ScopeUser, FormatJSON, KindMCP},
-	"gemini.project":                {"Gemini CLI", ScopeProject, FormatJSON, KindMCP},
-	"gemini.system":                 {"Gemini CLI", ScopeSystem, FormatJSON, KindMCP},
-	"kimi.user":                     {"Kimi CLI", ScopeUser, FormatJSON, KindMCP},
-	"kimi-code.user":                {"Kimi Code", ScopeUser, FormatJSON, KindMCP},
-	"kimi-code.project":             {"Kimi Code", ScopeProject, FormatJSON, KindMCP},
-	"grok.user":                     {"Grok CLI", ScopeUser, FormatTOML, KindMCP},
-	"grok.project":                  {"Grok CLI", ScopeProject, FormatTOML, KindMCP},
-	"grok-cli.user-mcp":             {"grok-cli", ScopeUser, FormatJSON, KindMCP},
-	"grok-cli.project-mcp":          {"grok-cli", ScopeProject, FormatJSON, KindMCP},
-	"grok-cli.project-settings":     {"grok-cli", ScopeProject, FormatJSON, KindMCP},
-	"zed.user":                      {"Zed", ScopeUser, FormatJSONC, KindMCP},
-	"zed.project":                   {"Zed", ScopeProject, FormatJSONC, KindMCP},
-	"continue.user":                 {"Continue", ScopeUser, FormatYAML, KindMCP},
-	"continue.project":              {"Continue", ScopeProject, FormatYAML, KindMCP},
-	"continue.project-server":       {"Continue", ScopeProject, FormatYAML, KindMCP}, // format by extension
-	"goose.user":                    {"Goose", ScopeUser, FormatYAML, KindMCP},
-	"opencode.user":                 {"opencode", ScopeUser, FormatJSONC, KindMCP},
-	"opencode.user-jsonc":           {"opencode", ScopeUser, FormatJSONC, KindMCP},
-	"opencode.project":              {"opencode", ScopeProject, FormatJSONC, KindMCP},
-	"opencode.project-jsonc":        {"opencode", ScopeProject, FormatJSONC, KindMCP},
-	"opencode.project-dot":          {"opencode", ScopeProject, FormatJSONC, KindMCP},
-	"opencode.project-dot-jsonc":    {"opencode", ScopeProject, FormatJSONC, KindMCP},
-	"amazonq.user":                  {"Amazon Q", ScopeUser, FormatJSON, KindMCP},
-	"amazonq.project":               {"Amazon Q", ScopeProject, FormatJSON, KindMCP},
-	"amazonq.ide-agent":             {"Amazon Q", ScopeUser, FormatJSON, KindMCP},
-	"amazonq.cli-agent":             {"Amazon Q", ScopeUser, FormatJSON, KindMCP},
-	"amazonq.project-cli-agent":     {"Amazon Q", ScopeProject, FormatJSON, KindMCP},
-	"kiro.user":                     {"Kiro", ScopeUser, FormatJSON, KindMCP},
-	"kiro.project":                  {"Kiro", ScopeProject, FormatJSON, KindMCP},
+	"claude-code.user-mcp":          {"Claude Code", scopeUser, formatJSON, kindMCP},
+	"claude-code.user-settings":     {"Claude Code", scopeUser, formatJSON, KindSettings},
+	"claude-code.project-mcp":       {"Claude Code", ScopeProject, formatJSON, kindMCP},
+	"claude-code.project-settings":  {"Claude Code", ScopeProject, formatJSON, KindSettings},
+	"claude-code.local-settings":    {"Claude Code", ScopeProject, formatJSON, KindSettings},
+	"claude-code.managed-settings":  {"Claude Code", scopeSystem, formatJSON, KindSettings},
+	"claude-code.managed-mcp":       {"Claude Code", scopeSystem, formatJSON, kindMCP},
+	"claude-desktop.user":           {"Claude Desktop", scopeUser, formatJSON, kindMCP},
+	"cursor.user":                   {"Cursor", scopeUser, formatJSONC, kindMCP},
+	"cursor.project":                {"Cursor", ScopeProject, formatJSONC, kindMCP},
+	"windsurf.user":                 {"Windsurf", scopeUser, formatJSON, kindMCP},
+	"cline.cli":                     {"Cline", scopeUser, formatJSON, kindMCP},
+	"roo.project":                   {"Roo Code", ScopeProject, formatJSON, kindMCP},
+	"vscode.user":                   {"VS Code", scopeUser, formatJSONC, kindMCP},
+	"vscode.user-settings":          {"VS Code", scopeUser, formatJSONC, kindMCP},
+	"vscode-insiders.user":          {"VS Code", scopeUser, formatJSONC, kindMCP},
+	"vscode-insiders.user-settings": {"VS Code", scopeUser, formatJSONC, kindMCP},
+	"vscode.project":                {"VS Code", ScopeProject, formatJSONC, kindMCP},
+	"vscode.project-settings":       {"VS Code", ScopeProject, formatJSONC, kindMCP},
+	"copilot.user":                  {"Copilot CLI", scopeUser, formatJSON, kindMCP},
+	"codex.user":                    {"Codex CLI", scopeUser, formatTOML, kindMCP},
+	"codex.project":                 {"Codex CLI", ScopeProject, formatTOML, kindMCP},
+	"gemini.user":                   {"Gemini CLI", scopeUser, formatJSON, kindMCP},
+	"gemini.project":                {"Gemini CLI", ScopeProject, formatJSON, kindMCP},
+	"gemini.system":                 {"Gemini CLI", scopeSystem, formatJSON, kindMCP},
+	"kimi.user":                     {"Kimi CLI", scopeUser, formatJSON, kindMCP},
+	"kimi-code.user":                {"Kimi Code", scopeUser, formatJSON, kindMCP},
+	"kimi-code.project":             {"Kimi Code", ScopeProject, formatJSON, kindMCP},
+	"grok.user":                     {"Grok CLI", scopeUser, formatTOML, kindMCP},
+	"grok.project":                  {"Grok CLI", ScopeProject, formatTOML, kindMCP},
+	"grok-cli.user-mcp":             {"grok-cli", scopeUser, formatJSON, kindMCP},
+	"grok-cli.project-mcp":          {"grok-cli", ScopeProject, formatJSON, kindMCP},
+	"grok-cli.project-settings":     {"grok-cli", ScopeProject, formatJSON, kindMCP},
+	"zed.user":                      {"Zed", scopeUser, formatJSONC, kindMCP},
+	"zed.project":                   {"Zed", ScopeProject, formatJSONC, kindMCP},
+	"continue.user":                 {"Continue", scopeUser, formatYAML, kindMCP},
+	"continue.project":              {"Continue", ScopeProject, formatYAML, kindMCP},
+	"continue.project-server":       {"Continue", ScopeProject, formatYAML, kindMCP}, // format by extension
+	"goose.user":                    {"Goose", scopeUser, formatYAML, kindMCP},
+	"opencode.user":                 {"opencode", scopeUser, formatJSONC, kindMCP},
+	"opencode.user-jsonc":           {"opencode", scopeUser, formatJSONC, kindMCP},
+	"opencode.project":              {"opencode", ScopeProject, formatJSONC, kindMCP},
+	"opencode.project-jsonc":        {"opencode", ScopeProject, formatJSONC, kindMCP},
+	"opencode.project-dot":          {"opencode", ScopeProject, formatJSONC, kindMCP},
+	"opencode.project-dot-jsonc":    {"opencode", ScopeProject, formatJSONC, kindMCP},
+	"amazonq.user":                  {"Amazon Q", scopeUser, formatJSON, kindMCP},
+	"amazonq.project":               {"Amazon Q", ScopeProject, formatJSON, kindMCP},
+	"amazonq.ide-agent":             {"Amazon Q", scopeUser, formatJSON, kindMCP},
+	"amazonq.cli-agent":             {"Amazon Q", scopeUser, formatJSON, kindMCP},
+	"amazonq.project-cli-agent":     {"Amazon Q", ScopeProject, formatJSON, kindMCP},
+	"kiro.user":                     {"Kiro", scopeUser, formatJSON, kindMCP},
+	"kiro.project":                  {"Kiro", ScopeProject, formatJSON, kindMCP},
 }
 
 // editors are the VS Code builds whose globalStorage holds the Cline and
@@ -132,23 +132,23 @@ func newStore(id, p string) Store {
 	}
 	switch {
 	case strings.HasPrefix(id, "cline."):
-		return Store{Agent: "Cline", ID: id, Scope: ScopeUser, Path: p, Format: FormatJSON, Kind: KindMCP}
+		return Store{Agent: "Cline", ID: id, Scope: scopeUser, Path: p, Format: formatJSON, Kind: kindMCP}
 	case strings.HasPrefix(id, "roo."):
-		return Store{Agent: "Roo Code", ID: id, Scope: ScopeUser, Path: p, Format: FormatJSON, Kind: KindMCP}
+		return Store{Agent: "Roo Code", ID: id, Scope: scopeUser, Path: p, Format: formatJSON, Kind: kindMCP}
 	}
-	return Store{Agent: "generic", ID: id, Scope: ScopeUser, Path: p, Format: formatByExt(p, FormatJSON), Kind: KindMCP}
+	return Store{Agent: "generic", ID: id, Scope: scopeUser, Path: p, Format: formatByExt(p, formatJSON), Kind: kindMCP}
 }
 
-func formatByExt(p string, def Format) Format {
+func formatByExt(p string, def format) format {
 	switch strings.ToLower(path.Ext(strings.ReplaceAll(p, `\`, "/"))) {
 	case ".json":
-		return FormatJSON
+		return formatJSON
 	case ".jsonc":
-		return FormatJSONC
+		return formatJSONC
 	case ".toml":
-		return FormatTOML
+		return formatTOML
 	case ".yaml", ".yml":
-		return FormatYAML
+		return formatYAML
 	}
 	return def
 }
@@ -375,7 +375,7 @@ func newLocator(home, workspace, goos string, env func(string) string) *locator 
 	l.add("amazonq.user", h, ".aws", "amazonq", "mcp.json")
 	l.add("amazonq.project", ws, ".amazonq", "mcp.json")
 	l.add("amazonq.ide-agent", h, ".aws", "amazonq", "agents", "default.json")
-	l.addDir("Amazon Q", "amazonq.cli-agent", ScopeUser, h, ".aws", "amazonq", "cli-agents")
+	l.addDir("Amazon Q", "amazonq.cli-agent", scopeUser, h, ".aws", "amazonq", "cli-agents")
 	l.addDir("Amazon Q", "amazonq.project-cli-agent", ScopeProject, ws, ".amazonq", "cli-agents")
 
 	l.add("kiro.user", h, ".kiro", "settings", "mcp.json")

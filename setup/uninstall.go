@@ -45,10 +45,10 @@ func Uninstall(opt UninstallOptions) (*Report, error) {
 	}
 	r := &Report{}
 	if len(man.Files) == 0 {
-		r.file(ManifestPath(opt.AirlockHome), "", "nothing to restore", "no airlock init is recorded")
+		r.file(manifestPath(opt.AirlockHome), "", "nothing to restore", "no airlock init is recorded")
 	}
 	failed := 0
-	for _, rec := range append([]FileRecord(nil), man.Files...) {
+	for _, rec := range append([]fileRecord(nil), man.Files...) {
 		if restoreFile(r, rec, opt.beforeCommit) {
 			man.drop(rec.Path)
 		} else {
@@ -56,7 +56,7 @@ func Uninstall(opt UninstallOptions) (*Report, error) {
 		}
 	}
 	if err := man.write(opt.AirlockHome); err != nil {
-		return r, fmt.Errorf("update %s: %w", ManifestPath(opt.AirlockHome), err)
+		return r, fmt.Errorf("update %s: %w", manifestPath(opt.AirlockHome), err)
 	}
 	if opt.Purge {
 		err := purgeable(opt.AirlockHome, opt.Home)
@@ -65,15 +65,15 @@ func Uninstall(opt UninstallOptions) (*Report, error) {
 		}
 		switch {
 		case failed > 0:
-			r.file(opt.AirlockHome, "", ActNotPurged, fmt.Sprintf("%d %s not restored; the backups stay in %s", failed, plural(failed, "file"), filepath.Join(opt.AirlockHome, "backups")))
+			r.file(opt.AirlockHome, "", actNotPurged, fmt.Sprintf("%d %s not restored; the backups stay in %s", failed, plural(failed, "file"), filepath.Join(opt.AirlockHome, "backups")))
 		case err != nil:
-			r.file(opt.AirlockHome, "", ActNotPurged, err.Error())
+			r.file(opt.AirlockHome, "", actNotPurged, err.Error())
 			r.Refused++
 		default:
 			if err := os.RemoveAll(opt.AirlockHome); err != nil {
 				return r, fmt.Errorf("purge %s: %w", opt.AirlockHome, err)
 			}
-			r.file(opt.AirlockHome, "", ActPurged, "")
+			r.file(opt.AirlockHome, "", actPurged, "")
 		}
 	}
 	return r, nil
@@ -103,7 +103,7 @@ func purgeable(dir, home string) error {
 // airlockMade says dir holds what only Airlock writes: the manifest of an
 // airlock init, or an audit log whose first record is Airlock's.
 func airlockMade(dir string) bool {
-	if fi, err := os.Lstat(ManifestPath(dir)); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(manifestPath(dir)); err == nil && fi.Mode().IsRegular() {
 		return true
 	}
 	// read as the log's readers read it: a link (to a log elsewhere) does
@@ -129,27 +129,27 @@ func airlockMade(dir string) bool {
 }
 
 // restoreFile undoes init's changes to one file; false when it could not.
-func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
+func restoreFile(r *Report, rec fileRecord, hook func(string)) bool {
 	st := rec.Store
 	st.Path = rec.Path
 	f, err := readState(rec.Path)
 	if err != nil {
-		r.file(rec.Path, st.Agent, ActRefused, err.Error())
+		r.file(rec.Path, st.Agent, actRefused, err.Error())
 		return false
 	}
 	if !f.exists {
-		r.file(rec.Path, st.Agent, ActGone, "")
+		r.file(rec.Path, st.Agent, actGone, "")
 		return true
 	}
 	if n := linkCount(f.info); n > 1 {
-		r.file(rec.Path, st.Agent, ActRefused, hardLinkRefusal(n)+"; its backups stay in the manifest")
+		r.file(rec.Path, st.Agent, actRefused, hardLinkRefusal(n)+"; its backups stay in the manifest")
 		return false
 	}
 	// Walk back through init's changes, newest first, while the file is
 	// exactly what the change left.
 	cur, mode, exists := f.data, f.mode, true
 	g := len(rec.Changes) - 1
-	from, how := "", ActUnwrapped
+	from, how := "", actUnwrapped
 	for ; g >= 0; g-- {
 		ch := rec.Changes[g]
 		if sum(cur) != ch.After {
@@ -161,7 +161,7 @@ func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 		}
 		b, err := os.ReadFile(ch.Backup)
 		if err != nil || sum(b) != ch.Before {
-			how = ActNoBackup // what is left is undone entry by entry
+			how = actNoBackup // what is left is undone entry by entry
 			break
 		}
 		// The mode init found comes back only while the file still has
@@ -175,55 +175,55 @@ func restoreFile(r *Report, rec FileRecord, hook func(string)) bool {
 	if g < 0 {
 		if !exists {
 			if err := remove(f); err != nil {
-				r.file(rec.Path, st.Agent, ActRefused, err.Error())
+				r.file(rec.Path, st.Agent, actRefused, err.Error())
 				return false
 			}
 			r.Changed++
-			r.file(rec.Path, st.Agent, ActRemoved, "")
+			r.file(rec.Path, st.Agent, actRemoved, "")
 			return true
 		}
 		if err := commit(f, cur, mode, hook); err != nil {
-			r.file(rec.Path, st.Agent, ActRefused, err.Error())
+			r.file(rec.Path, st.Agent, actRefused, err.Error())
 			return false
 		}
 		r.Changed++
-		r.file(rec.Path, st.Agent, ActRestored, "from "+from)
+		r.file(rec.Path, st.Agent, actRestored, "from "+from)
 		return true
 	}
 	// Edited since init: take out Airlock's entries, keep the rest.
-	var servers []WrapRecord
-	var hooks []HookRecord
+	var servers []wrapRecord
+	var hooks []hookRecord
 	for _, ch := range rec.Changes[:g+1] {
 		servers = append(servers, ch.Servers...)
 		hooks = append(hooks, ch.Hooks...)
 	}
 	out, names, nhooks, err := unwrapAll(st, cur, servers, hooks)
 	if err != nil {
-		r.file(rec.Path, st.Agent, ActRefused, err.Error()+"; its backups stay in the manifest")
+		r.file(rec.Path, st.Agent, actRefused, err.Error()+"; its backups stay in the manifest")
 		return false
 	}
 	if bytes.Equal(out, f.data) && mode == f.mode {
-		r.file(rec.Path, st.Agent, ActNothingLeft, "edited since init")
+		r.file(rec.Path, st.Agent, actNothingLeft, "edited since init")
 		return true
 	}
 	if err := commit(f, out, mode, hook); err != nil {
-		r.file(rec.Path, st.Agent, ActRefused, err.Error())
+		r.file(rec.Path, st.Agent, actRefused, err.Error())
 		return false
 	}
 	r.Changed++
 	r.file(rec.Path, st.Agent, how, "")
 	for _, n := range names {
-		r.server(rec.Path, st.Agent, n, ActServerUnwrap, "")
+		r.server(rec.Path, st.Agent, n, actServerUnwrap, "")
 	}
 	if nhooks > 0 {
-		r.file(rec.Path, st.Agent, ActRemovedHook, fmt.Sprintf("%d %s", nhooks, plural(nhooks, "hook")))
+		r.file(rec.Path, st.Agent, actRemovedHook, fmt.Sprintf("%d %s", nhooks, plural(nhooks, "hook")))
 	}
 	return true
 }
 
 // unwrapAll undoes, in data, each recorded wrap still in place and the
 // recorded hooks.
-func unwrapAll(st Store, data []byte, servers []WrapRecord, hooks []HookRecord) ([]byte, []string, int, error) {
+func unwrapAll(st Store, data []byte, servers []wrapRecord, hooks []hookRecord) ([]byte, []string, int, error) {
 	var names []string
 	done := map[string]bool{}
 	for _, w := range servers {

@@ -25,7 +25,7 @@ func TestUninstallRestoresEveryFileByteForByte(t *testing.T) {
 		t.Fatalf("uninstall refused:\n%s", reportText(r))
 	}
 	for _, l := range r.Lines {
-		if l.Action != ActRestored {
+		if l.Action != actRestored {
 			t.Errorf("not a byte-for-byte restore: %s", l)
 		}
 	}
@@ -34,7 +34,7 @@ func TestUninstallRestoresEveryFileByteForByte(t *testing.T) {
 	if d := diffTrees(before, after, false); d != "" {
 		t.Errorf("uninstall did not restore the tree:\n%s", d)
 	}
-	if _, err := os.Stat(ManifestPath(h.opt.AirlockHome)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(manifestPath(h.opt.AirlockHome)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the manifest outlived a complete uninstall: %v", err)
 	}
 }
@@ -90,7 +90,7 @@ command = "node"`, "added", `model = "gpt-6"`},
 		if !bytes.Contains(data, []byte(e.kept)) {
 			t.Errorf("%s: the user's edit %q did not survive uninstall", e.file, e.kept)
 		}
-		if bytes.Contains(data, []byte(h.opt.MCPPath)) || bytes.Contains(data, []byte(h.opt.HookPath)) || bytes.Contains(data, []byte(Mark)) {
+		if bytes.Contains(data, []byte(h.opt.MCPPath)) || bytes.Contains(data, []byte(h.opt.HookPath)) || bytes.Contains(data, []byte(mark)) {
 			t.Errorf("%s: airlock's entries survived uninstall:\n%s", e.file, data)
 		}
 		cfg := after[e.file]
@@ -113,7 +113,7 @@ command = "node"`, "added", `model = "gpt-6"`},
 	}
 	unwrapped := 0
 	for _, l := range r.Lines {
-		if l.Action == ActUnwrapped && l.Server == "" {
+		if l.Action == actUnwrapped && l.Server == "" {
 			unwrapped++
 		}
 	}
@@ -245,9 +245,9 @@ func TestUninstallWithoutItsBackupOrItsFile(t *testing.T) {
 	}
 	text := reportText(r)
 	for _, want := range []string{
-		noBackup + ": " + ActNoBackup + "\n",
+		noBackup + ": " + actNoBackup + "\n",
 		noBackup + ": local-tools: unwrapped\n",
-		deleted + ": " + ActGone + "\n",
+		deleted + ": " + actGone + "\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q:\n%s", want, text)

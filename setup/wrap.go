@@ -5,25 +5,25 @@ import "fmt"
 // wrapServer puts one server of a file behind airlock-mcp at mcp and
 // checks the result reads as meant (checkEdit). cfg is Parse's reading of
 // data, which must have had no error.
-func wrapServer(st Store, data []byte, cfg *Config, name, mcp string) ([]byte, WrapRecord, error) {
+func wrapServer(st Store, data []byte, cfg *Config, name, mcp string) ([]byte, wrapRecord, error) {
 	if st.ID == "claude-code.user-mcp" {
 		// Claude Code rewrites this file itself, and airlock-hook already
 		// sees every call its servers get.
-		return nil, WrapRecord{}, refuse("Claude Code's own servers are gated by airlock-hook, not wrapped")
+		return nil, wrapRecord{}, refuse("Claude Code's own servers are gated by airlock-hook, not wrapped")
 	}
 	s := serverByName(cfg, name)
 	if s == nil {
-		return nil, WrapRecord{}, refuse("no single server named %q", name)
+		return nil, wrapRecord{}, refuse("no single server named %q", name)
 	}
 	var out []byte
-	var rec WrapRecord
+	var rec wrapRecord
 	var err error
 	switch st.Format {
-	case FormatJSON, FormatJSONC:
+	case formatJSON, formatJSONC:
 		out, rec, err = wrapJSON(st, data, s, mcp)
-	case FormatTOML:
+	case formatTOML:
 		out, rec, err = wrapTOML(data, s, mcp)
-	case FormatYAML:
+	case formatYAML:
 		out, rec, err = wrapYAML(st, data, s, mcp)
 	default:
 		err = refuse("unknown format %q", st.Format)
@@ -40,7 +40,7 @@ func wrapServer(st Store, data []byte, cfg *Config, name, mcp string) ([]byte, W
 // unwrapServer gives server rec.Name its own command line back, when it
 // is still behind airlock-mcp under that name; ok is false (and data
 // unchanged) when it is not.
-func unwrapServer(st Store, data []byte, cfg *Config, rec WrapRecord) (out []byte, ok bool, err error) {
+func unwrapServer(st Store, data []byte, cfg *Config, rec wrapRecord) (out []byte, ok bool, err error) {
 	s := serverByName(cfg, rec.Name)
 	if s == nil || !s.Wrapped || s.WrapName != rec.Name {
 		return data, false, nil
@@ -49,11 +49,11 @@ func unwrapServer(st Store, data []byte, cfg *Config, rec WrapRecord) (out []byt
 		return nil, false, refuse("server %q: no command after -- to restore", rec.Name)
 	}
 	switch st.Format {
-	case FormatJSON, FormatJSONC:
+	case formatJSON, formatJSONC:
 		out, err = unwrapJSON(st, data, s, rec)
-	case FormatTOML:
+	case formatTOML:
 		out, err = unwrapTOML(data, s, rec)
-	case FormatYAML:
+	case formatYAML:
 		out, err = unwrapYAML(st, data, s, rec)
 	default:
 		err = fmt.Errorf("unknown format %q", st.Format)

@@ -17,7 +17,7 @@ import (
 func mcpStores(stores []Store) []Store {
 	var out []Store
 	for _, st := range stores {
-		if st.Kind == KindMCP && st.ID != "claude-code.user-mcp" {
+		if st.Kind == kindMCP && st.ID != "claude-code.user-mcp" {
 			out = append(out, st)
 		}
 	}
@@ -71,7 +71,7 @@ func fuzzWrap(t *testing.T, st Store, data []byte, exact bool) {
 
 func FuzzWrapJSONC(f *testing.F) {
 	stores := mcpStores(fuzzJSONStores)
-	addFixtureSeeds(f, stores, FormatJSON, FormatJSONC)
+	addFixtureSeeds(f, stores, formatJSON, formatJSONC)
 	f.Add(uint8(0), []byte(`{"mcpServers": {"a": {"command": "x", "args": null}, "a": {"command": "y"}}}`))
 	f.Add(uint8(2), []byte("{\"servers\": {\"p\": {\"command\": \"n\\u0070x\", \"args\": [,],}}}"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
@@ -80,7 +80,7 @@ func FuzzWrapJSONC(f *testing.F) {
 }
 
 func FuzzWrapTOML(f *testing.F) {
-	addFixtureSeeds(f, fuzzTOMLStores, FormatTOML)
+	addFixtureSeeds(f, fuzzTOMLStores, formatTOML)
 	f.Add(uint8(0), []byte("[mcp_servers]\na = { command = \"x\" }\nb.command = 'y'\nb.args = []\n"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		fuzzWrap(t, fuzzTOMLStores[int(which)%len(fuzzTOMLStores)], data, false)
@@ -88,7 +88,7 @@ func FuzzWrapTOML(f *testing.F) {
 }
 
 func FuzzWrapYAML(f *testing.F) {
-	addFixtureSeeds(f, fuzzYAMLStores, FormatYAML)
+	addFixtureSeeds(f, fuzzYAMLStores, formatYAML)
 	f.Add(uint8(0), []byte("mcpServers:\n- {name: a, command: x}\n- name: b\n  command: 'y'\n  args:\n  - 1\n"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		fuzzWrap(t, fuzzYAMLStores[int(which)%len(fuzzYAMLStores)], data, false)

@@ -7,7 +7,7 @@ import (
 // WrapRecord is what uninstall needs to undo one wrap: the server's name
 // and how its args were written before (a wrap that had to add an args
 // list removes it again).
-type WrapRecord struct {
+type wrapRecord struct {
 	Name string `json:"name"`
 	// Args is "absent" when the entry had no args before, "null" when it
 	// had args: null; "" when it had a list.
@@ -126,8 +126,8 @@ func jsonSiteOf(st Store, data []byte, name string) (*jsonSite, error) {
 // the command becomes mcp and the args gain "--name", NAME, "--" and the
 // original command in front. The original command's bytes move into the
 // list as written, so unwrapJSON gives back the file byte for byte.
-func wrapJSON(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
-	rec := WrapRecord{Name: s.Name}
+func wrapJSON(st Store, data []byte, s *server, mcp string) ([]byte, wrapRecord, error) {
+	rec := wrapRecord{Name: s.Name}
 	site, err := jsonSiteOf(st, data, s.Name)
 	if err != nil {
 		return nil, rec, err
@@ -170,7 +170,7 @@ func wrapJSON(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord,
 // before it leave the list. On a file wrapJSON produced, the result is the
 // file before the wrap, byte for byte; on one edited since, only this
 // entry's command and args change.
-func unwrapJSON(st Store, data []byte, s *Server, rec WrapRecord) ([]byte, error) {
+func unwrapJSON(st Store, data []byte, s *server, rec wrapRecord) ([]byte, error) {
 	site, err := jsonSiteOf(st, data, s.Name)
 	if err != nil {
 		return nil, err

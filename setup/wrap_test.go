@@ -230,7 +230,7 @@ func TestHookCommandWords(t *testing.T) {
 }
 
 func TestReportEscapesWhatATerminalWouldRun(t *testing.T) {
-	l := Line{Path: "/w/.mcp.json", Server: "gh\x1b[2J\u202e", Action: ActRemote, Detail: "https://x/\x07\xff"}
+	l := line{Path: "/w/.mcp.json", Server: "gh\x1b[2J\u202e", Action: actRemote, Detail: "https://x/\x07\xff"}
 	want := `/w/.mcp.json: gh\x1b[2J\u202e: remote: not gateable by a stdio proxy (https://x/\x07\xff)`
 	if got := l.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

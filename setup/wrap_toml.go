@@ -281,8 +281,8 @@ func tomlSiteOf(data []byte, name string) (*tomlSite, error) {
 
 // wrapTOML is wrapJSON for Codex's and Grok's [mcp_servers.NAME]: the
 // command line also gets the mark as a trailing comment.
-func wrapTOML(data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
-	rec := WrapRecord{Name: s.Name}
+func wrapTOML(data []byte, s *server, mcp string) ([]byte, wrapRecord, error) {
+	rec := wrapRecord{Name: s.Name}
 	site, err := tomlSiteOf(data, s.Name)
 	if err != nil {
 		return nil, rec, err
@@ -292,7 +292,7 @@ func wrapTOML(data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
 	sp := []splice{{c.valOff, c.valEnd, tomlQuote(mcp)}}
 	tail := "" // after the command's line
 	if !c.inline && onlyCommentAfter(data, c.valEnd) {
-		tail = " " + Mark
+		tail = " " + mark
 	}
 	switch {
 	case !site.hasArgs:
@@ -301,7 +301,7 @@ func wrapTOML(data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
 			sp = append(sp, splice{c.valEnd, c.valEnd, ", args = [" + list + "]"})
 		} else {
 			key := string(data[c.keyOff:c.lastKeyOff]) // "" or "mcp_servers.NAME."
-			tail += newline(data) + indentOf(data, c.keyOff) + key + "args = [" + list + "] " + Mark
+			tail += newline(data) + indentOf(data, c.keyOff) + key + "args = [" + list + "] " + mark
 		}
 	default:
 		if els := tomlElems(data, site.args.valOff); len(els) > 0 {
@@ -319,7 +319,7 @@ func wrapTOML(data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
 }
 
 // unwrapTOML undoes wrapTOML for server s, which reads as wrapped.
-func unwrapTOML(data []byte, s *Server, rec WrapRecord) ([]byte, error) {
+func unwrapTOML(data []byte, s *server, rec wrapRecord) ([]byte, error) {
 	site, err := tomlSiteOf(data, s.Name)
 	if err != nil {
 		return nil, err
@@ -336,8 +336,8 @@ func unwrapTOML(data []byte, s *Server, rec WrapRecord) ([]byte, error) {
 	inner := string(data[els[j][0]:els[j][1]])
 	sp := []splice{{c.valOff, c.valEnd, inner}}
 	cmdEOL := eol(data, c.valEnd)
-	if !c.inline && strings.HasSuffix(string(data[c.valEnd:cmdEOL]), " "+Mark) {
-		sp = append(sp, splice{cmdEOL - len(" "+Mark), cmdEOL, ""})
+	if !c.inline && strings.HasSuffix(string(data[c.valEnd:cmdEOL]), " "+mark) {
+		sp = append(sp, splice{cmdEOL - len(" "+mark), cmdEOL, ""})
 	}
 	switch {
 	case j+1 < len(els):
@@ -345,7 +345,7 @@ func unwrapTOML(data []byte, s *Server, rec WrapRecord) ([]byte, error) {
 	case rec.Args == argsAbsent && c.inline && a.inline && a.keyOff > c.valEnd && string(data[c.valEnd:a.keyOff]) == ", ":
 		sp = []splice{{c.valOff, a.valEnd, inner}}
 	case rec.Args == argsAbsent && !a.inline && lineEnd(data, c.valEnd)+1 == lineStart(data, a.keyOff) &&
-		eol(data, a.valEnd) == a.valEnd+len(" "+Mark) && string(data[a.valEnd:eol(data, a.valEnd)]) == " "+Mark:
+		eol(data, a.valEnd) == a.valEnd+len(" "+mark) && string(data[a.valEnd:eol(data, a.valEnd)]) == " "+mark:
 		// The line wrapTOML added below the command: take it out whole.
 		sp = append(sp, splice{cmdEOL, eol(data, a.valEnd), ""})
 	default:

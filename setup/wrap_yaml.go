@@ -262,8 +262,8 @@ func (s *yamlSite) seq() (*yseq, bool) {
 }
 
 // wrapYAML is wrapJSON for Continue's and Goose's YAML.
-func wrapYAML(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord, error) {
-	rec := WrapRecord{Name: s.Name}
+func wrapYAML(st Store, data []byte, s *server, mcp string) ([]byte, wrapRecord, error) {
+	rec := wrapRecord{Name: s.Name}
 	site, err := yamlSiteOf(st, data, s.Name)
 	if err != nil {
 		return nil, rec, err
@@ -274,7 +274,7 @@ func wrapYAML(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord,
 	sp := []splice{{site.cmdOff, site.cmdEnd, yamlQuote(mcp)}}
 	tail := ""
 	if !flowEntry && onlyCommentAfter(data, site.cmdEnd) {
-		tail = " " + Mark
+		tail = " " + mark
 	}
 	flowTok := tok // the command as an item of a [..] list
 	if site.cmd.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && strings.ContainsAny(tok, ",[]{}#:") {
@@ -287,7 +287,7 @@ func wrapYAML(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord,
 			sp = append(sp, splice{site.cmdEnd, site.cmdEnd, ", args: [" + list + "]"})
 		} else {
 			ind := strings.Repeat(" ", site.cmdKey.Column-1)
-			tail += nl + ind + "args: [" + list + "] " + Mark
+			tail += nl + ind + "args: [" + list + "] " + mark
 		}
 	} else {
 		q, ok := site.seq()
@@ -319,7 +319,7 @@ func wrapYAML(st Store, data []byte, s *Server, mcp string) ([]byte, WrapRecord,
 }
 
 // unwrapYAML undoes wrapYAML for server s, which reads as wrapped.
-func unwrapYAML(st Store, data []byte, s *Server, rec WrapRecord) ([]byte, error) {
+func unwrapYAML(st Store, data []byte, s *server, rec wrapRecord) ([]byte, error) {
 	site, err := yamlSiteOf(st, data, s.Name)
 	if err != nil {
 		return nil, err
@@ -335,8 +335,8 @@ func unwrapYAML(st Store, data []byte, s *Server, rec WrapRecord) ([]byte, error
 	inner := string(data[q.elems[j][0]:q.elems[j][1]])
 	sp := []splice{{site.cmdOff, site.cmdEnd, inner}}
 	cmdEOL := eol(data, site.cmdEnd)
-	if strings.HasSuffix(string(data[site.cmdEnd:cmdEOL]), " "+Mark) {
-		sp = append(sp, splice{cmdEOL - len(" "+Mark), cmdEOL, ""})
+	if strings.HasSuffix(string(data[site.cmdEnd:cmdEOL]), " "+mark) {
+		sp = append(sp, splice{cmdEOL - len(" "+mark), cmdEOL, ""})
 	}
 	argsOff, _ := site.d.offset(site.argsKey)
 	switch {
@@ -353,7 +353,7 @@ func unwrapYAML(st Store, data []byte, s *Server, rec WrapRecord) ([]byte, error
 	case rec.Args == argsAbsent && site.entry.Style&yaml.FlowStyle != 0 && argsOff > site.cmdEnd && string(data[site.cmdEnd:argsOff]) == ", ":
 		sp = []splice{{site.cmdOff, yamlFlowEnd(data, q.open), inner}}
 	case rec.Args == argsAbsent && lineEnd(data, site.cmdEnd)+1 == lineStart(data, argsOff) &&
-		strings.HasSuffix(string(data[argsOff:eol(data, argsOff)]), "] "+Mark):
+		strings.HasSuffix(string(data[argsOff:eol(data, argsOff)]), "] "+mark):
 		// The line wrapYAML added below the command: take it out whole.
 		sp = append(sp, splice{cmdEOL, eol(data, argsOff), ""})
 	default:

@@ -15,7 +15,7 @@ import (
 // ErrChanged is the cause when a file changed between the moment Airlock
 // read it and the moment it would have replaced it: the other writer's
 // change wins, and Airlock's edit is not made.
-var ErrChanged = errors.New("changed while airlock was editing it; run the command again")
+var errChanged = errors.New("changed while airlock was editing it; run the command again")
 
 // fileState is a config file as read: where it is, where it really is
 // (symlinks resolved: the link stays a link, its target is edited), its
@@ -106,9 +106,9 @@ func commit(f *fileState, data []byte, mode fs.FileMode, hook func(string)) erro
 	now, err := os.ReadFile(f.real)
 	switch {
 	case f.exists && (err != nil || !bytes.Equal(now, f.data)):
-		return fmt.Errorf("%s: %w", f.path, ErrChanged)
+		return fmt.Errorf("%s: %w", f.path, errChanged)
 	case !f.exists && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: %w", f.path, ErrChanged)
+		return fmt.Errorf("%s: %w", f.path, errChanged)
 	}
 	if err := os.Rename(tmp.Name(), f.real); err != nil {
 		return err
@@ -121,7 +121,7 @@ func commit(f *fileState, data []byte, mode fs.FileMode, hook func(string)) erro
 func remove(f *fileState) error {
 	now, err := os.ReadFile(f.real)
 	if err != nil || !bytes.Equal(now, f.data) {
-		return fmt.Errorf("%s: %w", f.path, ErrChanged)
+		return fmt.Errorf("%s: %w", f.path, errChanged)
 	}
 	return os.Remove(f.real)
 }

@@ -21,18 +21,18 @@ import (
 )
 
 // Outcome is how a step came out.
-type Outcome string
+type outcome string
 
 // The outcomes a step can have. A step whose call could not even be made
 // (the proxy would not start, an answer never came) is Failed.
 const (
-	Blocked Outcome = "blocked" // the gate refused the call
-	Held    Outcome = "held"    // the proxy refused the call: the server is held
-	Allowed Outcome = "allowed" // the call went through
-	Asked   Outcome = "asked"   // the hook asked the user
-	Intact  Outcome = "intact"  // the audit chain verifies
-	Broken  Outcome = "broken"  // the audit chain does not verify
-	Failed  Outcome = "failed"
+	Blocked outcome = "blocked" // the gate refused the call
+	Held    outcome = "held"    // the proxy refused the call: the server is held
+	Allowed outcome = "allowed" // the call went through
+	asked   outcome = "asked"   // the hook asked the user
+	Intact  outcome = "intact"  // the audit chain verifies
+	Broken  outcome = "broken"  // the audit chain does not verify
+	Failed  outcome = "failed"
 )
 
 // Step IDs, stable for tests and CI.
@@ -50,8 +50,8 @@ const (
 type Step struct {
 	ID     string
 	Title  string  // what was tried, as a user would say it
-	Want   Outcome // what Airlock must answer
-	Got    Outcome
+	Want   outcome // what Airlock must answer
+	Got    outcome
 	Rule   string // the rule that decided, when one did
 	Reason string // the decision's reason, with the throwaway paths shown as ~ and .
 	// Detail says what happened instead, when Got is not Want: an exit

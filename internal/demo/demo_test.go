@@ -72,7 +72,7 @@ func TestDemoStopsEveryStepOfTheAttack(t *testing.T) {
 	}
 	want := []struct {
 		id    string
-		got   Outcome
+		got   outcome
 		rules []string // any of these decided it
 		says  string   // the reason contains this
 	}{

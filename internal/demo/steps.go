@@ -17,7 +17,7 @@ const session = "airlock-demo"
 
 // hookStep hands Claude Code's PreToolUse event for one native tool call
 // to the real hook, as airlock-hook would get it on stdin.
-func (r *runner) hookStep(id string, want Outcome, tool string, input map[string]any) Step {
+func (r *runner) hookStep(id string, want outcome, tool string, input map[string]any) Step {
 	s := Step{ID: id, Title: describe(tool, input), Want: want}
 	ev, err := json.Marshal(map[string]any{
 		"session_id": session, "hook_event_name": "PreToolUse", "cwd": r.w.work,
@@ -36,7 +36,7 @@ func (r *runner) hookStep(id string, want Outcome, tool string, input map[string
 		s.Got = Blocked
 		s.Reason, s.Rule = splitRule(blocked)
 	case code == hook.ExitAllow && strings.Contains(stdout.String(), `"permissionDecision":"ask"`):
-		s.Got = Asked
+		s.Got = asked
 	case code == hook.ExitAllow && stdout.Len() == 0:
 		s.Got = Allowed
 		s.Rule, s.Reason = r.lastDecision(tool)
@@ -90,7 +90,7 @@ func (r *runner) lastDecision(tool string) (rule, reason string) {
 
 // mcpStep connects to server through the real proxy as an agent would
 // (initialize, initialized, tools/list) and calls tool once.
-func (r *runner) mcpStep(id string, want Outcome, server, tool string, args map[string]any) Step {
+func (r *runner) mcpStep(id string, want outcome, server, tool string, args map[string]any) Step {
 	a, _ := json.Marshal(args)
 	s := Step{ID: id, Want: want, Title: fmt.Sprintf("MCP %s/%s %s", server, tool, a)}
 	fail := func(format string, a ...any) Step {

@@ -20,7 +20,7 @@ type world struct {
 
 // FakeKey is the demo's SSH key: obviously not one, so that nothing
 // that copies it anywhere leaks a credential.
-const FakeKey = "-----BEGIN OPENSSH PRIVATE KEY-----\n" +
+const fakeKey = "-----BEGIN OPENSSH PRIVATE KEY-----\n" +
 	"airlock demo key, not a real key: it exists only to be refused\n" +
 	"-----END OPENSSH PRIVATE KEY-----\n"
 
@@ -70,7 +70,7 @@ func newWorld() (*world, error) {
 		path, text string
 		mode       os.FileMode
 	}{
-		{filepath.Join(w.home, ".ssh", "id_rsa"), FakeKey, 0o600},
+		{filepath.Join(w.home, ".ssh", "id_rsa"), fakeKey, 0o600},
 		{filepath.Join(w.work, "README.md"), "# quarterly\n\nReports for the quarter, as PDF.\n", 0o644},
 		{filepath.Join(w.work, "report.pdf"), "%PDF-1.4\n% airlock demo: not a real PDF\n", 0o644},
 		{filepath.Join(w.work, ".claude", "skills", "pdf-helper", "SKILL.md"), Skill, 0o644},

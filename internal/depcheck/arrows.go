@@ -16,7 +16,7 @@ import (
 // Room is one row of the rooms-and-arrows table: a project package, the
 // project packages its non-test code imports, and what it must never link.
 // Paths are relative to the module ("policy/shell").
-type Room struct {
+type room struct {
 	Pkg       string
 	Imports   []string
 	Never     []string
@@ -31,13 +31,13 @@ var backticked = regexp.MustCompile("`([^`]*)`")
 // the imports and never cells is an entry; "—" means none. A package cell
 // holds one quoted name, and "(tests only)" marks a package only tests may
 // import.
-func ParseRooms(doc []byte, heading string) ([]Room, error) {
+func ParseRooms(doc []byte, heading string) ([]room, error) {
 	lines := strings.Split(string(doc), "\n")
 	start := slices.Index(lines, heading)
 	if start < 0 {
 		return nil, fmt.Errorf("no line %q", heading)
 	}
-	var rooms []Room
+	var rooms []room
 	seen := map[string]int{}
 	inTable := false
 	for i := start + 1; i < len(lines); i++ {
@@ -61,7 +61,7 @@ func ParseRooms(doc []byte, heading string) ([]Room, error) {
 		if len(name) != 1 {
 			return nil, fmt.Errorf("line %d: the package cell %q names %d packages, want one in backquotes", i+1, strings.TrimSpace(cells[0]), len(name))
 		}
-		r := Room{Pkg: name[0], Imports: tokens(cells[1]), Never: tokens(cells[2]),
+		r := room{Pkg: name[0], Imports: tokens(cells[1]), Never: tokens(cells[2]),
 			TestsOnly: strings.Contains(cells[0], "(tests only)"), Line: i + 1}
 		if prev, dup := seen[r.Pkg]; dup {
 			return nil, fmt.Errorf("line %d: a second row for %s (the first is line %d)", i+1, r.Pkg, prev)
@@ -94,7 +94,7 @@ type Package struct {
 
 // Graph is one platform's build: every package linked by the module's
 // packages, the module's own ones marked.
-type Graph struct {
+type graph struct {
 	GOOS    string
 	Module  string // the module path
 	Pkgs    map[string]*Package
@@ -102,7 +102,7 @@ type Graph struct {
 }
 
 // List runs `go list -deps -json ./...` in dir for goos.
-func List(dir, goos string) (*Graph, error) {
+func List(dir, goos string) (*graph, error) {
 	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOOS="+goos)
@@ -118,7 +118,7 @@ func List(dir, goos string) (*Graph, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go list -m: %w", err)
 	}
-	g := &Graph{GOOS: goos, Module: strings.TrimSpace(string(mod)), Pkgs: map[string]*Package{}}
+	g := &graph{GOOS: goos, Module: strings.TrimSpace(string(mod)), Pkgs: map[string]*Package{}}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
 		p := new(Package)
@@ -136,14 +136,14 @@ func List(dir, goos string) (*Graph, error) {
 	return g, nil
 }
 
-func (g *Graph) rel(path string) string {
+func (g *graph) rel(path string) string {
 	if path == g.Module {
 		return "."
 	}
 	return strings.TrimPrefix(path, g.Module+"/")
 }
 
-func (g *Graph) abs(rel string) string {
+func (g *graph) abs(rel string) string {
 	if rel == "." {
 		return g.Module
 	}
@@ -151,14 +151,14 @@ func (g *Graph) abs(rel string) string {
 }
 
 // name is a path as the table names it: module-relative for the project's.
-func (g *Graph) name(path string) string {
+func (g *graph) name(path string) string {
 	if g.isProject(path) {
 		return g.rel(path)
 	}
 	return path
 }
 
-func (g *Graph) isProject(path string) bool {
+func (g *graph) isProject(path string) bool {
 	return path == g.Module || strings.HasPrefix(path, g.Module+"/")
 }
 
@@ -181,7 +181,7 @@ type never struct {
 // (it matches a project package, or is "..." or "!P/..."), a standard
 // library package, or a third-party one; an entry that names no package
 // any of the builds links guards nothing, and is an error.
-func compileNever(entry string, graphs []*Graph) (never, error) {
+func compileNever(entry string, graphs []*graph) (never, error) {
 	if entry == "..." {
 		return never{project: true, match: func(string) bool { return true }}, nil
 	}
@@ -211,11 +211,11 @@ func compileNever(entry string, graphs []*Graph) (never, error) {
 // Check compares the rooms with the builds and returns every disagreement,
 // each a sentence saying what to change. doc names the document in the
 // messages.
-func Check(doc string, rooms []Room, graphs []*Graph) []string {
+func Check(doc string, rooms []room, graphs []*graph) []string {
 	var problems []string
 	addf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
-	byPkg := map[string]*Room{}
+	byPkg := map[string]*room{}
 	for i := range rooms {
 		byPkg[rooms[i].Pkg] = &rooms[i]
 	}
@@ -313,7 +313,7 @@ func Check(doc string, rooms []Room, graphs []*Graph) []string {
 
 // hits lists the import paths of p's build the entry forbids: its own
 // imports for a standard-library entry, everything it links for the others.
-func (n never) hits(g *Graph, p *Package) []string {
+func (n never) hits(g *graph, p *Package) []string {
 	from := p.Deps
 	if n.std {
 		from = p.Imports
@@ -334,7 +334,7 @@ func (n never) hits(g *Graph, p *Package) []string {
 
 // chain is one shortest import path from one package to another (import
 // paths), named as the table names them, for a message a reader can act on.
-func (g *Graph) chain(from, to string) []string {
+func (g *graph) chain(from, to string) []string {
 	prev := map[string]string{from: ""}
 	queue := []string{from}
 	for len(queue) > 0 {

@@ -26,7 +26,7 @@ func TestImportArrows(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s, %q: %v", architectureDoc, roomsHeading, err)
 	}
-	var graphs []*Graph
+	var graphs []*graph
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		g, err := List(root, goos)
 		if err != nil {
@@ -40,7 +40,7 @@ func TestImportArrows(t *testing.T) {
 }
 
 // A small module: a → b → c, a → x (third-party), c → os; t only for tests.
-func fakeGraph() *Graph {
+func fakeGraph() *graph {
 	const m = "example.com/m"
 	pkgs := []*Package{
 		{ImportPath: m + "/a", Imports: []string{m + "/b", "x.org/x", "fmt"}, Deps: []string{m + "/b", m + "/c", "x.org/x", "x.org/x/inner", "fmt", "os"}},
@@ -52,7 +52,7 @@ func fakeGraph() *Graph {
 		{ImportPath: "fmt", Standard: true, Imports: []string{"os"}, Deps: []string{"os"}},
 		{ImportPath: "os", Standard: true},
 	}
-	g := &Graph{GOOS: "linux", Module: m, Pkgs: map[string]*Package{}}
+	g := &graph{GOOS: "linux", Module: m, Pkgs: map[string]*Package{}}
 	for _, p := range pkgs {
 		if strings.HasPrefix(p.ImportPath, m) {
 			p.Module = &struct{ Main bool }{Main: true}
@@ -65,13 +65,13 @@ func fakeGraph() *Graph {
 }
 
 func TestCheckArrows(t *testing.T) {
-	agree := []Room{
+	agree := []room{
 		{Pkg: "a", Imports: []string{"b"}, Never: []string{"t", "os"}},
 		{Pkg: "b", Imports: []string{"c"}, Never: []string{"a"}},
 		{Pkg: "c", Never: []string{"..."}},
 		{Pkg: "t", TestsOnly: true, Never: []string{"..."}},
 	}
-	with := func(change func([]Room) []Room) []Room {
+	with := func(change func([]room) []room) []room {
 		rs := slices.Clone(agree)
 		for i := range rs {
 			rs[i].Imports = slices.Clone(rs[i].Imports)
@@ -81,50 +81,50 @@ func TestCheckArrows(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		rooms []Room
+		rooms []room
 		want  []string // each a part of one problem, in order
 	}{
 		{"the table and the code agree", agree, nil},
 		{"an import the table does not name",
-			with(func(rs []Room) []Room { rs[0].Imports = nil; return rs }),
+			with(func(rs []room) []room { rs[0].Imports = nil; return rs }),
 			[]string{"a imports b, which doc.md does not allow: add the arrow there with a reason or remove the import"}},
 		{"an arrow the code does not have",
-			with(func(rs []Room) []Room { rs[1].Imports = append(rs[1].Imports, "a"); rs[1].Never = nil; return rs }),
+			with(func(rs []room) []room { rs[1].Imports = append(rs[1].Imports, "a"); rs[1].Never = nil; return rs }),
 			[]string{"doc.md line 0 lets b import a, but no build of b does: remove the arrow"}},
 		{"a package with no row",
-			with(func(rs []Room) []Room { return rs[1:] }),
+			with(func(rs []room) []room { return rs[1:] }),
 			[]string{"a has no row in doc.md's rooms table"}},
 		{"a row with no package",
-			with(func(rs []Room) []Room { return append(rs, Room{Pkg: "gone", Line: 9}) }),
+			with(func(rs []room) []room { return append(rs, room{Pkg: "gone", Line: 9}) }),
 			[]string{"doc.md line 9 has a row for gone, which is no package: remove it"}},
 		{"a project package linked through another",
-			with(func(rs []Room) []Room { rs[0].Never = []string{"c"}; return rs }),
+			with(func(rs []room) []room { rs[0].Never = []string{"c"}; return rs }),
 			[]string{"a links c (a → b → c; GOOS=linux), which doc.md says it must never import (c)"}},
 		{"every project package",
-			with(func(rs []Room) []Room { rs[1].Never = []string{"..."}; return rs }),
+			with(func(rs []room) []room { rs[1].Never = []string{"..."}; return rs }),
 			[]string{"b links c (b → c; GOOS=linux)"}},
 		{"every project package outside a tree",
-			with(func(rs []Room) []Room { rs[0].Never = []string{"!b/..."}; return rs }),
+			with(func(rs []room) []room { rs[0].Never = []string{"!b/..."}; return rs }),
 			[]string{"a links c (a → b → c; GOOS=linux), which doc.md says it must never import (!b/...)"}},
 		{"a third-party tree, linked through its own package",
-			with(func(rs []Room) []Room { rs[0].Never = []string{"x.org/x/inner"}; return rs }),
+			with(func(rs []room) []room { rs[0].Never = []string{"x.org/x/inner"}; return rs }),
 			[]string{"a links x.org/x/inner (a → x.org/x → x.org/x/inner; GOOS=linux)"}},
 		{"the standard library: the package's own imports",
-			with(func(rs []Room) []Room { rs[2].Never = []string{"os"}; return rs }),
+			with(func(rs []room) []room { rs[2].Never = []string{"os"}; return rs }),
 			[]string{"c links os (c → os; GOOS=linux)"}},
 		{"a tests-only package imported by code",
-			with(func(rs []Room) []Room { rs[1].Imports = append(rs[1].Imports, "t"); rs[1].Line = 4; return rs }),
+			with(func(rs []room) []room { rs[1].Imports = append(rs[1].Imports, "t"); rs[1].Line = 4; return rs }),
 			[]string{"doc.md line 4 lets b import t, which is for tests only", "lets b import t, but no build of b does"}},
 		{"an entry that names nothing",
-			with(func(rs []Room) []Room { rs[0].Never = []string{"nosuch"}; return rs }),
+			with(func(rs []room) []room { rs[0].Never = []string{"nosuch"}; return rs }),
 			[]string{"the never-imports of a: nosuch names no package any build links"}},
 		{"a negation of one package",
-			with(func(rs []Room) []Room { rs[0].Never = []string{"!b"}; return rs }),
+			with(func(rs []room) []room { rs[0].Never = []string{"!b"}; return rs }),
 			[]string{"the never-imports of a: !b: a negated entry must be !P/..."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Check("doc.md", tc.rooms, []*Graph{fakeGraph()})
+			got := Check("doc.md", tc.rooms, []*graph{fakeGraph()})
 			if len(got) != len(tc.want) {
 				t.Fatalf("Check = %d problems, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
 			}
@@ -144,13 +144,13 @@ func TestCheckArrowsAcrossPlatforms(t *testing.T) {
 	darwin.GOOS = "darwin"
 	a := darwin.Pkgs["example.com/m/a"]
 	a.Imports = append(a.Imports, "example.com/m/c") // a file built on darwin alone
-	rooms := []Room{
+	rooms := []room{
 		{Pkg: "a", Imports: []string{"b"}, Never: []string{"c"}},
 		{Pkg: "b", Imports: []string{"c"}},
 		{Pkg: "c"},
 		{Pkg: "t", TestsOnly: true},
 	}
-	got := Check("doc.md", rooms, []*Graph{linux, darwin})
+	got := Check("doc.md", rooms, []*graph{linux, darwin})
 	want := []string{
 		"a imports c, which doc.md does not allow",
 		"a links c (a → b → c; GOOS=linux,darwin), which doc.md says it must never import (c)",
@@ -186,7 +186,7 @@ func TestParseRooms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Room{
+	want := []room{
 		{Pkg: "a", Imports: []string{"b", "c"}, Never: []string{"...", "os"}, Line: 11},
 		{Pkg: "t", Never: []string{"!internal/..."}, TestsOnly: true, Line: 12},
 	}

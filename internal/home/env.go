@@ -9,7 +9,7 @@ import (
 )
 
 // PolicyName is the policy file's name in the Airlock home.
-const PolicyName = "policy.yaml"
+const policyName = "policy.yaml"
 
 // Env is the user's environment as Airlock sees it: the user's home and
 // name, the temporary directory, the Airlock home, and the AIRLOCK_*
@@ -63,7 +63,7 @@ func FromOS() (Env, error) {
 
 // PolicyFile is the policy file kept in the Airlock home at airlockHome.
 func PolicyFile(airlockHome string) string {
-	return filepath.Join(airlockHome, PolicyName)
+	return filepath.Join(airlockHome, policyName)
 }
 
 // ExplicitPolicy is the policy file AIRLOCK_POLICY names, "" when unset.

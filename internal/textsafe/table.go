@@ -17,14 +17,14 @@ type Class uint8
 
 // The classes of ClassOf. Plain is every character shown as itself.
 const (
-	Plain     Class = iota
+	plain     Class = iota
 	Control         // C0 and C1 controls, DEL
 	Bidi            // bidi marks, embeddings, overrides, isolates (U+061C, U+200E/F, U+202A-202E, U+2066-2069)
 	ZeroWidth       // render as nothing: zero-width space and joiners, word joiner, invisible operators, BOM, soft hyphen, ...
 	Filler          // Hangul fillers, which render blank (U+115F, U+1160, U+3164, U+FFA0)
 	Selector        // variation selectors (U+FE00-FE0F, U+E0100-E01EF), which can carry hidden data
 	Tag             // Unicode tag characters (U+E0000-E007F), "ASCII smuggling"
-	Separator       // line and paragraph separators (U+2028, U+2029)
+	separator       // line and paragraph separators (U+2028, U+2029)
 	Format          // the remaining format characters (Unicode category Cf)
 	Private         // private-use characters (Unicode category Co), which render as the font likes
 )
@@ -46,7 +46,7 @@ func ClassOf(r rune) Class {
 		if r < 0x20 || r == 0x7f {
 			return Control
 		}
-		return Plain
+		return plain
 	}
 	switch {
 	case r <= 0x9F:
@@ -63,25 +63,25 @@ func ClassOf(r rune) Class {
 	case r >= 0xE0000 && r <= 0xE007F:
 		return Tag
 	case r == 0x2028, r == 0x2029:
-		return Separator
+		return separator
 	case r < 0x0600, r >= 0x2070 && r < 0xE000:
 		// No other Cf or Co character is in these ranges (Latin, Greek,
 		// Cyrillic, CJK, Hangul syllables ...), so most text skips the
 		// category lookups. TestTableCoversCategories holds this against
 		// the Unicode tables of every Go release.
-		return Plain
+		return plain
 	case r <= 0xF8FF && r >= 0xE000, r >= 0xF0000 && r <= 0xFFFFD, r >= 0x100000 && r <= 0x10FFFD:
 		return Private
 	case unicode.Is(unicode.Cf, r):
 		return Format
 	}
-	return Plain
+	return plain
 }
 
 // Hidden reports whether r is in the table: a character that controls
 // the terminal, changes text direction, renders as nothing or as the
 // font likes. Escape writes every such character as an escape.
-func Hidden(r rune) bool { return ClassOf(r) != Plain }
+func Hidden(r rune) bool { return ClassOf(r) != plain }
 
 // Invisible reports whether r renders as nothing between visible
 // characters, so a reader sees "ignore" where the text says

@@ -12,8 +12,8 @@ func TestClassOf(t *testing.T) {
 		r    rune
 		want Class
 	}{
-		{'a', Plain}, {' ', Plain}, {'~', Plain}, {'é', Plain}, {'日', Plain}, {0x1F600, Plain},
-		{0xFFFD, Plain}, {0x0301, Plain}, {0x180B, Plain}, // combining acute, Mongolian FVS1: marks, not hidden
+		{'a', plain}, {' ', plain}, {'~', plain}, {'é', plain}, {'日', plain}, {0x1F600, plain},
+		{0xFFFD, plain}, {0x0301, plain}, {0x180B, plain}, // combining acute, Mongolian FVS1: marks, not hidden
 		{0x00, Control}, {'\n', Control}, {0x1B, Control}, {0x7F, Control}, {0x80, Control}, {0x9B, Control}, {0x9F, Control},
 		{0x061C, Bidi}, {0x200E, Bidi}, {0x200F, Bidi}, {0x202A, Bidi}, {0x202E, Bidi}, {0x2066, Bidi}, {0x2069, Bidi},
 		{0x00AD, ZeroWidth}, {0x034F, ZeroWidth}, {0x17B4, ZeroWidth}, {0x17B5, ZeroWidth}, {0x180E, ZeroWidth},
@@ -22,7 +22,7 @@ func TestClassOf(t *testing.T) {
 		{0x115F, Filler}, {0x1160, Filler}, {0x3164, Filler}, {0xFFA0, Filler},
 		{0xFE00, Selector}, {0xFE0F, Selector}, {0xE0100, Selector}, {0xE01EF, Selector},
 		{0xE0000, Tag}, {0xE0001, Tag}, {0xE0041, Tag}, {0xE007F, Tag},
-		{0x2028, Separator}, {0x2029, Separator},
+		{0x2028, separator}, {0x2029, separator},
 		{0x0600, Format}, {0x06DD, Format}, {0xFFF9, Format}, {0xFFFB, Format}, {0x110BD, Format}, {0x1D173, Format},
 		{0xE000, Private}, {0xF8FF, Private}, {0xF0000, Private}, {0x10FFFD, Private},
 	} {

@@ -13,7 +13,7 @@ import (
 // whole; Column 0 where it is not known) and a message that says what is
 // wrong, with what to write instead in Fix when there is a fix to name.
 // Neither repeats the line.
-type Problem struct {
+type problem struct {
 	Line   int
 	Column int
 	Msg    string
@@ -21,7 +21,7 @@ type Problem struct {
 }
 
 // Text is the problem as a person reads it: the message, then the fix.
-func (p Problem) Text() string {
+func (p problem) Text() string {
 	if p.Fix == "" {
 		return p.Msg
 	}
@@ -33,7 +33,7 @@ func (p Problem) Text() string {
 // reads (the policy and its layers, the contracts) returns one.
 type LoadError struct {
 	File     string
-	Problems []Problem
+	Problems []problem
 }
 
 // Error is one line per problem, "FILE:LINE: TEXT" ("FILE: TEXT" for the
@@ -61,7 +61,7 @@ func (e *LoadError) Error() string {
 // in one go. The zero value with File set is ready to use.
 type Problems struct {
 	File string
-	list []Problem
+	list []problem
 }
 
 // Add reports a problem on line (0: the file as a whole). What the
@@ -69,17 +69,17 @@ type Problems struct {
 // overlay from a repository nobody has read): each string or error
 // argument shows a bounded piece of it, escaped, never a whole line.
 func (p *Problems) Add(line int, format string, args ...any) {
-	p.list = append(p.list, Problem{Line: line, Msg: fmt.Sprintf(format, shown(args)...)})
+	p.list = append(p.list, problem{Line: line, Msg: fmt.Sprintf(format, shown(args)...)})
 }
 
 // AddFix is Add with the fix apart from the message.
 func (p *Problems) AddFix(line int, fix, format string, args ...any) {
-	p.list = append(p.list, Problem{Line: line, Msg: fmt.Sprintf(format, shown(args)...), Fix: fix})
+	p.list = append(p.list, problem{Line: line, Msg: fmt.Sprintf(format, shown(args)...), Fix: fix})
 }
 
 // AddProblem adds a problem written whole by Airlock (Parse's, which
 // quote what they show of the file), with no control character left in it.
-func (p *Problems) AddProblem(q Problem) {
+func (p *Problems) AddProblem(q problem) {
 	q.Msg, q.Fix = textsafe.EscapeLoose(q.Msg), textsafe.EscapeLoose(q.Fix)
 	p.list = append(p.list, q)
 }
@@ -98,7 +98,7 @@ func (p *Problems) Err() error {
 	list := slices.Clone(p.list)
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Line < list[j].Line })
 	if n := len(list); n > MaxShown {
-		more := Problem{Line: list[MaxShown].Line, Msg: fmt.Sprintf("and %d more problems from here on: fix these first", n-MaxShown)}
+		more := problem{Line: list[MaxShown].Line, Msg: fmt.Sprintf("and %d more problems from here on: fix these first", n-MaxShown)}
 		list = append(list[:MaxShown:MaxShown], more)
 	}
 	return &LoadError{File: p.File, Problems: list}

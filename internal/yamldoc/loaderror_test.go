@@ -28,7 +28,7 @@ func TestLoadErrorFormat(t *testing.T) {
 	if got := err.Error(); got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
-	forged := (&LoadError{File: "/repo/x\n/etc/passwd:1", Problems: []Problem{{Line: 1, Msg: "m"}}}).Error()
+	forged := (&LoadError{File: "/repo/x\n/etc/passwd:1", Problems: []problem{{Line: 1, Msg: "m"}}}).Error()
 	if strings.Contains(forged, "\n") || !strings.HasPrefix(forged, `"/repo/x\n/etc/passwd:1":1: m`) {
 		t.Fatalf("a file name forged a line: %q", forged)
 	}
@@ -42,7 +42,7 @@ func TestLoadErrorFormat(t *testing.T) {
 func TestProblemsBoundAndEscape(t *testing.T) {
 	p := Problems{File: "f"}
 	p.Add(1, "value %q", "\x1b]0;pwned\a"+strings.Repeat("x", 1000))
-	p.AddProblem(Problem{Line: 2, Msg: "raw \x1b[2J", Fix: "fix \u202e"})
+	p.AddProblem(problem{Line: 2, Msg: "raw \x1b[2J", Fix: "fix \u202e"})
 	for i := range 30 {
 		p.Add(10+i, "problem %d", i)
 	}

@@ -22,18 +22,18 @@ const maxFound = 20
 // the document node (a DocumentNode with no content when data holds no
 // document) and the repeated keys, merge keys and extra documents found;
 // a caller must refuse the file when any problem is returned.
-func Parse(data []byte) (*yaml.Node, []Problem) {
+func Parse(data []byte) (*yaml.Node, []problem) {
 	docs, err := decodeAll(data)
 	if err != nil {
-		return nil, []Problem{syntaxProblem(data, err)}
+		return nil, []problem{syntaxProblem(data, err)}
 	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode}
 	if len(docs) > 0 {
 		doc = docs[0]
 	}
-	var probs []Problem
+	var probs []problem
 	if len(docs) > 1 {
-		probs = append(probs, Problem{Line: docStart(data, docs[1]),
+		probs = append(probs, problem{Line: docStart(data, docs[1]),
 			Msg: "a second YAML document starts here (after a `---` line): Airlock reads one document per file and would ignore this one; remove the `---` line and merge the two"})
 	}
 	w := walker{probs: probs}
@@ -96,7 +96,7 @@ func docStart(data []byte, doc *yaml.Node) int {
 }
 
 type walker struct {
-	probs []Problem
+	probs []problem
 	path  []step // where the walk is, built into a string only for a message
 }
 
@@ -109,7 +109,7 @@ type step struct {
 // add reports a problem at the key k.
 func (w *walker) add(k *yaml.Node, format string, args ...any) {
 	if len(w.probs) < maxFound {
-		w.probs = append(w.probs, Problem{Line: k.Line, Column: k.Column, Msg: fmt.Sprintf(format, args...)})
+		w.probs = append(w.probs, problem{Line: k.Line, Column: k.Column, Msg: fmt.Sprintf(format, args...)})
 	}
 }
 

@@ -41,7 +41,7 @@ func CutLine(msg string) (line int, rest string) {
 // at the end of the file, and there the line to point at is the one it
 // opens on: yaml.v3 names it (counted from 1 for a quote, from 0 for a
 // bracket) unless it is the first line, when it names the end instead.
-func syntaxProblem(data []byte, err error) Problem {
+func syntaxProblem(data []byte, err error) problem {
 	msg, r := message(err)
 	ends := lineEnds(data)
 	line := 0
@@ -66,7 +66,7 @@ func syntaxProblem(data []byte, err error) Problem {
 		line = firstFailing(data, ends, r, func(e error) bool { return e.Error() == full })
 	}
 	// yaml.v3 names an unknown alias whole, as long as the file makes it
-	return Problem{Line: line, Msg: "not valid YAML: " + textsafe.Cut(msg, maxMsgShown), Fix: hint(msg, lineText(data, ends, line))}
+	return problem{Line: line, Msg: "not valid YAML: " + textsafe.Cut(msg, maxMsgShown), Fix: hint(msg, lineText(data, ends, line))}
 }
 
 // maxMsgShown bounds yaml.v3's own message in a syntax problem.

@@ -55,7 +55,7 @@ const (
 )
 
 // Raised is a Signal with the text that raised it.
-type Raised struct {
+type raised struct {
 	Signal Signal
 	Detail string // the command or fragment, for the reason
 }

@@ -49,17 +49,17 @@ type Flow struct {
 // Source kinds and sinks of a Flow.
 const (
 	SourceProgram = "program"
-	SourceEnv     = "environment"
+	sourceEnv     = "environment"
 	SourceShape   = "token-shape"
 
-	SinkModel     = "model"
-	SinkFile      = "file"
-	SinkClipboard = "clipboard"
+	sinkModel     = "model"
+	sinkFile      = "file"
+	sinkClipboard = "clipboard"
 	SinkHost      = "host"
-	SinkDNS       = "dns"
+	sinkDNS       = "dns"
 	// SinkWritten: a token shape the command itself spells, written into
 	// a file (the agent wrote the token: a person decides where it goes).
-	SinkWritten = "written"
+	sinkWritten = "written"
 )
 
 const (
@@ -112,10 +112,10 @@ func (w *walker) sink(bits flowBits, sink, target string, redirected bool) {
 		sk := sink
 		if s.spelled() {
 			switch sink {
-			case SinkModel:
+			case sinkModel:
 				continue
-			case SinkFile:
-				sk = SinkWritten
+			case sinkFile:
+				sk = sinkWritten
 			}
 		}
 		f := Flow{Source: s.name, Kind: s.kind, Issuers: s.issuers, Sink: sk, Target: shortDetail(target), Redirected: redirected}
@@ -139,8 +139,8 @@ func (w *walker) secretVar(name string) flowBits {
 	if b := w.secVars[name]; b != 0 {
 		return b
 	}
-	if SecretVarName(name) {
-		return w.secSource("$"+name, SourceEnv, varIssuers(name))
+	if secretVarName(name) {
+		return w.secSource("$"+name, sourceEnv, varIssuers(name))
 	}
 	return 0
 }
@@ -162,7 +162,7 @@ func (w *walker) setSecVar(name string, bits flowBits) {
 // finishFlows records the model sink of the top-level program's stdout.
 func (w *walker) finishFlows(f flow) {
 	if f.bits&flowSecret != 0 {
-		w.sink(f.bits, SinkModel, "", false)
+		w.sink(f.bits, sinkModel, "", false)
 	}
 }
 
@@ -261,7 +261,7 @@ func (w *walker) envNameFilter(c *cmdCtx, in flowBits) bool {
 		return false
 	}
 	for i := range w.secSrc {
-		if in&(flowSecret0<<i) != 0 && !(w.secSrc[i].kind == SourceEnv && len(w.secSrc[i].issuers) == 1 && w.secSrc[i].issuers[0] == issNone[0]) {
+		if in&(flowSecret0<<i) != 0 && !(w.secSrc[i].kind == sourceEnv && len(w.secSrc[i].issuers) == 1 && w.secSrc[i].issuers[0] == issNone[0]) {
 			return false
 		}
 	}
@@ -333,7 +333,7 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		return f
 	case clipWriters.has(prog) || (prog == "xclip" || prog == "xsel") && src == 0:
 		if in != 0 {
-			w.sink(in, SinkClipboard, prog, false)
+			w.sink(in, sinkClipboard, prog, false)
 		}
 		f.bits &^= flowSecret
 		return f
@@ -342,12 +342,12 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 			named := false
 			for _, a := range c.argv[1:] {
 				if a.sec != 0 {
-					w.sink(a.sec, SinkDNS, a.s, false)
+					w.sink(a.sec, sinkDNS, a.s, false)
 					named = true
 				}
 			}
 			if !named { // xargs hands the words over at run time
-				w.sink(args, SinkDNS, strings.Join(argStrings(c.argv[1:]), " "), false)
+				w.sink(args, sinkDNS, strings.Join(argStrings(c.argv[1:]), " "), false)
 			}
 		}
 		f.bits &^= flowSecret
@@ -368,7 +368,7 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 			scanOpts(c.argv, 1, teeOpts, func(o option) bool {
 				if o.name == "" {
 					if abs, ok := w.resolve(o.val.s, c.sc.dir); ok && !isPseudoDevice(abs) {
-						w.sink(in, SinkFile, abs, false)
+						w.sink(in, sinkFile, abs, false)
 					}
 				}
 				return true
@@ -636,7 +636,7 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 		for _, a := range argv[1:] {
 			s := a.s
 			if s != "" && s[0] != '-' && strings.IndexByte(s, 'e') >= 0 && isLetters(s) {
-				return w.secSource("ps "+s+" (every process's environment)", SourceEnv, issNone)
+				return w.secSource("ps "+s+" (every process's environment)", sourceEnv, issNone)
 			}
 		}
 	case "docker", "podman", "nerdctl", "kubectl", "oc", "aws-vault", "granted", "saml2aws", "op", "doppler", "infisical", "dotenvx", "chamber", "sops", "teller":
@@ -644,7 +644,7 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 	case "jq", "gojq":
 		for _, a := range argv[1:] {
 			if a.s == "env" || strings.Contains(a.s, "$ENV") || strings.HasPrefix(a.s, "env.") || strings.HasPrefix(a.s, "env|") {
-				return w.secSource("jq env (the environment)", SourceEnv, issNone)
+				return w.secSource("jq env (the environment)", sourceEnv, issNone)
 			}
 		}
 	}
@@ -690,7 +690,7 @@ func (w *walker) envDump(c *cmdCtx) flowBits {
 	switch c.prog {
 	case "set":
 		if len(argv) == 1 {
-			return w.secSource("set (every shell variable)", SourceEnv, issNone)
+			return w.secSource("set (every shell variable)", sourceEnv, issNone)
 		}
 		return 0
 	case "printenv":
@@ -704,12 +704,12 @@ func (w *walker) envDump(c *cmdCtx) flowBits {
 				continue
 			}
 			names++
-			if SecretVarName(a.s) || w.secVars[a.s] != 0 {
+			if secretVarName(a.s) || w.secVars[a.s] != 0 {
 				bits |= w.secretVar(a.s)
 			}
 		}
 		if names == 0 {
-			return w.secSource(strings.Join(argStrings(argv), " ")+" (the environment)", SourceEnv, issNone)
+			return w.secSource(strings.Join(argStrings(argv), " ")+" (the environment)", sourceEnv, issNone)
 		}
 		return bits
 	}
@@ -718,7 +718,7 @@ func (w *walker) envDump(c *cmdCtx) flowBits {
 			return 0
 		}
 	}
-	return w.secSource(progName(argv[0].s)+" (the environment)", SourceEnv, issNone)
+	return w.secSource(progName(argv[0].s)+" (the environment)", sourceEnv, issNone)
 }
 
 // isEnvDump reports an argv that prints the environment (the command a
@@ -783,7 +783,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 				case strings.HasPrefix(s, "-"):
 				default:
 					if isEnvDump(argv[i+1:]) {
-						return w.secSource(c.prog+" exec "+s+" env (the container's environment)", SourceEnv, issNone)
+						return w.secSource(c.prog+" exec "+s+" env (the container's environment)", sourceEnv, issNone)
 					}
 					return 0
 				}
@@ -793,7 +793,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 		case "inspect", "container":
 			for _, a := range argv[2:] {
 				if strings.Contains(a.s, ".Env") || strings.Contains(a.s, "Env}}") {
-					return w.secSource(c.prog+" inspect of the container's environment", SourceEnv, issNone)
+					return w.secSource(c.prog+" inspect of the container's environment", sourceEnv, issNone)
 				}
 			}
 		}
@@ -801,7 +801,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 		if sub == "set" && len(argv) > 2 && argv[2].s == "env" {
 			for _, a := range argv[3:] {
 				if a.s == "--list" || a.s == "--list=true" {
-					return w.secSource(c.prog+" set env --list", SourceEnv, issNone)
+					return w.secSource(c.prog+" set env --list", sourceEnv, issNone)
 				}
 			}
 			return 0
@@ -816,7 +816,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 					if c.prog == "aws-vault" {
 						iss = issAWS
 					}
-					return w.secSource(c.prog+" exec … env (the session's environment)", SourceEnv, iss)
+					return w.secSource(c.prog+" exec … env (the session's environment)", sourceEnv, iss)
 				}
 				return 0
 			}
@@ -1117,7 +1117,7 @@ func (w *walker) envAPI(code, prog string) flowBits {
 	}
 	var bits flowBits
 	whole := func(api string) {
-		bits |= w.secSource(api+" (the environment) in "+prog, SourceEnv, issNone)
+		bits |= w.secSource(api+" (the environment) in "+prog, sourceEnv, issNone)
 	}
 	one := func(name string) {
 		if name == "" {
@@ -1294,7 +1294,7 @@ func (w *walker) declDump(variant string, names, flags []string) flow {
 	if variant == "readonly" || variant == "local" {
 		return flow{}
 	}
-	return flow{bits: w.secSource(strings.TrimSpace(variant+" "+strings.Join(flags, " "))+" (every exported variable)", SourceEnv, issNone)}
+	return flow{bits: w.secSource(strings.TrimSpace(variant+" "+strings.Join(flags, " "))+" (every exported variable)", sourceEnv, issNone)}
 }
 
 func flagsJoined(flags []string) string {

@@ -149,12 +149,12 @@ func TestSecretFlows(t *testing.T) {
 
 func TestSecretVarName(t *testing.T) {
 	for _, n := range []string{"GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "NPM_TOKEN", "DATABASE_URL", "DB_PASSWORD", "STRIPE_KEY", "MY_PAT", "SENTRY_DSN"} {
-		if !SecretVarName(n) {
+		if !secretVarName(n) {
 			t.Errorf("%s: not secret", n)
 		}
 	}
 	for _, n := range []string{"PATH", "HOME", "NODE_ENV", "GITHUB_SHA", "GITHUB_REF_NAME", "ANTHROPIC_BASE_URL", "NEXT_PUBLIC_API_KEY", "STRIPE_PUBLISHABLE_KEY", "AWS_REGION", "KUBECONFIG", "GOOGLE_APPLICATION_CREDENTIALS_FILE", "KEYBOARD"} {
-		if SecretVarName(n) {
+		if secretVarName(n) {
 			t.Errorf("%s: secret", n)
 		}
 	}
@@ -171,7 +171,7 @@ func FuzzSecretFlow(f *testing.F) {
 	save := recoverPanics
 	recoverPanics = false
 	f.Cleanup(func() { recoverPanics = save })
-	sinks := map[string]bool{SinkModel: true, SinkFile: true, SinkClipboard: true, SinkHost: true, SinkDNS: true, SinkWritten: true}
+	sinks := map[string]bool{sinkModel: true, sinkFile: true, sinkClipboard: true, SinkHost: true, sinkDNS: true, sinkWritten: true}
 	f.Fuzz(func(t *testing.T, src string) {
 		done := make(chan Facts, 1)
 		go func() { done <- Parse(src, testCwd, testHome, testUser) }()

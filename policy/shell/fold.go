@@ -13,7 +13,7 @@ import (
 )
 
 // CodePath is one path folded out of interpreter code.
-type CodePath struct {
+type codePath struct {
 	Path string // absolute when home-rooted, else as written (relative to the command's directory)
 	Glob bool   // holds a wildcard (an unknown name joined on, a glob call)
 	Tree bool   // the program walks it (os.walk, rglob, readdir …)
@@ -65,7 +65,7 @@ type tok struct {
 
 // FoldCodePaths returns the paths code builds from home references and
 // literal segments, with home standing for the home references.
-func FoldCodePaths(code, home string) []CodePath {
+func FoldCodePaths(code, home string) []codePath {
 	if len(code) > maxFoldCode {
 		code = code[:maxFoldCode]
 	}
@@ -76,7 +76,7 @@ func FoldCodePaths(code, home string) []CodePath {
 	hasHome := marked != code || strings.Contains(code, "~/") || strings.Contains(code, "'~'") || strings.Contains(code, `"~"`)
 	toks := tokenize(marked)
 	f := folder{toks: toks, vars: map[string]string{}}
-	var out []CodePath
+	var out []codePath
 	add := func(v string, g bool, tr bool) {
 		if len(out) >= maxFoldPaths || v == "" {
 			return
@@ -98,7 +98,7 @@ func FoldCodePaths(code, home string) []CodePath {
 				return
 			}
 		}
-		out = append(out, CodePath{Path: v, Glob: g || strings.ContainsAny(v, "*?["), Tree: tr})
+		out = append(out, codePath{Path: v, Glob: g || strings.ContainsAny(v, "*?["), Tree: tr})
 	}
 	if hasHome {
 		for i := 0; i < len(toks) && len(out) < maxFoldPaths; i++ {
@@ -175,7 +175,7 @@ func FoldCodePaths(code, home string) []CodePath {
 			if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
 				add(s, false, false)
 			} else if !strings.Contains(s, "://") && len(s) < 256 {
-				out = append(out, CodePath{Path: s})
+				out = append(out, codePath{Path: s})
 			}
 		}
 	}
@@ -183,7 +183,7 @@ func FoldCodePaths(code, home string) []CodePath {
 	if strings.Contains(lc, "dotenv") && (strings.Contains(lc, "load_dotenv(") || strings.Contains(lc, "dotenv_values(") ||
 		strings.Contains(lc, "dotenv').config(") || strings.Contains(lc, `dotenv").config(`) || strings.Contains(lc, "dotenv.config(") ||
 		strings.Contains(lc, "dotenv/config") || strings.Contains(lc, "dotenv.load")) {
-		out = append(out, CodePath{Path: ".env"})
+		out = append(out, codePath{Path: ".env"})
 	}
 	return out
 }

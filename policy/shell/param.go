@@ -154,7 +154,7 @@ func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
 		case p.Length:
 			b.a.sec = save // a length is not the secret
 		case p.Excl && p.Names == 0 && p.Index == nil:
-			b.a.sec |= b.w.secSource("${!"+name+"} (any variable, by indirection)", SourceEnv, nil)
+			b.a.sec |= b.w.secSource("${!"+name+"} (any variable, by indirection)", sourceEnv, nil)
 		}
 		return
 	}

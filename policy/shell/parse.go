@@ -27,7 +27,7 @@ type Facts struct {
 	// Env holds "NAME=value" environment assignments the command makes.
 	Env []string
 	// Signals holds behaviours recognised from data flow.
-	Signals []Raised
+	Signals []raised
 	// Embedded holds code strings handed to interpreters (python -c, perl -e,
 	// awk programs …) for the caller to scan for paths and URLs.
 	Embedded []string

@@ -171,7 +171,7 @@ func TestPowerShellVariables(t *testing.T) {
 	}
 }
 
-func containsSignal(ss []Raised, s Signal) bool {
+func containsSignal(ss []raised, s Signal) bool {
 	for _, x := range ss {
 		if x.Signal == s {
 			return true

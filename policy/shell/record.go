@@ -42,7 +42,7 @@ func (w *walker) signal(sig Signal, detail string) {
 		}
 	}
 	detail = shortDetail(detail)
-	w.res.Signals = append(w.res.Signals, Raised{Signal: sig, Detail: detail})
+	w.res.Signals = append(w.res.Signals, raised{Signal: sig, Detail: detail})
 }
 
 // finish raises signals that need the whole program.

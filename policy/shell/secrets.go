@@ -194,7 +194,7 @@ var credPrograms = []credProgram{
 }
 
 // CredentialPrograms reports the catalogue's size (for tests and docs).
-func CredentialPrograms() int { return len(credPrograms) }
+func credentialPrograms() int { return len(credPrograms) }
 
 // passNonShow are pass and gopass subcommands that print no secret; any
 // other first word is an entry name, shown (`pass work/aws`).
@@ -223,7 +223,7 @@ var secretScanners = map[string][]string{
 // *_PUBLIC_KEY, *_PUBLISHABLE_KEY, *_TOKEN_URL, *_KEY_ID except AWS's,
 // *_KEYRING…) and the runner's non-secret ones (PATH, HOME, GITHUB_SHA …)
 // are not.
-func SecretVarName(name string) bool {
+func secretVarName(name string) bool {
 	n := strings.ToUpper(name)
 	if n == "" || nonSecretVars.has(n) {
 		return false

@@ -169,7 +169,7 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 		return toStdout && abs == "/dev/null"
 	}
 	if toStdout && f.bits&flowSecret != 0 {
-		w.sink(f.bits, SinkFile, abs, false)
+		w.sink(f.bits, sinkFile, abs, false)
 	}
 	w.addPathAbs(w.rawPath(a.s, abs, sc), abs, acc)
 	if acc&AccessWrite != 0 && f.hasText && (r.N == nil || r.N.Value == "1") {

@@ -16,11 +16,11 @@ type File struct {
 	Risk     int            // 0–100, see scan.Score
 	Severity scan.Severity  // the band Risk falls in
 	Findings []scan.Finding // every finding, in file order; Line and Col are positions in the file
-	Servers  []Server       // MCP servers an agent config defines
+	Servers  []server       // MCP servers an agent config defines
 }
 
 // Server is one MCP server definition found in an agent config.
-type Server struct {
+type server struct {
 	Name      string   `json:"name"`
 	Agent     string   `json:"agent"`
 	Store     string   `json:"store"`
@@ -38,18 +38,18 @@ type Server struct {
 // ScanFile scans one file's bytes as kind. For KindConfig, cfg is what
 // setup.Parse read (nil when it could not: the text is still scanned). Findings come back in file order with Line and Col in the
 // file.
-func ScanFile(p string, data []byte, kind Kind, cfg *setup.Config) File {
+func scanFile(p string, data []byte, kind Kind, cfg *setup.Config) File {
 	f := File{Path: p, Kind: kind}
 	switch kind {
-	case KindTools:
+	case kindTools:
 		f.Findings = scan.ToolList(data)
 	default:
 		f.Findings = scan.Text(string(data), kind.Context())
 	}
-	if kind == KindConfig && cfg != nil {
+	if kind == kindConfig && cfg != nil {
 		f.Findings = append(f.Findings, configFindings(string(data), cfg)...)
 	}
-	if kind.Context() == scan.Instructions && kind != KindTools {
+	if kind.Context() == scan.Instructions && kind != kindTools {
 		f.Findings = append(f.Findings, frontmatterFindings(data)...)
 	}
 	f.Findings = append(f.Findings, scan.Combined(f.Findings)...)

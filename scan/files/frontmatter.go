@@ -13,7 +13,7 @@ const maxFrontmatter = 64 << 10
 // Front is a markdown file's YAML frontmatter: the top-level scalar
 // fields an agent reads (name, description, allowed-tools …), and where
 // the block ends.
-type Front struct {
+type front struct {
 	Fields map[string]string // top-level keys with scalar (or flattened sequence) values
 	Lines  int               // lines the block takes, fences included
 	Err    error             // the YAML did not parse; Fields holds what could be read
@@ -22,7 +22,7 @@ type Front struct {
 // IsSkill reports whether the frontmatter makes its file a skill: a
 // name and a description, the two fields every agent's skill loader
 // requires.
-func (f Front) IsSkill() bool {
+func (f front) IsSkill() bool {
 	return f.Fields["name"] != "" && f.Fields["description"] != ""
 }
 
@@ -31,11 +31,11 @@ func (f Front) IsSkill() bool {
 // the file has none. A block that is not valid YAML still reports ok with
 // Err set: a skill loader may read it more leniently than yaml.v3, so the
 // scanner still scans it as text.
-func Frontmatter(src []byte) (Front, bool) {
+func Frontmatter(src []byte) (front, bool) {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	first, rest, found := cutLine(src)
 	if !found || string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return Front{}, false
+		return front{}, false
 	}
 	var block []byte
 	lines := 1
@@ -49,13 +49,13 @@ func Frontmatter(src []byte) (Front, bool) {
 		}
 		rest = next
 		if len(src)-len(rest) > maxFrontmatter {
-			return Front{Lines: lines, Err: fmt.Errorf("frontmatter longer than %d bytes", maxFrontmatter)}, true
+			return front{Lines: lines, Err: fmt.Errorf("frontmatter longer than %d bytes", maxFrontmatter)}, true
 		}
 	}
 	if block == nil {
-		return Front{}, false
+		return front{}, false
 	}
-	f := Front{Fields: map[string]string{}, Lines: lines}
+	f := front{Fields: map[string]string{}, Lines: lines}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(block, &doc); err != nil {
 		f.Err = err

@@ -15,26 +15,26 @@ type Kind string
 
 // Kinds of file the static scanner tells apart.
 const (
-	KindSkill   Kind = "skill"        // SKILL.md, or markdown whose frontmatter makes it a skill
-	KindCommand Kind = "command"      // .claude/commands, .claude/agents, other slash-command and subagent files
-	KindRules   Kind = "rules"        // AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, .cursorrules, copilot instructions …
-	KindConfig  Kind = "agent-config" // an agent's MCP servers or Claude Code settings (hooks)
-	KindTools   Kind = "tools"        // a JSON snapshot of an MCP server's tool definitions
-	KindScript  Kind = "skill-script" // code shipped inside a skill folder or run as a hook
-	KindCode    Kind = "code"         // source code, tests, data files
-	KindProse   Kind = "prose"        // READMEs, docs, other text
+	kindSkill   Kind = "skill"        // SKILL.md, or markdown whose frontmatter makes it a skill
+	kindCommand Kind = "command"      // .claude/commands, .claude/agents, other slash-command and subagent files
+	kindRules   Kind = "rules"        // AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, .cursorrules, copilot instructions …
+	kindConfig  Kind = "agent-config" // an agent's MCP servers or Claude Code settings (hooks)
+	kindTools   Kind = "tools"        // a JSON snapshot of an MCP server's tool definitions
+	kindScript  Kind = "skill-script" // code shipped inside a skill folder or run as a hook
+	kindCode    Kind = "code"         // source code, tests, data files
+	kindProse   Kind = "prose"        // READMEs, docs, other text
 )
 
 // Context is the weighting a kind of file gets.
 func (k Kind) Context() scan.Context {
 	switch k {
-	case KindSkill, KindCommand, KindRules, KindTools:
+	case kindSkill, kindCommand, kindRules, kindTools:
 		return scan.Instructions
-	case KindConfig:
+	case kindConfig:
 		return scan.Config
-	case KindScript:
+	case kindScript:
 		return scan.Script
-	case KindCode:
+	case kindCode:
 		return scan.Code
 	}
 	return scan.Prose
@@ -94,38 +94,38 @@ func Classify(p string, head []byte, inSkill bool, isConfig func(string) bool) K
 	markdown := ext == ".md" || ext == ".mdc" || ext == ".markdown" || ext == ".txt" || ext == ""
 	switch {
 	case isConfig != nil && isConfig(p):
-		return KindConfig
+		return kindConfig
 	case base == "skill.md":
-		return KindSkill
+		return kindSkill
 	case rulesNames[base]:
-		return KindRules
+		return kindRules
 	case markdown && underAny(dirs, commandDirs):
-		return KindCommand
+		return kindCommand
 	case ext == ".toml" && underAny(dirs, [][]string{{".gemini", "commands"}}):
-		return KindCommand // Gemini CLI's commands are TOML prompts
+		return kindCommand // Gemini CLI's commands are TOML prompts
 	case markdown && underAny(dirs, rulesDirs):
-		return KindRules
+		return kindRules
 	case markdown && (inSkill || underAny(dirs, [][]string{{".claude", "skills"}})) && ext != ".txt" && ext != "":
-		return KindSkill // a skill's own reference files are read with its authority
+		return kindSkill // a skill's own reference files are read with its authority
 	}
 	if ext == ".md" || ext == ".mdc" || ext == ".markdown" {
 		if fm, ok := Frontmatter(head); ok && fm.IsSkill() {
-			return KindSkill
+			return kindSkill
 		}
 	}
 	if ext == ".json" && looksLikeTools(head) {
-		return KindTools
+		return kindTools
 	}
 	if scriptExt[ext] && ext != "" && (inSkill || underAny(dirs, [][]string{{".claude", "hooks"}})) {
-		return KindScript
+		return kindScript
 	}
 	if ext == "" && inSkill && strings.HasPrefix(string(head), "#!") {
-		return KindScript
+		return kindScript
 	}
 	if codeExt[ext] || isTest(base) || strings.HasPrefix(string(head), "#!") {
-		return KindCode
+		return kindCode
 	}
-	return KindProse
+	return kindProse
 }
 
 // underAny reports whether dirs contains one of the sequences as

@@ -16,7 +16,7 @@ import (
 )
 
 // Reaches reports whether any finding is at min or above.
-func (r *Report) Reaches(min scan.Severity) bool {
+func (r *report) Reaches(min scan.Severity) bool {
 	for _, f := range r.Files {
 		for _, fd := range f.Findings {
 			if fd.Severity >= min {
@@ -28,7 +28,7 @@ func (r *Report) Reaches(min scan.Severity) bool {
 }
 
 // Counts is findings per severity.
-func (r *Report) Counts() map[scan.Severity]int {
+func (r *report) Counts() map[scan.Severity]int {
 	c := map[scan.Severity]int{}
 	for _, f := range r.Files {
 		for _, fd := range f.Findings {
@@ -40,7 +40,7 @@ func (r *Report) Counts() map[scan.Severity]int {
 
 // JSONSchema names the --json document's version; it changes only when a
 // field is removed or changes meaning.
-const JSONSchema = "airlock.scan/v1"
+const jsonSchema = "airlock.scan/v1"
 
 type jsonFinding struct {
 	Line     int           `json:"line"`
@@ -68,14 +68,14 @@ type jsonReport struct {
 	Risk    int            `json:"risk"`
 	Counts  map[string]int `json:"counts"`
 	Files   []jsonFile     `json:"files"`
-	Servers []Server       `json:"servers"`
+	Servers []server       `json:"servers"`
 	Skipped []Skipped      `json:"skipped"`
 }
 
 // WriteJSON writes the report as the documented --json document.
-func (r *Report) WriteJSON(w io.Writer) error {
+func (r *report) WriteJSON(w io.Writer) error {
 	doc := jsonReport{
-		Schema:  JSONSchema,
+		Schema:  jsonSchema,
 		Scanned: map[string]any{"files": r.Scanned, "bytes": r.Bytes},
 		Counts:  map[string]int{"high": 0, "med": 0, "low": 0},
 		Files:   []jsonFile{},
@@ -83,7 +83,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Skipped: r.Skipped,
 	}
 	if doc.Servers == nil {
-		doc.Servers = []Server{}
+		doc.Servers = []server{}
 	}
 	if doc.Skipped == nil {
 		doc.Skipped = []Skipped{}
@@ -135,7 +135,7 @@ func securitySeverity(s scan.Severity) string {
 // scanning takes: one run, a rule per indicator with help text, a result
 // per finding with its location. Paths relative to the scan root are
 // given against %SRCROOT%; absolute ones as file URIs.
-func (r *Report) WriteSARIF(w io.Writer, version string) error {
+func (r *report) WriteSARIF(w io.Writer, version string) error {
 	inds := scan.Indicators()
 	index := map[string]int{}
 	rules := make([]map[string]any, 0, len(inds))
@@ -252,7 +252,7 @@ func sarifName(id string) string {
 // with its findings most severe first, then the MCP servers, then what was
 // not read. Low findings are counted, not listed, unless all is set (the
 // JSON and SARIF outputs always list every finding).
-func (r *Report) WriteText(w io.Writer, all bool) error {
+func (r *report) WriteText(w io.Writer, all bool) error {
 	c := r.Counts()
 	top := 0
 	withFindings := 0

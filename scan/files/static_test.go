@@ -216,7 +216,7 @@ func compileSchema(t *testing.T, path string) *jsonschema.Schema {
 	return sch
 }
 
-func reportDump(r *Report) string {
+func reportDump(r *report) string {
 	var b strings.Builder
 	for _, f := range r.Files {
 		b.WriteString(f.Path + " risk " + f.Severity.String() + "\n" + dump(f.Findings))

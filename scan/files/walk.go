@@ -29,9 +29,9 @@ type Options struct {
 }
 
 // Report is the result of a scan.
-type Report struct {
+type report struct {
 	Files   []File    // files with findings or servers, riskiest first
-	Servers []Server  // every MCP server definition found, in the order found
+	Servers []server  // every MCP server definition found, in the order found
 	Skipped []Skipped // what was met but not read, and why
 	Scanned int       // files read
 	Bytes   int64     // bytes read
@@ -82,7 +82,7 @@ var agentDirs = map[string]bool{
 // following a symlink out of the tree), a file is scanned as itself.
 // Errors reading one file are reported in Skipped; Walk fails only when a
 // path given cannot be read at all.
-func Walk(paths []string, opt Options) (*Report, error) {
+func Walk(paths []string, opt Options) (*report, error) {
 	var jobs []job
 	var skipped []Skipped
 	seen := map[string]bool{}
@@ -185,7 +185,7 @@ func Walk(paths []string, opt Options) (*Report, error) {
 	close(next)
 	wg.Wait()
 
-	r := &Report{Skipped: skipped}
+	r := &report{Skipped: skipped}
 	for _, res := range results {
 		if res.skip != "" {
 			r.Skipped = append(r.Skipped, Skipped{Path: res.file.Path, Reason: res.skip})
@@ -234,17 +234,17 @@ func scanJob(j job, opt Options) result {
 	}
 	kind := Classify(p, data, j.inSkill, func(string) bool { return isConfig })
 	head := data[:min(len(data), sniff)]
-	if bytes.IndexByte(head, 0) >= 0 && (kind == KindCode || kind == KindProse) {
+	if bytes.IndexByte(head, 0) >= 0 && (kind == kindCode || kind == kindProse) {
 		// an agent reads its own files as text whatever bytes they hold
 		return result{file: File{Path: p}, skip: "binary"}
 	}
 	var cfg *setup.Config
 	var cfgErr error
-	if kind == KindConfig {
+	if kind == kindConfig {
 		st.Path = j.path
 		cfg, cfgErr = setup.Parse(st, data)
 	}
-	f := ScanFile(p, data, kind, cfg)
+	f := scanFile(p, data, kind, cfg)
 	if cfgErr != nil {
 		f.Findings = append(f.Findings, scan.Finding{
 			ID: "scan.config-unreadable", Category: scan.Stealth, Severity: scan.Low, Line: 1, Col: 1,
@@ -260,10 +260,10 @@ func scanJob(j job, opt Options) result {
 
 // servers lists a config's server definitions with whether each sits
 // behind airlock-mcp and what the pins say of it.
-func servers(p string, st setup.Store, cfg *setup.Config, admission func(string) string, root string) []Server {
-	var out []Server
+func servers(p string, st setup.Store, cfg *setup.Config, admission func(string) string, root string) []server {
+	var out []server
 	for _, s := range cfg.Servers {
-		v := Server{
+		v := server{
 			Name: s.Name, Agent: st.Agent, Store: st.ID, File: p, Line: s.Line,
 			URL: s.URL, Remote: s.Remote, Disabled: s.Disabled, Gated: s.Wrapped,
 		}

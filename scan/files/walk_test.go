@@ -25,7 +25,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func fileOf(r *Report, suffix string) *File {
+func fileOf(r *report, suffix string) *File {
 	for i := range r.Files {
 		if strings.HasSuffix(r.Files[i].Path, suffix) {
 			return &r.Files[i]
@@ -66,7 +66,7 @@ func TestWalkSkipsAndKinds(t *testing.T) {
 		}
 	}
 	sh := fileOf(r, "skills/sync/scripts/sync.sh")
-	if sh == nil || sh.Kind != KindScript || sh.Severity != scan.High || !hasID(sh.Findings, "exec.reverse-shell") {
+	if sh == nil || sh.Kind != kindScript || sh.Severity != scan.High || !hasID(sh.Findings, "exec.reverse-shell") {
 		t.Fatalf("skill script: %+v", sh)
 	}
 	reasons := map[string]string{}
@@ -137,7 +137,7 @@ func TestConfigFindings(t *testing.T) {
 	if mcp == nil || !hasID(mcp.Findings, "exec.server-command") {
 		t.Fatalf(".mcp.json: %+v", mcp)
 	}
-	got := map[string]Server{}
+	got := map[string]server{}
 	for _, s := range r.Servers {
 		got[s.Name] = s
 	}
@@ -160,7 +160,7 @@ func TestWalkReadsNoSpecialFiles(t *testing.T) {
 	if err := mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	done := make(chan *Report, 2)
+	done := make(chan *report, 2)
 	go func() {
 		r1, _ := Walk([]string{dir}, Options{})
 		done <- r1

@@ -38,7 +38,7 @@ type Match struct {
 }
 
 // Shape describes one entry of the table, for documentation and tests.
-type Shape struct {
+type shape struct {
 	Kind     string
 	Keywords []string
 	Chosen   bool   // masked without a digest
@@ -46,11 +46,11 @@ type Shape struct {
 }
 
 // Shapes lists the table in order.
-func Shapes() []Shape {
-	out := make([]Shape, len(rules))
+func shapes() []shape {
+	out := make([]shape, len(rules))
 	for i := range rules {
 		r := &rules[i]
-		out[i] = Shape{Kind: r.kind, Keywords: append([]string(nil), r.keywords...), Chosen: r.chosen, Source: r.source}
+		out[i] = shape{Kind: r.kind, Keywords: append([]string(nil), r.keywords...), Chosen: r.chosen, Source: r.source}
 	}
 	return out
 }
@@ -415,7 +415,7 @@ func replace(s string, ms []Match) string {
 	at := 0
 	for _, m := range ms {
 		b.WriteString(s[at:m.Start])
-		b.WriteString(Tag(m.Kind, s[m.Start:m.End], m.chosen))
+		b.WriteString(tag(m.Kind, s[m.Start:m.End], m.chosen))
 		at = m.End
 	}
 	b.WriteString(s[at:])
@@ -427,17 +427,17 @@ func replace(s string, ms []Match) string {
 // KIND]" for a value a person chose or one shorter than digestMin. Short
 // on purpose: enough to tell two secrets in one log apart and to see the
 // same one again, never enough to confirm a guess of a weak one.
-func Tag(kind, v string, chosen bool) string {
+func tag(kind, v string, chosen bool) string {
 	if chosen || len(v) < digestMin {
 		return "[masked " + kind + "]"
 	}
-	return "[masked " + kind + " sha256:" + Digest(v) + "]"
+	return "[masked " + kind + " sha256:" + digest(v) + "]"
 }
 
 // Digest is the short digest a mask carries: the first 8 hex digits of
 // SHA-256(v), so it equals the start of the digest the gate records for
 // the same content (gate.DigestOf).
-func Digest(v string) string {
+func digest(v string) string {
 	sum := sha256.Sum256([]byte(v))
 	return hex.EncodeToString(sum[:4])
 }

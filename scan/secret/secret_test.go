@@ -77,7 +77,7 @@ func TestMaskCorpus(t *testing.T) {
 			t.Errorf("shapes.txt:%d: masking twice changed the text:\n%s\n%s", c.line, got, again)
 		}
 	}
-	for _, s := range Shapes() {
+	for _, s := range shapes() {
 		if !seen[s.Kind] {
 			t.Errorf("no corpus case for %s (add one to testdata/shapes.txt)", s.Kind)
 		}
@@ -86,12 +86,12 @@ func TestMaskCorpus(t *testing.T) {
 
 func TestMaskTag(t *testing.T) {
 	tok := "ghp_gNSWPH8prVqsUeQCtDR3zzX6hqo35uwZqxZO"
-	want := "[masked github-token sha256:" + Digest(tok) + "]"
+	want := "[masked github-token sha256:" + digest(tok) + "]"
 	if got := Mask("token " + tok); got != "token "+want {
 		t.Errorf("Mask = %q, want %q", got, "token "+want)
 	}
-	if len(Digest(tok)) != 8 {
-		t.Errorf("digest %q: want 8 hex digits", Digest(tok))
+	if len(digest(tok)) != 8 {
+		t.Errorf("digest %q: want 8 hex digits", digest(tok))
 	}
 	// a password a person chose has no digest: 32 bits would confirm a guess
 	if got := Mask("psql postgres://app:hunter2@db/app"); got != "psql postgres://app:[masked url-password]@db/app" {
@@ -149,7 +149,7 @@ func TestShapesDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range Shapes() {
+	for _, s := range shapes() {
 		if !strings.Contains(string(b), "`"+s.Kind+"`") {
 			t.Errorf("docs/secrets.md does not list %s", s.Kind)
 		}
