@@ -51,7 +51,7 @@ const (
 	defaultBackends = "socket,tty,desktop,fallback"
 	defaultTimeout  = 60 * time.Second
 	defaultRemember = 300 * time.Second
-	// SocketName is the approval daemon's socket in the Airlock home.
+	// socketName is the approval daemon's socket in the Airlock home.
 	socketName = "askd.sock"
 	maxTimeout = 24 * time.Hour
 )

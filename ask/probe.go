@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Probe says whether one backend could reach a person now.
+// probe says whether one backend could reach a person now.
 type probe struct {
 	Backend string
 	Ready   bool

@@ -12,7 +12,7 @@ import (
 // maxShown caps how much of one string a prompt shows.
 const maxShown = 240
 
-// Quote shows a string that came from outside the broker: in double
+// quote shows a string that came from outside the broker: in double
 // quotes, escaped with textsafe.Escape (control, bidi, invisible and tag
 // characters made visible), its own quotes escaped, and cut at maxShown
 // runes of the original with the length of the rest said. The cut is made
@@ -69,7 +69,7 @@ func Question(left time.Duration, fallback string) string {
 	return fmt.Sprintf("Allow this call? [y/N] (%d s to answer, %s) ", max(secs, 1), then)
 }
 
-// PlainText is the question for a dialog: the same lines, joined.
+// plainText is the question for a dialog: the same lines, joined.
 func plainText(r Request) string {
 	return strings.Join(Lines(r), "\n") + "\n\nAllow this call?"
 }

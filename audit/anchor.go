@@ -46,7 +46,7 @@ const (
 	anchorLockFile = "airlock-anchors.lock"
 	installIDFile  = "install.id"
 
-	// AnchorEvery is how often an appender anchors: at least once per
+	// anchorEvery is how often an appender anchors: at least once per
 	// AnchorEvery records (see AnchorDue).
 	anchorEvery int64 = 1000
 )
@@ -64,7 +64,7 @@ type Anchor struct {
 	Line int `json:"-"` // 1-based line in AnchorFile
 }
 
-// AnchorProblem is a finding about AnchorFile itself.
+// anchorProblem is a finding about AnchorFile itself.
 type anchorProblem struct {
 	Line    int // 1-based line of AnchorFile
 	Message string
@@ -106,7 +106,7 @@ func HomeID(home string) (string, error) {
 	return homeIDOf(abs, id), nil
 }
 
-// ExistingHomeID is HomeID for readers (Verify): it never creates
+// existingHomeID is HomeID for readers (Verify): it never creates
 // install.id. A home without one has never been anchored (or its install.id
 // was deleted); the error then wraps fs.ErrNotExist.
 func existingHomeID(home string) (string, error) {
@@ -149,7 +149,7 @@ func readInstallID(path string) (string, error) {
 	return id, nil
 }
 
-// AppendAnchor appends an anchor for (homeID, count, last) to AnchorFile
+// appendAnchor appends an anchor for (homeID, count, last) to AnchorFile
 // in dir, under an exclusive lock on AnchorLockFile, and fsyncs it.
 func appendAnchor(dir, homeID string, count int64, last string, now time.Time) error {
 	return appendAnchorAt(dir, homeID, "", count, last, now)
@@ -240,7 +240,7 @@ func encodeAnchor(a Anchor) ([]byte, error) {
 	return appendCanonical(nil, m, 0)
 }
 
-// ReadAnchors reads AnchorFile in dir, verifies it as a hash chain and
+// readAnchors reads AnchorFile in dir, verifies it as a hash chain and
 // returns the anchors of homeID in file order, with every problem found
 // in the file (including lines of other homes: it is one chain). A missing
 // file gives no anchors and no error. Anchors on lines that fail their own
@@ -328,7 +328,7 @@ func AnchoredCounts(anchors []Anchor) map[int64]bool {
 	return want
 }
 
-// CheckAgainstAnchors checks the log against the anchors of its home (as
+// checkAgainstAnchors checks the log against the anchors of its home (as
 // ReadAnchors returned them). hAt returns the h of record count (1-based,
 // counting the whole chain) and false if the log has fewer records. It
 // returns one message per anchor the log contradicts, nil if all hold.

@@ -12,7 +12,7 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// GenesisFile marks a home whose chain was started. It is written once,
+// genesisFile marks a home whose chain was started. It is written once,
 // when the first record of a new chain (its audit_start) is written, and
 // never rewritten:
 //

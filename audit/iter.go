@@ -14,7 +14,7 @@ type Entry struct {
 	Record Record // the record; a line that is not JSON is an EventMalformed placeholder
 }
 
-// Records yields every record of the chain in order: every rotated segment
+// records yields every record of the chain in order: every rotated segment
 // (in ledger order), then the live audit.jsonl. It streams, holding one line
 // at a time, and reads a snapshot taken when iteration starts: records
 // appended later are not yielded. A trailing partial line (an append in

@@ -18,19 +18,19 @@ import (
 // first), so a line edited, removed or moved is detected.
 const LedgerFile = "audit.chain"
 
-// EventSegmentStart is the first record of a live file created by a
+// eventSegmentStart is the first record of a live file created by a
 // rotation. It chains to the last record of the segment it follows and names
 // that segment's ledger line (see SegmentStartDetail), so the log and the
 // ledger vouch for each other: dropping a segment, a ledger line, or both
 // breaks one or the other.
 const eventSegmentStart = "segment_start"
 
-// RecoverRotation is the reason of the audit_recover record an appender
+// recoverRotation is the reason of the audit_recover record an appender
 // writes when it finished a rotation that a killed appender had started.
 // It is a note, not a finding: nothing was lost.
 const recoverRotation = "rotation-resumed"
 
-// LedgerEntry is one line of audit.chain: the segment a rotation produced.
+// ledgerEntry is one line of audit.chain: the segment a rotation produced.
 type ledgerEntry struct {
 	Seq       int    `json:"seq"`           // 1 for the first rotation, then +1
 	Segment   string `json:"segment"`       // file name of the segment, in the audit home
@@ -44,7 +44,7 @@ type ledgerEntry struct {
 	Sig       string `json:"sig,omitempty"` // signature of LedgerSigningInput(H)
 }
 
-// SegmentStartDetail is the Detail of the segment_start record that opens
+// segmentStartDetail is the Detail of the segment_start record that opens
 // the live file after the rotation e.
 func segmentStartDetail(e ledgerEntry) string {
 	return fmt.Sprintf("segment=%s seq=%d ledger=%s", e.Segment, e.Seq, e.H)

@@ -23,7 +23,7 @@ const (
 	// EventRecover is written by an appender that found the log and its
 	// checkpoint inconsistent; its Reason is one of the Recover* values.
 	EventRecover = "audit_recover"
-	// EventSignStart is written by the first signing appender of a log (or
+	// eventSignStart is written by the first signing appender of a log (or
 	// after unsigned records): every record from the first sign_start on
 	// must be signed. Its Detail is SignStartDetail(mode).
 	eventSignStart = "sign_start"

@@ -17,13 +17,9 @@ import (
 // user's that nobody else can write, and reads to a bound; the home itself
 // is created and checked by internal/home.
 
-// ErrNotRegular is wrapped by the error for a log file that is not a
+// errNotRegular is wrapped by the error for a log file that is not a
 // regular file.
 var errNotRegular = regular.ErrNotRegular
-
-// ErrUnsafe is wrapped by the error for a log file (or home) that is a
-// link, or that another user owns or can write.
-var errUnsafe = home.ErrUnsafe
 
 // Bounds on whole-file reads.
 const (

@@ -50,7 +50,7 @@ import (
 // ("0.01" is about 10 KB). Missing or invalid values mean DefaultMaxMB.
 const MaxMBEnv = "AIRLOCK_AUDIT_MAX_MB"
 
-// DefaultMaxMB is the rotation size when AIRLOCK_AUDIT_MAX_MB is not set.
+// defaultMaxMB is the rotation size when AIRLOCK_AUDIT_MAX_MB is not set.
 const defaultMaxMB = 64
 
 // segmentStamp is the UTC time layout in segment names: fixed width, so

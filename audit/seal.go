@@ -31,7 +31,7 @@ import (
 // turn anyone's "append a partial line" into a warning.
 const eventSeal = "audit_seal"
 
-// RecoverBeforeSeal is the reason of the audit_recover record Seal writes
+// recoverBeforeSeal is the reason of the audit_recover record Seal writes
 // when the live file needs recovery first (a torn last line, a stale
 // checkpoint): the appender repairs the file in that write, so the seal
 // that follows can rotate it out. It is no finding.
@@ -40,7 +40,7 @@ const recoverBeforeSeal = "before-seal"
 // ErrNothingToSeal is returned by Seal for a log with no break to seal.
 var ErrNothingToSeal = errors.New("audit: seal: nothing to seal: the log is intact")
 
-// SealResult says what Seal did.
+// sealResult says what Seal did.
 type sealResult struct {
 	Sealed  []Problem // the breaks the seal names, as Verify reported them
 	Record  Record    // the audit_seal record as written

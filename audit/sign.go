@@ -26,11 +26,11 @@ import (
 const (
 	// SignEnv selects signing: unset or empty (off), "hmac" or "ed25519".
 	SignEnv = "AIRLOCK_SIGN"
-	// SignKeyEnv is the path of the ed25519 private key (AIRLOCK_SIGN=ed25519).
+	// signKeyEnv is the path of the ed25519 private key (AIRLOCK_SIGN=ed25519).
 	signKeyEnv = "AIRLOCK_SIGN_KEY"
-	// VerifyKeyEnv is the path of the ed25519 public key Verify checks with.
+	// verifyKeyEnv is the path of the ed25519 public key Verify checks with.
 	verifyKeyEnv = "AIRLOCK_VERIFY_KEY"
-	// SignKeyFile is the HMAC key in the audit home (AIRLOCK_SIGN=hmac).
+	// signKeyFile is the HMAC key in the audit home (AIRLOCK_SIGN=hmac).
 	signKeyFile = "audit.key"
 
 	// File names GenerateEd25519 writes.
@@ -56,20 +56,20 @@ const (
 	ledgerSigDomain = "airlock-audit-ledger-v1\n"
 )
 
-// Signer produces the sig member for a signing input. Sig is standard
+// signer produces the sig member for a signing input. Sig is standard
 // base64 (with padding) of the raw MAC or signature.
 type signer interface {
 	Alg() string
 	Sign(msg []byte) (string, error)
 }
 
-// SigVerifier checks a sig member produced by the matching Signer.
+// sigVerifier checks a sig member produced by the matching Signer.
 type sigVerifier interface {
 	Alg() string
 	Verify(msg []byte, sig string) bool
 }
 
-// SignConfig is the signing setup of one audit home.
+// signConfig is the signing setup of one audit home.
 //
 // What signing protects, and what it does not:
 //
@@ -169,7 +169,7 @@ func LoadSignConfig(home string, getenv func(string) string) (signConfig, error)
 	}
 }
 
-// LoadVerifyConfig reads the signing configuration for Verify. It never
+// loadVerifyConfig reads the signing configuration for Verify. It never
 // creates a key and never needs a private key: with ed25519 it uses
 // AIRLOCK_VERIFY_KEY (falling back to the public half of AIRLOCK_SIGN_KEY).
 // A key that is simply not there is not an error: Verifier is nil and
@@ -221,7 +221,7 @@ func signMode(getenv func(string) string) (string, error) {
 	}
 }
 
-// RecordSigningInput is the message signed for a record: the domain tag
+// recordSigningInput is the message signed for a record: the domain tag
 // "airlock-audit-record-v1\n" followed by the record's h (64 hex digits).
 // h covers every other member, so the signature covers the whole record
 // and, through prev, its place in the chain.
@@ -229,7 +229,7 @@ func recordSigningInput(h string) []byte {
 	return []byte(recordSigDomain + h)
 }
 
-// HeadSigningInput is the message signed for the checkpoint: the domain
+// headSigningInput is the message signed for the checkpoint: the domain
 // tag "airlock-audit-head-v1\n" followed by the canonical encoding of head
 // without its h, sig and alg members. Like a record's h, it covers every
 // member audit.head has now (count, last, at, segments, ledger) and any a
@@ -250,7 +250,7 @@ func headSigningInput(head Head) ([]byte, error) {
 	return appendCanonical([]byte(headSigDomain), m, 0)
 }
 
-// SignRecord returns the alg and sig members for a record whose h is h.
+// signRecord returns the alg and sig members for a record whose h is h.
 func signRecord(s signer, h string) (alg, sig string, err error) {
 	if !isHexDigest(h) {
 		return "", "", fmt.Errorf("sign record: h %q is not a sha256 hex digest", h)
@@ -262,14 +262,14 @@ func signRecord(s signer, h string) (alg, sig string, err error) {
 	return s.Alg(), sig, nil
 }
 
-// LedgerSigningInput is the message signed for a line of the ledger
+// ledgerSigningInput is the message signed for a line of the ledger
 // (audit.chain): the domain tag "airlock-audit-ledger-v1\n" followed by
 // the line's h. Like a record's, h covers every other member.
 func ledgerSigningInput(h string) []byte {
 	return []byte(ledgerSigDomain + h)
 }
 
-// SignLedger returns the alg and sig members for a ledger line whose h is h.
+// signLedger returns the alg and sig members for a ledger line whose h is h.
 func signLedger(s signer, h string) (alg, sig string, err error) {
 	if !isHexDigest(h) {
 		return "", "", fmt.Errorf("sign ledger line: h %q is not a sha256 hex digest", h)
@@ -281,18 +281,18 @@ func signLedger(s signer, h string) (alg, sig string, err error) {
 	return s.Alg(), sig, nil
 }
 
-// CheckLedgerSig is CheckRecordSig for a line of the ledger.
+// checkLedgerSig is CheckRecordSig for a line of the ledger.
 func checkLedgerSig(cfg signConfig, h, alg, sig string) (kind, problem string) {
 	return checkSig(cfg, "ledger line", ledgerSigningInput(h), alg, sig)
 }
 
-// SignStartDetail is the Detail of the sign_start record a signing
+// signStartDetail is the Detail of the sign_start record a signing
 // appender writes: "sign=hmac" or "sign=ed25519".
 func signStartDetail(mode string) string {
 	return "sign=" + mode
 }
 
-// SignHead returns the alg and sig members for a checkpoint (head's own
+// signHead returns the alg and sig members for a checkpoint (head's own
 // alg and sig, if it has them, are ignored).
 func signHead(s signer, head Head) (alg, sig string, err error) {
 	msg, err := headSigningInput(head)
@@ -315,7 +315,7 @@ const (
 	sigKeyAbsent = "key-absent"    // signing is configured but the key to verify with is not available
 )
 
-// CheckRecordSig checks the alg and sig members of a record whose claimed
+// checkRecordSig checks the alg and sig members of a record whose claimed
 // h is h (pass "" for absent members). It returns SigOK and "" when the
 // record is fine or signing is off; otherwise a kind and a message that
 // says what is wrong with "the record" (the caller prefixes the line).
@@ -324,7 +324,7 @@ func checkRecordSig(cfg signConfig, h, alg, sig string) (kind, problem string) {
 	return checkSig(cfg, "record", recordSigningInput(h), alg, sig)
 }
 
-// CheckHeadSig is CheckRecordSig for the checkpoint, with head as read
+// checkHeadSig is CheckRecordSig for the checkpoint, with head as read
 // from audit.head (its alg and sig members, if any, are ignored: pass them
 // as alg and sig).
 func checkHeadSig(cfg signConfig, head Head, alg, sig string) (kind, problem string) {

@@ -26,7 +26,7 @@ const (
 // that do not chain): something other than an appender wrote them.
 const kindAppended = "appended"
 
-// Warning is a finding that does not change Report.Status.
+// warning is a finding that does not change Report.Status.
 type warning struct {
 	File     string `json:"file"`                // where the first line it is about is
 	Line     int    `json:"line,omitempty"`      // 1-based first line, 0 if not about lines

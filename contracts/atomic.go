@@ -11,7 +11,7 @@ import (
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
-// LockName is the cross-process lock file in $AIRLOCK_HOME that guards
+// lockName is the cross-process lock file in $AIRLOCK_HOME that guards
 // footprints.json and the contracts file while Airlock edits them.
 const lockName = "footprints.lock"
 

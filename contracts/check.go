@@ -8,7 +8,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// Verdict is a contract's answer on a call outside it.
+// verdict is a contract's answer on a call outside it.
 type verdict struct {
 	Decision policy.Decision
 	// Enforced is false for a report-only contract (enforced: false): the

@@ -15,7 +15,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// FootprintsName is the file in $AIRLOCK_HOME that holds what servers did
+// footprintsName is the file in $AIRLOCK_HOME that holds what servers did
 // while Airlock observed them.
 const footprintsName = "footprints.json"
 
@@ -30,7 +30,7 @@ const (
 	maxTools = 200
 )
 
-// Footprint is what one server actually did while observed.
+// footprint is what one server actually did while observed.
 type footprint struct {
 	// Tools are the tool names called (Claude Code's spelling).
 	Tools []string `json:"tools"`

@@ -47,7 +47,7 @@ type Check struct {
 	Brief string `json:"-"`
 }
 
-// Report is every check, in the order run.
+// report is every check, in the order run.
 type report struct {
 	Checks []Check `json:"checks"`
 	// NothingWired: no agent's tool call passes the gate (no Claude Code

@@ -26,9 +26,6 @@ func TestMain(m *testing.M) {
 	root := filepath.Join(filepath.Dir(file), "..")
 	for _, cmd := range []string{"airlock", "airlock-hook", "airlock-mcp"} {
 		out := filepath.Join(dir, cmd)
-		if runtime.GOOS == "windows" {
-			out += ".exe"
-		}
 		// as install.sh builds them: static, so the process benchmark
 		// measures what users run
 		build := exec.Command("go", "build", "-trimpath", "-o", out, "./cmd/"+cmd)

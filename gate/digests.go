@@ -20,7 +20,7 @@ const (
 	maxDigests   = 16
 )
 
-// DigestOf is the digest recorded for one piece of content: the first
+// digestOf is the digest recorded for one piece of content: the first
 // 128 bits of SHA-256 over the trimmed text.
 func digestOf(s string) string {
 	sum := sha256.Sum256([]byte(strings.TrimSpace(s)))

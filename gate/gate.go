@@ -92,7 +92,7 @@ func profileWord(p *policy.Policy) string {
 	return "set in the policy"
 }
 
-// Asker puts a call to a person; *ask.Channel is one.
+// asker puts a call to a person; *ask.Channel is one.
 type asker interface {
 	Ask(ctx context.Context, r question.Request) question.Outcome
 }

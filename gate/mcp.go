@@ -7,7 +7,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// Toolsets answers for MCP servers' admitted toolsets: a held server, a
+// toolsets answers for MCP servers' admitted toolsets: a held server, a
 // tool outside the pinned list, or arguments its pinned input schema does
 // not accept refuse the call. The proxy answers from the toolset it saw
 // live; the hook answers from pins.json.
@@ -18,7 +18,7 @@ type toolsets interface {
 	Check(server, tool string, args []byte, strict bool) (d policy.Decision, refused bool)
 }
 
-// InputSchemas is what a Toolsets may also answer: the pinned input schema
+// inputSchemas is what a Toolsets may also answer: the pinned input schema
 // of a server's tool, or nil. The classifier reads its property
 // descriptions to tell a prose argument (an issue body) from a place (a
 // path), so a secret path named in prose is not taken for a read. It is
@@ -50,7 +50,7 @@ func mcpTarget(c Call) (server, tool string) {
 	return splitMCPName(c.Tool)
 }
 
-// SplitMCPName splits Claude Code's MCP tool name mcp__SERVER__TOOL. The
+// splitMCPName splits Claude Code's MCP tool name mcp__SERVER__TOOL. The
 // server part ends at the first "__" after the prefix, as Claude Code
 // parses it; anything that is not such a name gives "", "".
 func splitMCPName(name string) (server, tool string) {

@@ -9,7 +9,7 @@ import (
 // broken — an audit log that cannot be written included.
 const FailOpenEnv = "AIRLOCK_FAIL_OPEN"
 
-// RuleUnrecorded is the rule of a call refused because its decision could
+// ruleUnrecorded is the rule of a call refused because its decision could
 // not be written to the audit log.
 const ruleUnrecorded = "audit-unwritable"
 

@@ -22,13 +22,13 @@ const AgentTimeout = 30 * time.Second
 // milliseconds); only a stuck read, a held lock or a dead disk does.
 const DefaultDeadline = AgentTimeout - 5*time.Second
 
-// DeadlineEnv shortens the deadline (a Go duration: "2s", "300ms"), for
+// deadlineEnv shortens the deadline (a Go duration: "2s", "300ms"), for
 // tests and for agents run with a shorter hook timeout. It never
 // lengthens it: past DefaultDeadline the agent may already have let the
 // call through.
 const deadlineEnv = "AIRLOCK_HOOK_DEADLINE"
 
-// Deadline is the deadline in force: DeadlineEnv when it is a positive
+// deadline is the deadline in force: DeadlineEnv when it is a positive
 // duration no longer than DefaultDeadline, else DefaultDeadline (with a
 // warning for the caller to print when the variable was set).
 func deadline(getenv func(string) string) (time.Duration, string) {

@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// DefaultMaxMessage is the longest message either peer may send, its
+// defaultMaxMessage is the longest message either peer may send, its
 // newline not counted: room for a large resources/read result or a few
 // images in base64, small enough that two of them in flight (the proxy
 // holds about twice a message while it reads one) fit any machine.

@@ -6,7 +6,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// ErrorCode is the JSON-RPC error code of a refused request other than
+// errorCode is the JSON-RPC error code of a refused request other than
 // tools/call: an application code outside the range JSON-RPC and MCP
 // reserve (-32768..-32000).
 const errorCode = -31001

@@ -17,7 +17,7 @@ type Source interface {
 	Poll() (batch, error)
 }
 
-// Show selects which records the board lists.
+// show selects which records the board lists.
 type show int
 
 // What the board lists.
@@ -49,7 +49,7 @@ type (
 	}
 )
 
-// Board is the bubbletea model of `airlock monitor`: counts, chain status
+// board is the bubbletea model of `airlock monitor`: counts, chain status
 // and a scrolling, filterable list of the newest records, with a cursor
 // whose record Enter opens in full. It holds at most keep records; counts
 // cover every record the follower has read.

@@ -15,7 +15,7 @@ const (
 	kindHold       // an MCP server's toolset held at admission (mcp_admit block)
 )
 
-// KindOf classifies r. A decision counts by what happened (Effective), except
+// kindOf classifies r. A decision counts by what happened (Effective), except
 // that one with Asked set counts as an ask whatever the answer was: the
 // board shows how often a person is interrupted, and the row shows the
 // answer. A hold is an mcp_admit record whose decision is block.
@@ -57,7 +57,7 @@ func stopped(r audit.Record) bool {
 	return k == kindBlock || k == kindHold || (k == kindAsk && effective(r) == "block")
 }
 
-// Counts are the decisions seen, by Kind. Observed counts the allows (and
+// counts are the decisions seen, by Kind. Observed counts the allows (and
 // asks answered allow) that ran only because of observe mode.
 type counts struct {
 	Allow, Ask, Block, Hold int

@@ -26,7 +26,7 @@ const (
 	maxField = 2 << 10
 )
 
-// Batch is what one read of the log found: the newest records (at most the
+// batch is what one read of the log found: the newest records (at most the
 // follower's keep, oldest first), the counts of the records read but left
 // out because newer ones filled the batch, and the chain status after them.
 type batch struct {
@@ -35,7 +35,7 @@ type batch struct {
 	Chain   chain
 }
 
-// Chain is the state of the hash chain as far as the follower has read.
+// chain is the state of the hash chain as far as the follower has read.
 type chain struct {
 	Records int    // complete lines read, across every file
 	Broken  string // where and why the chain broke ("" while it holds); sticky
@@ -53,7 +53,7 @@ func (c chain) String() string {
 	return fmt.Sprintf("chain ok (%d records)", c.Records)
 }
 
-// Follower tails the audit log of one home. Start verifies the log and
+// follower tails the audit log of one home. Start verifies the log and
 // reads what is there; each Poll then reads what was appended since. It
 // follows audit.jsonl by identity, not by name: when the file it was
 // reading is rotated into a segment (a rename), it reads that segment's
@@ -77,7 +77,7 @@ type follower struct {
 	chain chain
 }
 
-// NewFollower returns a follower of the audit log in home that delivers at
+// newFollower returns a follower of the audit log in home that delivers at
 // most keep records per batch (at least 1).
 func newFollower(home string, keep int) *follower {
 	return &follower{home: home, keep: max(keep, 1), lastH: audit.Genesis}

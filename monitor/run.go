@@ -82,7 +82,7 @@ func RunPlain(ctx context.Context, home string, out, status io.Writer, once bool
 	}
 }
 
-// PlainLine is r as airlock log prints it, except that a call that ran
+// plainLine is r as airlock log prints it, except that a call that ran
 // only because of observe mode says so where the result is, and again at
 // the end: its result reads observe:block (or observe:ask), never allow.
 func plainLine(r audit.Record) string {

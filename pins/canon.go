@@ -60,7 +60,7 @@ type parser struct {
 	buf []byte // scratch for decoded strings
 }
 
-// SyntaxError is malformed JSON in a tool, with the byte offset.
+// syntaxError is malformed JSON in a tool, with the byte offset.
 type syntaxError struct {
 	Offset int
 	Msg    string

@@ -8,14 +8,14 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// Change names the pinned fields of one tool that differ:
+// change names the pinned fields of one tool that differ:
 // "title", "description", "inputSchema", "outputSchema", "annotations".
 type change struct {
 	Name   string
 	Fields []string
 }
 
-// Diff is what changed between two toolsets, each list sorted by name.
+// diff is what changed between two toolsets, each list sorted by name.
 type diff struct {
 	Added, Removed []string
 	Changed        []change

@@ -18,7 +18,7 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// State is whether a server may serve calls.
+// state is whether a server may serve calls.
 type state string
 
 const (

@@ -181,7 +181,7 @@ func NormName(s string) string {
 	return string(b)
 }
 
-// Subset reports whether every tool of a is in b exactly as pinned (same
+// subset reports whether every tool of a is in b exactly as pinned (same
 // name, same digest). A toolset that only lost tools serves nothing that
 // was not reviewed.
 func subset(a, b *Toolset) bool {

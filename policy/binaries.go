@@ -23,7 +23,7 @@ import (
 // BinariesFile is the record, in the Airlock home.
 const BinariesFile = "binaries"
 
-// BinariesForbid is the id of the forbid the record makes.
+// binariesForbid is the id of the forbid the record makes.
 const binariesForbid = "gate.binaries-recorded"
 
 const maxBinariesBytes = 16 << 10

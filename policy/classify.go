@@ -10,7 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Budget bounds how much of a call's arguments the classifier reads. A
+// budget bounds how much of a call's arguments the classifier reads. A
 // call past any bound is refused: "not read" is not "clean" (an attacker
 // hid a secret behind 600 filler arguments once).
 type budget struct {
@@ -19,7 +19,7 @@ type budget struct {
 	MaxDepth  int // nesting of objects and arrays
 }
 
-// DefaultBudget is 4096 values, 1,000,000 characters, depth 12.
+// defaultBudget is 4096 values, 1,000,000 characters, depth 12.
 var defaultBudget = budget{MaxValues: 4096, MaxChars: 1_000_000, MaxDepth: 12}
 
 // BudgetFromEnv reads AIRLOCK_MAX_ARG_VALUES, AIRLOCK_MAX_ARG_CHARS and

@@ -18,7 +18,7 @@ type Stages struct {
 	Contract func(f *Facts, d Decision) (Decision, string)
 }
 
-// Verdict is what Decide found.
+// verdict is what Decide found.
 type verdict struct {
 	Decision  Decision
 	Effective Action // after the mode; an ask stays an ask for the caller to settle

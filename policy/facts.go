@@ -50,7 +50,7 @@ type HostFact struct {
 	Arg  string
 }
 
-// CommandFact is one simple command of a parsed shell program, with
+// commandFact is one simple command of a parsed shell program, with
 // wrappers (sudo, env, timeout, nohup, xargs, sh -c …) already unwrapped.
 type commandFact struct {
 	Argv []string // quotes removed, ~ $HOME ${HOME} $USER expanded; Argv[0] as written
@@ -89,7 +89,7 @@ const (
 	signalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
 )
 
-// TextFact is one string from the arguments (a value or a key).
+// textFact is one string from the arguments (a value or a key).
 type textFact struct {
 	Raw  string
 	Arg  string
@@ -122,14 +122,14 @@ type Facts struct {
 	roles roleTable // what the tool says about its arguments (roles.go)
 }
 
-// SignalFact is a Signal with the text that raised it.
+// signalFact is a Signal with the text that raised it.
 type signalFact struct {
 	Signal Signal
 	Detail string // the command or fragment, for the reason
 	Arg    string
 }
 
-// EnvFact is an environment variable a shell command sets.
+// envFact is an environment variable a shell command sets.
 type envFact struct {
 	Name  string
 	Value string

@@ -23,10 +23,10 @@ import (
 // FeedHostsFile is the compiled host list, in the Airlock home.
 const FeedHostsFile = "feed-hosts"
 
-// FeedHostsForbid is the id of the forbid the feed's hosts make.
+// feedHostsForbid is the id of the forbid the feed's hosts make.
 const feedHostsForbid = "net.exfil-collector-feed"
 
-// MaxFeedHostsBytes bounds the file: a feed holds at most 256 patterns.
+// maxFeedHostsBytes bounds the file: a feed holds at most 256 patterns.
 const maxFeedHostsBytes = 64 << 10
 
 // FeedHostsRecord is the compiled host list as FeedHostsFile holds it:

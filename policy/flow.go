@@ -46,7 +46,7 @@ func tokenShapeKinds(s string) []string {
 	return out
 }
 
-// FlowFact is one secret reaching one sink.
+// flowFact is one secret reaching one sink.
 type flowFact struct {
 	Source     string   // "gh auth token", "$GITHUB_TOKEN", "env (the environment)", "a github-token …"
 	SourceKind string   // program, environment, token-shape

@@ -34,7 +34,7 @@ type Options struct {
 	Getenv      func(string) string
 }
 
-// LoadedFile is one file that shaped the policy, with its digest, so a
+// loadedFile is one file that shaped the policy, with its digest, so a
 // substituted policy shows in the audit log.
 type loadedFile struct {
 	Path   string
@@ -91,7 +91,7 @@ type Policy struct {
 	ModeFromEnv string // AIRLOCK_MODE, when it changed the mode
 }
 
-// Overlay is a repository's tighten-only policy.
+// overlay is a repository's tighten-only policy.
 type overlay struct {
 	File  string
 	Rules []*Rule

@@ -34,7 +34,7 @@ func (a Action) String() string {
 	return fmt.Sprintf("action(%d)", int(a))
 }
 
-// ParseAction reads allow, ask or block.
+// parseAction reads allow, ask or block.
 func parseAction(s string) (Action, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "allow":
@@ -47,7 +47,7 @@ func parseAction(s string) (Action, error) {
 	return Allow, fmt.Errorf("%q is not an action: write allow, ask or block", s)
 }
 
-// Stricter returns the stricter of two actions.
+// stricter returns the stricter of two actions.
 func stricter(a, b Action) Action {
 	if b > a {
 		return b
@@ -76,7 +76,7 @@ func (m Mode) String() string {
 	return fmt.Sprintf("mode(%d)", int(m))
 }
 
-// ParseMode reads observe, guard or enforce.
+// parseMode reads observe, guard or enforce.
 func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "observe":

@@ -21,12 +21,12 @@ import (
 // which lets the call through. Parsing and compiling dense rules costs
 // about 0.5 s per MiB here (BenchmarkLoadOverlayAtBound).
 const (
-	// MaxPolicyBytes bounds the user's policy (policy.yaml in the home, or
+	// maxPolicyBytes bounds the user's policy (policy.yaml in the home, or
 	// AIRLOCK_POLICY). It grows by a few hundred bytes per grant `airlock
 	// allow` writes: 1 MiB holds thousands of grants, and even a file
 	// that full loads far inside the hook's deadline.
 	maxPolicyBytes = 1 << 20
-	// MaxOverlayBytes bounds a repository's overlay, which nobody has
+	// maxOverlayBytes bounds a repository's overlay, which nobody has
 	// read: it only tightens, so a few rules are all it needs. Airlock's
 	// whole built-in forbid list is 16 KiB; 256 KiB is sixteen times that,
 	// and the most such a file can cost is about 130 ms per call.

@@ -6,7 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Role says what an argument's string is for, and so which facts it can
+// role says what an argument's string is for, and so which facts it can
 // yield. A path is a read only where something opens it: the file_path of
 // Read, the words of a command. The same path in a commit message, a
 // document being written or an issue body is named by nobody who reads it,

@@ -37,7 +37,7 @@ func (g Grade) String() string {
 	return fmt.Sprintf("Grade(%d)", int(g))
 }
 
-// Step is one record of a kill chain.
+// step is one record of a kill chain.
 type step struct {
 	Phase  string // PhaseSecret, PhaseStaging or PhaseEgress
 	Line   int
@@ -51,7 +51,7 @@ const (
 	phaseEgress  = "egress"
 )
 
-// Finding is one secret access and what followed it.
+// finding is one secret access and what followed it.
 type finding struct {
 	Grade      Grade
 	Session    string
@@ -62,7 +62,7 @@ type finding struct {
 	Timeline   []step
 }
 
-// Breach is the result of Analyze.
+// breach is the result of Analyze.
 type breach struct {
 	Integrity Integrity
 	Window    Filter
@@ -279,7 +279,7 @@ func shared(a, b []string) string {
 	return ""
 }
 
-// Rotation is one credential to rotate, at the worst grade seen for it.
+// rotation is one credential to rotate, at the worst grade seen for it.
 type rotation struct {
 	Credential string
 	Grade      Grade

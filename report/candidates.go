@@ -8,7 +8,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// Candidate is a group of gated calls a grant could lift, with the command
+// candidate is a group of gated calls a grant could lift, with the command
 // that would write the grant. The report only suggests: the command still
 // shows the grant and refuses what a built-in forbid covers.
 type candidate struct {

@@ -41,10 +41,10 @@ func detailValues(detail, key string) []string {
 	return out
 }
 
-// SecretDigests are the secret_digest values of an outcome record.
+// secretDigests are the secret_digest values of an outcome record.
 func secretDigests(r audit.Record) []string { return digests(r, secretDigestKey) }
 
-// PayloadDigests are the payload_digests values of a decision record.
+// payloadDigests are the payload_digests values of a decision record.
 func payloadDigests(r audit.Record) []string { return digests(r, payloadDigestsKey) }
 
 func digests(r audit.Record, key string) []string {

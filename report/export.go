@@ -114,7 +114,7 @@ func Severity(r audit.Record) int {
 	return 2
 }
 
-// CEFLine renders r as one ArcSight CEF line. Header fields escape \ and |;
+// cefLine renders r as one ArcSight CEF line. Header fields escape \ and |;
 // extension values escape \, = and line breaks; every other control, bidi
 // or invisible character is written in textsafe.Escape's visible form.
 func cefLine(r audit.Record, version string) string {

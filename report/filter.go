@@ -66,7 +66,7 @@ func (f Filter) Validate() error {
 	return nil
 }
 
-// RecordTime parses a record's ts.
+// recordTime parses a record's ts.
 func recordTime(r audit.Record) (time.Time, bool) {
 	t, err := time.Parse(time.RFC3339Nano, r.Time)
 	if err != nil {
@@ -96,7 +96,7 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 	return now.Add(-d), nil
 }
 
-// ParseDuration is time.ParseDuration plus a leading whole number of days
+// parseDuration is time.ParseDuration plus a leading whole number of days
 // ("7d", "1d12h").
 func parseDuration(s string) (time.Duration, error) {
 	days := time.Duration(0)

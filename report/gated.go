@@ -16,7 +16,7 @@ type Gated struct {
 	Refused            int // decisions a person refused through the ask channel (asked human or remembered, then blocked)
 }
 
-// IsGated reports whether r is a decision the gate blocked or asked about,
+// isGated reports whether r is a decision the gate blocked or asked about,
 // by the policy's verdict or by what happened.
 func isGated(r audit.Record) bool {
 	if r.Event != "decision" {
@@ -25,7 +25,7 @@ func isGated(r audit.Record) bool {
 	return r.Decision == "block" || r.Decision == "ask" || r.Effective == "block" || r.Effective == "ask"
 }
 
-// GatedGroups groups gated decisions as they are read. The zero value is
+// gatedGroups groups gated decisions as they are read. The zero value is
 // ready to use.
 type gatedGroups struct {
 	groups map[[3]string]*Gated

@@ -34,7 +34,7 @@ type Needs struct {
 	Since string
 }
 
-// RanCall is one group of calls that ran although the policy said block.
+// ranCall is one group of calls that ran although the policy said block.
 type ranCall struct {
 	First, Last string // ts of the first and last call of the group
 	Session     string
@@ -46,7 +46,7 @@ type ranCall struct {
 	Count       int
 }
 
-// Hold is one MCP server held at the end of the window.
+// hold is one MCP server held at the end of the window.
 type hold struct {
 	Server string // "" when the record does not name it
 	Time   string // ts of the hold record that began it
@@ -223,7 +223,7 @@ func (n Needs) BreachCommand(session string) string {
 	return cmd
 }
 
-// PinsCommand is the command that reviews a held server.
+// pinsCommand is the command that reviews a held server.
 func pinsCommand(server string) string {
 	if server == "" {
 		return "airlock pins list"
@@ -297,10 +297,10 @@ func (n Needs) burnItem(st style, f finding) needItem {
 		read, st.short(st.esc(f.Why)), st.short(st.esc(f.Credential))), n.BreachCommand(f.Session)}
 }
 
-// NothingNeedsYou is the one line of a report with nothing to look at.
+// nothingNeedsYou is the one line of a report with nothing to look at.
 const nothingNeedsYou = "Nothing needs you: no call ran that the policy would have blocked, no MCP server is held, no secret is burned."
 
-// BrokenNeedsYou opens the section of a report whose log is broken: what
+// brokenNeedsYou opens the section of a report whose log is broken: what
 // follows is only what the altered records say.
 const brokenNeedsYou = "The audit log is broken: preserve a copy of $AIRLOCK_HOME before anything else writes to it; what follows is only what the altered records say"
 

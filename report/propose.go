@@ -46,7 +46,7 @@ type Withheld struct {
 	Count   int
 }
 
-// Proposal is what `airlock policy propose` derives from the log.
+// proposal is what `airlock policy propose` derives from the log.
 type proposal struct {
 	Since     time.Time
 	Decisions int // decision records read

@@ -16,7 +16,7 @@ import (
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
-// ReviewsFile is the sign-off chain in $AIRLOCK_HOME.
+// reviewsFile is the sign-off chain in $AIRLOCK_HOME.
 const reviewsFile = "reviews.jsonl"
 
 // Verdicts of a review.

@@ -4,7 +4,7 @@ import (
 	"time"
 )
 
-// Series is decisions over time: one bucket per step, each counting
+// series is decisions over time: one bucket per step, each counting
 // decisions by effective result.
 type series struct {
 	Step    time.Duration
@@ -13,7 +13,7 @@ type series struct {
 	Buckets []bucket
 }
 
-// Bucket is one bar of the series.
+// bucket is one bar of the series.
 type bucket struct {
 	Start  time.Time
 	Counts map[string]int

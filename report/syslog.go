@@ -8,7 +8,7 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// SyslogEnterpriseID is the private enterprise number in the structured
+// syslogEnterpriseID is the private enterprise number in the structured
 // data ID (airlock@32473). 32473 is the example number RFC 5612 reserves
 // for documentation; an operator who owns a number can map it in the SIEM.
 const syslogEnterpriseID = "32473"
@@ -16,7 +16,7 @@ const syslogEnterpriseID = "32473"
 // syslogFacility is "log audit" (13).
 const syslogFacility = 13
 
-// SyslogLine renders r as one RFC 5424 message:
+// syslogLine renders r as one RFC 5424 message:
 //
 //	<PRI>1 TIMESTAMP HOSTNAME airlock - MSGID [airlock@32473 key="value" …] MSG
 //

@@ -28,7 +28,7 @@ import (
 	"github.com/agentairlock/airlock/policy"
 )
 
-// EgressOptions configure StartEgress. Decide or Policy is required: a
+// egressOptions configure StartEgress. Decide or Policy is required: a
 // proxy with nothing to decide by refuses to start.
 type egressOptions struct {
 	// Decide decides one destination. It is called with the canonical host
@@ -112,7 +112,7 @@ type Asker interface {
 	Ask(ctx context.Context, r ask.Request) ask.Outcome
 }
 
-// Egress is a running proxy.
+// egress is a running proxy.
 type egress struct {
 	opt      egressOptions
 	decide   func(host string, port int, scheme string, ofName bool) egressVerdict

@@ -31,7 +31,7 @@ type childSpec struct {
 	Seccomp  bool `json:"seccomp"`
 }
 
-// Plan is a prepared launch: the ruleset is built and the report known.
+// plan is a prepared launch: the ruleset is built and the report known.
 type plan struct {
 	opt    Options
 	rs     *ruleset

@@ -18,7 +18,7 @@ var ErrUnsupported = errors.New("the kernel sandbox is Linux-only (Landlock and 
 // Landlock ABI the kernel does not offer.
 var ErrKernelTooOld = errors.New("the kernel does not offer the Landlock ABI required")
 
-// DefaultWalkBudget is how many entries one allowed root may hold before
+// defaultWalkBudget is how many entries one allowed root may hold before
 // the rest of it is not granted.
 const defaultWalkBudget = 20000
 

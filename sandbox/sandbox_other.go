@@ -4,7 +4,7 @@ package sandbox
 
 import "os/exec"
 
-// Plan is a prepared launch; on this system there is none.
+// plan is a prepared launch; on this system there is none.
 type plan struct{}
 
 // Prepare fails: the kernel sandbox is Linux-only.

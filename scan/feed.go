@@ -42,7 +42,7 @@ const (
 	maxFeedIndicators = 256
 	maxFeedPattern    = 1024 // bytes of one pattern
 	maxFeedExplain    = 200  // bytes of one explanation
-	// MaxFeedProgram and MaxFeedPrograms bound the compiled size of one
+	// maxFeedProgram and MaxFeedPrograms bound the compiled size of one
 	// pattern and of all of them, in instructions. RE2 matching is linear
 	// in the text, but the factor is the program's size: counted repeats
 	// multiply it ([a-z]{900} is nine hundred), and a feed at this cap
@@ -67,7 +67,7 @@ var (
 	errFeedRollback     = errors.New("feed would roll back the active feed")
 )
 
-// FeedIndicator is one entry of a feed, as written in its JSON.
+// feedIndicator is one entry of a feed, as written in its JSON.
 type feedIndicator struct {
 	// ID is "feed.<name>" for an indicator of the feed's own, or the id
 	// of a bundled indicator whose severity it raises or to which it adds
@@ -115,7 +115,7 @@ type Feed struct {
 	stats   feedStats
 }
 
-// FeedStats counts what a feed does to the bundled indicators.
+// feedStats counts what a feed does to the bundled indicators.
 type feedStats struct {
 	New    int // indicators of its own (feed.* ids)
 	Raised int // bundled indicators whose severity it raises
@@ -183,7 +183,7 @@ func BundledIndicators() int { return len(rules) + len(detectors) }
 
 var activeFeed atomic.Pointer[Feed]
 
-// ActivateFeed makes f the feed every later scan in this process runs
+// activateFeed makes f the feed every later scan in this process runs
 // with, on top of the bundled indicators; nil runs the bundled ones alone.
 func activateFeed(f *Feed) { activeFeed.Store(f) }
 

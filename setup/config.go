@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Server is one MCP server definition as a config file writes it.
+// server is one MCP server definition as a config file writes it.
 type server struct {
 	Name  string
 	Store Store

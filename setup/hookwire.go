@@ -48,7 +48,7 @@ func hookEvent(event string) bool {
 	return false
 }
 
-// HookRecord is one hook init added to a Claude Code settings file.
+// hookRecord is one hook init added to a Claude Code settings file.
 type hookRecord struct {
 	Event   string `json:"event"`
 	Command string `json:"command"`
@@ -152,7 +152,7 @@ func splitFirstWord(cmd string) (string, string) {
 	return b.String(), ""
 }
 
-// MinHookTimeout is the shortest hook timeout, in seconds, that counts as
+// minHookTimeout is the shortest hook timeout, in seconds, that counts as
 // letting airlock-hook answer: a timed-out hook lets the call through.
 const minHookTimeout = 5
 

@@ -19,14 +19,14 @@ import (
 	"github.com/agentairlock/airlock/internal/regular"
 )
 
-// Manifest is what init changed, kept in $AIRLOCK_HOME/setup/manifest.json
+// manifest is what init changed, kept in $AIRLOCK_HOME/setup/manifest.json
 // so uninstall can undo exactly that and nothing else.
 type manifest struct {
 	Version int          `json:"version"`
 	Files   []fileRecord `json:"files"`
 }
 
-// FileRecord is one config file init edited (or created).
+// fileRecord is one config file init edited (or created).
 type fileRecord struct {
 	Path  string `json:"path"` // as found: a symlink's own path
 	Real  string `json:"real"` // symlinks resolved: the file edited
@@ -35,7 +35,7 @@ type fileRecord struct {
 	Changes []change `json:"changes"`
 }
 
-// Change is one init's edit of one file.
+// change is one init's edit of one file.
 type change struct {
 	Time    time.Time `json:"time"`
 	Existed bool      `json:"existed"` // false: this init created the file
@@ -53,7 +53,7 @@ type change struct {
 
 const manifestVersion = 1
 
-// ManifestPath is where init keeps its manifest under an Airlock home.
+// manifestPath is where init keeps its manifest under an Airlock home.
 func manifestPath(airlockHome string) string {
 	return filepath.Join(airlockHome, "setup", "manifest.json")
 }

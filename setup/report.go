@@ -20,7 +20,7 @@ type Report struct {
 	Refused int `json:"refused"`
 }
 
-// Line is one thing done to (or found in) one file or one server.
+// line is one thing done to (or found in) one file or one server.
 type line struct {
 	Path   string `json:"path"`
 	Agent  string `json:"agent,omitempty"`

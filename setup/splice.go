@@ -41,7 +41,7 @@ func applySplices(data []byte, sp []splice) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Mark is the comment Airlock leaves on a line it edits in formats that
+// mark is the comment Airlock leaves on a line it edits in formats that
 // have comments (TOML, YAML), so a reader — and uninstall — can find it.
 // JSON has no comments, and some agents refuse unknown keys, so a JSON
 // entry's mark is the wrapper itself: airlock-mcp --name NAME --.

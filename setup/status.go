@@ -16,7 +16,7 @@ type StatusReport struct {
 	Manifest *manifest     `json:"manifest,omitempty"`
 }
 
-// StoreStatus is one existing config file.
+// storeStatus is one existing config file.
 type storeStatus struct {
 	Store Store  `json:"store"`
 	Error string `json:"error,omitempty"` // the file could not be read, or read cleanly

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Format is a config file's syntax.
+// format is a config file's syntax.
 type format string
 
 const (

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// WrapRecord is what uninstall needs to undo one wrap: the server's name
+// wrapRecord is what uninstall needs to undo one wrap: the server's name
 // and how its args were written before (a wrap that had to add an args
 // list removes it again).
 type wrapRecord struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/agentairlock/airlock/internal/home"
 )
 
-// ErrChanged is the cause when a file changed between the moment Airlock
+// errChanged is the cause when a file changed between the moment Airlock
 // read it and the moment it would have replaced it: the other writer's
 // change wins, and Airlock's edit is not made.
 var errChanged = errors.New("changed while airlock was editing it; run the command again")

@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-// Outcome is how a step came out.
+// outcome is how a step came out.
 type outcome string
 
 // The outcomes a step can have. A step whose call could not even be made

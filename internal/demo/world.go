@@ -18,7 +18,7 @@ type world struct {
 	work        string // the workspace the agent runs in
 }
 
-// FakeKey is the demo's SSH key: obviously not one, so that nothing
+// fakeKey is the demo's SSH key: obviously not one, so that nothing
 // that copies it anywhere leaks a credential.
 const fakeKey = "-----BEGIN OPENSSH PRIVATE KEY-----\n" +
 	"airlock demo key, not a real key: it exists only to be refused\n" +

@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// Room is one row of the rooms-and-arrows table: a project package, the
+// room is one row of the rooms-and-arrows table: a project package, the
 // project packages its non-test code imports, and what it must never link.
 // Paths are relative to the module ("policy/shell").
 type room struct {
@@ -92,7 +92,7 @@ type Package struct {
 	Module     *struct{ Main bool }
 }
 
-// Graph is one platform's build: every package linked by the module's
+// graph is one platform's build: every package linked by the module's
 // packages, the module's own ones marked.
 type graph struct {
 	GOOS    string

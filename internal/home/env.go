@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// PolicyName is the policy file's name in the Airlock home.
+// policyName is the policy file's name in the Airlock home.
 const policyName = "policy.yaml"
 
 // Env is the user's environment as Airlock sees it: the user's home and

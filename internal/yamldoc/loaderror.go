@@ -9,7 +9,7 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 )
 
-// Problem is one thing wrong in a file: where (Line 0 for the file as a
+// problem is one thing wrong in a file: where (Line 0 for the file as a
 // whole; Column 0 where it is not known) and a message that says what is
 // wrong, with what to write instead in Fix when there is a fix to name.
 // Neither repeats the line.

@@ -54,7 +54,7 @@ const (
 	SignalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
 )
 
-// Raised is a Signal with the text that raised it.
+// raised is a Signal with the text that raised it.
 type raised struct {
 	Signal Signal
 	Detail string // the command or fragment, for the reason

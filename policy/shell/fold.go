@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// CodePath is one path folded out of interpreter code.
+// codePath is one path folded out of interpreter code.
 type codePath struct {
 	Path string // absolute when home-rooted, else as written (relative to the command's directory)
 	Glob bool   // holds a wildcard (an unknown name joined on, a glob call)

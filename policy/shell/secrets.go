@@ -193,9 +193,6 @@ var credPrograms = []credProgram{
 	{prog: "termux-clipboard-get", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 }
 
-// CredentialPrograms reports the catalogue's size (for tests and docs).
-func credentialPrograms() int { return len(credPrograms) }
-
 // passNonShow are pass and gopass subcommands that print no secret; any
 // other first word is an entry name, shown (`pass work/aws`).
 var passNonShow = set("ls", "list", "find", "search", "insert", "add", "edit", "generate", "rm", "remove", "delete",
@@ -212,7 +209,7 @@ var secretScanners = map[string][]string{
 	"ggshield":       {"secret", "scan", "path"},
 }
 
-// SecretVarName reports whether an environment variable name looks like
+// secretVarName reports whether an environment variable name looks like
 // it holds a secret when one is read by name (`echo $GITHUB_TOKEN`).
 //
 // Decided: a name is secret when, upper-cased, it contains TOKEN, SECRET,

@@ -19,7 +19,7 @@ type File struct {
 	Servers  []server       // MCP servers an agent config defines
 }
 
-// Server is one MCP server definition found in an agent config.
+// server is one MCP server definition found in an agent config.
 type server struct {
 	Name      string   `json:"name"`
 	Agent     string   `json:"agent"`
@@ -35,7 +35,7 @@ type server struct {
 	Note      string   `json:"note,omitempty"`
 }
 
-// ScanFile scans one file's bytes as kind. For KindConfig, cfg is what
+// scanFile scans one file's bytes as kind. For KindConfig, cfg is what
 // setup.Parse read (nil when it could not: the text is still scanned). Findings come back in file order with Line and Col in the
 // file.
 func scanFile(p string, data []byte, kind Kind, cfg *setup.Config) File {

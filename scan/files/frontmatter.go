@@ -10,7 +10,7 @@ import (
 // maxFrontmatter bounds the frontmatter block read as YAML.
 const maxFrontmatter = 64 << 10
 
-// Front is a markdown file's YAML frontmatter: the top-level scalar
+// front is a markdown file's YAML frontmatter: the top-level scalar
 // fields an agent reads (name, description, allowed-tools …), and where
 // the block ends.
 type front struct {

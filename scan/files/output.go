@@ -38,7 +38,7 @@ func (r *report) Counts() map[scan.Severity]int {
 	return c
 }
 
-// JSONSchema names the --json document's version; it changes only when a
+// jsonSchema names the --json document's version; it changes only when a
 // field is removed or changes meaning.
 const jsonSchema = "airlock.scan/v1"
 

@@ -28,7 +28,7 @@ type Options struct {
 	Stores []setup.Store
 }
 
-// Report is the result of a scan.
+// report is the result of a scan.
 type report struct {
 	Files   []File    // files with findings or servers, riskiest first
 	Servers []server  // every MCP server definition found, in the order found

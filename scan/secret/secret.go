@@ -37,7 +37,7 @@ type Match struct {
 	rule       int
 }
 
-// Shape describes one entry of the table, for documentation and tests.
+// shape describes one entry of the table, for documentation and tests.
 type shape struct {
 	Kind     string
 	Keywords []string
@@ -45,7 +45,7 @@ type shape struct {
 	Source   string // the public documentation of the shape
 }
 
-// Shapes lists the table in order.
+// shapes lists the table in order.
 func shapes() []shape {
 	out := make([]shape, len(rules))
 	for i := range rules {
@@ -422,7 +422,7 @@ func replace(s string, ms []Match) string {
 	return b.String()
 }
 
-// Tag is the mask of the secret v of the given kind: "[masked KIND
+// tag is the mask of the secret v of the given kind: "[masked KIND
 // sha256:XXXXXXXX]", the first 32 bits of SHA-256(v) in hex, or "[masked
 // KIND]" for a value a person chose or one shorter than digestMin. Short
 // on purpose: enough to tell two secrets in one log apart and to see the
@@ -434,7 +434,7 @@ func tag(kind, v string, chosen bool) string {
 	return "[masked " + kind + " sha256:" + digest(v) + "]"
 }
 
-// Digest is the short digest a mask carries: the first 8 hex digits of
+// digest is the short digest a mask carries: the first 8 hex digits of
 // SHA-256(v), so it equals the start of the digest the gate records for
 // the same content (gate.DigestOf).
 func digest(v string) string {
