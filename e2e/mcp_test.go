@@ -411,7 +411,7 @@ func TestMCPProxyContracts(t *testing.T) {
 	contract := `servers:
   fake:
     enforced: true
-    tools: [echo, read_file]
+    tools: [echo, read_file, fetch_url]
     fs: ["${workspace}/**"]
     net: []
     shell: false
@@ -437,11 +437,15 @@ func TestMCPProxyContracts(t *testing.T) {
 		{"percent-encoded dot-dot", "read_file", map[string]any{"path": px.WS + "/%2e%2e/%2e%2e/%2e%2e/outside/data.txt"}},
 		{"symlink out of the workspace", "read_file", map[string]any{"path": filepath.Join(px.WS, "link", "data.txt")}},
 		{"tool outside the contract", "add", map[string]any{"a": 1, "b": 2}},
-		{"host outside the contract", "echo", map[string]any{"text": "https://example.com/x"}},
+		{"host outside the contract", "fetch_url", map[string]any{"url": "https://example.com/x"}},
 	} {
 		if res := callTool(t, c, tc.tool, tc.args); !blockedText(res) || !strings.Contains(textOf(res), "contract") {
 			t.Errorf("%s: want a contract refusal, got %q", tc.name, textOf(res))
 		}
+	}
+	// a URL in text the tool only echoes is a mention, not a destination
+	if res := callTool(t, c, "echo", map[string]any{"text": "see https://example.com/x"}); blockedText(res) {
+		t.Errorf("a URL in echoed text was refused: %q", textOf(res))
 	}
 	// the hook holds Claude Code's own mcp__fake__* calls to the same contract
 	for _, tc := range []struct {
