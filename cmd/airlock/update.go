@@ -243,7 +243,7 @@ func feedStatus(w io.Writer, path string) error {
 	fmt.Fprintf(w, "installed:  %s\n", f.Installed.Format(time.RFC3339))
 	fmt.Fprintf(w, "indicators: %s\n", feedCounts(f))
 	fmt.Fprintf(w, "sits on:    %d bundled indicators, which it can raise but never remove or lower\n", scan.BundledIndicators())
-	fmt.Fprintf(w, "used by:    airlock-mcp's toolset checks, from each proxy's next start (not the hook)\n")
+	fmt.Fprintf(w, "used by:    airlock-mcp's toolset checks, from each proxy's next start; its collector hosts, the hook's every call (%s)\n", policy.FeedHostsFile)
 	fmt.Fprintf(w, "file:       %s\n", path)
 	return nil
 }
