@@ -112,8 +112,9 @@ func mayMeetTree(head, rest, t string, tGlob bool) bool {
 		a = head
 	}
 	if len(a) > 2 && a[1] == ':' && a[2] == '/' {
-		// a Windows drive: apart from a Unix tree, else judged in full
-		return tGlob || !strings.HasPrefix(t, "/")
+		// a Windows drive: apart from a Unix tree below the root, else
+		// judged in full
+		return tGlob || !strings.HasPrefix(t, "/") || strings.TrimSuffix(t, "/") == ""
 	}
 	if tGlob || !strings.HasPrefix(a, "/") {
 		return true
