@@ -183,3 +183,17 @@ func TestHookWithinDeadlineAnswersAsRun(t *testing.T) {
 		})
 	}
 }
+
+// TestHookRefusalMasksSecrets: the refusal the agent reads names the call's
+// target with its secrets masked, as the record does.
+func TestHookRefusalMasksSecrets(t *testing.T) {
+	env, ws := stuckEnv(t, map[string]string{deadlineEnv: "20s"})
+	token := "xoxb-63128663415-1948484730971-y4hyyvh8vfsPVot30n1guFTD"
+	ev := `{"session_id":"s","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"https://api.example.com/v1/me?token=` + token + `","prompt":"x"}}`
+	var out, errb strings.Builder
+	code := RunWithin(Options{Stdin: strings.NewReader(ev), Stdout: &out, Stderr: &errb,
+		Getenv: env.Getenv, EnvFunc: func() (airlockhome.Env, error) { return env, nil }})
+	if code != ExitBlock || !strings.Contains(errb.String(), "[masked slack-token") || strings.Contains(errb.String()+out.String(), token) {
+		t.Fatalf("exit %d, stderr %q, stdout %q: want a block that names the target masked", code, errb.String(), out.String())
+	}
+}

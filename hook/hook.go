@@ -27,6 +27,7 @@ import (
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/scan/secret"
 	"github.com/tidwall/gjson"
 )
 
@@ -184,13 +185,13 @@ func Run(o Options) (code int) {
 func answer(o Options, tool string, res gate.Result) int {
 	switch res.Effective {
 	case policy.Block:
-		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s: %s\n", textsafe.Escape(tool), textsafe.Escape(res.Decision.Explain()))
+		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s: %s\n", textsafe.Escape(tool), textsafe.Escape(secret.Mask(res.Decision.Explain())))
 		return ExitBlock
 	case policy.Ask:
 		out := map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName":            "PreToolUse",
 			"permissionDecision":       "ask",
-			"permissionDecisionReason": "Airlock: " + textsafe.Escape(res.Decision.Explain()),
+			"permissionDecisionReason": "Airlock: " + textsafe.Escape(secret.Mask(res.Decision.Explain())),
 		}}
 		b, err := json.Marshal(out)
 		if err != nil {

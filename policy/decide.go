@@ -249,6 +249,9 @@ func decisionFrom(r *Rule, hit Hit, f *Facts, src Source) Decision {
 		// fact; a refusal by a fact says where its target came from and
 		// what the call does with it
 		d.Via = f.via(hit)
+		if hit.Via != "" {
+			d.Via = hit.Via
+		}
 	}
 	return d
 }

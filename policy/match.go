@@ -11,6 +11,7 @@ import (
 type Hit struct {
 	Target string
 	Arg    string
+	Via    string // what happened to the target, when the rule says it itself (a flow)
 }
 
 // Match reports whether the rule applies to the call described by f.
@@ -75,6 +76,10 @@ func (r *Rule) matchDeny(f *Facts) (Hit, bool) {
 		if !ok {
 			return Hit{}, false
 		}
+		// the call's own target stays the target (the record says what
+		// the call was); what flowed where is the via
+		h.Via = h.Target
+		h.Target = f.Primary
 		take(h)
 	}
 	if len(r.texts) > 0 {
