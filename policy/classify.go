@@ -276,7 +276,16 @@ func (c *classifier) str(name, key, s string) {
 	if top && lk == "cell_type" {
 		c.cellType = s
 	}
-	switch c.roleOf(name, key) {
+	r := c.roleOf(name, key)
+	if c.f.roles.mcp && (r == roleData || r == roleUnknown) && sqlStatement(s) {
+		// a database server's query: its file functions read what they
+		// name, COPY … PROGRAM runs a shell (sqltext.go)
+		for _, p := range sqlPrograms(s) {
+			c.shell(name, p)
+		}
+		r = roleUnknown
+	}
+	switch r {
 	case roleContent:
 		if c.target != "" && !strings.EqualFold(c.f.Tool, "NotebookEdit") {
 			c.writeContent(c.target, name, s)
