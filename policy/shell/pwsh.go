@@ -584,6 +584,10 @@ func (t *psTranslator) runText(v psTok, depth int) string {
 		return inner
 	}
 	if v.kind == psSub {
+		if sv := psValueOfDepth(v.sub, t.home, depth+1); sv != "" && !psIsCommandWord(sv) {
+			// iex ('gc ~/.ss'+'h/id_rsa'): a known string is code
+			return "pwsh -Command " + psBashWord(sv)
+		}
 		inner, dl := t.subCommand(v, depth)
 		if dl && inner != "" {
 			return inner + " | sh"
@@ -669,8 +673,18 @@ func (t *psTranslator) redirects(toks []psTok) string {
 
 // invoke is & X args or . X: a script block's commands, or a program.
 func (t *psTranslator) invoke(x psTok, rest []psTok, depth int) (string, bool) {
+	if x.kind == psSub && !x.blk {
+		// & ('Get-'+'Content') path: the value names the command
+		if v := psValueOfDepth(x.sub, t.home, depth+1); v != "" && !strings.ContainsAny(v, " \t") {
+			x = psTok{kind: psWord, s: v}
+		}
+	}
 	if x.kind == psSub {
 		return t.subCommand(x, depth)
+	}
+	if psIsCommandWord(x.s) {
+		// & 'Get-Content' path is the cmdlet, not a program of that name
+		return t.command(append([]psTok{x}, rest...), depth+1, false)
 	}
 	if strings.HasSuffix(strings.ToLower(x.s), ".ps1") {
 		return ". " + t.pathWord(x.s), false
