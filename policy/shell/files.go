@@ -294,6 +294,7 @@ func (w *walker) command(c *cmdCtx) flow {
 		return w.forgeCLI(c)
 	case "pip", "pip3", "npm", "yarn", "bun":
 		w.installsFromURL(c)
+		w.configSetSecrets(c)
 		return w.generic(c, 1)
 	case "vim":
 		w.vim(c)
@@ -448,4 +449,23 @@ func treeListNames(c *cmdCtx, f flow) flow {
 	}
 	f.text, f.hasText, f.names = strings.Join(parts, "\n")+"\n", true, true
 	return f
+}
+
+// configSetSecrets: `npm config set KEY VALUE` (yarn, pnpm, bun, pip
+// alike) stores VALUE in the user's config file: a secret in it reaches
+// that file (npm config set //host/:_authToken $(gh auth token)).
+func (w *walker) configSetSecrets(c *cmdCtx) {
+	argv := c.argv
+	if len(argv) < 4 || argv[1].s != "config" && argv[1].s != "c" || argv[2].s != "set" {
+		return
+	}
+	file := map[string]string{"pip": "/.config/pip/pip.conf", "pip3": "/.config/pip/pip.conf", "yarn": "/.yarnrc"}[c.prog]
+	if file == "" {
+		file = "/.npmrc"
+	}
+	for _, a := range argv[3:] {
+		if a.sec != 0 {
+			w.sink(a.sec, sinkFile, w.home+file, false)
+		}
+	}
 }

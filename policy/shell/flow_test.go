@@ -228,3 +228,28 @@ func TestCurlPublishes(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSetSecrets: a package manager's config set stores its value
+// in the user's config file; a secret value reaches that file.
+func TestConfigSetSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // the file sink target ("" none)
+	}{
+		{"npm config set //x.example/:_authToken $(gh auth token)", testHome + "/.npmrc"},
+		{"pip config set global.index-url https://u:$(gh auth token)@x.example/simple", testHome + "/.config/pip/pip.conf"},
+		{"npm config set save-exact true", ""},
+		{"npm config get //x.example/:_authToken", ""},
+	} {
+		r := Parse(tc.src, testCwd, testHome, testUser)
+		got := ""
+		for _, f := range r.Flows {
+			if f.Sink == sinkFile {
+				got = f.Target
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: file sink %q, want %q (%v)", tc.src, got, tc.want, r.Flows)
+		}
+	}
+}
