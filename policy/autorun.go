@@ -167,8 +167,20 @@ type autorunContent struct {
 var autorunContentKeys = map[string]bool{"content": true, "new_string": true, "newtext": true, "new_text": true, "text": true, "new_source": true, "contents": true, "data": true}
 
 // noteContent keeps a write tool's content for the autorun check.
+//
+// An MCP write tool names its content field as it likes (body, value,
+// payload, a prose-named text): any of its strings that does not name a
+// place may be what lands in the file, so each is kept, as a whole file
+// (a server's own field is not known to be a piece of one).
 func (c *classifier) noteContent(name, key, s string) {
-	if c.kind != kindWrite || s == "" || !autorunContentKeys[key] || len(c.autorun.contents) >= 64 {
+	if c.kind != kindWrite || s == "" || len(c.autorun.contents) >= 64 {
+		return
+	}
+	if !autorunContentKeys[key] {
+		if !c.f.roles.mcp || strings.HasPrefix(name, "key:") || placeKey(key) {
+			return
+		}
+		c.autorun.contents = append(c.autorun.contents, autorunContent{arg: name, text: s})
 		return
 	}
 	c.autorun.contents = append(c.autorun.contents, autorunContent{arg: name, text: s, fragment: key != "content" && key != "contents" && key != "data"})

@@ -276,7 +276,16 @@ func (c *classifier) str(name, key, s string) {
 	if top && lk == "cell_type" {
 		c.cellType = s
 	}
-	switch c.roleOf(name, key) {
+	r := c.roleOf(name, key)
+	if c.f.roles.mcp && (r == roleData || r == roleUnknown) && sqlStatement(s) {
+		// a database server's query: its file functions read what they
+		// name, COPY … PROGRAM runs a shell (sqltext.go)
+		for _, p := range sqlPrograms(s) {
+			c.shell(name, p)
+		}
+		r = roleUnknown
+	}
+	switch r {
 	case roleContent:
 		if c.target != "" && !strings.EqualFold(c.f.Tool, "NotebookEdit") {
 			c.writeContent(c.target, name, s)
@@ -333,7 +342,22 @@ func (c *classifier) str(name, key, s string) {
 	if urlKeys[lk] && c.f.Primary == "" && top {
 		c.primary(name, s)
 	}
+	if c.f.roles.mcp && r == roleUnknown && mcpShellish(s) {
+		// a string whose use the tool does not say, written as a shell
+		// pipeline (a scheduler's task, a job's step): read as one too
+		c.shell(name, s)
+	}
 	c.generic(name, lk, s)
+}
+
+// mcpShellish reports whether an MCP string of unknown use is written as
+// shell: a pipe into another program, a command list or a substitution,
+// between words (not a bare regular expression's a|b).
+func mcpShellish(s string) bool {
+	if len(s) > 4096 || !strings.Contains(s, " ") {
+		return false
+	}
+	return strings.Contains(s, " | ") || strings.Contains(s, " && ") || strings.Contains(s, "; ") || strings.Contains(s, "$(")
 }
 
 func (c *classifier) primary(name, s string) {

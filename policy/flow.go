@@ -54,6 +54,7 @@ type flowFact struct {
 	Sink       string   // model, file, clipboard, dns, host, agent
 	SinkTarget string   // the file, host or name
 	Redirected bool     // the issuer's name does not lead to the issuer
+	Published  bool     // carried as content, not as the request's credential (shell.Flow)
 	Arg        string
 
 	to string // the sink kind forbids name (flowTo)
@@ -136,7 +137,7 @@ func (fl *flowFact) describe() string {
 		dst = "the host " + fl.host() + ", which may not be its issuer"
 	default:
 		switch {
-		case fl.Redirected:
+		case fl.Redirected || fl.Published:
 			dst = "the host " + fl.host() + " by a way that does not lead to its issuer (pinned address, insecure proxy, or published content)"
 		default:
 			dst = "the host " + fl.host() + ", not its issuer"
@@ -169,6 +170,11 @@ func flowTo(fl *flowFact) string {
 	}
 	for _, g := range fl.Issuers {
 		if compileHost(g).match(h) {
+			if fl.Published {
+				// handed to its issuer as content, stored where others
+				// may read it: not the issuer's use of its own secret
+				return "host-not-issuer"
+			}
 			return "host-issuer"
 		}
 	}
@@ -178,7 +184,7 @@ func flowTo(fl *flowFact) string {
 func (c *classifier) shellFlows(name string, flows []shell.Flow) {
 	for _, fl := range flows {
 		c.f.Flows = append(c.f.Flows, flowFact{Source: fl.Source, SourceKind: fl.Kind, Issuers: fl.Issuers, Sink: fl.Sink,
-			SinkTarget: fl.Target, Redirected: fl.Redirected, Arg: name})
+			SinkTarget: fl.Target, Redirected: fl.Redirected, Published: fl.Published, Arg: name})
 	}
 }
 

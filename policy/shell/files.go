@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 	"sync"
 )
@@ -125,10 +126,20 @@ func (w *walker) command(c *cmdCtx) flow {
 	case "go":
 		w.goRun(c)
 	case "ls":
-		if f := w.generic(c, 1); f.hasText {
+		f := w.generic(c, 1)
+		if f.hasText {
 			return f
 		}
+		if hasFlagLetter(c.argv, "R") || hasArg(c.argv, "--recursive") {
+			return treeListNames(c, f)
+		}
 		return globNames(c)
+	case "du", "tree":
+		f := w.generic(c, 1)
+		if !f.hasText && (c.prog == "du" && (hasFlagLetter(c.argv, "a") || hasArg(c.argv, "--all")) || c.prog == "tree" && hasFlagLetter(c.argv, "f")) {
+			return treeListNames(c, f)
+		}
+		return f
 	}
 	if fp, ok := fileProgs()[c.prog]; ok {
 		return w.files(c, fp)
@@ -165,10 +176,12 @@ func (w *walker) command(c *cmdCtx) flow {
 		}
 	case "echo":
 		return echoText(c)
+	case "dirname", "basename":
+		return pathNameText(c)
 	case "date", "hostname", "history":
 		w.nameProgFiles(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
-		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "basename", "dirname", "id",
+		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
 		"jobs", "fg", "bg", "disown", "getopts", "fc", "complete", "compgen", "caller", "logout":
 		// operands are names, numbers or expressions, not files
@@ -281,6 +294,7 @@ func (w *walker) command(c *cmdCtx) flow {
 		return w.forgeCLI(c)
 	case "pip", "pip3", "npm", "yarn", "bun":
 		w.installsFromURL(c)
+		w.configSetSecrets(c)
 		return w.generic(c, 1)
 	case "vim":
 		w.vim(c)
@@ -320,3 +334,138 @@ var revOpts = &optSpec{}
 var uniqOpts = &optSpec{short: "fsw", long: set("skip-fields", "skip-chars", "check-chars", "group", "all-repeated")}
 
 var mknodOpts = &optSpec{short: "mZ", long: set("mode", "context")}
+
+// pathNameText is the output of dirname and basename of known operands:
+// pure functions of their words, so $(dirname ~/.ssh/x) names ~/.ssh for
+// the program it is handed to (tar czf - "$(dirname ~/.ssh/x)").
+func pathNameText(c *cmdCtx) flow {
+	var ops []string
+	multi, suffix := c.prog == "dirname", ""
+	for i := 1; i < len(c.argv); i++ {
+		a := c.argv[i]
+		if a.dyn || a.proc {
+			return flow{}
+		}
+		switch {
+		case a.s == "--":
+			for _, b := range c.argv[i+1:] {
+				if b.dyn || b.proc {
+					return flow{}
+				}
+				ops = append(ops, b.s)
+			}
+			i = len(c.argv)
+		case a.s == "-a" || a.s == "--multiple":
+			multi = true
+		case a.s == "-s" || a.s == "--suffix":
+			multi = true
+			if i+1 < len(c.argv) {
+				i++
+				suffix = c.argv[i].s
+			}
+		case strings.HasPrefix(a.s, "--suffix="):
+			multi, suffix = true, a.s[len("--suffix="):]
+		case a.s == "-z" || a.s == "--zero":
+		case len(a.s) > 1 && a.s[0] == '-':
+			return flow{}
+		default:
+			ops = append(ops, a.s)
+		}
+	}
+	if len(ops) == 0 {
+		return flow{}
+	}
+	if !multi && len(ops) == 2 {
+		ops, suffix = ops[:1], ops[1]
+	}
+	var b strings.Builder
+	for _, o := range ops {
+		if c.prog == "dirname" {
+			b.WriteString(posixDirname(o))
+		} else {
+			b.WriteString(posixBasename(o, suffix))
+		}
+		b.WriteByte('\n')
+	}
+	return flow{text: b.String(), hasText: true}
+}
+
+func posixDirname(s string) string {
+	t := strings.TrimRight(s, "/")
+	if t == "" {
+		if s == "" {
+			return "."
+		}
+		return "/"
+	}
+	i := strings.LastIndexByte(t, '/')
+	if i < 0 {
+		return "."
+	}
+	d := strings.TrimRight(t[:i], "/")
+	if d == "" {
+		return "/"
+	}
+	return d
+}
+
+func posixBasename(s, suffix string) string {
+	t := strings.TrimRight(s, "/")
+	if t == "" {
+		if s == "" {
+			return ""
+		}
+		return "/"
+	}
+	if i := strings.LastIndexByte(t, '/'); i >= 0 {
+		t = t[i+1:]
+	}
+	if suffix != "" && t != suffix && strings.HasSuffix(t, suffix) {
+		t = t[:len(t)-len(suffix)]
+	}
+	return t
+}
+
+// treeListNames is the output of a recursive listing (du -a, ls -R,
+// tree -f): every name under its operands, as patterns, for the next
+// command (du -a ~ | xargs cat reads them).
+func treeListNames(c *cmdCtx, f flow) flow {
+	var parts []string
+	for _, a := range c.argv[1:] {
+		if a.dyn || a.proc {
+			return f
+		}
+		if a.s == "" || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		abs := a.s
+		if !strings.HasPrefix(abs, "/") {
+			abs = path.Join(c.sc.dir, abs)
+		}
+		parts = append(parts, strings.TrimRight(abs, "/")+"/**")
+	}
+	if len(parts) == 0 {
+		parts = append(parts, strings.TrimRight(c.sc.dir, "/")+"/**")
+	}
+	f.text, f.hasText, f.names = strings.Join(parts, "\n")+"\n", true, true
+	return f
+}
+
+// configSetSecrets: `npm config set KEY VALUE` (yarn, pnpm, bun, pip
+// alike) stores VALUE in the user's config file: a secret in it reaches
+// that file (npm config set //host/:_authToken $(gh auth token)).
+func (w *walker) configSetSecrets(c *cmdCtx) {
+	argv := c.argv
+	if len(argv) < 4 || argv[1].s != "config" && argv[1].s != "c" || argv[2].s != "set" {
+		return
+	}
+	file := map[string]string{"pip": "/.config/pip/pip.conf", "pip3": "/.config/pip/pip.conf", "yarn": "/.yarnrc"}[c.prog]
+	if file == "" {
+		file = "/.npmrc"
+	}
+	for _, a := range argv[3:] {
+		if a.sec != 0 {
+			w.sink(a.sec, sinkFile, w.home+file, false)
+		}
+	}
+}

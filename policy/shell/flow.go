@@ -44,6 +44,11 @@ type Flow struct {
 	// -x with -k), or the secret is published as content (gh gist): its
 	// issuer's name is not where it goes.
 	Redirected bool
+	// Published: the secret is in what the request carries (a data or
+	// form field, an upload, a header that is not a credential, the URL's
+	// path or query), not in how it authenticates: its own issuer stores
+	// it where others may read it (a token posted into someone's issue).
+	Published bool
 }
 
 // Source kinds and sinks of a Flow.
@@ -103,6 +108,11 @@ func (w *walker) secSource(name, kind string, issuers []string) flowBits {
 
 // sink records a Flow for every source in bits.
 func (w *walker) sink(bits flowBits, sink, target string, redirected bool) {
+	w.sinkFlow(bits, sink, target, redirected, false)
+}
+
+// sinkFlow is sink with Published said.
+func (w *walker) sinkFlow(bits flowBits, sink, target string, redirected, published bool) {
 	bits &= flowSecret
 	for i := range w.secSrc {
 		if bits&(flowSecret0<<i) == 0 {
@@ -118,11 +128,11 @@ func (w *walker) sink(bits flowBits, sink, target string, redirected bool) {
 				sk = sinkWritten
 			}
 		}
-		f := Flow{Source: s.name, Kind: s.kind, Issuers: s.issuers, Sink: sk, Target: shortDetail(target), Redirected: redirected}
+		f := Flow{Source: s.name, Kind: s.kind, Issuers: s.issuers, Sink: sk, Target: shortDetail(target), Redirected: redirected, Published: published}
 		dup := false
 		for j := range w.res.Flows {
 			g := &w.res.Flows[j]
-			if g.Source == f.Source && g.Sink == f.Sink && g.Target == f.Target && g.Redirected == f.Redirected {
+			if g.Source == f.Source && g.Sink == f.Sink && g.Target == f.Target && g.Redirected == f.Redirected && g.Published == f.Published {
 				dup = true
 				break
 			}
@@ -472,10 +482,11 @@ func netUse(c *cmdCtx) bool {
 
 // netSink records a secret reaching the hosts of a network client.
 func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
-	redirected := false
+	redirected, published := false, false
 	switch c.prog {
 	case "curl":
 		redirected = curlRedirected(c, w.res.Env)
+		published = curlPublishes(c)
 	case "gh", "glab":
 		// a secret in a gh word is content (a gist, an issue, a file),
 		// published rather than authenticating; on stdin it is a login
@@ -506,11 +517,11 @@ func (w *walker) netSink(c *cmdCtx, bits, in flowBits, hosts []string) {
 		hosts = own
 	}
 	if len(hosts) == 0 {
-		w.sink(bits, SinkHost, "", redirected)
+		w.sinkFlow(bits, SinkHost, "", redirected, published)
 		return
 	}
 	for _, h := range hosts {
-		w.sink(bits, SinkHost, h, redirected)
+		w.sinkFlow(bits, SinkHost, h, redirected, published)
 	}
 }
 
@@ -562,6 +573,112 @@ func registryOf(c *cmdCtx) string {
 		}
 	}
 	return "docker.io"
+}
+
+// curlPublishes: a secret is in what the request carries rather than in
+// how it authenticates — a data or form field, an upload, a header that is
+// not a credential, the URL's path or query — so even its own issuer
+// stores it where others read it (the token posted into someone's issue).
+// A credential rides in Authorization-like headers, -u, --oauth2-bearer
+// and a URL's userinfo; a body that is the secret alone, from stdin, is an
+// exchange the issuer takes (OAuth, STS).
+func curlPublishes(c *cmdCtx) bool {
+	argv := c.argv
+	for i := 1; i < len(argv); i++ {
+		s := argv[i].s
+		opt, val, hasVal := "", argVal{}, false
+		switch {
+		case strings.HasPrefix(s, "--") && len(s) > 2:
+			opt = s[2:]
+			if k := strings.IndexByte(opt, '='); k >= 0 {
+				val, hasVal = argVal{s: opt[k+1:], sec: argv[i].sec}, true
+				opt = opt[:k]
+			}
+		case len(s) >= 2 && s[0] == '-' && s[1] != '-':
+			// a cluster of flags (-sSL), the last or a valued one first:
+			// -sH 'Authorization: …', -XPOST
+			k := 1
+			for k < len(s)-1 && !curlValueOpts[s[k:k+1]] && s[k] != 'X' && s[k] != 'o' {
+				k++
+			}
+			opt = s[k : k+1]
+			if len(s) > k+1 {
+				val, hasVal = argVal{s: s[k+1:], sec: argv[i].sec}, true
+			}
+		default:
+			if argv[i].sec != 0 && !urlUserinfo(s) {
+				return true // a URL (or a bare host) whose path or query holds it
+			}
+			continue
+		}
+		if !curlValueOpts[opt] {
+			continue
+		}
+		if !hasVal && i+1 < len(argv) {
+			i++
+			val = argv[i]
+		}
+		switch opt {
+		case "u", "user", "oauth2-bearer", "proxy-user", "U":
+			continue
+		case "H", "header", "proxy-header":
+			name, _, _ := strings.Cut(val.s, ":")
+			if val.sec != 0 && !credentialHeader(name) {
+				return true
+			}
+		case "url":
+			if val.sec != 0 && !urlUserinfo(val.s) {
+				return true
+			}
+		default: // data, form, upload, cookie jar contents
+			// written into the field inline; a body read whole from
+			// stdin (--data-binary @-) is an exchange of the secret
+			// itself (OAuth, STS), which its issuer takes
+			if val.sec != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// curlValueOpts are curl's options that take a value, the ones whose value
+// may carry a secret among them.
+var curlValueOpts = map[string]bool{
+	"H": true, "header": true, "proxy-header": true, "u": true, "user": true, "U": true, "proxy-user": true,
+	"oauth2-bearer": true, "url": true, "d": true, "data": true, "data-raw": true, "data-binary": true,
+	"data-urlencode": true, "data-ascii": true, "json": true, "F": true, "form": true, "form-string": true,
+	"T": true, "upload-file": true, "G": false, "b": true, "cookie": true, "e": true, "referer": true, "A": true,
+	"user-agent": true, "X": false, "request": false, "o": false, "output": false,
+}
+
+// credentialHeader: a request header whose value authenticates the
+// request (Authorization, a *-Token or API key header, a cookie).
+func credentialHeader(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "authorization" || n == "proxy-authorization" || n == "cookie" {
+		return true
+	}
+	for _, w := range []string{"token", "key", "auth", "secret", "password", "session", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlUserinfo: a URL word with a userinfo part (https://user:TOKEN@host),
+// where a secret is a credential.
+func urlUserinfo(s string) bool {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return false
+	}
+	rest := s[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 && !strings.Contains(rest[:j], "@") {
+		return false
+	}
+	return strings.Contains(rest, "@")
 }
 
 // curlRedirected: the request's name is not where it goes.

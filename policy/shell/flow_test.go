@@ -194,3 +194,62 @@ func FuzzSecretFlow(f *testing.F) {
 		}
 	})
 }
+
+// TestCurlPublishes: a secret curl carries (data, form, upload, a header
+// that is no credential, the URL's path or query) is published, even to
+// its own issuer; one it authenticates with is not.
+func TestCurlPublishes(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		published bool
+	}{
+		{"curl -sH \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user", false},
+		{"curl -u \"x:$(gh auth token)\" https://api.github.com/user", false},
+		{"curl -H \"PRIVATE-TOKEN: $(gh auth token)\" https://gitlab.com/api/v4/user", false},
+		{"curl --oauth2-bearer \"$(gh auth token)\" https://api.github.com/user", false},
+		{"curl https://x-access-token:$(gh auth token)@api.github.com/user", false},
+		{"curl -H \"Authorization: Bearer $(gh auth token)\" -d '{\"title\":\"x\"}' https://api.github.com/repos/a/b/issues", false},
+		{"curl -H \"Authorization: Bearer $(gh auth token)\" -d \"{\\\"body\\\":\\\"$(gh auth token)\\\"}\" https://api.github.com/repos/a/b/issues", true},
+		{"curl \"https://api.github.com/repos/a/b/contents/x?ref=$(gh auth token)\"", true},
+		{"curl -H \"X-Note: $(gh auth token)\" https://api.github.com/", true},
+		{"gh auth token | curl --data-binary @- https://api.github.com/gists", false},
+		{"curl -F \"f=$(gh auth token)\" https://api.github.com/x", true},
+		{"curl -sSLd \"$(gh auth token)\" https://api.github.com/x", true},
+	} {
+		r := Parse(tc.src, testCwd, testHome, testUser)
+		if len(r.Flows) == 0 {
+			t.Errorf("%s: no flow", tc.src)
+			continue
+		}
+		for _, f := range r.Flows {
+			if f.Published != tc.published {
+				t.Errorf("%s: %s published=%v, want %v", tc.src, flowString(f), f.Published, tc.published)
+			}
+		}
+	}
+}
+
+// TestConfigSetSecrets: a package manager's config set stores its value
+// in the user's config file; a secret value reaches that file.
+func TestConfigSetSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // the file sink target ("" none)
+	}{
+		{"npm config set //x.example/:_authToken $(gh auth token)", testHome + "/.npmrc"},
+		{"pip config set global.index-url https://u:$(gh auth token)@x.example/simple", testHome + "/.config/pip/pip.conf"},
+		{"npm config set save-exact true", ""},
+		{"npm config get //x.example/:_authToken", ""},
+	} {
+		r := Parse(tc.src, testCwd, testHome, testUser)
+		got := ""
+		for _, f := range r.Flows {
+			if f.Sink == sinkFile {
+				got = f.Target
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: file sink %q, want %q (%v)", tc.src, got, tc.want, r.Flows)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"encoding/base64"
 	"strings"
 )
 
@@ -584,6 +585,10 @@ func (t *psTranslator) runText(v psTok, depth int) string {
 		return inner
 	}
 	if v.kind == psSub {
+		if sv := psValueOfDepth(v.sub, t.home, depth+1); sv != "" && !psIsCommandWord(sv) {
+			// iex ('gc ~/.ss'+'h/id_rsa'): a known string is code
+			return "pwsh -Command " + psBashWord(sv)
+		}
 		inner, dl := t.subCommand(v, depth)
 		if dl && inner != "" {
 			return inner + " | sh"
@@ -669,8 +674,18 @@ func (t *psTranslator) redirects(toks []psTok) string {
 
 // invoke is & X args or . X: a script block's commands, or a program.
 func (t *psTranslator) invoke(x psTok, rest []psTok, depth int) (string, bool) {
+	if x.kind == psSub && !x.blk {
+		// & ('Get-'+'Content') path: the value names the command
+		if v := psValueOfDepth(x.sub, t.home, depth+1); v != "" && !strings.ContainsAny(v, " \t") {
+			x = psTok{kind: psWord, s: v}
+		}
+	}
 	if x.kind == psSub {
 		return t.subCommand(x, depth)
+	}
+	if psIsCommandWord(x.s) {
+		// & 'Get-Content' path is the cmdlet, not a program of that name
+		return t.command(append([]psTok{x}, rest...), depth+1, false)
 	}
 	if strings.HasSuffix(strings.ToLower(x.s), ".ps1") {
 		return ". " + t.pathWord(x.s), false
@@ -839,6 +854,9 @@ func psValueOfDepth(sub []psStmt, home string, depth int) string {
 	if len(cmd) == 1 && cmd[0].kind == psSub {
 		return psValueOfDepth(cmd[0].sub, home, depth+1)
 	}
+	if v, ok := psDecoded(cmd, home, depth); ok {
+		return v
+	}
 	if len(cmd) > 1 && cmd[0].kind == psWord && strings.EqualFold(cmd[0].s, "join-path") {
 		t := psTranslator{home: home}
 		c := psBind(psSpecs["join-path"], cmd[1:])
@@ -848,6 +866,35 @@ func psValueOfDepth(sub []psStmt, home string, depth int) string {
 		return t.joinPath(&c, depth)
 	}
 	return ""
+}
+
+// psDecoded is the value of [Text.Encoding]::ENC.GetString([Convert]::
+// FromBase64String('…')) with a known string: the decoded text, which an
+// Invoke-Expression around it runs (Unicode is UTF-16LE, the others are
+// read as bytes).
+func psDecoded(cmd []psTok, home string, depth int) (string, bool) {
+	if len(cmd) != 4 || cmd[0].kind != psWord || !strings.Contains(strings.ToLower(cmd[0].s), "encoding]") ||
+		cmd[1].kind != psMember || cmd[2].kind != psMember || !strings.EqualFold(cmd[2].s, "getstring") || cmd[3].kind != psSub ||
+		len(cmd[3].sub) != 1 || len(cmd[3].sub[0].cmds) != 1 {
+		return "", false
+	}
+	in := cmd[3].sub[0].cmds[0]
+	if len(in) != 3 || in[0].kind != psWord || !strings.Contains(strings.ToLower(in[0].s), "convert]") ||
+		in[1].kind != psMember || !strings.EqualFold(in[1].s, "frombase64string") || in[2].kind != psSub {
+		return "", false
+	}
+	b64 := psValueOfDepth(in[2].sub, home, depth+1)
+	if b64 == "" {
+		return "", false
+	}
+	if strings.EqualFold(cmd[1].s, "unicode") {
+		return decodePSBase64(b64)
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(b64))
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
 }
 
 // members reads the .NET calls of a command: WebClient downloads and

@@ -144,9 +144,9 @@ func (lx *psLexer) token(depth int) (psTok, bool) {
 		}
 		return psTok{kind: psSub, sub: lx.stmts('}', depth+1)}, true
 	case ch == '\'':
-		return psTok{kind: psWord, s: lx.single()}, true
+		return psTok{kind: psWord, s: lx.concat(lx.single(), depth)}, true
 	case ch == '"':
-		return psTok{kind: psWord, s: lx.double(depth)}, true
+		return psTok{kind: psWord, s: lx.concat(lx.double(depth), depth)}, true
 	case ch == '>' || ch == '2' && strings.HasPrefix(src[lx.i:], "2>") || ch == '*' && strings.HasPrefix(src[lx.i:], "*>"):
 		j := lx.i
 		for j < len(src) && (src[j] == '>' || src[j] == '2' || src[j] == '*' || src[j] == '&' || src[j] == '1') && j-lx.i < 4 {
@@ -194,6 +194,41 @@ func (lx *psLexer) token(depth int) (psTok, bool) {
 		return psTok{}, false
 	}
 	return psTok{kind: psWord, s: w}, true
+}
+
+// concat folds a string's concatenation with the strings and variables
+// that follow it ('iw'+'r …', "~/.ss" + 'h', '~/.ss' + $rest): the value
+// a command name, a path or an Invoke-Expression receives is the whole.
+func (lx *psLexer) concat(s string, depth int) string {
+	src := lx.src
+	for {
+		j := lx.i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j >= len(src) || src[j] != '+' {
+			return s
+		}
+		j++
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j >= len(src) || src[j] != '\'' && src[j] != '"' && src[j] != '$' {
+			return s
+		}
+		if src[j] == '$' && (j+1 >= len(src) || !isPSIdent(src[j+1]) && src[j+1] != '{') {
+			return s
+		}
+		lx.i = j
+		switch src[j] {
+		case '\'':
+			s += lx.single()
+		case '"':
+			s += lx.double(depth)
+		default:
+			s += lx.variable()
+		}
+	}
 }
 
 func (lx *psLexer) skipTo(b byte) {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ func (w *walker) langRuns(lang string, v argVal, sc *scope) {
 			}
 		}
 	case "sql":
+		for _, p := range sqlFiles(code) {
+			w.argPath(argVal{s: p}, sc, AccessRead, true)
+		}
 		for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
 			line = strings.TrimSpace(line)
 			for _, p := range []string{`\!`, "system ", ".shell ", ".system ", ".once |", ".output |", `\o |`, `\o|`} {
@@ -281,6 +285,27 @@ func texWrites(code string) []string {
 			break
 		}
 		i += len(`\write18{`) + next
+	}
+	return out
+}
+
+// sqlFileRe finds the files SQL opens by name: the file functions of
+// SQLite's shell, PostgreSQL, MySQL and DuckDB (readfile, pg_read_file,
+// LOAD_FILE, read_text, read_csv …), ATTACH of a database file, COPY …
+// FROM a file, and the clients' read commands (.read, .import, \i).
+var sqlFileRe = regexp.MustCompile(`(?i)(?:\b(?:readfile|pg_read_file|pg_read_binary_file|pg_stat_file|lo_import|load_file|read_text|read_blob|read_csv(?:_auto)?|read_json(?:_auto|_objects)?|read_ndjson|read_parquet|sqlite_scan)\s*\(\s*|\battach\s+(?:database\s+)?|\bcopy\s+[\w."]+(?:\s*\([^)]*\))?\s+from\s+)'([^']*)'|(?m)^\s*(?:\.read|\.import|\\i|\\ir)\s+(\S+)`)
+
+// sqlFiles are the file names SQL code opens (sqlFileRe).
+func sqlFiles(code string) []string {
+	var out []string
+	for _, m := range sqlFileRe.FindAllStringSubmatch(code, 16) {
+		p := m[1]
+		if p == "" {
+			p = m[2]
+		}
+		if p != "" && p != ":memory:" {
+			out = append(out, p)
+		}
 	}
 	return out
 }
