@@ -2,14 +2,9 @@ package policy
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/agentairlock/airlock/internal/regular"
 )
 
 // The gate's own binaries, as `airlock init` and `airlock doctor` found
@@ -71,13 +66,9 @@ func binariesRule(airlockHome string) (*Rule, error) {
 	if airlockHome == "" {
 		return nil, nil
 	}
-	path := filepath.Join(airlockHome, BinariesFile)
-	data, err := regular.ReadState(path, maxBinariesBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("binaries record %s: %w", path, err)
+	path, data, err := readRecord(airlockHome, BinariesFile, maxBinariesBytes, "binaries record")
+	if data == nil || err != nil {
+		return nil, err
 	}
 	pm := &pathMatcher{access: accessWrite}
 	for _, line := range strings.Split(string(data), "\n") {

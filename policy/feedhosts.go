@@ -85,13 +85,9 @@ func feedHostsRule(airlockHome string) (*Rule, error) {
 	if airlockHome == "" {
 		return nil, nil
 	}
-	path := filepath.Join(airlockHome, FeedHostsFile)
-	data, err := regular.ReadState(path, maxFeedHostsBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("feed hosts %s: %w", path, err)
+	path, data, err := readRecord(airlockHome, FeedHostsFile, maxFeedHostsBytes, "feed hosts")
+	if data == nil || err != nil {
+		return nil, err
 	}
 	r := &Rule{ID: feedHostsForbid, Action: Block, File: path,
 		Reason: "a request-capture, tunnel or paste service the indicator feed names is where stolen data goes"}
@@ -117,4 +113,22 @@ func feedHostsRule(airlockHome string) (*Rule, error) {
 	}
 	r.hasFacts = true
 	return r, nil
+}
+
+// readRecord reads one of the small records Airlock keeps in its home for
+// the hook (feed-hosts, binaries): nil data when there is none, an error
+// when it is not Airlock's own regular file, as for a policy file.
+func readRecord(airlockHome, name string, max int64, what string) (string, []byte, error) {
+	path := filepath.Join(airlockHome, name)
+	data, err := regular.ReadState(path, max)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil, nil
+	}
+	if err != nil {
+		return path, nil, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return path, data, nil
 }
