@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/format"
 	"os"
-	"sort"
 	"strconv"
 	"testing"
 
@@ -84,21 +83,16 @@ func generateBuiltins() ([]byte, error) {
 				list(&b, "Sources", c.Sources)
 				list(&b, "Cwd", c.Cwd)
 				if len(c.Options) > 0 {
-					keys := make([]string, 0, len(c.Options))
-					for k := range c.Options {
-						keys = append(keys, k)
-					}
-					sort.Strings(keys)
-					b.WriteString("Options: map[string]strList{")
-					for _, k := range keys {
-						fmt.Fprintf(&b, "%s: {", strconv.Quote(k))
-						for i, v := range c.Options[k] {
+					b.WriteString("Options: optionMap{")
+					for _, e := range c.Options {
+						fmt.Fprintf(&b, "{%s, strList{", strconv.Quote(e.Names))
+						for i, v := range e.Values {
 							if i > 0 {
 								b.WriteString(", ")
 							}
 							b.WriteString(strconv.Quote(v))
 						}
-						b.WriteString("},\n")
+						b.WriteString("}},\n")
 					}
 					b.WriteString("},\n")
 				}

@@ -41,13 +41,17 @@ type optValue struct {
 	home bool // "~…": met by the candidate's place in the home
 }
 
-func compileOptions(src map[string]strList, deny bool, expand func(string) (string, bool, error)) ([]optMatcher, error) {
+func compileOptions(src optionMap, deny bool, expand func(string) (string, bool, error)) ([]optMatcher, error) {
 	if len(src) == 0 {
 		return nil, nil
 	}
+	byName := make(map[string]strList, len(src))
 	keys := make([]string, 0, len(src))
-	for k := range src {
-		keys = append(keys, k)
+	for _, e := range src {
+		if _, dup := byName[e.Names]; !dup {
+			keys = append(keys, e.Names)
+		}
+		byName[e.Names] = e.Values
 	}
 	sort.Strings(keys)
 	out := make([]optMatcher, 0, len(keys))
@@ -60,7 +64,7 @@ func compileOptions(src map[string]strList, deny bool, expand func(string) (stri
 			}
 			om.names = append(om.names, n)
 		}
-		pats := src[k]
+		pats := byName[k]
 		for _, p := range pats {
 			neg := strings.HasPrefix(p, "!")
 			if neg {

@@ -70,7 +70,7 @@ type rawCommand struct {
 	MinArgs int `yaml:"min_args"`
 	// Options: option name alternatives ("v|volume|mount") → value
 	// patterns, one of which the option's value must fit (cmd_options.go).
-	Options map[string]strList `yaml:"options"`
+	Options optionMap `yaml:"options"`
 	// UnlessArgs: the word right after the subcommand (or the program)
 	// fitting one of these is no match (airlock allow list is a read).
 	UnlessArgs strList `yaml:"unless_args"`
@@ -113,6 +113,33 @@ type rawIndicator struct {
 
 // strList accepts a scalar or a sequence of scalars.
 type strList []string
+
+// optionMap is a command pattern's `options:` mapping, kept as a list of
+// pairs (a Go map literal in the compiled forbids would be built at every
+// hook's start; a list is static data).
+type optionMap []optionEntry
+
+type optionEntry struct {
+	Names  string
+	Values strList
+}
+
+func (m *optionMap) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: options: want a mapping of option names to value patterns", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		var e optionEntry
+		if err := n.Content[i].Decode(&e.Names); err != nil {
+			return err
+		}
+		if err := n.Content[i+1].Decode(&e.Values); err != nil {
+			return err
+		}
+		*m = append(*m, e)
+	}
+	return nil
+}
 
 func (s *strList) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {

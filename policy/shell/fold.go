@@ -10,6 +10,7 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // codePath is one path folded out of interpreter code.
@@ -22,18 +23,20 @@ type codePath struct {
 const homeMark = "\x01" // a home reference, after rewriting
 
 // homeRefs are the spellings of "the user's home" across interpreters.
-var homeRefs = regexp.MustCompile(`(?:pathlib\.)?Path\.home\(\)` +
-	`|(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)` +
-	`|\bos\.UserHomeDir\(\)` +
-	`|\b(?:os\.)?getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)` +
-	`|\bos\.environ(?:\.get\(\s*['"]HOME['"][^)]*\)|\[\s*['"]HOME['"]\s*\])` +
-	`|\bprocess\.env(?:\.HOME|\.USERPROFILE|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])` +
-	`|\bDeno\.env\.get\(\s*['"]HOME['"]\s*\)|\bBun\.env\.HOME` +
-	`|\$ENV\{\s*['"]?HOME['"]?\s*\}|\bENV\[\s*['"]HOME['"]\s*\]|\bENV\.fetch\(\s*['"]HOME['"]\s*\)` +
-	`|\bDir\.home\b|\$_SERVER\[\s*['"]HOME['"]\s*\]|File::HomeDir->my_home` +
-	`|\$env:(?:USERPROFILE|HOME)\b|\$\{HOME\}|\$HOME\b` +
-	`|#\{\s*Dir\.home\s*\}|\$\{\s*(?:require\(['"](?:node:)?os['"]\)|os)\.homedir\(\)\s*\}` +
-	`|os\.path\.expanduser\(\s*['"]~['"]\s*\)`)
+var homeRefs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:pathlib\.)?Path\.home\(\)` +
+		`|(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)` +
+		`|\bos\.UserHomeDir\(\)` +
+		`|\b(?:os\.)?getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)` +
+		`|\bos\.environ(?:\.get\(\s*['"]HOME['"][^)]*\)|\[\s*['"]HOME['"]\s*\])` +
+		`|\bprocess\.env(?:\.HOME|\.USERPROFILE|\[\s*['"](?:HOME|USERPROFILE)['"]\s*\])` +
+		`|\bDeno\.env\.get\(\s*['"]HOME['"]\s*\)|\bBun\.env\.HOME` +
+		`|\$ENV\{\s*['"]?HOME['"]?\s*\}|\bENV\[\s*['"]HOME['"]\s*\]|\bENV\.fetch\(\s*['"]HOME['"]\s*\)` +
+		`|\bDir\.home\b|\$_SERVER\[\s*['"]HOME['"]\s*\]|File::HomeDir->my_home` +
+		`|\$env:(?:USERPROFILE|HOME)\b|\$\{HOME\}|\$HOME\b` +
+		`|#\{\s*Dir\.home\s*\}|\$\{\s*(?:require\(['"](?:node:)?os['"]\)|os)\.homedir\(\)\s*\}` +
+		`|os\.path\.expanduser\(\s*['"]~['"]\s*\)`)
+})
 
 // walkers make the program read a whole tree.
 var walkers = []string{"os.walk(", ".rglob(", "readdirsync(", "readdir(", "os.listdir(", "os.scandir(", "walkdir(", "filepath.walk", "dir.glob(", "find.find(", "-recurse", "get-childitem", ".iterdir(", "launchpersistentcontext(", "userdatadir"}
@@ -42,7 +45,9 @@ var walkers = []string{"os.walk(", ".rglob(", "readdirsync(", "readdir(", "os.li
 var globbers = []string{"glob.glob(", "glob(", "glob.sync(", "dir.glob(", "dir[", ".glob("}
 
 // literalReaders name a file their first string argument reads.
-var literalReaders = regexp.MustCompile(`(?:\bopen|\bio\.open|readFileSync|readFile|read_text|read_bytes|File\.read|File\.open|IO\.read|file_get_contents|fopen|readfile|Get-Content|gc|cat|slurp|sqlite3\.connect|load_dotenv|dotenv_values)\s*\(?\s*$`)
+var literalReaders = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\bopen|\bio\.open|readFileSync|readFile|read_text|read_bytes|File\.read|File\.open|IO\.read|file_get_contents|fopen|readfile|Get-Content|gc|cat|slurp|sqlite3\.connect|load_dotenv|dotenv_values)\s*\(?\s*$`)
+})
 
 // maxFold bounds the code one call folds and the paths it reports.
 const (
@@ -72,7 +77,7 @@ func FoldCodePaths(code, home string) []codePath {
 	lc := strings.ToLower(code)
 	tree := containsAnyStr(lc, walkers)
 	glob := containsAnyStr(lc, globbers)
-	marked := homeRefs.ReplaceAllString(code, homeMark)
+	marked := homeRefs().ReplaceAllString(code, homeMark)
 	hasHome := marked != code || strings.Contains(code, "~/") || strings.Contains(code, "'~'") || strings.Contains(code, `"~"`)
 	toks := tokenize(marked)
 	f := folder{toks: toks, vars: map[string]string{}}
@@ -170,7 +175,7 @@ func FoldCodePaths(code, home string) []codePath {
 		if toks[j].kind == tkPunct && toks[j].s == "(" && j > 0 {
 			j--
 		}
-		if toks[j].kind == tkIdent && literalReaders.MatchString(toks[j].s) {
+		if toks[j].kind == tkIdent && literalReaders().MatchString(toks[j].s) {
 			s := toks[i].s
 			if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") {
 				add(s, false, false)

@@ -3,6 +3,7 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // langRuns analyses the commands code in a program's own language runs
@@ -293,12 +294,14 @@ func texWrites(code string) []string {
 // SQLite's shell, PostgreSQL, MySQL and DuckDB (readfile, pg_read_file,
 // LOAD_FILE, read_text, read_csv …), ATTACH of a database file, COPY …
 // FROM a file, and the clients' read commands (.read, .import, \i).
-var sqlFileRe = regexp.MustCompile(`(?i)(?:\b(?:readfile|pg_read_file|pg_read_binary_file|pg_stat_file|lo_import|load_file|read_text|read_blob|read_csv(?:_auto)?|read_json(?:_auto|_objects)?|read_ndjson|read_parquet|sqlite_scan)\s*\(\s*|\battach\s+(?:database\s+)?|\bcopy\s+[\w."]+(?:\s*\([^)]*\))?\s+from\s+)'([^']*)'|(?m)^\s*(?:\.read|\.import|\\i|\\ir)\s+(\S+)`)
+var sqlFileRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:\b(?:readfile|pg_read_file|pg_read_binary_file|pg_stat_file|lo_import|load_file|read_text|read_blob|read_csv(?:_auto)?|read_json(?:_auto|_objects)?|read_ndjson|read_parquet|sqlite_scan)\s*\(\s*|\battach\s+(?:database\s+)?|\bcopy\s+[\w."]+(?:\s*\([^)]*\))?\s+from\s+)'([^']*)'|(?m)^\s*(?:\.read|\.import|\\i|\\ir)\s+(\S+)`)
+})
 
 // sqlFiles are the file names SQL code opens (sqlFileRe).
 func sqlFiles(code string) []string {
 	var out []string
-	for _, m := range sqlFileRe.FindAllStringSubmatch(code, 16) {
+	for _, m := range sqlFileRe().FindAllStringSubmatch(code, 16) {
 		p := m[1]
 		if p == "" {
 			p = m[2]
