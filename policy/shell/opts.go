@@ -10,6 +10,9 @@ type optSpec struct {
 	short   string   // short options taking a value ("o" for -o FILE / -oFILE)
 	long    *nameSet // long options taking a value (without dashes)
 	oneDash bool     // -name is a long option (find, openssl, powershell)
+	// optional are short options whose value is optional and only
+	// attached (xargs -e[EOF], -i[R], -l[N]): the rest of the word is it
+	optional string
 }
 
 // option is one option or operand of a command line.
@@ -118,6 +121,9 @@ func skipWrapperOpts(argv []argVal, sp *optSpec, operands int, noCmd string, dig
 				if j+1 == len(s) {
 					i++
 				}
+				break
+			}
+			if strings.IndexByte(sp.optional, s[j]) >= 0 {
 				break
 			}
 		}

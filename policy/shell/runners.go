@@ -8,37 +8,7 @@ func (w *walker) xargs(c *cmdCtx) ([]argVal, flow) {
 	sp := xargsOpts
 	w.optPaths(c, sp, xargsAcc)
 	argv := c.argv
-	i := 1
-	for i < len(argv) {
-		s := argv[i].s
-		if s == "--" {
-			i++
-			break
-		}
-		if len(s) < 2 || s[0] != '-' {
-			break
-		}
-		if s[1] == '-' {
-			name, _, eq := strings.Cut(s[2:], "=")
-			if !eq && sp.long.has(name) {
-				i++
-			}
-			i++
-			continue
-		}
-		for j := 1; j < len(s); j++ {
-			if strings.IndexByte(sp.short, s[j]) >= 0 {
-				if j+1 == len(s) {
-					i++
-				}
-				break
-			}
-			if s[j] == 'e' || s[j] == 'i' || s[j] == 'l' {
-				break // optional attached value
-			}
-		}
-		i++
-	}
+	i, _ := skipWrapperOpts(argv, sp, 0, "", false)
 	c.xargs = true
 	var inner []argVal
 	if i < len(argv) {
@@ -262,7 +232,7 @@ func (w *walker) at(c *cmdCtx) flow {
 
 var uvxOpts = &optSpec{long: set("from", "with", "python", "index-url", "spec", "pip-args")}
 
-var xargsOpts = &optSpec{short: "EILnPsda", long: set("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")}
+var xargsOpts = &optSpec{short: "EILnPsda", optional: "eil", long: set("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")}
 
 var xargsAcc = map[string]Access{"a": AccessRead, "arg-file": AccessRead}
 
