@@ -108,11 +108,7 @@ func Load(o Options) (*Policy, error) {
 		getenv = os.Getenv
 	}
 	vars := Vars{Home: o.Home, Tmp: o.Tmp, User: o.User, AirlockHome: o.AirlockHome}
-	vars.Workspace = FindWorkspace(o.Cwd, o.Home)
-	if vars.Workspace == "" && filepath.IsAbs(o.Cwd) && filepath.Clean(o.Cwd) != filepath.Clean(o.Home) && !isRoot(filepath.Clean(o.Cwd)) {
-		// outside any repository the call's own directory is the workspace
-		vars.Workspace = filepath.Clean(o.Cwd)
-	}
+	vars.Workspace = Workspace(o.Cwd, o.Home)
 
 	var (
 		p   *Policy
@@ -157,6 +153,19 @@ func Load(o Options) (*Policy, error) {
 		}
 	}
 	return p, nil
+}
+
+// Workspace is ${workspace} for a call in cwd: the repository it is in
+// (FindWorkspace), or, outside any repository, cwd itself unless that is
+// the home or the root.
+func Workspace(cwd, home string) string {
+	if ws := FindWorkspace(cwd, home); ws != "" {
+		return ws
+	}
+	if filepath.IsAbs(cwd) && filepath.Clean(cwd) != filepath.Clean(home) && !isRoot(filepath.Clean(cwd)) {
+		return filepath.Clean(cwd)
+	}
+	return ""
 }
 
 // LoadFile loads one policy file as the whole policy.
@@ -379,6 +388,9 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.Egress)
 		case "version":
 			err = v.Decode(&out.Version)
+		case "tests":
+			// examples for `airlock policy test` (Tests reads and checks
+			// them); deciding a call never needs them
 		default:
 			if v.Kind != yaml.ScalarNode {
 				errs.Add(v.Line, "%s must be a single value", k.Value)

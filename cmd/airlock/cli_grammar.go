@@ -43,6 +43,7 @@ const anyNumber = -1
 var argShapes = map[string]argShape{
 	"check":             {usage: "[< hook-event.json]"},
 	"policy check":      {max: 1, usage: "[FILE]"},
+	"policy test":       {max: anyNumber, usage: "[FILE…]"},
 	"policy propose":    {},
 	"profile":           {max: 1, usage: "[yolo|default|paranoid]"},
 	"verify":            {wordFlag: "json"},

@@ -175,6 +175,10 @@ var helpTable = map[string]cmdHelp{
 		examples: []string{"airlock policy check", "airlock policy check ./policy.yaml", "airlock policy check --forbids"},
 		exits:    []exitCode{{0, "the policy loads (warnings, if any, are printed)"}, {1, "it does not load: the error names the file, the line and the fix"}},
 	},
+	"policy test": {
+		examples: []string{"airlock policy test", "airlock policy test -v ./policy.yaml", "airlock policy test --no-forbids team.yaml"},
+		exits:    []exitCode{{0, "every test ran passed"}, {1, "a test failed, or a policy or its tests did not load (the error names the file and the line)"}},
+	},
 	"policy propose": {
 		examples: []string{"airlock policy propose", "airlock policy propose --since 14d --apply"},
 		exits:    []exitCode{{0, "proposed (and with --apply, written)"}, {1, "the log could not be read or the policy not written (unchanged)"}, {64, "usage error, or a bad --since"}},
