@@ -21,7 +21,7 @@ func policyCommand() *cli.Command {
 				&cli.BoolFlag{Name: "forbids", Usage: "list the built-in forbid ids and reasons"},
 			},
 			Action: runPolicyCheck,
-		}, policyTestCommand(), proposeCommand()},
+		}, policyTestCommand(), policyReplayCommand(), proposeCommand()},
 	}
 }
 
