@@ -125,6 +125,9 @@ func checkPolicy(o Options) Check {
 	if p.Overlay != nil {
 		c.Items = append(c.Items, fmt.Sprintf("repository overlay in force: %s (%d rules, tighten-only)", p.Overlay.File, len(p.Overlay.Rules)))
 	}
+	if m := p.ManagedFile(); m != "" {
+		c.Items = append(c.Items, fmt.Sprintf("managed policy in force: %s %s (the organisation's floor; your policy and the overlay only tighten it)", m, p.Files[0].Digest))
+	}
 	if p.ModeFromEnv != "" {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)
 	}

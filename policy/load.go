@@ -86,6 +86,7 @@ type Policy struct {
 	Forbids     []*Rule
 	Indicators  []*Indicator
 	Overlay     *overlay
+	managed     *managed // the organisation's layer, nil on an unmanaged machine
 	Vars        Vars
 	Warnings    []string
 	ModeFromEnv string // AIRLOCK_MODE, when it changed the mode
@@ -146,6 +147,10 @@ func Load(o Options) (*Policy, error) {
 		if mode != p.Mode {
 			p.Mode, p.ModeFromEnv = mode, m
 		}
+	}
+	// after AIRLOCK_MODE: a variable cannot take the mode below the floor
+	if err := p.applyManaged(vars); err != nil {
+		return nil, err
 	}
 	if explicit == "" {
 		if err := p.loadOverlay(o.Cwd, vars.Workspace); err != nil {
@@ -388,6 +393,10 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.Egress)
 		case "version":
 			err = v.Decode(&out.Version)
+		case "lock_forbids":
+			err = v.Decode(&out.LockForbids)
+		case "no_grants":
+			err = v.Decode(&out.NoGrants)
 		case "tests":
 			// examples for `airlock policy test` (Tests reads and checks
 			// them); deciding a call never needs them
@@ -418,6 +427,11 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 		for _, k := range []string{"forbids", "indicators"} {
 			if l, ok := out.lines[k]; ok {
 				errs.Add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
+			}
+		}
+		for _, k := range []string{"lock_forbids", "no_grants"} {
+			if l, ok := out.lines[k]; ok {
+				errs.Add(l, "%s: is for the managed policy only (%s), which an administrator sets", k, airlockhome.ManagedFile())
 			}
 		}
 	}
