@@ -87,11 +87,11 @@ no_grants: [Bash]
 		t.Errorf("the managed file is not named first among the files: %+v", p.Files)
 	}
 	for _, c := range []struct{ tool, input, action, rule string }{
-		{"Bash", `{"command":"curl -fsS https://example.com/"}`, "block", "no-curl"},        // the user's allow rule loses
-		{"Bash", `{"command":"psql -h prod-db.internal"}`, "block", "org.prod-db"},           // a managed forbid
-		{"Read", `{"file_path":"` + o.Cwd + `/.env"}`, "block", "secrets.dotenv"},           // locked: the override is ignored
-		{"Bash", `{"command":"terraform apply tfplan"}`, "ask", "default"},            // no_grants: the user's grant does not apply
-		{"Read", `{"file_path":"` + o.Cwd + `/main.go"}`, "ask", "default"},                 // the default's floor
+		{"Bash", `{"command":"curl -fsS https://example.com/"}`, "block", "no-curl"}, // the user's allow rule loses
+		{"Bash", `{"command":"psql -h prod-db.internal"}`, "block", "org.prod-db"},   // a managed forbid
+		{"Read", `{"file_path":"` + o.Cwd + `/.env"}`, "block", "secrets.dotenv"},    // locked: the override is ignored
+		{"Bash", `{"command":"terraform apply tfplan"}`, "ask", "default"},           // no_grants: the user's grant does not apply
+		{"Read", `{"file_path":"` + o.Cwd + `/main.go"}`, "ask", "default"},          // the default's floor
 	} {
 		d := decideIn(t, p, o, c.tool, c.input)
 		if d.Action.String() != c.action || d.Rule != c.rule {
