@@ -25,7 +25,7 @@ type Daemon struct {
 	Out  io.Writer // where questions are shown
 	Now  func() time.Time
 	// Refused, when set, is told of each question refused for want of a
-	// valid proof (who sent it, why), after it is logged on Out.
+	// valid proof (who sent it, why), before it is logged on Out.
 	Refused func(from, why string)
 
 	key []byte
@@ -291,10 +291,11 @@ func (d *Daemon) reply(p *pending, answer string) wireReply {
 func (d *Daemon) refuse(conn net.Conn, from, why string) {
 	_ = writeLine(conn, wireReply{Answer: "refused", Why: "airlock askd shows only questions from Airlock processes of this user"})
 	conn.Close()
-	fmt.Fprintf(d.Out, "\nairlock askd: refused a question from %s, not shown: %s\n", from, why)
+	// recorded first: what the screen says has been recorded
 	if d.Refused != nil {
 		d.Refused(from, why)
 	}
+	fmt.Fprintf(d.Out, "\nairlock askd: refused a question from %s, not shown: %s\n", from, why)
 }
 
 // listen binds askd's address. An address something already answers on

@@ -104,6 +104,17 @@ func TestAskdUnreachableFromAirlockRun(t *testing.T) {
 	if out, err := outside.CombinedOutput(); err != nil || !strings.Contains(string(out), abstract+" connected") {
 		t.Fatalf("outside airlock run the probe could not reach askd: %q %v", out, err)
 	}
+	// it sent no question, let alone a MACed one: refused, and recorded
+	a.waitFor(t, "refused a question from pid ", 1)
+	refused := 0
+	for _, r := range e.records(t) {
+		if r["event"] == "askd_refused" {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Fatalf("%d askd_refused records, want 1 for the probe's connection", refused)
+	}
 
 	r := e.run(t, "run", "--no-egress-proxy", "--", probe, abstract, path)
 	if r.code != 0 {

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/agentairlock/airlock/ask"
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/urfave/cli/v2"
 )
@@ -40,6 +41,20 @@ func runAskd(c *cli.Context) error {
 	w := c.App.Writer
 	fmt.Fprintf(w, "airlock askd: answering asks on %s (Ctrl-C or Ctrl-D to stop)\n", ask.SocketAddress(env.AirlockHome))
 	d := &ask.Daemon{Home: env.AirlockHome, In: os.Stdin, Out: w}
+	// a refused question is in the chain as well as on the screen: a
+	// process forging questions is something the person's report shows
+	if log, err := audit.Open(env.AirlockHome); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "airlock askd: questions it refuses are shown here only, not recorded: %v\n", err)
+	} else {
+		defer log.Close()
+		d.Refused = func(from, why string) {
+			rec := audit.Record{Event: "askd_refused", Source: "askd", Effective: "refused", Target: from,
+				Detail: "a question without valid proof that an Airlock process of this user sent it was not shown: " + why}
+			if _, err := log.Append(rec); err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "airlock askd: record the refusal: %v\n", err)
+			}
+		}
+	}
 	if err := d.Serve(ctx); err != nil {
 		if errors.Is(err, ask.ErrRunning) {
 			return exitWith(1, "airlock askd: %v", err)
