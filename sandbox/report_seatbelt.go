@@ -16,7 +16,7 @@ func (r Report) seatbeltEnforced() string {
 	switch {
 	case r.Egress:
 		network = "egress proxy"
-	case strings.HasPrefix(r.Network, "not restricted"):
+	case strings.HasPrefix(r.Network, "IP not restricted"):
 		network = "network open"
 	}
 	return "Seatbelt, " + network

@@ -141,8 +141,10 @@ func seatbeltProfile(in seatbeltInput) (string, error) {
 	w("")
 	switch {
 	case in.AllowNetwork:
-		w(";; network: not restricted (asked for)")
-		w("(allow network*)")
+		w(";; network: IP not restricted (asked for), DNS through mDNSResponder; other UNIX sockets stay refused")
+		w("(allow network-outbound (remote ip))")
+		w("(allow network-bind network-inbound (local ip))")
+		w("(allow network-outbound (literal %s))", sbplString("/private/var/run/mDNSResponder"))
 	case in.EgressPort > 0:
 		w(";; network: TCP to the egress proxy on loopback only; no DNS, no UDP, no bind")
 		w("(allow network-outbound (remote tcp %s))", sbplString("localhost:"+strconv.Itoa(in.EgressPort)))
@@ -347,7 +349,7 @@ func seatbeltReport(in seatbeltInput, profile string) Report {
 	r := Report{Seatbelt: true, SeccompWhy: "Linux's; Seatbelt filters no system calls", Egress: in.EgressPort > 0}
 	switch {
 	case in.AllowNetwork:
-		r.Network = "not restricted (asked for)"
+		r.Network = "IP not restricted (asked for); UNIX sockets outside the sandbox refused"
 	case in.EgressPort > 0:
 		r.Network = fmt.Sprintf("TCP connect only to localhost:%d (the egress proxy); DNS, UDP and bind refused", in.EgressPort)
 	default:

@@ -234,3 +234,25 @@ func TestSeatbeltRefusesControlCharacters(t *testing.T) {
 		t.Fatalf("sbplString: %s", s)
 	}
 }
+
+// With the network asked for (no egress proxy), IP is open and UNIX
+// sockets outside the sandbox stay refused (askd.sock, an SSH agent,
+// docker.sock): only the resolver's.
+func TestSeatbeltOpenNetworkKeepsUnixSocketsOut(t *testing.T) {
+	prof, err := seatbeltProfile(seatbeltCase(t, "yolo", Options{AllowNetwork: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(prof, "(allow network*") || strings.Contains(prof, "(allow default") {
+		t.Fatal("the open network allows every network operation, UNIX sockets included")
+	}
+	var unix []string
+	for _, l := range strings.Split(prof, "\n") {
+		if strings.HasPrefix(l, "(allow network") && !strings.Contains(l, "(remote ip)") && !strings.Contains(l, "(local ip)") {
+			unix = append(unix, l)
+		}
+	}
+	if len(unix) != 1 || !strings.Contains(unix[0], `"/private/var/run/mDNSResponder"`) {
+		t.Fatalf("network allows beyond IP: %q", unix)
+	}
+}
