@@ -115,6 +115,12 @@ func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending)
 	}
 	rd := bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 4096)
 	line, err := rd.ReadBytes('\n')
+	if len(line) == 0 && errors.Is(err, io.EOF) {
+		// connected and said nothing (a check that askd listens): no
+		// question to refuse
+		conn.Close()
+		return
+	}
 	var h wireHello
 	if err != nil || json.Unmarshal(line, &h) != nil || h.V != wireVersion || len(h.Hello) != nonceHex {
 		d.refuse(conn, from, "it did not start with airlock's hello (not airlock, or an older one)")
@@ -130,6 +136,11 @@ func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending)
 		return
 	}
 	line, err = rd.ReadBytes('\n')
+	if len(line) == 0 && errors.Is(err, io.EOF) {
+		// hung up after askd's proof: airlock doctor checking askd
+		conn.Close()
+		return
+	}
 	var q wireQuestion
 	if err != nil || json.Unmarshal(line, &q) != nil {
 		d.refuse(conn, from, "it sent no question")

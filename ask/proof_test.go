@@ -266,3 +266,29 @@ func TestAskdKeyIsPrivate(t *testing.T) {
 		t.Fatalf("a key others can read was used: %v", err)
 	}
 }
+
+// airlock doctor's check (connect, hello, hang up) is not a refused
+// question: nothing is logged, nothing recorded.
+func TestAskdProbeIsNotARefusal(t *testing.T) {
+	home := shortHome(t)
+	d := startDaemon(t, home)
+	c, _ := New(Options{Home: home, Getenv: env("AIRLOCK_ASK_BACKEND", "socket")})
+	for _, p := range c.Probe() {
+		if p.Backend == "socket" && !p.Ready {
+			t.Fatalf("probe: %+v", p)
+		}
+	}
+	// and a connection that says nothing at all
+	conn, err := net.Dial("unix", SocketAddress(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	// a refusal after them proves they were handled and not refused
+	r := dialRaw(t, home)
+	r.send(t, `{"v":1}`)
+	wantRefused(t, d, r, "/none")
+	if n := strings.Count(d.out.String(), "refused a question"); n != 1 {
+		t.Fatalf("%d refusals logged, want 1 (the probe and the silent connection are not questions):\n%s", n, d.out.String())
+	}
+}

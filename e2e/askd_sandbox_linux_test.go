@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,7 +106,17 @@ func TestAskdUnreachableFromAirlockRun(t *testing.T) {
 	if out, err := outside.CombinedOutput(); err != nil || !strings.Contains(string(out), abstract+" connected") {
 		t.Fatalf("outside airlock run the probe could not reach askd: %q %v", out, err)
 	}
-	// it sent no question, let alone a MACed one: refused, and recorded
+	// a question the old way, without proof: refused, and recorded
+	forger, err := net.Dial("unix", abstract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = forger.Write([]byte(`{"v":1,"source":"mcp","tool":"t","target":"/forged","rule":"r","timeout_ms":5000}` + "\n"))
+	reply, _ := io.ReadAll(forger)
+	forger.Close()
+	if !strings.Contains(string(reply), `"refused"`) {
+		t.Fatalf("askd answered a question without proof: %q", reply)
+	}
 	a.waitFor(t, "refused a question from pid ", 1)
 	refused := 0
 	for _, r := range e.records(t) {
