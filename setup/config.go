@@ -145,6 +145,8 @@ func Parse(st Store, data []byte) (*Config, error) {
 		err = p.toml(data)
 	case formatYAML:
 		err = p.yaml(data)
+	case formatScript:
+		p.script(data)
 	default:
 		err = &ParseError{Path: st.Path, Err: fmt.Errorf("unknown format %q", st.Format)}
 	}

@@ -42,6 +42,8 @@ const (
 	actCreated        = "created"
 	actHookWired      = "hook wired"
 	actHookPresent    = "hook already wired"
+	actHookTrusted    = "Codex trusts airlock-hook's hooks"
+	actTrustMissing   = "warning: Codex does not trust airlock-hook's hooks"
 	actHooksDisabled  = "warning: disableAllHooks is set"
 	actWrote          = "wrote"
 	actUnchanged      = "unchanged"

@@ -189,13 +189,13 @@ func hookStatus(st Store, hookPath string) HookStatus {
 		h.DisabledBy = st.Path
 	}
 	for _, hk := range cfg.Hooks {
-		if hk.Helper || !IsAirlockHook(hk.Command) || !hookEvent(hk.Event) {
+		if hk.Helper || !IsAirlockHook(hk.Command) || !claudeDialect.has(hk.Event) {
 			continue
 		}
 		if h.Command == "" {
 			h.Command = hk.Command
 		}
-		if why := hookProblem(hk, hookPath); why != "" {
+		if why := hookProblem(hk, claudeDialect, hookPath); why != "" {
 			h.Issues = append(h.Issues, why)
 			continue
 		}

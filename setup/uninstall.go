@@ -178,6 +178,9 @@ func restoreFile(r *Report, rec fileRecord, hook func(string)) bool {
 				r.file(rec.Path, st.Agent, actRefused, err.Error())
 				return false
 			}
+			for _, d := range rec.Changes[0].Made {
+				_ = os.Remove(d) // only while empty: anything put there since stays
+			}
 			r.Changed++
 			r.file(rec.Path, st.Agent, actRemoved, "")
 			return true
@@ -193,11 +196,16 @@ func restoreFile(r *Report, rec fileRecord, hook func(string)) bool {
 	// Edited since init: take out Airlock's entries, keep the rest.
 	var servers []wrapRecord
 	var hooks []hookRecord
+	var trust []trustRecord
 	for _, ch := range rec.Changes[:g+1] {
 		servers = append(servers, ch.Servers...)
 		hooks = append(hooks, ch.Hooks...)
+		trust = append(trust, ch.Trust...)
 	}
 	out, names, nhooks, err := unwrapAll(st, cur, servers, hooks)
+	if err == nil && len(trust) > 0 {
+		out = untrustCodex(out, trust)
+	}
 	if err != nil {
 		r.file(rec.Path, st.Agent, actRefused, err.Error()+"; its backups stay in the manifest")
 		return false
