@@ -77,6 +77,9 @@ type Options struct {
 	// HookPath and MCPPath are the binaries init wires; "" when not found.
 	HookPath, MCPPath string
 	ExtraConfigs      []string
+	// CodexPath is the codex program to ask which hooks it runs ("" when
+	// it was not found).
+	CodexPath string
 }
 
 // Run runs every check.

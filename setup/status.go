@@ -11,8 +11,11 @@ import (
 // servers are not (stragglers), which are remote (no stdio proxy can gate
 // them); whether Claude Code runs airlock-hook; and what init recorded.
 type StatusReport struct {
-	Stores   []storeStatus `json:"stores"`
-	Hook     HookStatus    `json:"hook"`
+	Stores []storeStatus `json:"stores"`
+	Hook   HookStatus    `json:"hook"`
+	// Agents are the other agents whose own tools init wires to
+	// airlock-hook (Codex, Gemini CLI, Cursor, Windsurf, Copilot, Cline).
+	Agents   []AgentStatus `json:"agents"`
 	Manifest *manifest     `json:"manifest,omitempty"`
 }
 
@@ -65,7 +68,9 @@ func Status(opt Options) (*StatusReport, error) {
 	sr := &StatusReport{Stores: []storeStatus{}}
 	seen := map[string]bool{}
 	var settings []Store
-	for _, st := range opt.stores() {
+	stores := opt.stores()
+	sr.Agents = agentStatuses(stores, opt.HookPath)
+	for _, st := range stores {
 		switch st.ID {
 		case "claude-code.user-settings":
 			sr.Hook = hookStatus(st, opt.HookPath)
