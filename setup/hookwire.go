@@ -52,11 +52,13 @@ func (o orderedObj) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString(jsonQuote(m.key) + ":")
-		v, err := json.Marshal(m.val)
-		if err != nil {
+		// & < > as they are: a PowerShell command starts with "&"
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(m.val); err != nil {
 			return nil, err
 		}
-		b.Write(v)
+		b.Truncate(b.Len() - 1) // Encode's newline
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
