@@ -21,6 +21,7 @@ var hookedAgents = map[string]bool{
 type agentRow struct {
 	agent, native, mcp, why string
 	gated, failing          bool
+	unconfirmed             bool // Codex could not be asked
 }
 
 // coverageTable is the doctor's table of every agent found: whether its
@@ -111,7 +112,7 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 		c.Status, c.Detail = info, "no agent found for this user"
 		return c
 	}
-	gated, failing := 0, 0
+	gated, failing, unconfirmed := 0, 0, 0
 	wa, wn, wm := len("AGENT"), len("OWN TOOLS"), len("MCP SERVERS")
 	for i := range rows {
 		if rows[i].mcp == "" {
@@ -123,6 +124,9 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 		}
 		if rows[i].failing {
 			failing++
+		}
+		if rows[i].unconfirmed {
+			unconfirmed++
 		}
 	}
 	line := func(a, n, m, w string) string {
@@ -137,7 +141,7 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 	case failing > 0:
 		c.Status = fail
 		c.Fix = "airlock doctor --fix (or airlock init) wires the hooks of every agent it finds; airlock uninstall takes them out again"
-	case gated < len(rows):
+	case gated < len(rows) || unconfirmed > 0:
 		c.Status = warn
 	default:
 		c.Status = OK
@@ -151,6 +155,7 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 func askCodex(o Options, a setup.AgentStatus, r *agentRow) {
 	if o.CodexPath == "" {
 		r.why = joinWhy(r.why, "trust recorded in config.toml; codex was not found on PATH to confirm it")
+		r.unconfirmed = true
 		return
 	}
 	cwd := o.Workspace
