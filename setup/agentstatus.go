@@ -1,8 +1,11 @@
 package setup
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+
+	"github.com/BurntSushi/toml"
 )
 
 // AgentStatus is how far one agent's own tools (its shell, file reads and
@@ -77,6 +80,7 @@ func agentStatuses(stores []Store, hookPath string) []AgentStatus {
 		a.Installed = a.Installed || agentInstalled(st)
 		var hooks []Hook
 		var data []byte
+		var off []string
 		f, err := readState(st.Path)
 		switch {
 		case err != nil:
@@ -88,8 +92,14 @@ func agentStatuses(stores []Store, hookPath string) []AgentStatus {
 				a.Error = err.Error()
 			}
 			if cfg != nil {
-				hooks = cfg.Hooks
+				hooks, off = cfg.Hooks, cfg.DisabledHooks
+				if cfg.HooksDisabled {
+					a.Error = st.Path + " sets hooksConfig.enabled to false: Gemini CLI runs no hook, airlock-hook included"
+				}
 			}
+		}
+		if st.ID == "codex.user-hooks" && codexHooksOff(filepath.Join(filepath.Dir(st.Path), "config.toml")) {
+			a.Error = "config.toml sets [features] hooks = false: Codex runs no hook, airlock-hook included"
 		}
 		for _, ev := range d.events {
 			if d == clineDialect && (ev.post != (st.ID == "cline.user-post")) {
@@ -98,6 +108,10 @@ func agentStatuses(stores []Store, hookPath string) []AgentStatus {
 			ok := false
 			for _, h := range hooks {
 				if h.Event != ev.name || !IsAirlockHook(h.Command) {
+					continue
+				}
+				if slices.Contains(off, h.Command) {
+					a.Issues = append(a.Issues, fmt.Sprintf("%s: hooksConfig.disabled turns %q off", ev.name, h.Command))
 					continue
 				}
 				if why := hookProblem(h, d, hookPath); why != "" {
@@ -134,4 +148,22 @@ func agentStatuses(stores []Store, hookPath string) []AgentStatus {
 		}
 	}
 	return out
+}
+
+// codexHooksOff says a Codex config.toml turns hooks off ([features]
+// hooks = false; they are on by default since Codex 0.124.0).
+func codexHooksOff(path string) bool {
+	f, err := readState(path)
+	if err != nil || !f.exists || tomlDepth(f.data) > maxTOMLDepth {
+		return false
+	}
+	var doc struct {
+		Features struct {
+			Hooks *bool `toml:"hooks"`
+		} `toml:"features"`
+	}
+	if guard(func() error { _, e := toml.Decode(string(f.data), &doc); return e }) != nil {
+		return false
+	}
+	return doc.Features.Hooks != nil && !*doc.Features.Hooks
 }

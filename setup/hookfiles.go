@@ -93,3 +93,25 @@ func (p *parser) script(data []byte) {
 		p.cfg.Hooks = append(p.cfg.Hooks, Hook{Event: ev, Command: strings.TrimPrefix(s, "exec "), Line: i + 1})
 	}
 }
+
+// geminiHooksConfig reads Gemini CLI's switches for its hooks:
+// hooksConfig.enabled false runs none, and hooksConfig.disabled names
+// hooks (by name, or by command) that do not run.
+func (p *parser) geminiHooksConfig(root value) {
+	hc, ok := field(root, "hooksConfig")
+	if !ok || hc.val.kind() != kObj {
+		return
+	}
+	if m, ok := field(hc.val, "enabled"); ok {
+		if b, ok := scalarBool(m.val); ok && !b {
+			p.cfg.HooksDisabled = true
+		}
+	}
+	if m, ok := field(hc.val, "disabled"); ok && m.val.kind() == kArr {
+		for _, e := range m.val.elems() {
+			if e.kind() == kStr {
+				p.cfg.DisabledHooks = append(p.cfg.DisabledHooks, e.text())
+			}
+		}
+	}
+}

@@ -59,6 +59,7 @@ func (p *parser) json(data []byte) error {
 		for i := n; i < len(p.cfg.Hooks); i++ {
 			p.cfg.Hooks[i].Timeout = (p.cfg.Hooks[i].Timeout + 999) / 1000
 		}
+		p.geminiHooksConfig(root)
 	}
 	switch p.st.Agent {
 	case "VS Code":
