@@ -188,3 +188,99 @@ func TestCodexTrustEdit(t *testing.T) {
 		t.Errorf("a config.toml whose hooks is not a table was edited")
 	}
 }
+
+// reportHas says a report has a line for path with action (and, when
+// given, a detail holding detail).
+func reportHas(r *Report, path, action, detail string) bool {
+	for _, l := range r.Lines {
+		if l.Path == path && l.Action == action && strings.Contains(l.Detail, detail) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAgentHooksOnlyForInstalledAgents: init writes an agent's hook file
+// only where the agent's own directory exists, and never makes one up.
+func TestAgentHooksOnlyForInstalledAgents(t *testing.T) {
+	e := newHostileEnv(t)
+	mustInit(t, e.opt)
+	for _, rel := range []string{".codex", ".gemini", ".cursor", ".codeium", ".copilot", "Documents"} {
+		if _, err := os.Stat(filepath.Join(e.home, rel)); !os.IsNotExist(err) {
+			t.Errorf("init made ~/%s for an agent that is not installed (%v)", rel, err)
+		}
+	}
+}
+
+// TestAgentHooksRefuseAHardLinkedFile: a hook file with a second name is
+// not replaced (the other name would keep the old bytes).
+func TestAgentHooksRefuseAHardLinkedFile(t *testing.T) {
+	e := newHostileEnv(t)
+	p := filepath.Join(e.home, ".cursor", "hooks.json")
+	writeTestFile(t, p, []byte(`{"version": 1, "hooks": {}}`), 0o644)
+	if err := os.Link(p, filepath.Join(e.root, "other.json")); err != nil {
+		t.Skip(err)
+	}
+	r := mustInit(t, e.opt)
+	if !reportHas(r, p, actRefused, "hard links") {
+		t.Errorf("a hard-linked hooks.json was not refused:\n%s", reportText(r))
+	}
+	if b, _ := os.ReadFile(p); string(b) != `{"version": 1, "hooks": {}}` {
+		t.Errorf("the hard-linked file was changed: %s", b)
+	}
+}
+
+// TestClineHookScripts: init writes Cline's two scripts, executable and
+// running the installed airlock-hook; when Airlock moves, its own scripts
+// follow it, and a script of the user's own is never replaced.
+func TestClineHookScripts(t *testing.T) {
+	e := newHostileEnv(t)
+	hooks := filepath.Join(e.home, "Documents", "Cline", "Hooks")
+	if err := os.MkdirAll(filepath.Dir(hooks), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustInit(t, e.opt)
+	pre := filepath.Join(hooks, "PreToolUse")
+	for _, c := range []struct {
+		file string
+		post bool
+	}{{pre, false}, {filepath.Join(hooks, "PostToolUse"), true}} {
+		b, err := os.ReadFile(c.file)
+		if err != nil || !bytes.Equal(b, clineScript(e.opt.HookPath, c.post)) {
+			t.Fatalf("%s: %v\n%s", c.file, err, b)
+		}
+		if fi, _ := os.Stat(c.file); fi.Mode().Perm()&0o100 == 0 {
+			t.Errorf("%s is not executable: %v", c.file, fi.Mode())
+		}
+		cfg, err := Parse(newStore("cline.user-pre", c.file), b)
+		if err != nil || len(cfg.Hooks) != 1 || hookProblem(cfg.Hooks[0], clineDialect, e.opt.HookPath) != "" {
+			t.Errorf("%s does not read back as airlock-hook's hook: %v %+v", c.file, err, cfg)
+		}
+	}
+	// Airlock moved: the scripts init wrote follow it
+	moved := filepath.Join(e.root, "new", "airlock-hook")
+	writeTestFile(t, moved, []byte("#!/bin/sh\n"), 0o755)
+	opt := e.opt
+	opt.HookPath = moved
+	r := mustInit(t, opt)
+	if b, _ := os.ReadFile(pre); !bytes.Equal(b, clineScript(moved, false)) || !reportHas(r, pre, actHookWired, "moved from "+e.opt.HookPath) {
+		t.Errorf("Cline's script did not follow airlock-hook:\n%s\n%s", b, reportText(r))
+	}
+	// a script of the user's own
+	mine := []byte("#!/bin/sh\necho '{\"cancel\": false}'\n")
+	writeTestFile(t, pre, mine, 0o755)
+	r = mustInit(t, opt)
+	if b, _ := os.ReadFile(pre); !bytes.Equal(b, mine) || !reportHas(r, pre, actRefused, "not what airlock init writes") {
+		t.Errorf("a Cline hook of the user's own was touched:\n%s\n%s", b, reportText(r))
+	}
+	// not on Windows
+	if err := os.Remove(pre); err != nil {
+		t.Fatal(err)
+	}
+	run := &initRun{opt: opt, r: &Report{}, seen: map[string]bool{}}
+	run.opt.GOOS = "windows"
+	run.clineHook(newStore("cline.user-pre", pre))
+	if _, err := os.Stat(pre); !os.IsNotExist(err) || !reportHas(run.r, pre, actLeftAlone, "not wired on Windows") {
+		t.Errorf("Cline's hook written for Windows (%v):\n%s", err, reportText(run.r))
+	}
+}

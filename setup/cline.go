@@ -34,6 +34,14 @@ func (run *initRun) clineHook(st Store) {
 			run.r.file(st.Path, st.Agent, actHookPresent, cmd)
 			return
 		}
+		if old := clineScriptProgram(f.data, post); old != "" && staleHook(old, run.opt.HookPath) {
+			// init's own script for an airlock-hook that moved: the
+			// installed one takes its place
+			if run.commit(st, f, want, f.mode, nil, nil, nil) {
+				run.r.file(st.Path, st.Agent, actHookWired, base(st.Path)+": "+cmd+", moved from "+old)
+			}
+			return
+		}
 		run.r.file(st.Path, st.Agent, actRefused, "Cline runs one program per event and this one is not what airlock init writes: have it run "+cmd+" (its output and exit code are Cline's answer), or move it aside and run airlock init again")
 		return
 	}
@@ -41,4 +49,19 @@ func (run *initRun) clineHook(st Store) {
 		return
 	}
 	run.r.file(st.Path, st.Agent, actHookWired, base(st.Path)+": "+cmd)
+}
+
+// clineScriptProgram is the airlock-hook a script init wrote runs ("" when
+// data is not such a script, byte for byte).
+func clineScriptProgram(data []byte, post bool) string {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if rest, ok := bytes.CutPrefix(l, []byte("exec ")); ok {
+			prog := firstWord(string(rest))
+			if bytes.Equal(data, clineScript(prog, post)) {
+				return prog
+			}
+			return ""
+		}
+	}
+	return ""
 }
