@@ -107,7 +107,7 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 			r.why = joinWhy(r.why, "remote servers: a stdio proxy cannot gate them")
 		}
 	}
-	c := Check{Name: "agent coverage"}
+	c := Check{Name: "agent coverage", table: true}
 	if len(rows) == 0 {
 		c.Status, c.Detail = info, "no agent found for this user"
 		return c
