@@ -24,7 +24,10 @@ import (
 // flag), and airlock doctor, asking that same Codex, says its own tools
 // are gated. Gemini CLI, driven through one tool-use turn against a fake
 // model API on 127.0.0.1, runs its BeforeTool hook: airlock-hook records
-// the call. Uninstall restores every file byte for byte.
+// the call. Codex, in one turn against a fake Responses API, runs the
+// trusted PreToolUse and PostToolUse hooks, and skips them once the trust
+// is taken away (the control). Uninstall restores every file byte for
+// byte.
 func TestAgentsHooksWiredByInit(t *testing.T) {
 	gemini := agentCLI(t, "@google/gemini-cli")
 	codex := agentCLI(t, "@openai/codex")
@@ -117,6 +120,47 @@ func TestAgentsHooksWiredByInit(t *testing.T) {
 		}
 	})
 
+	t.Run("codex runs its PreToolUse hook", func(t *testing.T) {
+		// one turn: the model runs a shell command; what airlock-hook
+		// recorded of it
+		turn := func() (decided, outcome bool) {
+			api := newFakeResponses(t, "exec_command", `{"cmd":"echo hooked-by-codex"}`)
+			env := append(h.env[:len(h.env):len(h.env)], "FAKE_API_KEY=fake")
+			before := len(readAudit(t, h.airlockHome))
+			out, errOut, code, took := runIn(t, h.proj, env, codex, "exec", "--json", "--skip-git-repo-check",
+				"-c", `model_provider="fake"`, "-c", `model="gpt-fake"`,
+				"-c", `model_providers.fake={name="fake", base_url="`+api.url+`/v1", env_key="FAKE_API_KEY", wire_api="responses"}`,
+				"--", "run it")
+			t.Logf("codex exec: exit %d in %v\nrequests:\n%s\nstdout:\n%s\nstderr:\n%s", code, took.Round(time.Millisecond), api.log(), out, errOut)
+			if !strings.Contains(out, "hooked-by-codex") {
+				t.Fatalf("codex did not run the model's command: the turn proves nothing")
+			}
+			recs := readAudit(t, h.airlockHome)[before:]
+			decided = slices.ContainsFunc(recs, func(r auditRecord) bool { return r.Event == "decision" && r.Source == "hook" })
+			outcome = slices.ContainsFunc(recs, func(r auditRecord) bool { return r.Event == "outcome" && r.Source == "hook" })
+			return decided, outcome
+		}
+		// control: without the trust init recorded, Codex skips the hook
+		// (so the test can fail)
+		cfg := filepath.Join(h.home, ".codex", "config.toml")
+		trusted, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cfg, originals[cfg], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if d, o := turn(); d || o {
+			t.Errorf("control: Codex ran an untrusted hook (decision %v, outcome %v): the trust is not what makes it run", d, o)
+		}
+		if err := os.WriteFile(cfg, trusted, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if d, o := turn(); !d || !o {
+			t.Errorf("airlock-hook recorded decision %v, outcome %v for Codex's shell call: Codex did not run the hooks init wrote and trusted", d, o)
+		}
+	})
+
 	if v, errOut, code, _ := runIn(t, h.proj, h.env, filepath.Join(bin, "airlock"), "verify"); code != 0 {
 		t.Errorf("airlock verify: exit %d\n%s%s", code, v, errOut)
 	}
@@ -191,4 +235,50 @@ func (f *fakeGemini) log() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return strings.Join(f.reqs, "\n")
+}
+
+// newFakeResponses is OpenAI's Responses API on 127.0.0.1 for a Codex
+// custom provider: the first turn one function call, the next one text.
+func newFakeResponses(t *testing.T, tool, args string) *fakeGemini {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeGemini{url: "http://" + ln.Addr().String()}
+	turns := 0
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.reqs = append(f.reqs, time.Now().Format("15:04:05.000")+" "+r.Method+" "+r.URL.Path+" "+fmt.Sprint(len(body)))
+		if strings.HasSuffix(r.URL.Path, "/responses") {
+			turns++
+		}
+		n := turns
+		f.mu.Unlock()
+		if !strings.HasSuffix(r.URL.Path, "/responses") {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"data": []}`)
+			return
+		}
+		item := map[string]any{"type": "message", "role": "assistant", "id": "msg_2",
+			"content": []any{map[string]any{"type": "output_text", "text": "done", "annotations": []any{}}}}
+		if n == 1 {
+			item = map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": tool, "arguments": args}
+		}
+		id := fmt.Sprintf("resp_%d", n)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []map[string]any{
+			{"type": "response.created", "response": map[string]any{"id": id}},
+			{"type": "response.output_item.done", "output_index": 0, "item": item},
+			{"type": "response.completed", "response": map[string]any{"id": id, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2,
+				"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}},
+		} {
+			b, _ := json.Marshal(ev)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev["type"], b)
+		}
+	})}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return f
 }
