@@ -95,10 +95,18 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 		r := byAgent(a)
 		if !seen[a] {
 			seen[a] = true
-			if hookedAgents[a] {
+			switch dir := hookHome(st, a); {
+			case dir != "":
+				// its MCP servers are here, its hooks' place is not:
+				// init wires an agent only where it finds it
+				r.native, r.why = "NOT gated", dir+" does not exist, so airlock init does not wire its hooks (it does once the agent made it)"
+			case a == "Claude Code":
+				// a project's servers, and no Claude Code for this user
+				r.native, r.why = "NOT gated", filepath.Dir(st.Hook.Settings)+" does not exist: Claude Code is not set up for this user"
+			case hookedAgents[a]:
 				r.native, r.why = "NOT gated", "its hooks are not wired: airlock init wires them"
 				r.failing = true
-			} else {
+			default:
 				r.native, r.why = "not hooked", "it runs no hook Airlock can wire: only its MCP servers pass the gate (airlock run -- AGENT confines it in the kernel sandbox)"
 			}
 		}
@@ -210,4 +218,15 @@ func joinWhy(a, b string) string {
 func dirExists(file string) bool {
 	fi, err := os.Stat(filepath.Dir(file))
 	return file != "" && err == nil && fi.IsDir()
+}
+
+// hookHome is where an agent found by its MCP config alone keeps its
+// hooks, when that place does not exist ("" otherwise).
+func hookHome(st *setup.StatusReport, agent string) string {
+	for _, a := range st.Agents {
+		if a.Agent == agent && !a.Installed {
+			return a.Dir
+		}
+	}
+	return ""
 }

@@ -204,8 +204,12 @@ func reportHas(r *Report, path, action, detail string) bool {
 // only where the agent's own directory exists, and never makes one up.
 func TestAgentHooksOnlyForInstalledAgents(t *testing.T) {
 	e := newHostileEnv(t)
+	// a Documents folder is not Cline
+	if err := os.MkdirAll(filepath.Join(e.home, "Documents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	mustInit(t, e.opt)
-	for _, rel := range []string{".codex", ".gemini", ".cursor", ".codeium", ".copilot", "Documents"} {
+	for _, rel := range []string{".codex", ".gemini", ".cursor", ".codeium", ".copilot", "Documents/Cline"} {
 		if _, err := os.Stat(filepath.Join(e.home, rel)); !os.IsNotExist(err) {
 			t.Errorf("init made ~/%s for an agent that is not installed (%v)", rel, err)
 		}

@@ -15,7 +15,9 @@ type AgentStatus struct {
 	Agent string `json:"agent"`
 	// File is the hook file read (Cline: its hooks folder).
 	File string `json:"file"`
-	// Installed: the agent's own directory exists for this user.
+	// Dir is the agent's own directory; Installed: it exists for this
+	// user (init wires only an agent it finds).
+	Dir       string `json:"dir"`
 	Installed bool   `json:"installed"`
 	Error     string `json:"error,omitempty"`
 	// Pre and Post are the events that run the installed airlock-hook as
@@ -74,7 +76,7 @@ func agentStatuses(stores []Store, hookPath string) []AgentStatus {
 			if d == clineDialect {
 				file = filepath.Dir(st.Path)
 			}
-			out = append(out, AgentStatus{Agent: st.Agent, File: file})
+			out = append(out, AgentStatus{Agent: st.Agent, File: file, Dir: agentDir(st)})
 		}
 		a := &out[i]
 		a.Installed = a.Installed || agentInstalled(st)

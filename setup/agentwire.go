@@ -14,23 +14,30 @@ var wiredStores = map[string]int{
 	"cursor.user-hooks":   1, // ~/.cursor
 	"windsurf.user-hooks": 1, // ~/.codeium/windsurf
 	"copilot.user-hooks":  2, // ~/.copilot (COPILOT_HOME)
-	"cline.user-pre":      3, // ~/Documents/Cline
-	"cline.user-post":     3,
+	"cline.user-pre":      2, // ~/Documents/Cline
+	"cline.user-post":     2,
 	"gemini.user":         1, // ~/.gemini
 }
 
-// agentInstalled says the agent whose file st is has its directory here.
-func agentInstalled(st Store) bool {
+// agentDir is the directory of the agent whose hook file st is ("" for
+// a store init does not wire).
+func agentDir(st Store) string {
 	up, ok := wiredStores[st.ID]
 	if !ok {
-		return false
+		return ""
 	}
 	dir := st.Path
 	for range up {
 		dir = filepath.Dir(dir)
 	}
+	return dir
+}
+
+// agentInstalled says the agent whose file st is has its directory here.
+func agentInstalled(st Store) bool {
+	dir := agentDir(st)
 	fi, err := os.Stat(dir)
-	return err == nil && fi.IsDir()
+	return dir != "" && err == nil && fi.IsDir()
 }
 
 // agentHooks wires airlock-hook into one agent's hook file, when the agent
