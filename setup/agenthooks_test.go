@@ -288,3 +288,40 @@ func TestClineHookScripts(t *testing.T) {
 		t.Errorf("Cline's hook written for Windows (%v):\n%s", err, reportText(run.r))
 	}
 }
+
+// TestAgentHooksUninstallKeepsEditsMadeSince: a hook file edited after
+// init keeps the edit; only Airlock's hooks, and the Codex trust init
+// recorded, come out.
+func TestAgentHooksUninstallKeepsEditsMadeSince(t *testing.T) {
+	e := newHostileEnv(t)
+	gem := filepath.Join(e.home, ".gemini", "settings.json")
+	cfgToml := filepath.Join(e.home, ".codex", "config.toml")
+	cursor := filepath.Join(e.home, ".cursor", "hooks.json")
+	writeTestFile(t, gem, []byte("{\n  \"theme\": \"dark\"\n}\n"), 0o644)
+	writeTestFile(t, cfgToml, []byte("model = \"gpt-5\"\n"), 0o644)
+	writeTestFile(t, cursor, []byte("{\n  \"version\": 1,\n  \"hooks\": {}\n}\n"), 0o644)
+	mustInit(t, e.opt)
+	// the user edits each file after init
+	edit := func(p, old, new string) {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), old) {
+			t.Fatalf("%s: %v\n%s", p, err, b)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(gem, `"theme": "dark"`, `"theme": "light"`)
+	edit(cfgToml, `model = "gpt-5"`, `model = "gpt-6"`)
+	edit(cursor, `"version": 1`, `"version": 1, "mine": true`)
+	r := mustUninstall(t, e.home, e.opt.AirlockHome)
+	for p, want := range map[string]string{
+		gem:     "{\n  \"theme\": \"light\"\n}\n",
+		cfgToml: "model = \"gpt-6\"\n",
+		cursor:  "{\n  \"version\": 1, \"mine\": true,\n  \"hooks\": {}\n}\n",
+	} {
+		if b, _ := os.ReadFile(p); string(b) != want {
+			t.Errorf("%s after uninstall:\n got %q\nwant %q\n%s", p, b, want, reportText(r))
+		}
+	}
+}
