@@ -100,7 +100,7 @@ func (run *initRun) extras(st Store, f *fileState, data []byte) ([]byte, []hookR
 			note(actHookTrusted, "recorded in hooks.state, as /hooks in Codex does: Codex skips a hook nobody trusted")
 			return out, nil, recs, after
 		default:
-			note(actHookTrusted, "already")
+			note(actTrustPresent, "")
 		}
 	}
 	return data, nil, nil, after
