@@ -45,6 +45,9 @@ type Check struct {
 	// report, which then leaves Detail and Items to --verbose (and JSON,
 	// which always has them all).
 	Brief string `json:"-"`
+	// table: the items are the rows of a table, printed whole (a table
+	// cut short hides agents).
+	table bool
 }
 
 // report is every check, in the order run.
@@ -77,6 +80,9 @@ type Options struct {
 	// HookPath and MCPPath are the binaries init wires; "" when not found.
 	HookPath, MCPPath string
 	ExtraConfigs      []string
+	// CodexPath is the codex program to ask which hooks it runs ("" when
+	// it was not found).
+	CodexPath string
 }
 
 // Run runs every check.

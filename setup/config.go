@@ -59,9 +59,13 @@ type Config struct {
 	Store   Store
 	Servers []server
 	Hooks   []Hook
-	// HooksDisabled: a Claude Code settings file sets disableAllHooks,
-	// which silences every hook, Airlock's included.
+	// HooksDisabled: a Claude Code settings file sets disableAllHooks (or
+	// Gemini CLI's hooksConfig.enabled is false), which silences every
+	// hook, Airlock's included.
 	HooksDisabled bool
+	// DisabledHooks are hooks Gemini CLI's hooksConfig.disabled names (by
+	// name or command): they do not run.
+	DisabledHooks []string
 }
 
 // MaxFileSize is the largest config file Parse reads. Real ones are
@@ -145,6 +149,8 @@ func Parse(st Store, data []byte) (*Config, error) {
 		err = p.toml(data)
 	case formatYAML:
 		err = p.yaml(data)
+	case formatScript:
+		p.script(data)
 	default:
 		err = &ParseError{Path: st.Path, Err: fmt.Errorf("unknown format %q", st.Format)}
 	}

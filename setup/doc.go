@@ -1,10 +1,13 @@
 // Package setup owns the agents' config stores: where each agent keeps its
 // MCP servers and hooks (Locate, Recognize), what a store defines (Parse),
 // and putting agents behind Airlock and back: Init wraps every stdio
-// server in airlock-mcp and wires airlock-hook into Claude Code, backing
-// each file up first and recording it in a manifest; Uninstall restores
-// each file byte for byte, or removes only Airlock's own entries from a
-// file edited since; Status tells the doctor what is covered.
+// server in airlock-mcp and wires airlock-hook into the hooks of every
+// agent it finds (Claude Code, Codex — whose trust of the hooks it records
+// —, Gemini CLI, Cursor, Windsurf, Copilot CLI, Cline: one hookDialect
+// each), backing each file up first and recording it in a manifest;
+// Uninstall restores each file byte for byte, or removes only Airlock's
+// own entries from a file edited since; Status tells the doctor what is
+// covered.
 //
 // Twenty-odd agents write the same idea (a named server: a command, its
 // arguments and environment, or a URL) in their own dialect: JSON
