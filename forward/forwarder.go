@@ -77,6 +77,7 @@ type Config struct {
 	Timeout    time.Duration // a connection's dial, write and answer timeout; default 10s
 	MinBackoff time.Duration // first retry delay; default 500ms
 	MaxBackoff time.Duration // longest retry delay; default 30s
+	Settle     time.Duration // tls, tcp: how long a batch's connection must stay up after it before it counts as delivered; default 2s
 	Once       bool          // ship what is there, send a heartbeat and return
 	Status     io.Writer     // one line per state change; nil for none
 }
@@ -102,6 +103,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxBackoff < c.MinBackoff {
 		c.MaxBackoff = max(30*time.Second, c.MinBackoff)
+	}
+	if c.Settle <= 0 {
+		c.Settle = 2 * time.Second
 	}
 	if c.Status == nil {
 		c.Status = io.Discard
@@ -154,21 +158,41 @@ func Run(ctx context.Context, c Config) error {
 type run struct {
 	c        Config
 	s        sender
-	cur      Cursor
+	cur      Cursor         // confirmed, and persisted
+	sent     audit.Position // the last line written: cur.Pos, or past it while batches are pending
+	pending  []written      // written and not yet confirmed (tls, tcp)
 	chain    string
 	beats    int64
 	lastBeat time.Time
 	downAt   time.Time // when the receiver stopped confirming; zero while it does
+	backoff  time.Duration
+}
+
+// written is a batch a stream transport wrote: confirmed once the same
+// connection has carried a later write Settle after it.
+type written struct {
+	pos audit.Position
+	n   int64
+	at  time.Time
 }
 
 func (f *run) status(format string, a ...any) {
 	fmt.Fprintf(f.c.Status, "airlock forward %s: %s\n", f.c.Target.Raw, fmt.Sprintf(format, a...))
 }
 
+// acked: the transport's success is the confirmation (RELP, OTLP), or
+// nothing more can be learnt (UDP).
+func (f *run) acked() bool {
+	return f.c.Target.Kind != KindTLS && f.c.Target.Kind != KindTCP
+}
+
 func (f *run) loop(ctx context.Context) error {
+	f.sent, f.backoff = f.cur.Pos, f.c.MinBackoff
 	f.status("starting after %s (%d shipped so far)", describe(f.cur.Pos), f.cur.Shipped)
-	if err := f.beat(ctx); err != nil {
-		return ctxErr(ctx, err)
+	for !f.beat(ctx) {
+		if ctx.Err() != nil {
+			return nil
+		}
 	}
 	for {
 		items, err := f.read()
@@ -176,26 +200,32 @@ func (f *run) loop(ctx context.Context) error {
 			return err
 		}
 		if len(items) > 0 {
-			if err := f.deliver(ctx, items); err != nil {
-				return ctxErr(ctx, err)
+			if !f.send(ctx, items) {
+				if ctx.Err() != nil {
+					return nil
+				}
+				continue
 			}
-			last := items[len(items)-1].line
-			f.cur.Pos = last.Pos
-			f.cur.Shipped += int64(len(items))
-			if err := saveCursor(f.c.Home, f.c.Target, f.cur); err != nil {
-				return fmt.Errorf("forward: %w", err)
+			if err := f.written(items); err != nil {
+				return err
 			}
-			f.status("shipped %d (%d in all), through %s", len(items), f.cur.Shipped, describe(f.cur.Pos))
 			if len(items) == f.c.Batch {
 				continue // more may be waiting: no poll delay
 			}
 		}
-		if f.c.Once && len(items) < f.c.Batch {
-			return ctxErr(ctx, f.beat(ctx))
+		settled := len(f.pending) > 0 && time.Since(f.pending[0].at) >= f.c.Settle
+		if f.c.Once && len(items) < f.c.Batch && len(f.pending) == 0 {
+			if f.beat(ctx) || ctx.Err() != nil {
+				return nil
+			}
+			continue
 		}
-		if time.Since(f.lastBeat) >= f.c.Heartbeat {
-			if err := f.beat(ctx); err != nil {
-				return ctxErr(ctx, err)
+		if settled || time.Since(f.lastBeat) >= f.c.Heartbeat {
+			if !f.beat(ctx) && ctx.Err() != nil {
+				return nil
+			}
+			if err := f.promote(); err != nil {
+				return err
 			}
 		}
 		select {
@@ -204,6 +234,77 @@ func (f *run) loop(ctx context.Context) error {
 		case <-time.After(f.c.Poll):
 		}
 	}
+}
+
+// send writes items once. On failure it says so, waits the backoff and
+// rewinds to the confirmed cursor, so the next read resends everything not
+// confirmed: the receiver may get a record twice (same h), never a hole.
+func (f *run) send(ctx context.Context, items []item) bool {
+	err := f.s.Send(ctx, items)
+	if err == nil {
+		if !f.downAt.IsZero() {
+			f.status("receiver back after %s", time.Since(f.downAt).Round(time.Millisecond))
+			f.downAt = time.Time{}
+		}
+		f.backoff = f.c.MinBackoff
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	if f.downAt.IsZero() {
+		f.downAt = time.Now()
+	}
+	f.status("not confirmed (%v); resending from %s in %s — the log keeps the rest, nothing is dropped", err, describe(f.cur.Pos), f.backoff)
+	f.sent, f.pending = f.cur.Pos, nil
+	select {
+	case <-ctx.Done():
+	case <-time.After(f.backoff):
+	}
+	f.backoff = min(f.backoff*2, f.c.MaxBackoff)
+	return false
+}
+
+// written records a batch the transport took: confirmed at once for RELP,
+// OTLP and UDP, pending for TLS and TCP.
+func (f *run) written(items []item) error {
+	last := items[len(items)-1].line.Pos
+	f.sent = last
+	f.pending = append(f.pending, written{pos: last, n: int64(len(items)), at: time.Now()})
+	if f.acked() {
+		return f.promoteAll()
+	}
+	return f.promote()
+}
+
+// promote confirms the pending batches written Settle or more before the
+// write that just succeeded on the same connection.
+func (f *run) promote() error {
+	n := 0
+	for n < len(f.pending) && time.Since(f.pending[n].at) >= f.c.Settle {
+		n++
+	}
+	return f.confirm(n)
+}
+
+func (f *run) promoteAll() error { return f.confirm(len(f.pending)) }
+
+func (f *run) confirm(n int) error {
+	if n == 0 {
+		return nil
+	}
+	var count int64
+	for _, w := range f.pending[:n] {
+		count += w.n
+	}
+	f.cur.Pos = f.pending[n-1].pos
+	f.cur.Shipped += count
+	f.pending = f.pending[n:]
+	if err := saveCursor(f.c.Home, f.c.Target, f.cur); err != nil {
+		return fmt.Errorf("forward: %w", err)
+	}
+	f.status("confirmed %d (%d in all), through %s", count, f.cur.Shipped, describe(f.cur.Pos))
+	return nil
 }
 
 func ctxErr(ctx context.Context, err error) error {
@@ -220,7 +321,7 @@ func (f *run) read() ([]item, error) {
 	var items []item
 	size := 0
 	errFull := errors.New("batch full")
-	err := audit.LinesAfter(f.c.Home, f.cur.Pos, func(l audit.Line) error {
+	err := audit.LinesAfter(f.c.Home, f.sent, func(l audit.Line) error {
 		if len(items) >= f.c.Batch || (len(items) > 0 && size+len(l.Raw) > f.c.BatchBytes) {
 			return errFull
 		}
@@ -237,48 +338,19 @@ func (f *run) read() ([]item, error) {
 	return items, nil
 }
 
-// deliver sends items until the receiver confirms them, backing off between
-// tries. It never gives up and never skips: a receiver that stays down
-// holds the cursor where it is.
-func (f *run) deliver(ctx context.Context, items []item) error {
-	backoff := f.c.MinBackoff
-	for {
-		err := f.s.Send(ctx, items)
-		if err == nil {
-			if !f.downAt.IsZero() {
-				f.status("receiver back after %s", time.Since(f.downAt).Round(time.Millisecond))
-				f.downAt = time.Time{}
-			}
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if f.downAt.IsZero() {
-			f.downAt = time.Now()
-		}
-		f.status("not confirmed (%v); holding %d lines after %s, retry in %s — the log keeps the rest, nothing is dropped", err, len(items), describe(f.cur.Pos), backoff)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, f.c.MaxBackoff)
-	}
-}
-
-// beat sends a heartbeat naming the last confirmed record.
-func (f *run) beat(ctx context.Context) error {
+// beat sends a heartbeat naming the last confirmed record; false when it
+// was not taken.
+func (f *run) beat(ctx context.Context) bool {
 	f.beats++
 	b := &Beat{
 		Event: HeartbeatEvent, Time: audit.FormatTime(time.Now()), Chain: f.chain, Seq: f.beats,
 		LastH: f.cur.Pos.H, Shipped: f.cur.Shipped, EveryS: int64(f.c.Heartbeat / time.Second), Target: f.c.Target.Raw,
 	}
-	if err := f.deliver(ctx, []item{{beat: b}}); err != nil {
-		return err
+	if !f.send(ctx, []item{{beat: b}}) {
+		return false
 	}
 	f.lastBeat = time.Now()
-	return nil
+	return true
 }
 
 func describe(p audit.Position) string {

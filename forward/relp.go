@@ -142,6 +142,9 @@ func (s *relpSender) Send(ctx context.Context, items []item) error {
 func (s *relpSender) await(txnr int) (int, string, error) {
 	_ = s.conn.SetReadDeadline(time.Now().Add(s.timeout))
 	for {
+		if s.br.Buffered() == 0 {
+			quickACK(s.conn)
+		}
 		n, cmd, data, err := readRELPFrame(s.br)
 		if err != nil {
 			return 0, "", err

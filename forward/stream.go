@@ -140,7 +140,7 @@ func (s *streamSender) Send(ctx context.Context, items []item) error {
 // reset, a TLS alert) means the connection is gone and what was just
 // written may not have arrived.
 func (s *streamSender) probe() error {
-	_ = s.conn.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_ = s.conn.SetReadDeadline(time.Now().Add(2 * time.Millisecond))
 	var b [1]byte
 	_, err := s.conn.Read(b[:])
 	var ne net.Error
