@@ -23,7 +23,7 @@ func benchShip(b *testing.B, target string) {
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		_ = os.Remove(CursorPath(home, tg))
-		if err := Run(context.Background(), Config{Home: home, Target: tg, Once: true, Batch: 256, Settle: 10 * time.Millisecond}); err != nil {
+		if err := Run(context.Background(), Config{Home: home, Target: tg, Once: true, Batch: 256, Settle: 10 * time.Millisecond, Poll: 5 * time.Millisecond}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -307,13 +307,6 @@ func (f *run) confirm(n int) error {
 	return nil
 }
 
-func ctxErr(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return nil
-	}
-	return err
-}
-
 // read takes the next batch after the cursor: at most Batch lines and
 // BatchBytes bytes (at least one line). What it does not take stays in the
 // audit log, which is the spool: nothing is read past an unconfirmed batch.

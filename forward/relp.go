@@ -138,33 +138,32 @@ func (s *relpSender) Send(ctx context.Context, items []item) error {
 	return nil
 }
 
-// await reads frames until the rsp for txnr; a serverclose ends the session.
+// await reads the receiver's next frame, which must be the rsp for txnr
+// (librelp answers in order); a serverclose ends the session.
 func (s *relpSender) await(txnr int) (int, string, error) {
 	_ = s.conn.SetReadDeadline(time.Now().Add(s.timeout))
-	for {
-		if s.br.Buffered() == 0 {
-			quickACK(s.conn)
-		}
-		n, cmd, data, err := readRELPFrame(s.br)
-		if err != nil {
-			return 0, "", err
-		}
-		switch {
-		case cmd == "serverclose":
-			return 0, "", errors.New("the receiver closed the session (serverclose)")
-		case cmd != "rsp":
-			return 0, "", fmt.Errorf("unexpected %q frame from the receiver", cmd)
-		case n != txnr:
-			return 0, "", fmt.Errorf("answer for transaction %d, want %d", n, txnr)
-		}
-		code, rest, _ := bytes.Cut(data, []byte(" "))
-		c, err := strconv.Atoi(string(code))
-		if err != nil || len(code) != 3 {
-			return 0, "", fmt.Errorf("malformed rsp %q", data)
-		}
-		msg, _, _ := bytes.Cut(rest, []byte("\n"))
-		return c, string(msg), nil
+	if s.br.Buffered() == 0 {
+		quickACK(s.conn)
 	}
+	n, cmd, data, err := readRELPFrame(s.br)
+	if err != nil {
+		return 0, "", err
+	}
+	switch {
+	case cmd == "serverclose":
+		return 0, "", errors.New("the receiver closed the session (serverclose)")
+	case cmd != "rsp":
+		return 0, "", fmt.Errorf("unexpected %q frame from the receiver", cmd)
+	case n != txnr:
+		return 0, "", fmt.Errorf("answer for transaction %d, want %d", n, txnr)
+	}
+	code, rest, _ := bytes.Cut(data, []byte(" "))
+	c, err := strconv.Atoi(string(code))
+	if err != nil || len(code) != 3 {
+		return 0, "", fmt.Errorf("malformed rsp %q", data)
+	}
+	msg, _, _ := bytes.Cut(rest, []byte("\n"))
+	return c, string(msg), nil
 }
 
 // readRELPFrame reads TXNR SP COMMAND SP DATALEN [SP DATA] LF.
