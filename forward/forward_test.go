@@ -1,15 +1,18 @@
 package forward
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -474,4 +477,116 @@ func TestFaultsTLS(t *testing.T) {
 		t.Fatalf("%d records never arrived, yet verify --export calls the copy whole", missing)
 	}
 	t.Logf("TLS copy: %d of %d records, %d duplicates, %d lost with connections the receiver was killed on; verify --export: %v", c.Records, len(want), c.Duplicates, missing, c.Problems)
+}
+
+// TestPendingBoundStopsReading: over TCP, lines written but not yet
+// counted are bounded; at the bound the forwarder reads no more, says so,
+// and goes on once they settle.
+func TestPendingBoundStopsReading(t *testing.T) {
+	ca := newTestCA(t)
+	r := startRsyslog(t, ca)
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 100)
+	tg, _ := ParseTarget(fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, ca.CAFile))
+	var status lockedBuf
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := Run(ctx, Config{Home: home, Target: tg, Once: true, Batch: 10, MaxPending: 30, Settle: 300 * time.Millisecond,
+		Poll: 10 * time.Millisecond, Status: &status}); err != nil || ctx.Err() != nil {
+		t.Fatalf("Run: %v %v\n%s", err, ctx.Err(), status.String())
+	}
+	if !strings.Contains(status.String(), "reading no more until they are") {
+		t.Fatalf("the bound was never reported:\n%s", status.String())
+	}
+	want := chainHashes(t, home)
+	waitFile(t, r.Out, want)
+	requireCopy(t, r.Out, want, true)
+	if c, _ := LoadCursor(home, tg); c.Pos.H != want[len(want)-1] || c.Shipped != int64(len(want)) {
+		t.Fatalf("cursor %+v after --once; want the chain's end and %d shipped", c, len(want))
+	}
+}
+
+// TestRELPRefusalIsNotConfirmation: a receiver that answers 500 confirms
+// nothing; the batch is held and resent.
+func TestRELPRefusalIsNotConfirmation(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var refused atomic.Int32
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					n, cmd, _, err := readRELPFrame(br)
+					if err != nil {
+						return
+					}
+					answer := "200 OK"
+					if cmd == "syslog" {
+						refused.Add(1)
+						answer = "500 queue full"
+					}
+					fmt.Fprintf(c, "%d rsp %d %s\n", n, len(answer), answer)
+				}
+			}()
+		}
+	}()
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 5)
+	tg, _ := ParseTarget("relp://" + l.Addr().String())
+	var status lockedBuf
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if err := Run(ctx, Config{Home: home, Target: tg, MinBackoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond, Status: &status}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := LoadCursor(home, tg); c.Pos.H != "" || c.Shipped != 0 {
+		t.Fatalf("a refusing receiver moved the cursor: %+v", c)
+	}
+	if refused.Load() < 2 || !strings.Contains(status.String(), "500 queue full") {
+		t.Fatalf("refused %d messages; status:\n%s", refused.Load(), status.String())
+	}
+}
+
+func TestReadRELPFrame(t *testing.T) {
+	for in, want := range map[string]string{
+		"1 rsp 6 200 OK\n":                      "1 rsp 200 OK",
+		"0 serverclose 0\n":                     "0 serverclose ",
+		"12 rsp 14 200 OK\nabc=def\n":           "12 rsp 200 OK\nabc=def",
+		"2 rsp 6 200 OKX":                       "error",
+		"x rsp 6 200 OK\n":                      "error",
+		"1 rsp 99999999999 x\n":                 "error",
+		"1 rsp 3\n":                             "error",
+		strings.Repeat("9", 40) + " rsp 0\n":    "error",
+		"1 " + strings.Repeat("c", 40) + " 0\n": "error",
+	} {
+		n, cmd, data, err := readRELPFrame(bufio.NewReader(strings.NewReader(in)))
+		got := fmt.Sprintf("%d %s %s", n, cmd, data)
+		if err != nil {
+			got = "error"
+		}
+		if got != want {
+			t.Errorf("readRELPFrame(%q) = %q (%v), want %q", in, got, err, want)
+		}
+	}
+}
+
+// TestUDPToRsyslog: UDP promises nothing; on loopback, a small chain
+// arrives whole.
+func TestUDPToRsyslog(t *testing.T) {
+	r := startRsyslog(t, nil)
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 30)
+	runOnce(t, home, fmt.Sprintf("udp://127.0.0.1:%d", r.UDP))
+	want := chainHashes(t, home)
+	waitFile(t, r.Out, want)
+	requireCopy(t, r.Out, want, true)
 }

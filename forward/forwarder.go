@@ -78,6 +78,7 @@ type Config struct {
 	MinBackoff time.Duration // first retry delay; default 500ms
 	MaxBackoff time.Duration // longest retry delay; default 30s
 	Settle     time.Duration // tls, tcp: how long a batch's connection must stay up after it before it counts as delivered; default 2s
+	MaxPending int           // tls, tcp: lines written and not yet counted, past which nothing more is read until they are; default 16 batches
 	Once       bool          // ship what is there, send a heartbeat and return
 	Status     io.Writer     // one line per state change; nil for none
 }
@@ -103,6 +104,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxBackoff < c.MinBackoff {
 		c.MaxBackoff = max(30*time.Second, c.MinBackoff)
+	}
+	if c.MaxPending <= 0 {
+		c.MaxPending = 16 * c.Batch
 	}
 	if c.Settle <= 0 {
 		c.Settle = 2 * time.Second
@@ -166,6 +170,15 @@ type run struct {
 	lastBeat time.Time
 	downAt   time.Time // when the receiver stopped confirming; zero while it does
 	backoff  time.Duration
+	full     bool // the pending bound was hit, and said
+}
+
+func (f *run) pendingLines() int64 {
+	var n int64
+	for _, w := range f.pending {
+		n += w.n
+	}
+	return n
 }
 
 // written is a batch a stream transport wrote: confirmed once the same
@@ -195,9 +208,15 @@ func (f *run) loop(ctx context.Context) error {
 		}
 	}
 	for {
-		items, err := f.read()
-		if err != nil {
-			return err
+		var items []item
+		if f.pendingLines() < int64(f.c.MaxPending) {
+			var err error
+			if items, err = f.read(); err != nil {
+				return err
+			}
+		} else if !f.full {
+			f.full = true
+			f.status("%d lines written and not yet counted as delivered: reading no more until they are (%s after they were written)", f.pendingLines(), f.c.Settle)
 		}
 		if len(items) > 0 {
 			if !f.send(ctx, items) {
@@ -209,7 +228,7 @@ func (f *run) loop(ctx context.Context) error {
 			if err := f.written(items); err != nil {
 				return err
 			}
-			if len(items) == f.c.Batch {
+			if len(items) == f.c.Batch && time.Since(f.lastBeat) < f.c.Heartbeat {
 				continue // more may be waiting: no poll delay
 			}
 		}
@@ -300,6 +319,7 @@ func (f *run) confirm(n int) error {
 	f.cur.Pos = f.pending[n-1].pos
 	f.cur.Shipped += count
 	f.pending = f.pending[n:]
+	f.full = false
 	if err := saveCursor(f.c.Home, f.c.Target, f.cur); err != nil {
 		return fmt.Errorf("forward: %w", err)
 	}

@@ -71,6 +71,7 @@ type rsyslog struct {
 	conf      string
 	Out       string
 	RELP, TLS int
+	UDP       int
 	mu        sync.Mutex
 	cmd       *exec.Cmd
 }
@@ -79,11 +80,11 @@ type rsyslog struct {
 // set, imtcp with the gtls driver on another, both into one file.
 func startRsyslog(t testing.TB, ca *testCA) *rsyslog {
 	t.Helper()
-	mods := []string{"imrelp"}
+	mods := []string{"imrelp", "imudp"}
 	if ca != nil {
 		mods = append(mods, "imtcp", "lmnsd_gtls")
 	}
-	r := &rsyslog{t: t, bin: needRsyslog(t, mods...), dir: t.TempDir(), RELP: freePort(t)}
+	r := &rsyslog{t: t, bin: needRsyslog(t, mods...), dir: t.TempDir(), RELP: freePort(t), UDP: freePort(t)}
 	r.Out = filepath.Join(r.dir, "out.log")
 	var c strings.Builder
 	fmt.Fprintf(&c, "global(workDirectory=%q maxMessageSize=\"1m\"", r.dir)
@@ -97,6 +98,8 @@ func startRsyslog(t testing.TB, ca *testCA) *rsyslog {
 	fmt.Fprintf(&c, "  action(type=\"omfile\" file=%q template=\"raw\" asyncWriting=\"off\" flushOnTXEnd=\"on\" ioBufferSize=\"4k\")\n}\n", r.Out)
 	c.WriteString("module(load=\"imrelp\")\n")
 	fmt.Fprintf(&c, "input(type=\"imrelp\" port=\"%d\" address=\"127.0.0.1\" ruleset=\"out\" maxDataSize=\"1m\")\n", r.RELP)
+	c.WriteString("module(load=\"imudp\")\n")
+	fmt.Fprintf(&c, "input(type=\"imudp\" port=\"%d\" address=\"127.0.0.1\" ruleset=\"out\")\n", r.UDP)
 	if ca != nil {
 		c.WriteString("module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" StreamDriver.AuthMode=\"anon\")\n")
 		fmt.Fprintf(&c, "input(type=\"imtcp\" port=\"%d\" address=\"127.0.0.1\" ruleset=\"out\")\n", r.TLS)
