@@ -3,6 +3,7 @@ package forward
 import (
 	"context"
 	"fmt"
+	"github.com/agentairlock/airlock/internal/testrecv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,17 +32,17 @@ func benchShip(b *testing.B, target string) {
 }
 
 func BenchmarkForwardRELP(b *testing.B) {
-	r := startRsyslog(b, nil)
+	r := testrecv.StartRsyslog(b, nil)
 	benchShip(b, fmt.Sprintf("relp://127.0.0.1:%d", r.RELP))
 }
 
 func BenchmarkForwardTLS(b *testing.B) {
-	ca := newTestCA(b)
-	r := startRsyslog(b, ca)
+	ca := testrecv.NewCA(b)
+	r := testrecv.StartRsyslog(b, ca)
 	benchShip(b, fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, ca.CAFile))
 }
 
 func BenchmarkForwardOTLP(b *testing.B) {
-	r := startOTLP(b)
+	r := testrecv.StartOTLP(b)
 	benchShip(b, r.URL())
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/testrecv"
 )
 
 // helperEnv makes the test binary a forwarder process (TestMain), so the
@@ -195,7 +196,7 @@ func waitFile(t *testing.T, out string, want []string) {
 }
 
 func TestRELPToRsyslog(t *testing.T) {
-	r := startRsyslog(t, nil)
+	r := testrecv.StartRsyslog(t, nil)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 100)
 	runOnce(t, home, fmt.Sprintf("relp://127.0.0.1:%d", r.RELP))
@@ -216,8 +217,8 @@ func TestRELPToRsyslog(t *testing.T) {
 }
 
 func TestTLSToRsyslogWithATestCA(t *testing.T) {
-	ca := newTestCA(t)
-	r := startRsyslog(t, ca)
+	ca := testrecv.NewCA(t)
+	r := testrecv.StartRsyslog(t, ca)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 50)
 	runOnce(t, home, fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, ca.CAFile))
@@ -226,7 +227,7 @@ func TestTLSToRsyslogWithATestCA(t *testing.T) {
 	requireCopy(t, r.Out, want, true)
 
 	// a receiver whose certificate the CA did not sign is refused
-	other := newTestCA(t)
+	other := testrecv.NewCA(t)
 	tg, _ := ParseTarget(fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, other.CAFile))
 	s, err := newStreamSender(tg, 2*time.Second, func(item) []byte { return []byte("x") })
 	if err != nil {
@@ -238,7 +239,7 @@ func TestTLSToRsyslogWithATestCA(t *testing.T) {
 }
 
 func TestCEFOverRELP(t *testing.T) {
-	r := startRsyslog(t, nil)
+	r := testrecv.StartRsyslog(t, nil)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 20)
 	runOnce(t, home, fmt.Sprintf("relp://127.0.0.1:%d?format=cef", r.RELP))
@@ -255,7 +256,7 @@ func TestCEFOverRELP(t *testing.T) {
 }
 
 func TestOTLPToAReceiver(t *testing.T) {
-	r := startOTLP(t)
+	r := testrecv.StartOTLP(t)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 100)
 	runOnce(t, home, r.URL())
@@ -273,7 +274,7 @@ func TestOTLPToAReceiver(t *testing.T) {
 }
 
 func TestADownReceiverHoldsTheCursor(t *testing.T) {
-	r := startOTLP(t)
+	r := testrecv.StartOTLP(t)
 	r.SetDown(true)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 40)
@@ -425,7 +426,7 @@ func tail(s string, n int) string {
 }
 
 func TestFaultsRELP(t *testing.T) {
-	r := startRsyslog(t, nil)
+	r := testrecv.StartRsyslog(t, nil)
 	want := faultRun(t, fmt.Sprintf("relp://127.0.0.1:%d", r.RELP), r.Kill, r.Start)
 	waitFile(t, r.Out, want)
 	c := requireCopy(t, r.Out, want, true)
@@ -433,7 +434,7 @@ func TestFaultsRELP(t *testing.T) {
 }
 
 func TestFaultsOTLP(t *testing.T) {
-	r := startOTLP(t)
+	r := testrecv.StartOTLP(t)
 	want := faultRun(t, r.URL(), r.Stop, r.Start)
 	c := requireCopy(t, r.Out, want, true)
 	t.Logf("OTLP copy: %d records, %d duplicates dropped by h", c.Records, c.Duplicates)
@@ -444,8 +445,8 @@ func TestFaultsOTLP(t *testing.T) {
 // the receiver lost with a connection the forwarder did not see break is
 // a hole, and verify --export must name it rather than call the copy whole.
 func TestFaultsTLS(t *testing.T) {
-	ca := newTestCA(t)
-	r := startRsyslog(t, ca)
+	ca := testrecv.NewCA(t)
+	r := testrecv.StartRsyslog(t, ca)
 	want := faultRun(t, fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, ca.CAFile), r.Kill, r.Start)
 	time.Sleep(500 * time.Millisecond)
 	b, err := os.ReadFile(r.Out)
@@ -483,8 +484,8 @@ func TestFaultsTLS(t *testing.T) {
 // counted are bounded; at the bound the forwarder reads no more, says so,
 // and goes on once they settle.
 func TestPendingBoundStopsReading(t *testing.T) {
-	ca := newTestCA(t)
-	r := startRsyslog(t, ca)
+	ca := testrecv.NewCA(t)
+	r := testrecv.StartRsyslog(t, ca)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 100)
 	tg, _ := ParseTarget(fmt.Sprintf("tls://127.0.0.1:%d?ca=%s", r.TLS, ca.CAFile))
@@ -582,7 +583,7 @@ func TestReadRELPFrame(t *testing.T) {
 // TestUDPToRsyslog: UDP promises nothing; on loopback, a small chain
 // arrives whole.
 func TestUDPToRsyslog(t *testing.T) {
-	r := startRsyslog(t, nil)
+	r := testrecv.StartRsyslog(t, nil)
 	home := filepath.Join(t.TempDir(), "airlock")
 	appendRecords(t, home, 0, 30)
 	runOnce(t, home, fmt.Sprintf("udp://127.0.0.1:%d", r.UDP))

@@ -1,4 +1,8 @@
-package forward
+// Package testrecv runs real log receivers for tests: rsyslogd (RELP,
+// UDP, and TLS with a CA made for the test) on loopback ports, and an
+// OTLP/HTTP logs endpoint that decodes requests with the OTLP protobuf
+// types. Tests only: forward's tests and e2e use it.
+package testrecv
 
 import (
 	"crypto/ecdsa"
@@ -28,9 +32,9 @@ import (
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 )
 
-// needRsyslog fails the test (never skips it) when rsyslogd or one of its
+// NeedRsyslog fails the test (never skips it) when rsyslogd or one of its
 // modules is missing: .ci/apt-deps installs them.
-func needRsyslog(t testing.TB, modules ...string) string {
+func NeedRsyslog(t testing.TB, modules ...string) string {
 	t.Helper()
 	bin, err := exec.LookPath("rsyslogd")
 	if err != nil {
@@ -53,7 +57,8 @@ func needRsyslog(t testing.TB, modules ...string) string {
 	return bin
 }
 
-func freePort(t testing.TB) int {
+// FreePort is a loopback TCP port that was free a moment ago.
+func FreePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -63,9 +68,9 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// rsyslog is an unprivileged-config rsyslogd on loopback ports, writing
+// Rsyslog is an unprivileged-config rsyslogd on loopback ports, writing
 // every message it takes (its raw form) to Out.
-type rsyslog struct {
+type Rsyslog struct {
 	t         testing.TB
 	bin, dir  string
 	conf      string
@@ -76,20 +81,20 @@ type rsyslog struct {
 	cmd       *exec.Cmd
 }
 
-// startRsyslog starts rsyslogd with imrelp on one port and, when ca is
+// StartRsyslog starts rsyslogd with imrelp on one port and, when ca is
 // set, imtcp with the gtls driver on another, both into one file.
-func startRsyslog(t testing.TB, ca *testCA) *rsyslog {
+func StartRsyslog(t testing.TB, ca *CA) *Rsyslog {
 	t.Helper()
 	mods := []string{"imrelp", "imudp"}
 	if ca != nil {
 		mods = append(mods, "imtcp", "lmnsd_gtls")
 	}
-	r := &rsyslog{t: t, bin: needRsyslog(t, mods...), dir: t.TempDir(), RELP: freePort(t), UDP: freePort(t)}
+	r := &Rsyslog{t: t, bin: NeedRsyslog(t, mods...), dir: t.TempDir(), RELP: FreePort(t), UDP: FreePort(t)}
 	r.Out = filepath.Join(r.dir, "out.log")
 	var c strings.Builder
 	fmt.Fprintf(&c, "global(workDirectory=%q maxMessageSize=\"1m\"", r.dir)
 	if ca != nil {
-		r.TLS = freePort(t)
+		r.TLS = FreePort(t)
 		fmt.Fprintf(&c, " defaultNetstreamDriverCAFile=%q defaultNetstreamDriverCertFile=%q defaultNetstreamDriverKeyFile=%q", ca.CAFile, ca.CertFile, ca.KeyFile)
 	}
 	c.WriteString(")\n")
@@ -115,7 +120,7 @@ func startRsyslog(t testing.TB, ca *testCA) *rsyslog {
 
 // Start runs rsyslogd in the foreground and waits until its RELP port
 // answers.
-func (r *rsyslog) Start() {
+func (r *Rsyslog) Start() {
 	r.t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -156,7 +161,7 @@ func (r *rsyslog) Start() {
 }
 
 // Kill ends rsyslogd with SIGKILL, as a crash would.
-func (r *rsyslog) Kill() {
+func (r *Rsyslog) Kill() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cmd == nil {
@@ -168,13 +173,13 @@ func (r *rsyslog) Kill() {
 	_ = os.Remove(filepath.Join(r.dir, "rsyslogd.pid"))
 }
 
-// testCA is a CA generated for one test and a server certificate for
+// CA is a CA generated for one test and a server certificate for
 // 127.0.0.1 and localhost signed by it.
-type testCA struct {
+type CA struct {
 	CAFile, CertFile, KeyFile string
 }
 
-func newTestCA(t testing.TB) *testCA {
+func NewCA(t testing.TB) *CA {
 	t.Helper()
 	dir := t.TempDir()
 	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -200,7 +205,7 @@ func newTestCA(t testing.TB) *testCA {
 		t.Fatal(err)
 	}
 	keyDER, _ := x509.MarshalECPrivateKey(key)
-	ca := &testCA{CAFile: filepath.Join(dir, "ca.pem"), CertFile: filepath.Join(dir, "srv.pem"), KeyFile: filepath.Join(dir, "srv.key")}
+	ca := &CA{CAFile: filepath.Join(dir, "ca.pem"), CertFile: filepath.Join(dir, "srv.pem"), KeyFile: filepath.Join(dir, "srv.key")}
 	write := func(path, typ string, b []byte) {
 		if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: b}), 0o600); err != nil {
 			t.Fatal(err)
@@ -212,30 +217,31 @@ func newTestCA(t testing.TB) *testCA {
 	return ca
 }
 
-// otlpReceiver is an OTLP/HTTP logs endpoint: it decodes each request
+// OTLP is an OTLP/HTTP logs endpoint: it decodes each request
 // with the OTLP protobuf types and appends it, as OTLP JSON, to Out (what a
 // Collector's file exporter writes). Down makes it refuse with 503.
-type otlpReceiver struct {
+type OTLP struct {
 	t    testing.TB
 	Out  string
 	Port int
 	mu   sync.Mutex
 	srv  *http.Server
 	down bool
-	reqs int
 }
 
-func startOTLP(t testing.TB) *otlpReceiver {
+func StartOTLP(t testing.TB) *OTLP {
 	t.Helper()
-	r := &otlpReceiver{t: t, Out: filepath.Join(t.TempDir(), "otlp.jsonl"), Port: freePort(t)}
+	r := &OTLP{t: t, Out: filepath.Join(t.TempDir(), "otlp.jsonl"), Port: FreePort(t)}
 	r.Start()
 	t.Cleanup(r.Stop)
 	return r
 }
 
-func (r *otlpReceiver) URL() string { return fmt.Sprintf("otlp+http://127.0.0.1:%d", r.Port) }
+// URL is the forwarder target of the receiver.
+func (r *OTLP) URL() string { return fmt.Sprintf("otlp+http://127.0.0.1:%d", r.Port) }
 
-func (r *otlpReceiver) Start() {
+// Start serves on the receiver's port (again, after Stop).
+func (r *OTLP) Start() {
 	r.t.Helper()
 	var l net.Listener
 	var err error
@@ -249,7 +255,7 @@ func (r *otlpReceiver) Start() {
 		r.t.Fatalf("otlp receiver: %v", err)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/v1/logs", r.handle)
+	mux.HandleFunc("/v1/logs", r.serve)
 	srv := &http.Server{Handler: mux}
 	r.mu.Lock()
 	r.srv = srv
@@ -257,7 +263,8 @@ func (r *otlpReceiver) Start() {
 	go func() { _ = srv.Serve(l) }()
 }
 
-func (r *otlpReceiver) Stop() {
+// Stop closes the server and its connections, as a crash would.
+func (r *OTLP) Stop() {
 	r.mu.Lock()
 	srv := r.srv
 	r.srv = nil
@@ -267,7 +274,7 @@ func (r *otlpReceiver) Stop() {
 	}
 }
 
-func (r *otlpReceiver) handle(w http.ResponseWriter, req *http.Request) {
+func (r *OTLP) serve(w http.ResponseWriter, req *http.Request) {
 	body, err := io.ReadAll(req.Body)
 	if err != nil || req.Header.Get("Content-Type") != "application/x-protobuf" {
 		http.Error(w, "bad request", http.StatusBadRequest)
@@ -284,7 +291,6 @@ func (r *otlpReceiver) handle(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 		return
 	}
-	r.reqs++
 	js, err := protojson.Marshal(&logspb.LogsData{ResourceLogs: msg.GetResourceLogs()})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -306,7 +312,8 @@ func (r *otlpReceiver) handle(w http.ResponseWriter, req *http.Request) {
 	_, _ = w.Write(out)
 }
 
-func (r *otlpReceiver) SetDown(down bool) {
+// SetDown makes the receiver answer 503 (true) or take requests again.
+func (r *OTLP) SetDown(down bool) {
 	r.mu.Lock()
 	r.down = down
 	r.mu.Unlock()
