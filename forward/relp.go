@@ -109,7 +109,8 @@ func (s *relpSender) Send(ctx context.Context, items []item) error {
 			return err
 		}
 	}
-	stop := context.AfterFunc(ctx, func() { _ = s.conn.SetDeadline(time.Now()) })
+	conn := s.conn // fail clears s.conn; the callback may run after
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
 	defer stop()
 	first := 0
 	for _, it := range items {

@@ -112,7 +112,8 @@ func (s *streamSender) Send(ctx context.Context, items []item) error {
 			return err
 		}
 	}
-	stop := context.AfterFunc(ctx, func() { _ = s.conn.SetDeadline(time.Now()) })
+	conn := s.conn // fail clears s.conn; the callback may run after
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
 	defer stop()
 	_ = s.conn.SetWriteDeadline(time.Now().Add(s.timeout))
 	if s.kind == KindUDP {

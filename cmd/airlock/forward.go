@@ -119,7 +119,7 @@ func printUnit(c *cli.Context, kind string) error {
 	}
 	for _, f := range []string{"batch", "heartbeat", "poll"} {
 		if c.IsSet(f) {
-			args = append(args, "--"+f, c.Value(f).(fmt.Stringer).String())
+			args = append(args, "--"+f, fmt.Sprint(c.Value(f)))
 		}
 	}
 	if c.Bool("quiet") {
