@@ -591,3 +591,28 @@ func TestUDPToRsyslog(t *testing.T) {
 	waitFile(t, r.Out, want)
 	requireCopy(t, r.Out, want, true)
 }
+
+func TestOTLPOverHTTPSWithATestCA(t *testing.T) {
+	ca := testrecv.NewCA(t)
+	r := testrecv.StartOTLPTLS(t, ca)
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 20)
+	runOnce(t, home, r.URL())
+	want := chainHashes(t, home)
+	requireCopy(t, r.Out, want, true)
+
+	// a receiver whose certificate the CA did not sign confirms nothing
+	other := testrecv.NewCA(t)
+	tg, err := ParseTarget(strings.Replace(r.URL(), ca.CAFile, other.CAFile, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newOTLPSender(context.Background(), tg, 2*time.Second, "h", "c", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Send(context.Background(), []item{{beat: &Beat{}}}); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("an unknown CA: err %v, want a certificate error", err)
+	}
+}

@@ -224,6 +224,7 @@ type OTLP struct {
 	t    testing.TB
 	Out  string
 	Port int
+	ca   *CA // serve HTTPS with its server certificate; nil for HTTP
 	mu   sync.Mutex
 	srv  *http.Server
 	down bool
@@ -238,7 +239,21 @@ func StartOTLP(t testing.TB) *OTLP {
 }
 
 // URL is the forwarder target of the receiver.
-func (r *OTLP) URL() string { return fmt.Sprintf("otlp+http://127.0.0.1:%d", r.Port) }
+func (r *OTLP) URL() string {
+	if r.ca != nil {
+		return fmt.Sprintf("otlp+https://localhost:%d?ca=%s", r.Port, r.ca.CAFile)
+	}
+	return fmt.Sprintf("otlp+http://127.0.0.1:%d", r.Port)
+}
+
+// StartOTLPTLS is StartOTLP over HTTPS, with ca's server certificate.
+func StartOTLPTLS(t testing.TB, ca *CA) *OTLP {
+	t.Helper()
+	r := &OTLP{t: t, Out: filepath.Join(t.TempDir(), "otlp.jsonl"), Port: FreePort(t), ca: ca}
+	r.Start()
+	t.Cleanup(r.Stop)
+	return r
+}
 
 // Start serves on the receiver's port (again, after Stop).
 func (r *OTLP) Start() {
@@ -260,6 +275,10 @@ func (r *OTLP) Start() {
 	r.mu.Lock()
 	r.srv = srv
 	r.mu.Unlock()
+	if r.ca != nil {
+		go func() { _ = srv.ServeTLS(l, r.ca.CertFile, r.ca.KeyFile) }()
+		return
+	}
 	go func() { _ = srv.Serve(l) }()
 }
 
