@@ -29,7 +29,9 @@ func Unit(kind, bin string, args []string, home string) (string, error) {
 		b.WriteString("[Unit]\n")
 		b.WriteString("Description=Airlock: forward the audit log to the SIEM\n")
 		b.WriteString("Documentation=https://github.com/agentairlock/airlock/blob/main/docs/forwarding.md\n")
-		b.WriteString("After=network-online.target\n\n")
+		// no After=network-online.target: a user manager cannot see the
+		// system's targets; a receiver not reachable yet is retried
+		b.WriteString("\n")
 		b.WriteString("[Service]\n")
 		b.WriteString("Type=simple\n")
 		if home != "" {
