@@ -44,6 +44,7 @@ func newApp() *cli.App {
 			pinsCommand(),
 			contractsCommand(),
 			exportCommand(),
+			forwardCommand(),
 			reportCommand(),
 			breachCommand(),
 			auditCommand(),
