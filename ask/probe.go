@@ -1,7 +1,7 @@
 package ask
 
 import (
-	"net"
+	"context"
 	"os"
 	"runtime"
 	"time"
@@ -60,7 +60,9 @@ func (c *Channel) probeSocket() probe {
 		p.Why = path + " " + why + "; it is not used"
 		return p
 	}
-	conn, err := net.DialTimeout("unix", path, time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	conn, err := dialSocket(ctx, path)
 	if err != nil {
 		p.Why = "a stale askd.sock, nobody listening (start airlock askd)"
 		return p

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +58,7 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	if why := unsafeHome(c.o.Home); why != "" {
 		return result{why: c.o.Home + " " + why + "; askd.sock there is not used"}
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", path)
+	conn, err := dialSocket(ctx, path)
 	if err != nil {
 		return result{why: "airlock askd is not running (" + shortErr(err) + ")"}
 	}
@@ -84,8 +82,7 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	rd := bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 512)
 	reply, err := rd.ReadBytes('\n')
 	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() || ctx.Err() != nil || time.Until(deadline) < 250*time.Millisecond {
+		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil || time.Until(deadline) < 250*time.Millisecond {
 			return result{reached: true, answer: Fallback}
 		}
 		return result{why: "airlock askd closed without an answer (" + shortErr(err) + ")"}
@@ -122,9 +119,24 @@ type Daemon struct {
 	Now  func() time.Time
 }
 
+// conn is a connection to or from askd: a net.Conn, or an *os.File on a
+// socket (socket_unix.go), whose deadlines work the same way.
+type conn interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
+// listener accepts askd's callers.
+type listener interface {
+	Accept() (conn, error)
+	Close() error
+}
+
 type pending struct {
 	req      wireRequest
-	conn     net.Conn
+	conn     conn
 	deadline time.Time
 	gone     chan struct{} // closed when the caller hung up
 }
@@ -136,8 +148,11 @@ var ErrRunning = errors.New("another airlock askd is already answering on this s
 // the socket when it stops.
 func (d *Daemon) Serve(ctx context.Context) error {
 	path := SocketPath(d.Home)
-	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
-		conn.Close()
+	probe, cancelProbe := context.WithTimeout(ctx, time.Second)
+	c, err := dialSocket(probe, path)
+	cancelProbe()
+	if err == nil {
+		c.Close()
 		return fmt.Errorf("%s: %w", path, ErrRunning)
 	}
 	if fi, err := os.Lstat(path); err == nil {
@@ -186,8 +201,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			if ctx.Err() != nil {
 				break
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
 				continue
 			}
 			cancel()
@@ -201,7 +215,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 }
 
 // take reads one question from conn and queues it.
-func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending) {
+func (d *Daemon) take(ctx context.Context, conn conn, queue chan<- *pending) {
 	_ = conn.SetReadDeadline(time.Now().Add(requestReadTime))
 	rd := bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 4096)
 	line, err := rd.ReadBytes('\n')
