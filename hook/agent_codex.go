@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
 )
 
