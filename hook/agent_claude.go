@@ -1,6 +1,10 @@
 package hook
 
-import "github.com/tidwall/gjson"
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
 
 // Claude Code (docs.claude.com, hooks reference): PreToolUse with
 // tool_name and tool_input; PostToolUse and PostToolUseFailure record.
@@ -33,8 +37,13 @@ func init() {
 	}
 }
 
-// isCursorEvent: fields only Cursor sends (its common input).
+// isCursorEvent: fields only Cursor sends (its common input). A look for
+// the names' bytes first keeps Claude Code's own events from paying for
+// two more walks of the object.
 func isCursorEvent(root gjson.Result) bool {
+	if !strings.Contains(root.Raw, `"cursor_version"`) && !strings.Contains(root.Raw, `"conversation_id"`) {
+		return false
+	}
 	return root.Get("cursor_version").Exists() ||
 		root.Get("conversation_id").Exists() && root.Get("generation_id").Exists()
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/tidwall/gjson"
 )
@@ -221,6 +222,9 @@ func answerCursor(w answerTo, _ *Event, v verdict) int {
 	switch v.Action {
 	case policy.Block:
 		msg := "Airlock blocked this call: " + v.Reason
+		if v.Tool != "" {
+			msg = "Airlock blocked this call: " + textsafe.Escape(v.Tool) + ": " + v.Reason
+		}
 		writeJSON(w.Stdout, map[string]any{"permission": "deny", "user_message": msg, "agent_message": msg})
 		fmt.Fprintln(w.Stderr, msg)
 		return ExitBlock

@@ -17,6 +17,7 @@ import (
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	airlockhome "github.com/agentairlock/airlock/internal/home"
+	"github.com/tidwall/gjson"
 )
 
 // fixture is one recorded agent event (hook/testdata/agents/AGENT/*.json)
@@ -361,4 +362,12 @@ func TestEveryAgentHasTheRequiredFixtures(t *testing.T) {
 			}
 		}
 	}
+}
+
+func mustParse(t *testing.T, s string) gjson.Result {
+	t.Helper()
+	if !gjson.Valid(s) {
+		t.Fatalf("not JSON: %s", s)
+	}
+	return gjson.Parse(s)
 }
