@@ -26,25 +26,25 @@ import (
 type fixture struct {
 	Source string          `json:"_source"` // the documentation page the event's shape was taken from
 	Note   string          `json:"_note"`
-	Post   bool            `json:"post"`    // run as a --post hook
-	Answer string          `json:"askd"`    // "y" or "n": askd runs and a person answers; "": no askd
-	Policy string          `json:"policy"`  // policy.yaml in the Airlock home ("": none, the default profile)
-	Event  json.RawMessage `json:"event"`   // the event, or a string (not JSON: unknown input)
+	Post   bool            `json:"post"`   // run as a --post hook
+	Answer string          `json:"askd"`   // "y" or "n": askd runs and a person answers; "": no askd
+	Policy string          `json:"policy"` // policy.yaml in the Airlock home ("": none, the default profile)
+	Event  json.RawMessage `json:"event"`  // the event, or a string (not JSON: unknown input)
 	Want   want            `json:"want"`
 }
 
 type want struct {
 	Decision string   `json:"decision"` // allow | ask | block, read in the agent's own format
 	Exit     *int     `json:"exit"`
-	Records  *int     `json:"records"`   // decision records written
-	Tools    []string `json:"tools"`     // canonical tools of the decision records, in order
-	Tool     string   `json:"tool"`      // the first record's canonical tool
-	Agent    string   `json:"agent"`     // the record's agent field
-	Raw      string   `json:"raw"`       // the record's agent_tool
-	Asked    string   `json:"asked"`     // the first decision record's asked
-	Outcome  string   `json:"outcome"`   // an outcome record's reason contains this ("-": none)
-	Says     string   `json:"says"`      // the answer (stdout + stderr) contains this
-	Targets  []string `json:"targets"`   // record targets containing these (with {HOME})
+	Records  *int     `json:"records"` // decision records written
+	Tools    []string `json:"tools"`   // canonical tools of the decision records, in order
+	Tool     string   `json:"tool"`    // the first record's canonical tool
+	Agent    string   `json:"agent"`   // the record's agent field
+	Raw      string   `json:"raw"`     // the record's agent_tool
+	Asked    string   `json:"asked"`   // the first decision record's asked
+	Outcome  string   `json:"outcome"` // an outcome record's reason contains this ("-": none)
+	Says     string   `json:"says"`    // the answer (stdout + stderr) contains this
+	Targets  []string `json:"targets"` // record targets containing these (with {HOME})
 }
 
 // agentFixtures loads every fixture of one agent.
