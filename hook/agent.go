@@ -54,27 +54,31 @@ func ParseAgent(s string) (Agent, error) {
 // and what the agent does when a hook outlives it.
 type HookTimeout struct {
 	// Timeout is the value to write (in the agent's unit: Unit), 0 when
-	// the agent's config has no timeout field (its own fixed limit, Limit,
+	// the agent's config has no timeout field (its own, Default,
 	// applies).
 	Timeout time.Duration
 	// Unit is how the agent's config counts it: "s" (seconds) or "ms".
 	Unit string
 	// Field is the config key ("timeout", "timeoutSec").
 	Field string
-	// Limit is what applies when nothing is written, or the agent's own
-	// ceiling.
-	Limit time.Duration
+	// Default is what the agent applies when no timeout is written (0:
+	// not documented).
+	Default time.Duration
 	// FailsOpen: a hook killed at the timeout lets the call through (the
 	// deadline below must answer first).
 	FailsOpen bool
 }
 
 // Deadline is when airlock-hook refuses a call it has not decided: 5 s
-// before the agent's timeout (or its fixed limit).
+// before the timeout written, else the agent's default, else 5 s before
+// Claude Code's 30 s when the agent documents none.
 func (h HookTimeout) Deadline() time.Duration {
 	t := h.Timeout
 	if t == 0 {
-		t = h.Limit
+		t = h.Default
+	}
+	if t == 0 {
+		t = AgentTimeout
 	}
 	return t - deadlineMargin
 }
@@ -88,26 +92,35 @@ const deadlineMargin = 5 * time.Second
 // timeout of 90 s (deadline 85 s, the answer recorded and written by then).
 const askTimeout = 90 * time.Second
 
-// Timeouts is each agent's hook timeout for `airlock init` (docs/hooks.md
-// has the table with each agent's default and limit).
-var Timeouts = map[Agent]HookTimeout{
-	// Claude Code asks itself; its default is 600 s, a stuck hook lets
-	// the call through.
-	Claude: {Timeout: AgentTimeout, Unit: "s", Field: "timeout", Limit: 600 * time.Second, FailsOpen: true},
-	// Codex: seconds, default 600; the ask goes to Airlock's channel.
-	Codex: {Timeout: askTimeout, Unit: "s", Field: "timeout", Limit: 600 * time.Second, FailsOpen: true},
-	// Gemini CLI: milliseconds, default 60000.
-	Gemini: {Timeout: askTimeout, Unit: "ms", Field: "timeout", Limit: 60 * time.Second, FailsOpen: true},
-	// Cursor: seconds; with failClosed a killed hook refuses.
-	Cursor: {Timeout: askTimeout, Unit: "s", Field: "timeout", Limit: 60 * time.Second},
-	// Windsurf: no timeout field; its own limit is not documented, so
-	// the hook keeps Claude Code's 30 s.
-	Windsurf: {Limit: AgentTimeout, FailsOpen: true},
-	// Cline: no timeout field; a hook gets 30 s.
-	Cline: {Limit: 30 * time.Second, FailsOpen: true},
-	// Copilot: timeoutSec, default 30; a timed-out hook lets the call
-	// through. Copilot's CLI asks itself.
-	Copilot: {Timeout: AgentTimeout, Unit: "s", Field: "timeoutSec", Limit: 30 * time.Second, FailsOpen: true},
+// TimeoutOf is an agent's hook timeout for `airlock init` (docs/hooks.md
+// has the table with each agent's default and limit); Claude Code's for
+// an agent it does not know.
+func TimeoutOf(a Agent) HookTimeout {
+	switch a {
+	case Codex:
+		// seconds, default 600; the ask goes to Airlock's channel
+		return HookTimeout{Timeout: askTimeout, Unit: "s", Field: "timeout", Default: 600 * time.Second, FailsOpen: true}
+	case Gemini:
+		// milliseconds, default 60000
+		return HookTimeout{Timeout: askTimeout, Unit: "ms", Field: "timeout", Default: 60 * time.Second, FailsOpen: true}
+	case Cursor:
+		// seconds; with failClosed (init writes it) a killed hook refuses
+		return HookTimeout{Timeout: askTimeout, Unit: "s", Field: "timeout"}
+	case Windsurf:
+		// no timeout field and no documented limit: the hook keeps
+		// Claude Code's deadline
+		return HookTimeout{FailsOpen: true}
+	case Cline:
+		// no timeout field; Cline gives a hook 30 s
+		return HookTimeout{Default: 30 * time.Second, FailsOpen: true}
+	case Copilot:
+		// timeoutSec, default 30; a timed-out hook lets the call through;
+		// the CLI asks itself
+		return HookTimeout{Timeout: AgentTimeout, Unit: "s", Field: "timeoutSec", Default: 30 * time.Second, FailsOpen: true}
+	}
+	// Claude Code asks itself; its default is 600 s, and a stuck hook
+	// lets the call through
+	return HookTimeout{Timeout: AgentTimeout, Unit: "s", Field: "timeout", Default: 600 * time.Second, FailsOpen: true}
 }
 
 // Call is one canonical call of an event: a tool name and argument shape
@@ -147,13 +160,25 @@ type adapter struct {
 // answerTo is where an answer goes.
 type answerTo struct{ Stdout, Stderr io.Writer }
 
-var adapters = map[Agent]*adapter{}
-
+// adapterFor is an agent's adapter (Claude Code's for ""). A switch, not
+// a map: a map is built at package initialisation, which every hook
+// process pays.
 func adapterFor(a Agent) *adapter {
-	if ad, ok := adapters[a]; ok {
-		return ad
+	switch a {
+	case Codex:
+		return codexAdapter
+	case Gemini:
+		return geminiAdapter
+	case Cursor:
+		return cursorAdapter
+	case Windsurf:
+		return windsurfAdapter
+	case Cline:
+		return clineAdapter
+	case Copilot:
+		return copilotAdapter
 	}
-	return adapters[Claude]
+	return claudeAdapter
 }
 
 func never(*Event) bool { return false }

@@ -15,26 +15,24 @@ import (
 // Cursor's documented fields is read as Cursor's, answered in Claude
 // Code's format (the file it came through), and its ask goes to Airlock's
 // channel, since Cursor's preToolUse cannot ask.
-func init() {
-	adapters[Claude] = &adapter{
-		parse: func(root gjson.Result) (*Event, error) {
-			if isCursorEvent(root) {
-				ev, err := parseCursor(root)
-				if err != nil {
-					return nil, err
-				}
-				ev.Via = Claude
-				return ev, nil
+var claudeAdapter = &adapter{
+	parse: func(root gjson.Result) (*Event, error) {
+		if isCursorEvent(root) {
+			ev, err := parseCursor(root)
+			if err != nil {
+				return nil, err
 			}
-			return parseClaude(root)
-		},
-		post: func(root gjson.Result) bool {
-			name := root.Get("hook_event_name").String()
-			return postEvent(name) || isCursorEvent(root) && cursorPost(name)
-		},
-		asks:   func(ev *Event) bool { return ev.Agent == Claude },
-		answer: answerClaude,
-	}
+			ev.Via = Claude
+			return ev, nil
+		}
+		return parseClaude(root)
+	},
+	post: func(root gjson.Result) bool {
+		name := root.Get("hook_event_name").String()
+		return postEvent(name) || isCursorEvent(root) && cursorPost(name)
+	},
+	asks:   func(ev *Event) bool { return ev.Agent == Claude },
+	answer: answerClaude,
 }
 
 // isCursorEvent: fields only Cursor sends (its common input). A look for

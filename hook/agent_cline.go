@@ -22,14 +22,12 @@ import (
 // as a JSON string), access_mcp_resource (server_name, uri); paths are
 // the workspace's. The answer is {"cancel": bool, "errorMessage": …} on
 // stdout; Cline cannot ask from a hook, so asks go to Airlock's channel.
-func init() {
-	adapters[Cline] = &adapter{
-		parse:      parseCline,
-		post:       func(root gjson.Result) bool { return str(root, "hookName") == "PostToolUse" },
-		asks:       never,
-		answer:     answerCline,
-		answerPost: func(w answerTo) { writeJSON(w.Stdout, map[string]any{"cancel": false}) },
-	}
+var clineAdapter = &adapter{
+	parse:      parseCline,
+	post:       func(root gjson.Result) bool { return str(root, "hookName") == "PostToolUse" },
+	asks:       never,
+	answer:     answerCline,
+	answerPost: func(w answerTo) { writeJSON(w.Stdout, map[string]any{"cancel": false}) },
 }
 
 func parseCline(root gjson.Result) (*Event, error) {

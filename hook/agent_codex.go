@@ -19,17 +19,21 @@ import (
 // from a hook ("unsupported") and runs the call, so its asks go to
 // Airlock's channel. A deny is exit 2 with the reason on stderr (the
 // hookSpecificOutput deny JSON is written too).
-func init() {
-	adapters[Codex] = &adapter{
-		parse:  parseCodex,
-		post:   func(root gjson.Result) bool { return postEvent(root.Get("hook_event_name").String()) },
-		asks:   never,
-		answer: answerCodex,
-	}
+var codexAdapter = &adapter{
+	parse:  parseCodex,
+	post:   func(root gjson.Result) bool { return postEvent(root.Get("hook_event_name").String()) },
+	asks:   never,
+	answer: answerCodex,
 }
 
-// codexShells are Codex's names for its shell tool.
-var codexShells = map[string]bool{"bash": true, "shell": true, "exec_command": true, "local_shell": true, "container.exec": true, "shell_command": true, "unified_exec": true}
+// codexShell: Codex's names for its shell tool.
+func codexShell(name string) bool {
+	switch strings.ToLower(name) {
+	case "bash", "shell", "exec_command", "local_shell", "container.exec", "shell_command", "unified_exec":
+		return true
+	}
+	return false
+}
 
 func parseCodex(root gjson.Result) (*Event, error) {
 	ev, err := parseClaude(root)
@@ -50,7 +54,7 @@ func parseCodex(root gjson.Result) (*Event, error) {
 			return nil, fmt.Errorf("apply_patch: %w", err)
 		}
 		ev.Calls = calls
-	case codexShells[strings.ToLower(raw)]:
+	case codexShell(raw):
 		cmdv := in.Get("command")
 		if !cmdv.Exists() {
 			cmdv = in.Get("cmd")

@@ -21,16 +21,14 @@ import (
 // {"permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason"}
 // on stdout; Copilot's CLI puts an ask to the person itself. A hook that
 // outlives timeoutSec is let through, so the deadline answers first.
-func init() {
-	adapters[Copilot] = &adapter{
-		parse: parseCopilot,
-		post: func(root gjson.Result) bool {
-			n := str(root, "hook_event_name")
-			return n == "PostToolUse" || n == "PostToolUseFailure" || root.Get("toolResult").Exists()
-		},
-		asks:   func(*Event) bool { return true },
-		answer: answerCopilot,
-	}
+var copilotAdapter = &adapter{
+	parse: parseCopilot,
+	post: func(root gjson.Result) bool {
+		n := str(root, "hook_event_name")
+		return n == "PostToolUse" || n == "PostToolUseFailure" || root.Get("toolResult").Exists()
+	},
+	asks:   func(*Event) bool { return true },
+	answer: answerCopilot,
 }
 
 func parseCopilot(root gjson.Result) (*Event, error) {

@@ -25,15 +25,13 @@ import (
 // no permission refuses, so an allow is written too. An ask is honoured
 // by beforeShellExecution and beforeMCPExecution only (preToolUse treats
 // it as a deny): the others' asks go to Airlock's channel.
-func init() {
-	adapters[Cursor] = &adapter{
-		parse: parseCursor,
-		post:  func(root gjson.Result) bool { return cursorPost(root.Get("hook_event_name").String()) },
-		asks: func(ev *Event) bool {
-			return ev.Via == "" && (ev.Name == "beforeShellExecution" || ev.Name == "beforeMCPExecution")
-		},
-		answer: answerCursor,
-	}
+var cursorAdapter = &adapter{
+	parse: parseCursor,
+	post:  func(root gjson.Result) bool { return cursorPost(root.Get("hook_event_name").String()) },
+	asks: func(ev *Event) bool {
+		return ev.Via == "" && (ev.Name == "beforeShellExecution" || ev.Name == "beforeMCPExecution")
+	},
+	answer: answerCursor,
 }
 
 // cursorPost: Cursor's events after a tool ran.

@@ -20,13 +20,11 @@ import (
 // stderr (which Gemini logs as a hook failure, and blocks). Gemini's ask
 // is not something its headless mode can put to a person, so asks go to
 // Airlock's channel.
-func init() {
-	adapters[Gemini] = &adapter{
-		parse:  parseGemini,
-		post:   func(root gjson.Result) bool { return root.Get("hook_event_name").String() == "AfterTool" },
-		asks:   never,
-		answer: answerGemini,
-	}
+var geminiAdapter = &adapter{
+	parse:  parseGemini,
+	post:   func(root gjson.Result) bool { return root.Get("hook_event_name").String() == "AfterTool" },
+	asks:   never,
+	answer: answerGemini,
 }
 
 // maxURLs bounds the URLs of one web_fetch prompt (Gemini takes 20).

@@ -18,13 +18,11 @@ import (
 // post_* after the action. There is no tool_name. A hook refuses with
 // exit 2 (the reason on stderr); Cascade cannot be asked from a hook, so
 // asks go to Airlock's channel.
-func init() {
-	adapters[Windsurf] = &adapter{
-		parse:  parseWindsurf,
-		post:   func(root gjson.Result) bool { return strings.HasPrefix(str(root, "agent_action_name"), "post_") },
-		asks:   never,
-		answer: answerExit2,
-	}
+var windsurfAdapter = &adapter{
+	parse:  parseWindsurf,
+	post:   func(root gjson.Result) bool { return strings.HasPrefix(str(root, "agent_action_name"), "post_") },
+	asks:   never,
+	answer: answerExit2,
 }
 
 func parseWindsurf(root gjson.Result) (*Event, error) {

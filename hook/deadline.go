@@ -35,14 +35,10 @@ func deadline(getenv func(string) string) (time.Duration, string) {
 
 // deadlineFor is the deadline in force for an agent: DeadlineEnv when it
 // is a positive duration no longer than the agent's deadline (5 s before
-// its hook timeout, Timeouts), else that deadline (with a warning for the
+// its hook timeout, TimeoutOf), else that deadline (with a warning for the
 // caller to print when the variable was set).
 func deadlineFor(a Agent, getenv func(string) string) (time.Duration, string) {
-	t, ok := Timeouts[a]
-	if !ok {
-		t = Timeouts[Claude]
-	}
-	max := t.Deadline()
+	max := TimeoutOf(a).Deadline()
 	v := getenv(deadlineEnv)
 	if v == "" {
 		return max, ""

@@ -6,7 +6,7 @@
 // hook wired for post-tool events (they are also known by their names).
 //
 // It answers by its deadline (5 s before the hook timeout airlock init
-// writes for the agent, hook.Timeouts; AIRLOCK_HOOK_DEADLINE shortens it)
+// writes for the agent, hook.TimeoutOf; AIRLOCK_HOOK_DEADLINE shortens it)
 // on every path: a decision still running then is refused in the agent's
 // format, as any failure is. An unknown --agent is refused in Claude
 // Code's format (exit 2), the one every agent reads as a refusal or an
