@@ -1,14 +1,14 @@
 package hook
 
 import (
+	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"context"
 
 	"github.com/agentairlock/airlock/ask/question"
 	"github.com/agentairlock/airlock/audit"
@@ -70,7 +70,13 @@ func claimCall(airlockHome, key string) (*duplicate, bool) {
 // settle writes the first process's answer for the second to read.
 func (d *duplicate) settle(a policy.Action) {
 	tmp := d.path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(a.String()+"\n"), 0o600); err != nil {
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|noFollow, 0o600)
+	if err != nil {
+		return
+	}
+	_, werr := f.WriteString(a.String() + "\n")
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		_ = os.Remove(tmp)
 		return
 	}
 	_ = os.Rename(tmp, d.path)
@@ -86,7 +92,7 @@ type replayAsker struct {
 
 func (r *replayAsker) Ask(ctx context.Context, _ question.Request) question.Outcome {
 	for {
-		b, err := os.ReadFile(r.path)
+		b, err := readClaim(r.path)
 		if err == nil {
 			switch strings.TrimSpace(string(b)) {
 			case "allow":
@@ -104,6 +110,22 @@ func (r *replayAsker) Ask(ctx context.Context, _ question.Request) question.Outc
 		case <-time.After(dedupePoll):
 		}
 	}
+}
+
+// readClaim reads a claim without following a link (the home's state is
+// never opened through one).
+func readClaim(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 16)
+	n, err := f.Read(b)
+	if err != nil && n == 0 && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b[:n], nil
 }
 
 // prune removes stale claims.
