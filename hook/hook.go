@@ -17,8 +17,9 @@
 // failed) record the outcome and never block.
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
-// here — a policy that will not load, an unusable home, a panic — exits 2
-// unless the user set AIRLOCK_FAIL_OPEN=1.
+// here — a policy that will not load, an unusable home, a panic, an event
+// that cannot be read — exits 2 (another agent gets its own deny) unless
+// the user set AIRLOCK_FAIL_OPEN=1.
 package hook
 
 import (
