@@ -100,11 +100,20 @@ func turnHome(t *testing.T) agentHome {
 }
 
 func hookCommand(agent string) string {
+	if dir := os.Getenv("AIRLOCK_E2E_RECORD_EVENTS"); dir != "" {
+		// keeps every event the agent sends its hook, for fixtures
+		return "tee -a " + filepath.Join(dir, agent+".jsonl") + " | " + filepath.Join(bin, "airlock-hook") + " --agent " + agent
+	}
 	return filepath.Join(bin, "airlock-hook") + " --agent " + agent
 }
 
 // geminiTurn runs one Gemini CLI turn whose model calls tool with args.
 func geminiTurn(t *testing.T, h agentHome, hooked bool, tool string, args map[string]any, flags ...string) *fakeModel {
+	return geminiTurnWith(t, h, hooked, nil, tool, args, flags...)
+}
+
+// geminiTurnWith is geminiTurn with mcpServers in Gemini's settings.
+func geminiTurnWith(t *testing.T, h agentHome, hooked bool, mcpServers map[string]any, tool string, args map[string]any, flags ...string) *fakeModel {
 	t.Helper()
 	gemini := agentCLI(t, "@google/gemini-cli")
 	call, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
@@ -127,6 +136,9 @@ func geminiTurn(t *testing.T, h agentHome, hooked bool, tool string, args map[st
 		}
 	})
 	settings := map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}}
+	if mcpServers != nil {
+		settings["mcpServers"] = mcpServers
+	}
 	if hooked {
 		hook := []any{map[string]any{"matcher": ".*", "hooks": []any{map[string]any{"type": "command", "command": hookCommand("gemini"), "timeout": 90000}}}}
 		settings["hooks"] = map[string]any{"BeforeTool": hook, "AfterTool": hook}
@@ -146,7 +158,7 @@ func geminiTurn(t *testing.T, h agentHome, hooked bool, tool string, args map[st
 
 // codexTurn runs one Codex turn whose model calls the function name with
 // arguments.
-func codexTurn(t *testing.T, h agentHome, hooked bool, name string, args map[string]any) *fakeModel {
+func codexTurn(t *testing.T, h agentHome, hooked bool, name string, args map[string]any, config ...string) *fakeModel {
 	t.Helper()
 	codex := agentCLI(t, "@openai/codex")
 	a, _ := json.Marshal(args)
@@ -157,6 +169,10 @@ func codexTurn(t *testing.T, h agentHome, hooked bool, name string, args map[str
 		// whose family has it: a custom tool call whose input is the patch
 		model = "gpt-5.5"
 		call = map[string]any{"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": name, "input": args["input"]}
+	}
+	if server, tool, ok := strings.Cut(strings.TrimPrefix(name, "mcp__"), "__"); ok && strings.HasPrefix(name, "mcp__") {
+		// an MCP tool: its namespace and its own name
+		call["namespace"], call["name"] = "mcp__"+server, tool
 	}
 	item, _ := json.Marshal(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": call})
 	msg, _ := json.Marshal(map[string]any{"type": "response.output_item.done", "output_index": 0,
@@ -188,6 +204,9 @@ func codexTurn(t *testing.T, h agentHome, hooked bool, name string, args map[str
 	argv := []string{codex, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
 		"-c", `model_provider="fake"`, "-c", `model="` + model + `"`,
 		"-c", `model_providers.fake={name="fake", base_url="` + m.srv.URL + `/v1", env_key="FAKE_API_KEY", wire_api="responses"}`}
+	for _, c := range config {
+		argv = append(argv, "-c", c)
+	}
 	if hooked {
 		// the hook is wired by hand here, not trusted through Codex's
 		// /hooks review: the tests of `airlock init` prove the trust it
@@ -271,6 +290,70 @@ func TestRealGeminiTurns(t *testing.T) {
 		}
 		checkDecision(t, h, "Write", "write_file", "block", "")
 	})
+}
+
+// toolsCalled says whether a fake MCP server's log (every line it
+// received) holds a tools/call.
+func toolsCalled(t *testing.T, log string) bool {
+	b, err := os.ReadFile(log)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(b), `"tools/call"`)
+}
+
+func TestRealGeminiMCPTurn(t *testing.T) {
+	servers := func(log string) map[string]any {
+		return map[string]any{"fs": map[string]any{"command": buildFakeMCP(t), "args": []string{"-mode", "clean", "-log", log}, "trust": true}}
+	}
+	for _, hooked := range []bool{false, true} {
+		name := "control: without the hook the server reads the key"
+		if hooked {
+			name = "an MCP call with a key's path is refused by the hook; the server never sees it"
+		}
+		t.Run(name, func(t *testing.T) {
+			h := turnHome(t)
+			log := filepath.Join(h.home, "mcp.log")
+			m := geminiTurnWith(t, h, hooked, servers(log), "mcp_fs_read_file", map[string]any{"path": filepath.Join(h.home, ".ssh", "id_rsa")})
+			if !hooked {
+				if !m.carrying(keyMarker) || !toolsCalled(t, log) {
+					t.Fatalf("the control run did not leak the key through the server: the test could not fail")
+				}
+				return
+			}
+			if m.carrying(keyMarker) || toolsCalled(t, log) {
+				t.Fatal("the key's path reached the server")
+			}
+			checkDecision(t, h, "mcp__fs__read_file", "", "block", "")
+		})
+	}
+}
+
+func TestRealCodexMCPTurn(t *testing.T) {
+	for _, hooked := range []bool{false, true} {
+		name := "control: without the hook the server reads the key"
+		if hooked {
+			name = "an MCP call with a key's path is refused by the hook; the server never sees it"
+		}
+		t.Run(name, func(t *testing.T) {
+			h := turnHome(t)
+			log := filepath.Join(h.home, "mcp.log")
+			args, _ := json.Marshal([]string{"-mode", "clean", "-log", log})
+			m := codexTurn(t, h, hooked, "mcp__fs__read_file", map[string]any{"path": filepath.Join(h.home, ".ssh", "id_rsa")},
+				`mcp_servers.fs.command="`+buildFakeMCP(t)+`"`, "mcp_servers.fs.args="+string(args),
+				`mcp_servers.fs.default_tools_approval_mode="approve"`)
+			if !hooked {
+				if !m.carrying(keyMarker) || !toolsCalled(t, log) {
+					t.Fatalf("the control run did not leak the key through the server: the test could not fail")
+				}
+				return
+			}
+			if m.carrying(keyMarker) || toolsCalled(t, log) {
+				t.Fatal("the key's path reached the server")
+			}
+			checkDecision(t, h, "mcp__fs__read_file", "", "block", "")
+		})
+	}
 }
 
 func TestRealCodexTurns(t *testing.T) {

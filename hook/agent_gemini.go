@@ -15,7 +15,8 @@ import (
 // read_many_files, write_file (file_path, content), replace (file_path,
 // old_string, new_string), glob, grep_search (search_file_content in
 // older builds), list_directory, web_fetch (a prompt holding the URLs),
-// google_web_search; MCP tools are mcp__server__tool. A deny is
+// google_web_search; an MCP tool is named by mcp_context's server_name
+// and tool_name (its tool_name is mcp_server_tool in 0.61). A deny is
 // {"decision":"deny","reason":…} on stdout, and exit 2 with the reason on
 // stderr (which Gemini logs as a hook failure, and blocks). Gemini's ask
 // is not something its headless mode can put to a person, so asks go to
@@ -138,6 +139,14 @@ func parseGemini(root gjson.Result) (*Event, error) {
 	case "google_web_search", "web_search":
 		one("WebSearch", newInput().from(in, "query", "query"))
 	default:
+		// an MCP tool: Gemini 0.61 names it mcp_SERVER_TOOL in hooks (as
+		// towards the model), which cannot be split, and says its server
+		// and tool in mcp_context
+		mc := root.Get("mcp_context")
+		if server, tool := str(mc, "server_name"), str(mc, "tool_name"); server != "" && tool != "" {
+			ev.Calls = []Call{{Tool: mcpName(server, tool), Input: ev.Input}}
+			break
+		}
 		ev.Calls = []Call{{Tool: raw, Input: ev.Input}}
 	}
 	ev.Tool, ev.Input = ev.Calls[0].Tool, ev.Calls[0].Input
