@@ -10,10 +10,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Whole tool-use turns of the real Gemini CLI and Codex, offline: each
@@ -198,7 +200,11 @@ func codexTurn(t *testing.T, h agentHome, hooked bool, name string, args map[str
 	if err := os.MkdirAll(filepath.Join(h.home, ".codex"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append([]string(nil), h.env...), "FAKE_API_KEY=fake", "CODEX_HOME="+filepath.Join(h.home, ".codex"), "AIRLOCK_ASK_BACKEND=fallback")
+	env := append(append([]string(nil), h.env...), "FAKE_API_KEY=fake", "CODEX_HOME="+filepath.Join(h.home, ".codex"))
+	if !slices.ContainsFunc(h.env, func(v string) bool { return strings.HasPrefix(v, "AIRLOCK_ASK_BACKEND=") }) {
+		// nobody to ask: the policy's ask_fallback decides
+		env = append(env, "AIRLOCK_ASK_BACKEND=fallback")
+	}
 	// Codex's own sandbox and approvals off, so that Airlock is the only
 	// gate (as --yolo for Gemini): a control run must be able to leak
 	argv := []string{codex, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
@@ -431,4 +437,43 @@ func checkOutcome(t *testing.T, h agentHome, tool string) {
 		}
 	}
 	t.Errorf("no outcome record for %s: %+v", tool, decisionsIn(t, h))
+}
+
+// TestRealCodexAsk: Codex ignores an ask from its hook, so a force-push
+// goes to Airlock's ask channel: airlock askd puts it to a person, whose
+// answer decides (recorded as a person's), within the hook's timeout.
+func TestRealCodexAsk(t *testing.T) {
+	for _, answer := range []string{"y", "n"} {
+		t.Run(answer, func(t *testing.T) {
+			h := turnHome(t)
+			if err := os.MkdirAll(h.airlockHome, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			// askd only: an ask that does not reach it fails the test
+			h.env = append(h.env, "AIRLOCK_ASK_BACKEND=socket")
+			a := startAskd(t, h.env)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				deadline := time.Now().Add(60 * time.Second)
+				for !strings.Contains(a.out.String(), "Allow this call?") {
+					if time.Now().After(deadline) {
+						return
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				_, _ = io.WriteString(a.in, answer+"\n")
+			}()
+			m := codexTurn(t, h, true, "exec_command", map[string]any{"cmd": "git push --force origin main"})
+			<-done
+			want, says := "allow", ""
+			if answer == "n" {
+				want, says = "block", "a person refused it"
+			}
+			checkDecision(t, h, "Bash", "", want, "human")
+			if says != "" && !m.carrying(says) {
+				t.Errorf("the model was not told %q (last request %.2000s)", says, lastTail(m))
+			}
+		})
+	}
 }
