@@ -371,3 +371,27 @@ func mustParse(t *testing.T, s string) gjson.Result {
 	}
 	return gjson.Parse(s)
 }
+
+// TestTruncatedPostEventNeverBlocks: a post event cut short is still
+// known by its name, and passes, in every agent's protocol.
+func TestTruncatedPostEventNeverBlocks(t *testing.T) {
+	for a, ev := range map[Agent]string{
+		Claude:   `{"hook_event_name":"PostToolUse","tool_name":`,
+		Codex:    `{"hook_event_name":"PostToolUse","tool_name":`,
+		Gemini:   `{"hook_event_name":"AfterTool","tool_name":`,
+		Cursor:   `{"hook_event_name":"postToolUse","tool_name":`,
+		Windsurf: `{"agent_action_name":"post_run_command","tool_info":`,
+		Cline:    `{"hookName":"PostToolUse","postToolUse":`,
+		Copilot:  `{"hook_event_name":"PostToolUse","toolName":`,
+	} {
+		env, _ := testHome(t, nil)
+		code, out, errs := runIn(env, a, ev)
+		if code != ExitAllow || !strings.Contains(errs, "(not blocking)") {
+			t.Errorf("%s: a truncated post event: exit %d, stdout %q, stderr %q", a, code, out, errs)
+		}
+		// Cursor reads no permission from a post event
+		if got, err := readAnswer(a, code, out, errs); a != Cursor && (err != nil || got != "allow") {
+			t.Errorf("%s reads %q (%v)", a, got, err)
+		}
+	}
+}

@@ -168,12 +168,15 @@ func Run(o Options) (code int) {
 	if len(data) > maxEvent {
 		return fail(o, failOpen || post, fmt.Errorf("the hook event is larger than %d MB: too large to inspect", maxEvent>>20))
 	}
-	if !gjson.ValidBytes(data) {
-		return fail(o, failOpen || post, errors.New("unreadable hook event: the event is not valid JSON"))
-	}
+	// the event's name is read before its validity (gjson reads a
+	// truncated object as far as it goes): a post event that cannot be
+	// read never blocks
 	root := gjson.ParseBytes(data)
 	if ad.post(root) {
 		post = true
+	}
+	if !gjson.ValidBytes(data) {
+		return fail(o, failOpen || post, errors.New("unreadable hook event: the event is not valid JSON"))
 	}
 	ev, err := ad.parse(root)
 	if err != nil {
