@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -33,7 +32,7 @@ type Daemon struct {
 
 type pending struct {
 	req          wireRequest
-	conn         net.Conn
+	conn         conn
 	hello, chall string
 	deadline     time.Time
 	gone         chan struct{} // closed when the caller hung up
@@ -87,8 +86,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 			if ctx.Err() != nil {
 				break
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
 				continue
 			}
 			cancel()
@@ -102,7 +100,7 @@ func (d *Daemon) Serve(ctx context.Context) error {
 }
 
 // take checks one caller's proof, reads its question and queues it.
-func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending) {
+func (d *Daemon) take(ctx context.Context, conn conn, queue chan<- *pending) {
 	_ = conn.SetDeadline(time.Now().Add(requestReadTime))
 	from := "a caller"
 	if p := peerOf(conn); p.known {
@@ -299,7 +297,7 @@ func (d *Daemon) reply(p *pending, answer string) wireReply {
 // refuse logs a question that is not shown, tells its sender why and
 // hangs up. What the sender wrote is not echoed: it may be a forged
 // question drawn to look like one of askd's.
-func (d *Daemon) refuse(conn net.Conn, from, why string) {
+func (d *Daemon) refuse(conn conn, from, why string) {
 	_ = writeLine(conn, wireReply{Answer: "refused", Why: "airlock askd shows only questions from Airlock processes of this user"})
 	conn.Close()
 	// recorded first: what the screen says has been recorded
@@ -311,7 +309,7 @@ func (d *Daemon) refuse(conn net.Conn, from, why string) {
 
 // listen binds askd's address. An address something already answers on
 // is askd running when what answers proves so, and an impostor otherwise.
-func (d *Daemon) listen(ctx context.Context) (net.Listener, error) {
+func (d *Daemon) listen(ctx context.Context) (listener, error) {
 	addr := SocketAddress(d.Home)
 	if !useAbstract {
 		if err := d.held(ctx, addr); err != nil {
@@ -319,7 +317,7 @@ func (d *Daemon) listen(ctx context.Context) (net.Listener, error) {
 		}
 		return listenPath(addr)
 	}
-	ln, err := net.Listen("unix", addr)
+	ln, err := listenUnix(addr)
 	if err == nil {
 		return ln, nil
 	}
@@ -349,7 +347,7 @@ func (d *Daemon) held(ctx context.Context, addr string) error {
 
 // listenPath listens on askd.sock in the home (macOS, Windows), replacing
 // a stale socket nobody answers on.
-func listenPath(path string) (net.Listener, error) {
+func listenPath(path string) (listener, error) {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return nil, fmt.Errorf("%s exists and is not a socket; move it away", path)

@@ -5,7 +5,6 @@ package ask
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"net"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -33,12 +32,12 @@ type peer struct {
 	known    bool
 }
 
-func peerOf(c net.Conn) peer {
-	uc, ok := c.(*net.UnixConn)
+func peerOf(c conn) peer {
+	sc, ok := c.(syscall.Conn) // an *os.File on a socket (socket_unix.go), or a *net.UnixConn in tests
 	if !ok {
 		return peer{}
 	}
-	raw, err := uc.SyscallConn()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return peer{}
 	}

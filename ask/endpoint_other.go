@@ -2,8 +2,6 @@
 
 package ask
 
-import "net"
-
 // Elsewhere askd listens on askd.sock in the home (mode 0600, in a home
 // only its owner can write): macOS and Windows have no abstract sockets.
 var useAbstract = false
@@ -17,4 +15,4 @@ type peer struct {
 	known    bool
 }
 
-func peerOf(net.Conn) peer { return peer{} }
+func peerOf(conn) peer { return peer{} }

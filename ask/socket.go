@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -82,9 +81,26 @@ func SocketAddress(home string) string {
 	return SocketPath(home)
 }
 
+// conn is a connection to or from askd: an *os.File on a socket made with
+// golang.org/x/sys/unix (socket_unix.go: the hook links this package and
+// must not pay for package net's initialisation), or a net.Conn elsewhere;
+// their deadlines work the same way.
+type conn interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
+// listener accepts askd's callers.
+type listener interface {
+	Accept() (conn, error)
+	Close() error
+}
+
 // link is a connection to an askd that has proved it holds this home's key.
 type link struct {
-	conn          net.Conn
+	conn          conn
 	rd            *bufio.Reader
 	key           []byte
 	hello, chall  string
@@ -112,8 +128,7 @@ func (c *Channel) dial(ctx context.Context) (l *link, why string) {
 			return nil, home + " " + why + "; askd.sock there is not used"
 		}
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", addr)
+	conn, err := dialSocket(ctx, addr)
 	if err != nil {
 		return nil, "airlock askd is not running (" + shortErr(err) + ")"
 	}
@@ -199,8 +214,7 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	}
 	reply, err := l.rd.ReadBytes('\n')
 	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() || ctx.Err() != nil || time.Until(deadline) < 250*time.Millisecond {
+		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil || time.Until(deadline) < 250*time.Millisecond {
 			return result{reached: true, answer: Fallback}
 		}
 		return result{why: "airlock askd closed without an answer (" + shortErr(err) + ")"}

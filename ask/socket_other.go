@@ -3,6 +3,7 @@
 package ask
 
 import (
+	"context"
 	"net"
 	"os"
 )
@@ -14,8 +15,30 @@ func unsafeSocket(fi os.FileInfo) string {
 	return ""
 }
 
-func listenPrivate(path string) (net.Listener, error) {
-	return net.Listen("unix", path)
+func dialSocket(ctx context.Context, path string) (conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", path)
+}
+
+type netListener struct{ ln net.Listener }
+
+func (l netListener) Accept() (conn, error) { return l.ln.Accept() }
+func (l netListener) Close() error          { return l.ln.Close() }
+
+func listenPrivate(path string) (listener, error) {
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	return netListener{ln}, nil
+}
+
+func listenUnix(addr string) (listener, error) {
+	ln, err := net.Listen("unix", addr)
+	if err != nil {
+		return nil, err
+	}
+	return netListener{ln}, nil
 }
 
 func unsafeHome(string) string { return "" }

@@ -44,8 +44,10 @@ type canonField struct {
 
 // canonicalFields lists the record's members in key order, h left out
 // (appendFields puts it in its place).
-func (r *Record) canonicalFields() [15]canonField {
-	return [15]canonField{
+func (r *Record) canonicalFields() [17]canonField {
+	return [17]canonField{
+		{"agent", r.Agent, false},
+		{"agent_tool", r.AgentTool, false},
 		{"args_digest", r.ArgsDigest, false},
 		{"asked", r.Asked, false},
 		{"decision", r.Decision, false},
@@ -67,7 +69,7 @@ func (r *Record) canonicalFields() [15]canonField {
 
 // appendFields writes the object; h, when not empty, goes between event
 // and mode, where "h" sorts.
-func appendFields(dst []byte, fields [15]canonField, h string) []byte {
+func appendFields(dst []byte, fields [17]canonField, h string) []byte {
 	dst = append(dst, '{')
 	first := true
 	member := func(k, v string) {

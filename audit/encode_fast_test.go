@@ -32,6 +32,7 @@ func TestEncodeRecordFastMatches(t *testing.T) {
 	cases := []Record{
 		{Event: "decision", Source: "hook"},
 		{Time: "2026-12-01T10:00:00.000Z", Event: "decision", Source: "mcp", Session: "s", Tool: "Bash", Decision: "allow", Effective: "allow", Rule: "r", Reason: "why", Target: "cat a", Detail: "d", Mode: "guard", Asked: "human", ArgsDigest: "ab"},
+		{Time: "2026-12-01T10:00:00.000Z", Event: "decision", Source: "hook", Agent: "gemini", AgentTool: "run_shell_command", Tool: "Bash", Decision: "block", Effective: "block", ArgsDigest: "ab"},
 		{Event: "e", Source: "s", Target: `<script>&"\` + "\x00\x1f\x7f\t\n\r\b\f"},
 		{Event: "e", Source: "s", Detail: "\u2028\u2029 \u00e9 \U0001F600 \ufffd \u200b"},
 		{Event: "e", Source: "s", Reason: "bad \xff utf8"},

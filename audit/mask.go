@@ -53,6 +53,8 @@ func maskRecord(r Record) (Record, bool) {
 	r.Source = m(r.Source)
 	r.Session = m(r.Session)
 	r.Tool = m(r.Tool)
+	r.Agent = m(r.Agent)
+	r.AgentTool = m(r.AgentTool)
 	r.Decision = m(r.Decision)
 	r.Effective = m(r.Effective)
 	r.Rule = m(r.Rule)

@@ -52,7 +52,9 @@ type Record struct {
 	Event      string `json:"event"`                 // decision, outcome, audit_start, hook_error, gate_config, ...
 	Source     string `json:"source"`                // hook | mcp | cli
 	Session    string `json:"session,omitempty"`     // agent session id
-	Tool       string `json:"tool,omitempty"`        // tool name
+	Tool       string `json:"tool,omitempty"`        // tool name, canonical (Bash, Read, mcp__server__tool, ...)
+	Agent      string `json:"agent,omitempty"`       // the agent whose hook sent the call (codex, gemini, cursor, ...); "" for Claude Code and the proxy
+	AgentTool  string `json:"agent_tool,omitempty"`  // the agent's own name for the tool (run_shell_command), when it is not Tool
 	Decision   string `json:"decision,omitempty"`    // what the policy said: allow|ask|block
 	Effective  string `json:"effective,omitempty"`   // what happened: allow|ask|block|ran|...
 	Rule       string `json:"rule,omitempty"`        // rule or forbid id

@@ -180,6 +180,8 @@ func groupAlive(pgid int) bool {
 // auditRecord is what the test reads of one audit.jsonl line.
 type auditRecord struct {
 	Event, Detail, Session, Source, Tool, Decision string
+	Effective, Asked, Agent, Reason                string
+	AgentTool                                      string `json:"agent_tool"`
 }
 
 func readAudit(t testing.TB, airlockHome string) []auditRecord {

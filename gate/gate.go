@@ -34,6 +34,12 @@ type Call struct {
 	Session  string
 	Attended bool // a person can answer an ask
 
+	// Agent is the agent whose hook sent the call ("" for Claude Code and
+	// the proxy), AgentTool its own name for the tool when that is not
+	// Tool: both are recorded, the policy sees Tool only.
+	Agent     string
+	AgentTool string
+
 	// MCP calls: the server's name and the tool's own name. For a hook
 	// call named mcp__SERVER__TOOL they are filled from the name (both
 	// normalised as Claude Code writes them).
@@ -267,6 +273,8 @@ func (g *Gate) record(c Call, res Result) error {
 		Source:     c.Source,
 		Session:    c.Session,
 		Tool:       c.Tool,
+		Agent:      c.Agent,
+		AgentTool:  c.AgentTool,
 		Decision:   d.Action.String(),
 		Effective:  res.Effective.String(),
 		Rule:       d.Rule,

@@ -29,28 +29,36 @@ const DefaultDeadline = AgentTimeout - 5*time.Second
 // call through.
 const deadlineEnv = "AIRLOCK_HOOK_DEADLINE"
 
-// deadline is the deadline in force: DeadlineEnv when it is a positive
-// duration no longer than DefaultDeadline, else DefaultDeadline (with a
-// warning for the caller to print when the variable was set).
+// deadline is Claude Code's deadline in force (deadlineFor).
 func deadline(getenv func(string) string) (time.Duration, string) {
+	return deadlineFor(Claude, getenv)
+}
+
+// deadlineFor is the deadline in force for an agent: DeadlineEnv when it
+// is a positive duration no longer than the agent's deadline (5 s before
+// its hook timeout, TimeoutOf), else that deadline (with a warning for the
+// caller to print when the variable was set).
+func deadlineFor(a Agent, getenv func(string) string) (time.Duration, string) {
+	max := TimeoutOf(a).Deadline()
 	v := getenv(deadlineEnv)
 	if v == "" {
-		return DefaultDeadline, ""
+		return max, ""
 	}
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil || d <= 0:
-		return DefaultDeadline, fmt.Sprintf("%s=%q is not a positive duration (write e.g. 10s): using %s", deadlineEnv, v, DefaultDeadline)
-	case d > DefaultDeadline:
-		return DefaultDeadline, fmt.Sprintf("%s=%s is past %s, too close to the agent's %s hook timeout: using %s", deadlineEnv, v, DefaultDeadline, AgentTimeout, DefaultDeadline)
+		return max, fmt.Sprintf("%s=%q is not a positive duration (write e.g. 10s): using %s", deadlineEnv, v, max)
+	case d > max:
+		return max, fmt.Sprintf("%s=%s is past %s, too close to the agent's %s hook timeout: using %s", deadlineEnv, v, max, max+deadlineMargin, max)
 	}
 	return d, ""
 }
 
 // RunWithin is Run with an answer guaranteed by the deadline: Run decides
 // in a goroutine whose output is held back; when it has not returned by
-// the deadline, the call is refused in Claude Code's format (exit 2, the
-// reason on stderr; a --post hook or AIRLOCK_FAIL_OPEN=1 passes) and the
+// the deadline, the call is refused in the agent's format (Claude Code's:
+// exit 2, the reason on stderr; a --post hook or AIRLOCK_FAIL_OPEN=1
+// passes) and the
 // goroutine is abandoned — the binary exits, which ends it wherever it is
 // stuck. Exactly one answer is written. The refusal is recorded when the
 // log can take a record within recordWait (a hook_error record, rule
@@ -64,9 +72,10 @@ func RunWithin(o Options) int {
 // a timeout's record) has returned, so a test can wait for an abandoned
 // decision to end.
 func runWithin(o Options) (int, <-chan struct{}) {
-	d, warn := deadline(o.Getenv)
+	d, warn := deadlineFor(o.Agent, o.Getenv)
 	var out, errb bytes.Buffer
 	inner := o
+	inner.askBy = time.Now().Add(d - min(askMargin, d/4))
 	inner.Stdout, inner.Stderr = &out, &errb
 	done := make(chan int, 1)
 	var wg sync.WaitGroup
@@ -95,8 +104,8 @@ func runWithin(o Options) (int, <-chan struct{}) {
 		_, _ = o.Stderr.Write(errb.Bytes())
 		return code, finished
 	case <-timer.C:
-		failOpen := home.FailOpen(o.Getenv)
-		err := fmt.Errorf("airlock-hook did not decide within %s: something it reads or waits for is stuck (a policy file, a lock held by another process, the disk); it refuses before Claude Code's %s hook timeout, which would let the call through. Run `airlock doctor` to find it", d, AgentTimeout)
+		failOpen := home.FailOpen(o.Getenv) // never on a managed machine
+		err := fmt.Errorf("airlock-hook did not decide within %s: something it reads or waits for is stuck (a policy file, a lock held by another process, the disk); it refuses before the agent's %s hook timeout, which could let the call through. Run `airlock doctor` to find it", d, d+deadlineMargin)
 		if !o.Post {
 			recordTimeout(o, failOpen, err, &wg)
 		}

@@ -197,3 +197,41 @@ func TestHookRefusalMasksSecrets(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, stdout %q: want a block that names the target masked", code, errb.String(), out.String())
 	}
 }
+
+// TestTimeoutsNest: for every agent the hook's deadline comes before the
+// timeout init writes (or the agent's fixed one), and an ask on the
+// channel ends before the deadline; an agent that asks on
+// the channel gives a person the channel's full default (60 s).
+func TestTimeoutsNest(t *testing.T) {
+	for _, a := range Agents {
+		h := TimeoutOf(a)
+		d := h.Deadline()
+		limit := h.Timeout
+		if limit == 0 {
+			limit = h.Default
+		}
+		if limit == 0 {
+			limit = AgentTimeout
+		}
+		if d <= 0 || d > limit-5*time.Second {
+			t.Errorf("%s: deadline %s, timeout %s: less than 5 s apart", a, d, limit)
+		}
+		if h.Timeout != 0 && (h.Unit == "" || h.Field == "") {
+			t.Errorf("%s: a timeout to write without its unit and field", a)
+		}
+		got, _ := deadlineFor(a, func(string) string { return "" })
+		if got != d {
+			t.Errorf("%s: deadlineFor %s, want %s", a, got, d)
+		}
+		by := askDeadline(Options{Agent: a, Getenv: func(string) string { return "" }})
+		if left := time.Until(by); left <= 0 || left >= d {
+			t.Errorf("%s: an ask ends %s from now, deadline %s", a, left, d)
+		}
+		if !adapterFor(a).asks(&Event{Agent: a}) && h.Timeout != 0 && time.Until(by) < 60*time.Second {
+			t.Errorf("%s asks on the channel and writes its timeout, but a person gets %s, less than the channel's 60 s", a, time.Until(by))
+		}
+	}
+	if TimeoutOf(Claude).Timeout != AgentTimeout {
+		t.Errorf("Claude Code's timeout is not AgentTimeout (setup.HookTimeout is held to it)")
+	}
+}

@@ -1,15 +1,25 @@
-// Package hook speaks Claude Code's hook protocol: one event on stdin, one
-// answer as an exit code (and, for an ask, JSON on stdout).
+// Package hook is one small adapter per agent's hook protocol (Claude
+// Code, Codex, Gemini CLI, Cursor, Windsurf, Cline, Copilot; agent_*.go):
+// one event on stdin → canonical calls (the tool names and argument shapes
+// the policy knows) → the one gate → the agent's own answer, as an exit
+// code and what it reads on stdout or stderr. docs/hooks.md has each
+// agent's events, answers and timeouts.
 //
-// PreToolUse: allow is exit 0 with nothing printed (printing
+// An agent that cannot put an ask to a person from its hook (Codex,
+// Cursor's preToolUse, Gemini CLI, Windsurf, Cline) has the ask put on
+// Airlock's ask channel, as the MCP proxy does (askchan.go), inside the
+// agent's hook timeout.
+//
+// Claude Code, PreToolUse: allow is exit 0 with nothing printed (printing
 // permissionDecision "allow" would switch off Claude Code's own prompt);
 // block is exit 2 with the reason on stderr; ask is exit 0 with the
 // hookSpecificOutput JSON. PostToolUse and PostToolUseFailure (a tool that
 // failed) record the outcome and never block.
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
-// here — a policy that will not load, an unusable home, a panic — exits 2
-// unless the user set AIRLOCK_FAIL_OPEN=1.
+// here — a policy that will not load, an unusable home, a panic, an event
+// that cannot be read — exits 2 (another agent gets its own deny) unless
+// the user set AIRLOCK_FAIL_OPEN=1.
 package hook
 
 import (
@@ -20,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -44,15 +55,31 @@ const maxEvent = 64 << 20
 
 // Event is the part of a hook event Airlock reads.
 type Event struct {
-	Name           string // hook_event_name
-	Tool           string
-	Input          []byte // tool_input, raw JSON object
+	Name           string // hook_event_name (or the agent's name for the event)
+	Tool           string // the first call's canonical tool
+	Input          []byte // the first call's arguments, a JSON object
 	Session        string
 	Cwd            string
 	PermissionMode string
 	Response       gjson.Result // tool_response (PostToolUse)
 	Error          string       // error (PostToolUseFailure)
 	Interrupted    bool         // is_interrupt (PostToolUseFailure)
+
+	// Agent is the protocol the event was read in; AgentTool the agent's
+	// own name for the tool ("" when it is Tool).
+	Agent     Agent
+	AgentTool string
+	// Calls are the canonical calls of the event, Tool and Input first:
+	// more than one when one tool acts on several files (a Codex patch).
+	Calls []Call
+	// Failed: a post event whose tool failed, in an agent's own terms.
+	Failed bool
+	// Via is the agent whose hook file ran airlock-hook when it is not
+	// Agent (Cursor running the hook wired as Claude Code's).
+	Via Agent
+	// Dedupe keys a call that two of an agent's hook files gate (Cursor's
+	// own and Claude Code's): "" when the agent has only one.
+	Dedupe string
 }
 
 // ParseEvent reads a hook event. It fails on anything that is not a JSON
@@ -61,7 +88,11 @@ func ParseEvent(data []byte) (*Event, error) {
 	if !gjson.ValidBytes(data) {
 		return nil, errors.New("the event is not valid JSON")
 	}
-	root := gjson.ParseBytes(data)
+	return parseClaude(gjson.ParseBytes(data))
+}
+
+// parseClaude reads Claude Code's event from its parsed JSON.
+func parseClaude(root gjson.Result) (*Event, error) {
 	if !root.IsObject() {
 		return nil, errors.New("the event is not a JSON object")
 	}
@@ -84,6 +115,8 @@ func ParseEvent(data []byte) (*Event, error) {
 		return nil, errors.New("the event's tool_input is not a JSON object")
 	}
 	ev.Input = []byte(ti.Raw)
+	ev.Agent = Claude
+	ev.Calls = []Call{{Tool: ev.Tool, Input: ev.Input}}
 	return ev, nil
 }
 
@@ -107,15 +140,22 @@ type Options struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Post   bool // --post: this is a PostToolUse hook
+	// Agent is the protocol spoken (--agent); "" is Claude Code's.
+	Agent  Agent
 	Getenv func(string) string
 	// EnvFunc finds the user's environment (home.FromOS in the binary).
 	EnvFunc func() (home.Env, error)
+
+	// askBy is when an ask on Airlock's channel must have ended (set by
+	// RunWithin from the deadline; zero: the deadline from now).
+	askBy time.Time
 }
 
 // Run handles one event and returns the process exit code.
 func Run(o Options) (code int) {
 	failOpen := home.FailOpen(o.Getenv) // never on a managed machine
 	post := o.Post
+	ad := adapterFor(o.Agent)
 	defer func() {
 		if r := recover(); r != nil {
 			code = fail(o, failOpen || post, fmt.Errorf("internal error: %v", r))
@@ -128,10 +168,17 @@ func Run(o Options) (code int) {
 	if len(data) > maxEvent {
 		return fail(o, failOpen || post, fmt.Errorf("the hook event is larger than %d MB: too large to inspect", maxEvent>>20))
 	}
-	if postEvent(gjson.GetBytes(data, "hook_event_name").String()) {
+	// the event's name is read before its validity (gjson reads a
+	// truncated object as far as it goes): a post event that cannot be
+	// read never blocks
+	root := gjson.ParseBytes(data)
+	if ad.post(root) {
 		post = true
 	}
-	ev, err := ParseEvent(data)
+	if !gjson.ValidBytes(data) {
+		return fail(o, failOpen || post, errors.New("unreadable hook event: the event is not valid JSON"))
+	}
+	ev, err := ad.parse(root)
 	if err != nil {
 		return fail(o, failOpen || post, fmt.Errorf("unreadable hook event: %w", err))
 	}
@@ -141,6 +188,9 @@ func Run(o Options) (code int) {
 		wd, err := os.Getwd()
 		if err != nil {
 			return fail(o, failOpen || post, fmt.Errorf("no cwd in the event and none of our own: %w", err))
+		}
+		if ev.Cwd != "" {
+			wd = filepath.Join(wd, ev.Cwd)
 		}
 		ev.Cwd = wd
 	}
@@ -153,23 +203,69 @@ func Run(o Options) (code int) {
 		return fail(o, failOpen || post, fmt.Errorf("AIRLOCK_HOME %s is unusable: %w", env.AirlockHome, err))
 	}
 	if post {
-		return recordOutcome(o, log, env, ev)
+		return recordOutcome(o, ad, log, env, ev)
 	}
 	p, err := policy.LoadEnv(env, ev.Cwd)
 	if err != nil {
 		_, _ = log.Append(audit.Record{Event: "hook_error", Source: "hook", Session: ev.Session, Tool: ev.Tool,
+			Agent: agentField(ev), AgentTool: ev.AgentTool,
 			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
 		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
 	}
-	if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, env)); err != nil {
-		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
-	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
-	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
-	// The gate has applied the rule (a decision it could not record is a
-	// refusal unless AIRLOCK_FAIL_OPEN=1): the answer follows res.Effective;
-	// here the person is told what happened to the record.
+	attended := ad.asks(ev)
+	if !attended {
+		g.Ask = &channelAsker{home: env.AirlockHome, getenv: env.Getenv, by: askDeadline(o)}
+	}
+	var dup *duplicate
+	if ev.Dedupe != "" {
+		// the same call gated by another of the agent's hook files: one
+		// record, one ask
+		var first bool
+		if dup, first = claimCall(env.AirlockHome, ev.Dedupe); !first {
+			g.Log, g.Notify = nil, nil
+			g.Ask = dup.asker(askDeadline(o))
+		}
+	}
+	if g.Log != nil {
+		if err := gate.RecordConfig(log, env.AirlockHome, ev.Session, gate.ConfigOf("hook", p, env)); err != nil {
+			fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
+		}
+	}
+	v := verdict{Action: policy.Allow, Tool: displayTool(ev)}
+	for _, c := range ev.Calls {
+		res := g.Decide(gate.Call{Source: "hook", Tool: c.Tool, Input: c.Input, Cwd: ev.Cwd, Session: ev.Session,
+			Attended: attended, Agent: agentField(ev), AgentTool: ev.AgentTool})
+		warnUnrecorded(o, res, env)
+		switch res.Effective {
+		case policy.Block:
+			d := res.Refusal()
+			v = verdict{Action: policy.Block, Tool: v.Tool, Reason: textsafe.Escape(secret.Mask(d.Explain()))}
+		case policy.Ask:
+			if v.Action == policy.Allow {
+				v = verdict{Action: policy.Ask, Tool: v.Tool, Reason: textsafe.Escape(secret.Mask(res.Decision.Explain()))}
+			}
+		}
+		if v.Action == policy.Block {
+			break
+		}
+	}
+	if v.Action == policy.Ask && !attended {
+		// the ask channel settles every ask; one still open here would be
+		// an allow to an agent that cannot ask
+		v.Action = policy.Block
+	}
+	if dup != nil && dup.first {
+		dup.settle(v.Action)
+	}
+	return ad.answer(answerTo{o.Stdout, o.Stderr}, ev, v)
+}
+
+// warnUnrecorded tells the person what happened to the record: the gate
+// has applied the rule (a decision it could not record is a refusal
+// unless AIRLOCK_FAIL_OPEN=1), the answer follows res.Effective.
+func warnUnrecorded(o Options, res gate.Result, env home.Env) {
 	switch {
 	case res.AuditErr == nil:
 	case res.FailedOpen():
@@ -179,32 +275,56 @@ func Run(o Options) (code int) {
 	default:
 		fmt.Fprintf(o.Stderr, "airlock: warning: the decision was not recorded: %s\n", oneLine(gate.Unrecorded(res.AuditErr, env.AirlockHome)))
 	}
-	return answer(o, ev.Tool, res)
 }
 
-func answer(o Options, tool string, res gate.Result) int {
-	switch res.Effective {
+// agentField is the record's agent: "" for Claude Code's own events, so
+// that its records read as they always have.
+func agentField(ev *Event) string {
+	if ev.Agent == Claude || ev.Agent == "" {
+		return ""
+	}
+	if ev.Via != "" && ev.Via != ev.Agent {
+		return string(ev.Agent) + "/" + string(ev.Via)
+	}
+	return string(ev.Agent)
+}
+
+// displayTool is the name a refusal names: the agent's own.
+func displayTool(ev *Event) string {
+	if ev.AgentTool != "" {
+		return ev.AgentTool
+	}
+	return ev.Tool
+}
+
+// answerClaude is Claude Code's answer: allow is exit 0 with nothing
+// printed, block exit 2 with the reason on stderr, ask the
+// hookSpecificOutput JSON.
+func answerClaude(w answerTo, _ *Event, v verdict) int {
+	switch v.Action {
 	case policy.Block:
-		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s: %s\n", textsafe.Escape(tool), textsafe.Escape(secret.Mask(res.Decision.Explain())))
+		fmt.Fprintf(w.Stderr, "Airlock blocked this call: %s: %s\n", textsafe.Escape(v.Tool), v.Reason)
 		return ExitBlock
 	case policy.Ask:
-		out := map[string]any{"hookSpecificOutput": map[string]any{
+		writeJSON(w.Stdout, map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName":            "PreToolUse",
 			"permissionDecision":       "ask",
-			"permissionDecisionReason": "Airlock: " + textsafe.Escape(secret.Mask(res.Decision.Explain())),
-		}}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return fail(o, false, err)
-		}
-		fmt.Fprintf(o.Stdout, "%s\n", b)
-		return ExitAllow
+			"permissionDecisionReason": "Airlock: " + v.Reason,
+		}})
 	}
 	return ExitAllow
 }
 
-func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
+// writeJSON writes one JSON line; its values are strings and maps of
+// strings, which always encode.
+func writeJSON(w io.Writer, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Event) int {
 	r := audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
+		Agent: agentField(ev), AgentTool: ev.AgentTool,
 		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input), Reason: outcomeReason(ev)}
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
@@ -221,18 +341,30 @@ func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 	if _, err := log.Append(r); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
+	if ad.answerPost != nil {
+		ad.answerPost(answerTo{o.Stdout, o.Stderr})
+	}
 	return ExitAllow
 }
 
-// fail answers an internal failure: exit 2 (blocking) unless the failure
-// may pass (AIRLOCK_FAIL_OPEN=1, or a PostToolUse event, which never blocks).
+// fail answers an internal failure in the agent's deny format (Claude
+// Code's: exit 2), unless the failure may pass (AIRLOCK_FAIL_OPEN=1, or a
+// post event, which never blocks).
 func fail(o Options, pass bool, err error) int {
 	if pass {
 		fmt.Fprintf(o.Stderr, "airlock: %s (not blocking)\n", oneLine(err.Error()))
+		ad := adapterFor(o.Agent)
+		if ad.answerPost != nil {
+			ad.answerPost(answerTo{o.Stdout, o.Stderr})
+		}
 		return ExitAllow
 	}
-	fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s. Airlock fails closed; fix the problem, or set AIRLOCK_FAIL_OPEN=1 to let calls through while it is broken.\n", oneLine(err.Error()))
-	return ExitBlock
+	msg := fmt.Sprintf("%s. Airlock fails closed; fix the problem, or set AIRLOCK_FAIL_OPEN=1 to let calls through while it is broken.", oneLine(err.Error()))
+	if o.Agent == Claude || o.Agent == "" {
+		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s\n", msg)
+		return ExitBlock
+	}
+	return adapterFor(o.Agent).answer(answerTo{o.Stdout, o.Stderr}, &Event{Agent: o.Agent}, verdict{Action: policy.Block, Reason: msg})
 }
 
 func effectiveOnFailure(failOpen bool) string {

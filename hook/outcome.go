@@ -22,10 +22,11 @@ const maxOutcomeError = 200
 // outcomeReason is what an outcome record says about how the tool ended
 // ("" for a success with nothing to note).
 func outcomeReason(ev *Event) string {
+	failed := ev.Failed || ev.Name == "PostToolUseFailure"
 	switch {
-	case ev.Name == "PostToolUseFailure" && ev.Interrupted:
+	case failed && ev.Interrupted:
 		return "the tool was interrupted"
-	case ev.Name == "PostToolUseFailure":
+	case failed:
 		msg := strings.TrimSpace(oneLine(ev.Error))
 		if msg == "" {
 			return "the tool failed"

@@ -37,6 +37,10 @@ type hookDialect struct {
 	// ms: it is in milliseconds (Gemini CLI).
 	timeoutKey string
 	ms         bool
+	// timeout is what init writes, in seconds (0: HookTimeout). An agent
+	// that cannot ask gets room for Airlock's ask channel: hook.TimeoutOf
+	// says how much, and a test of hook's holds the two together.
+	timeout int
 	// typed: a handler carries "type": "command".
 	typed bool
 	// copilot: the command is in "bash" and "powershell", not "command".
@@ -54,11 +58,11 @@ var (
 	claudeDialect = &hookDialect{events: []hookEv{{"PreToolUse", false}, {"PostToolUse", true}, {"PostToolUseFailure", true}},
 		grouped: true, timeoutKey: "timeout", typed: true}
 	codexDialect = &hookDialect{agent: "codex", events: []hookEv{{"PreToolUse", false}, {"PostToolUse", true}},
-		grouped: true, timeoutKey: "timeout", typed: true}
+		grouped: true, timeoutKey: "timeout", typed: true, timeout: AskHookTimeout}
 	geminiDialect = &hookDialect{agent: "gemini", events: []hookEv{{"BeforeTool", false}, {"AfterTool", true}},
-		grouped: true, timeoutKey: "timeout", ms: true, typed: true}
+		grouped: true, timeoutKey: "timeout", ms: true, typed: true, timeout: AskHookTimeout}
 	cursorDialect = &hookDialect{agent: "cursor", events: []hookEv{{"preToolUse", false}, {"postToolUse", true}},
-		timeoutKey: "timeout", failClosed: true, version: true}
+		timeoutKey: "timeout", failClosed: true, version: true, timeout: AskHookTimeout}
 	windsurfDialect = &hookDialect{agent: "windsurf", events: []hookEv{
 		{"pre_read_code", false}, {"pre_write_code", false}, {"pre_run_command", false}, {"pre_mcp_tool_use", false},
 		{"post_read_code", true}, {"post_write_code", true}, {"post_run_command", true}, {"post_mcp_tool_use", true}},
@@ -147,7 +151,7 @@ func (d *hookDialect) handler(path string, ev hookEv) orderedObj {
 		o = append(o, kv{"command", d.command(path, ev.post)})
 	}
 	if d.timeoutKey != "" {
-		t := HookTimeout
+		t := d.seconds()
 		if d.ms {
 			t *= 1000
 		}
@@ -179,9 +183,38 @@ func (d *hookDialect) written(r hookRecord) Hook {
 		h.Matcher = "*"
 	}
 	if d.timeoutKey != "" {
-		h.Timeout = HookTimeout
+		h.Timeout = d.seconds()
 	}
 	return h
+}
+
+// seconds is the timeout init writes for the dialect.
+func (d *hookDialect) seconds() int {
+	if d.timeout > 0 {
+		return d.timeout
+	}
+	return HookTimeout
+}
+
+// AskHookTimeout is the timeout, in seconds, init writes for an agent
+// whose hooks cannot ask (Codex, Gemini CLI, Cursor): the ask goes to
+// Airlock's channel, and a person needs the time to answer
+// (hook.TimeoutOf).
+const AskHookTimeout = 90
+
+// HookTimeoutOf is the timeout, in seconds, init writes for airlock-hook
+// --agent NAME ("" or claude for Claude Code); 0 for an agent whose hooks
+// have no timeout field.
+func HookTimeoutOf(agent string) int {
+	for _, d := range []*hookDialect{claudeDialect, codexDialect, geminiDialect, cursorDialect, windsurfDialect, copilotDialect, clineDialect} {
+		if d.agent == agent || (agent == "claude" && d.agent == "") {
+			if d.timeoutKey == "" {
+				return 0
+			}
+			return d.seconds()
+		}
+	}
+	return 0
 }
 
 // ev is the dialect's event named name.

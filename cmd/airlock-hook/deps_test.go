@@ -13,12 +13,12 @@ import (
 // binaries' business.
 // crypto/x509 (and the RSA, ECDSA and P-curve code it links, each with a
 // package initialisation every process pays) stays out: audit reads and
-// writes its ed25519 keys' PKCS#8 and PKIX forms itself. Neither does the
-// ask channel (its askd socket links net): the hook's asks are Claude
-// Code's prompt, and gate names an ask with ask/question only.
+// writes its ed25519 keys' PKCS#8 and PKIX forms itself. Nor does net:
+// the ask channel, which the hook opens for agents that cannot ask, speaks
+// to askd's socket through golang.org/x/sys/unix (ask/socket_unix.go), so
+// its package initialisation is not paid by every call.
 var hookBanned = []string{
 	"net=",
-	"github.com/agentairlock/airlock/ask=",
 	"crypto/x509",
 	"crypto/rsa",
 	"crypto/ecdsa",

@@ -1,10 +1,16 @@
-// Command airlock-hook is Claude Code's PreToolUse, PostToolUse and
-// PostToolUseFailure hook (the last two with --post). One
-// process per tool call: read the event, decide, answer, exit.
+// Command airlock-hook is the agents' hook: `airlock-hook [--agent NAME]
+// [--post]`, NAME one of claude, codex, gemini, cursor, windsurf, cline,
+// copilot (airlock init writes it; no --agent is Claude Code, as hooks
+// wired before there were adapters are). One process per tool call: read
+// the event, decide, answer in that agent's format, exit. --post marks a
+// hook wired for post-tool events (they are also known by their names).
 //
-// It answers by its deadline (25 s, 5 s before the 30 s timeout airlock
-// init writes; AIRLOCK_HOOK_DEADLINE shortens it) on every path: a
-// decision still running then is refused with exit 2, as any failure.
+// It answers by its deadline (5 s before the hook timeout airlock init
+// writes for the agent, hook.TimeoutOf; AIRLOCK_HOOK_DEADLINE shortens it)
+// on every path: a decision still running then is refused in the agent's
+// format, as any failure is. An unknown --agent is refused in Claude
+// Code's format (exit 2), the one every agent reads as a refusal or an
+// error.
 //
 // Build it with CGO_ENABLED=0 (install.sh does): a static binary skips the
 // dynamic loader, which is a third of this process's life. It runs on one
@@ -12,7 +18,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/agentairlock/airlock/hook"
 	"github.com/agentairlock/airlock/internal/home"
@@ -21,13 +29,28 @@ import (
 
 func main() {
 	post := false
-	for _, a := range os.Args[1:] {
-		if a == "--post" || a == "post" {
+	name := ""
+	args := os.Args[1:]
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--post" || a == "post":
 			post = true
+		case a == hook.AgentFlag && i+1 < len(args):
+			i++
+			name = args[i]
+		case strings.HasPrefix(a, hook.AgentFlag+"="):
+			name = strings.TrimPrefix(a, hook.AgentFlag+"=")
+		case a == hook.AgentFlag:
+			name = "?" // no value: refused below
 		}
+	}
+	agent, err := hook.ParseAgent(name)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "Airlock blocked this call: airlock-hook %s: %v. Airlock fails closed; fix the hook's command line (airlock init writes it).\n", hook.AgentFlag, err)
+		os.Exit(hook.ExitBlock)
 	}
 	os.Exit(hook.RunWithin(hook.Options{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Post: post, Getenv: os.Getenv, EnvFunc: home.FromOS,
+		Post: post, Agent: agent, Getenv: os.Getenv, EnvFunc: home.FromOS,
 	}))
 }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package hook
+
+const noFollow = 0
