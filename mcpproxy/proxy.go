@@ -86,6 +86,9 @@ type Proxy struct {
 	dropped       int // server lines dropped as malformed
 	refused       int // client messages refused as malformed
 
+	filters []ResultFilter // what every answer a model reads passes through (ingress.go)
+	taint   taint          // set when such an answer carried indicators
+
 	finished       sync.Once // the last records are written
 	recordFailures int       // proxy events the log refused
 	lastRecordWarn time.Time // when stderr last said so
@@ -94,6 +97,7 @@ type Proxy struct {
 type pendingReq struct {
 	raw    string // the id as the client spelled it
 	method string
+	tool   string // tools/call and prompts/get: the name; resources/read: the uri
 	first  bool // tools/list without a cursor: a listing starts
 	seq    uint64
 }
@@ -301,6 +305,7 @@ func newProxy(o Options) *Proxy {
 		serverPending: map[string]uint64{},
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
+		filters:       []ResultFilter{readResults},
 	}
 	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)

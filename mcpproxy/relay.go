@@ -287,9 +287,14 @@ func (p *Proxy) track(key, raw, method string, root gjson.Result) {
 	// raw is a piece of the message: a copy keeps the map from holding
 	// the whole line
 	pr := pendingReq{method: method, seq: p.seq, raw: strings.Clone(raw)}
-	if method == "tools/list" {
+	switch method {
+	case "tools/list":
 		pr.first = !root.Get("params.cursor").Exists()
 		p.adm.clientListing(pr.first)
+	case "tools/call", "prompts/get":
+		pr.tool = strings.Clone(root.Get("params.name").Str)
+	case "resources/read":
+		pr.tool = strings.Clone(root.Get("params.uri").Str)
 	}
 	p.pending[key] = pr
 	delete(p.answered, key) // a cancel for it is the server's again

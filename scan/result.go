@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -144,10 +145,11 @@ var resultNeedles = []string{
 	"built-in", "builtin", "built in", "native", "prefer this", "prefer these", "prefer our",
 	// tag blocks
 	"<important", "<system", "<sys", "<instruction", "<admin", "<override", "<secret", "<hidden", "<critical", "[inst]",
-	"<<sys", "<|im_start|", "<|system|", "[system", "< ",
+	"<<sys", "<|im_start|", "<|system|", "[system", "< important", "< system", "< instruction", "< admin", "< secret", "< hidden",
 	// steering other tools
 	"tool is", "tools are", "tool gets", "before using", "before calling", "before invoking", "before running",
-	"before executing", "prior to", "instead of", "rather than", "every tool", "each tool", "any tool", "all tool",
+	"before executing", "prior to", "instead of calling", "instead of using", "instead of invoking",
+	"rather than calling", "rather than using", "rather than invoking", "every tool", "each tool", "any tool", "all tool",
 	"subsequent", "calls to", "you call", "you use", "you invoke", "model calls", "assistant calls", "agent calls",
 	"this tool must", "this tool should",
 }
@@ -156,43 +158,121 @@ var resultNeedles = []string{
 var concealNeedles = []string{"tell", "inform", "notify", "alert", "hide", "know", "see", "notice", "aware", "learn", "find out"}
 
 // mayCarry is the cheap pass: false when s cannot hold anything
-// ReadResult acts on.
+// ReadResult acts on. One table-driven pass folds ASCII the way the
+// engine does where it matters (case, emphasis, line breaks and runs of
+// spaces) and notes base64 runs; the needles are then looked up in the
+// folded copy.
 func mayCarry(s string) bool {
 	lower := make([]byte, 0, len(s))
+	var prev byte
+	run, longRun := 0, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c >= 0x80, c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
-			return true // hidden characters, look-alikes, control sequences
-		case c == '&' && (strings.HasPrefix(s[i:], "&#") || strings.HasPrefix(s[i:], "&lt")):
-			return true // entities fold to the characters they spell
-		case c == '*' || c == '_':
-			continue // emphasis folds away: "**ignore** all", "ignore_all"
-		case c == '\n' || c == '\t' || c == '\r' || c == '>':
-			c = ' ' // a quote marker or a line break between two words
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
+		if b64Class[c] {
+			run++
+			longRun = longRun || run >= minBase64
+		} else {
+			run = 0
 		}
-		if c == ' ' && len(lower) > 0 && lower[len(lower)-1] == ' ' {
+		m := foldClass[c]
+		switch m {
+		case classSkip:
 			continue
+		case classStop:
+			return true // hidden characters, look-alikes, control sequences
+		case classAmp:
+			if strings.HasPrefix(s[i:], "&#") || strings.HasPrefix(s[i:], "&lt") {
+				return true // entities fold to the characters they spell
+			}
+			m = '&'
+		case ' ':
+			if prev == ' ' {
+				continue
+			}
 		}
-		lower = append(lower, c)
+		lower = append(lower, m)
+		prev = m
 	}
-	l := string(lower)
-	for _, n := range resultNeedles {
-		if strings.Contains(l, n) {
-			return true
-		}
+	if resultNeedleSet.any(lower) {
+		return true
 	}
-	if strings.Contains(l, "user") {
+	if bytes.Contains(lower, []byte("user")) {
 		for _, n := range concealNeedles {
-			if strings.Contains(l, n) {
+			if bytes.Contains(lower, []byte(n)) {
 				return true
 			}
 		}
 	}
-	return textInBase64(s)
+	return longRun && textInBase64(s)
 }
+
+// foldClass maps a byte to what mayCarry's copy holds: itself in lower
+// case, a space for white space and quote markers, or one of the classes.
+const (
+	classSkip byte = 0
+	classStop byte = 1
+	classAmp  byte = 2
+)
+
+var foldClass, b64Class = func() (f [256]byte, b [256]bool) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 0x80, c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
+			f[c] = classStop
+		case c == '*' || c == '_':
+			f[c] = classSkip // emphasis folds away: "**ignore** all", "ignore_all"
+		case c == '&':
+			f[c] = classAmp
+		case c == '\n' || c == '\t' || c == '\r' || c == '>' || c == ' ':
+			f[c] = ' ' // a quote marker or a line break between two words
+		case 'A' <= c && c <= 'Z':
+			f[c] = byte(c) + 'a' - 'A'
+		default:
+			f[c] = byte(c)
+		}
+		b[c] = isB64(byte(c))
+	}
+	return f, b
+}()
+
+// needleSet finds any of a set of lower-case needles (each at least three
+// bytes) in one pass: a bitmap of their first three bytes' hash says
+// where one may start, and only there are they compared.
+type needleSet struct {
+	bits  [1 << 16 / 64]uint64
+	byKey map[uint16][][]byte
+}
+
+func newNeedleSet(ns []string) *needleSet {
+	s := &needleSet{byKey: map[uint16][][]byte{}}
+	for _, n := range ns {
+		k := triKey(n[0], n[1], n[2])
+		s.bits[k/64] |= 1 << (k % 64)
+		s.byKey[k] = append(s.byKey[k], []byte(n))
+	}
+	return s
+}
+
+func triKey(a, b, c byte) uint16 {
+	return uint16(a)*961 + uint16(b)*31 + uint16(c)
+}
+
+func (s *needleSet) any(t []byte) bool {
+	for i := 0; i+3 <= len(t); i++ {
+		k := triKey(t[i], t[i+1], t[i+2])
+		if s.bits[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, n := range s.byKey[k] {
+			if bytes.HasPrefix(t[i:], n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var resultNeedleSet = newNeedleSet(resultNeedles)
 
 // textInBase64 reports a base64 run long enough to be reported that
 // decodes to text (its start is enough to tell): a picture is binary.

@@ -77,3 +77,19 @@ func TestOutputSchemaPropertyNameScoresLikeADescription(t *testing.T) {
 		t.Fatalf("instructions in an outputSchema property name score %v, in a description %v: want both high", a, b)
 	}
 }
+
+// BenchmarkReadResultLog is the cheap pass over 10 KB of log lines with
+// hex digests and UUIDs, which hold nothing to act on.
+func BenchmarkReadResultLog(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 10<<10 {
+		sb.WriteString("2026-12-02T05:30:47Z INFO request_id=123e4567-e89b-12d3-a456-426614174000 blob=sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 status=200\n")
+	}
+	s := sb.String()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if ReadResult(s).Changed() {
+			b.Fatal("changed")
+		}
+	}
+}
