@@ -190,7 +190,7 @@ func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 	reason := strings.Join(why, "; ")
 	withhold := out == nil || (inject && p.withholds())
 	r := audit.Record{Event: "mcp_result", Tool: tool, Decision: "allow", Effective: "neutralised", Reason: reason,
-		Detail: "the server's answer to " + pr.method + " carried " + kinds(found) + " in " + strings.Join(where, ", "),
+		Detail:     "the server's answer to " + pr.method + " carried " + kinds(found) + " in " + strings.Join(where, ", "),
 		ArgsDigest: audit.ArgsDigest(raw)}
 	if withhold {
 		r.Decision, r.Effective = "block", "withheld"

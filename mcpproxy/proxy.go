@@ -98,7 +98,7 @@ type pendingReq struct {
 	raw    string // the id as the client spelled it
 	method string
 	tool   string // tools/call and prompts/get: the name; resources/read: the uri
-	first  bool // tools/list without a cursor: a listing starts
+	first  bool   // tools/list without a cursor: a listing starts
 	seq    uint64
 }
 
