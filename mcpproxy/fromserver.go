@@ -246,8 +246,21 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as, body string) {
 		}
 		return false, "", ""
 	}
-	if pr.method == "tools/list" {
-		p.adm.clientPage(pr.first, m)
+	switch l, isList := listingMethods[pr.method]; {
+	case pr.method == "tools/list":
+		if p.adm.clientPage(pr.first, m) {
+			body = emptyListing(id.Raw, "tools")
+		}
+	case isList:
+		if p.adm.listingPage(l.kind, pr.first, m) {
+			body = emptyListing(id.Raw, l.field)
+		}
+	case pr.method == "initialize" || pr.method == "server/discover":
+		if ins := m.Get("result.instructions"); ins.Exists() {
+			if ins.Type != gjson.String || p.adm.instructions(ins.Str) {
+				body = `{"jsonrpc":"2.0","id":` + id.Raw + `,"result":` + withoutMember(m.Get("result"), "instructions") + `}`
+			}
+		}
 	}
 	if resultMethods[pr.method] {
 		body = p.ingressAnswer(pr, m)

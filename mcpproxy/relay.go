@@ -291,6 +291,8 @@ func (p *Proxy) track(key, raw, method string, root gjson.Result) {
 	case "tools/list":
 		pr.first = !root.Get("params.cursor").Exists()
 		p.adm.clientListing(pr.first)
+	case "prompts/list", "resources/list", "resources/templates/list":
+		pr.first = !root.Get("params.cursor").Exists()
 	case "tools/call", "prompts/get":
 		pr.tool = strings.Clone(root.Get("params.name").Str)
 	case "resources/read":
