@@ -191,6 +191,13 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as, body string) {
 				p.dropServer("server request dropped: " + why)
 				return false, "", ""
 			}
+			if serverRequests[method.Str] {
+				if v := p.decideServerRequest(method.Str, m.Get("params")); v.refused {
+					// answered in the client's place; the client never sees it
+					_ = p.toServer.write(errorAnswer(id.Raw, "Airlock blocked this request: "+v.reason, v.rule, v.source))
+					return false, "", ""
+				}
+			}
 			p.mu.Lock()
 			p.seq++
 			p.serverPending[k] = p.seq
@@ -262,7 +269,12 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as, body string) {
 			}
 		}
 	}
-	if resultMethods[pr.method] {
+	if pr.method == "tools/call" || pr.method == "tasks/result" {
+		if refused := p.inputRequired(pr, m); refused != "" {
+			body = refused
+		}
+	}
+	if resultMethods[pr.method] && body == "" {
 		body = p.ingressAnswer(pr, m)
 	}
 	if pr.raw != id.Raw {

@@ -355,6 +355,16 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result, key string) (bool, []byte) 
 	}
 	p.adm.await(params.Get("_meta"))
 	res := p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), ServerTool: tool, Input: args})
+	if ir := params.Get("inputResponses"); res.Effective == policy.Allow && ir.Exists() {
+		// a retry after input_required (2026-07-28): what the client
+		// answers the server is gated like the arguments, under the
+		// tool's name
+		in := []byte(ir.Raw)
+		if !ir.IsObject() {
+			in = []byte(`{"inputResponses":` + ir.Raw + `}`)
+		}
+		res = p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), Input: in})
+	}
 	if res.Effective == policy.Allow {
 		if idv.Exists() {
 			p.track(key, id, "tools/call", root)
