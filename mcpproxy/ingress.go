@@ -28,7 +28,7 @@ import (
 // the same bytes when nothing changed) and what it found. Filters run in
 // order, each on the previous one's output; they never write the record
 // or decide to withhold: the proxy does, from what they found.
-type ResultFilter func(method string, result []byte) (out []byte, found []ResultFinding)
+type ResultFilter func(method string, result string) (out string, found []ResultFinding)
 
 // ResultFinding is one thing a filter found in a result.
 type ResultFinding struct {
@@ -45,10 +45,18 @@ var resultMethods = map[string]bool{"tools/call": true, "tasks/result": true, "p
 
 // readResults is the proxy's own filter: the scan engine's result reader
 // over every string of the answer a model can read.
-func readResults(_ string, result []byte) ([]byte, []ResultFinding) {
+func readResults(_ string, result string) (string, []ResultFinding) {
 	var edits []strEdit
 	var found []ResultFinding
-	eachString(string(result), resultSkip, func(path func() string, a, b int, text string) {
+	eachString(result, resultSkip, func(path func() string, a, b int, esc bool) {
+		inner := result[a+1 : b-1]
+		if esc && scan.QuietJSON(inner) {
+			return // no need to decode it to know
+		}
+		text := inner
+		if esc {
+			text = gjson.Parse(result[a:b]).Str
+		}
 		r := scan.ReadResult(text)
 		if !r.Changed() {
 			return
@@ -66,7 +74,7 @@ func readResults(_ string, result []byte) ([]byte, []ResultFinding) {
 	out, ok := applyEdits(result, edits)
 	if !ok {
 		// an answer that cannot be rewritten is not delivered
-		return nil, append(found, ResultFinding{Kind: "injection", Reason: "the answer could not be rewritten", Taints: true})
+		return "", append(found, ResultFinding{Kind: "injection", Reason: "the answer could not be rewritten", Taints: true})
 	}
 	return out, found
 }
@@ -85,19 +93,20 @@ type strEdit struct {
 }
 
 // applyEdits replaces spans of raw, given in order and not overlapping.
-func applyEdits(raw []byte, edits []strEdit) ([]byte, bool) {
-	var b bytes.Buffer
+func applyEdits(raw string, edits []strEdit) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(raw))
 	at := 0
 	for _, e := range edits {
 		if e.a < at || e.b > len(raw) || e.b <= e.a {
-			return nil, false
+			return "", false
 		}
-		b.Write(raw[at:e.a])
+		b.WriteString(raw[at:e.a])
 		b.Write(e.with)
 		at = e.b
 	}
-	b.Write(raw[at:])
-	return b.Bytes(), true
+	b.WriteString(raw[at:])
+	return b.String(), true
 }
 
 func jsonString(s string) []byte {
@@ -152,26 +161,26 @@ func (p *Proxy) withholds() bool {
 // replaced, so the client's call is settled).
 func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 	key := "result"
-	v := m.Get("result")
-	if !v.Exists() {
-		key, v = "error", m.Get("error")
+	a, b := memberSpan(m.Raw, "result")
+	if a < 0 {
+		key = "error"
+		a, b = memberSpan(m.Raw, "error")
 	}
-	if !v.IsObject() {
+	if a < 0 || m.Raw[a] != '{' {
 		return ""
 	}
-	raw := []byte(v.Raw)
+	raw := m.Raw[a:b]
 	out := raw
 	var found []ResultFinding
 	for _, f := range p.filters {
 		o, fs := f(pr.method, out)
 		found = append(found, fs...)
-		if o == nil {
-			out = nil
+		if o == "" {
 			break
 		}
 		out = o
 	}
-	if len(found) == 0 && bytes.Equal(out, raw) {
+	if len(found) == 0 && out == raw {
 		return ""
 	}
 	tool := p.subject(pr)
@@ -188,10 +197,10 @@ func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 		}
 	}
 	reason := strings.Join(why, "; ")
-	withhold := out == nil || (inject && p.withholds())
+	withhold := out == "" || (inject && p.withholds())
 	r := audit.Record{Event: "mcp_result", Tool: tool, Decision: "allow", Effective: "neutralised", Reason: reason,
 		Detail:     "the server's answer to " + pr.method + " carried " + kinds(found) + " in " + strings.Join(where, ", "),
-		ArgsDigest: audit.ArgsDigest(raw)}
+		ArgsDigest: audit.ArgsDigest([]byte(raw))}
 	if withhold {
 		r.Decision, r.Effective = "block", "withheld"
 	}
@@ -223,7 +232,7 @@ func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 			out = o
 		}
 	}
-	return `{"jsonrpc":"2.0","id":` + id + `,"` + key + `":` + string(out) + `}`
+	return `{"jsonrpc":"2.0","id":` + id + `,"` + key + `":` + out + `}`
 }
 
 // subject names what answered: the tool as the policy names it, or the
@@ -268,23 +277,18 @@ func contains(ss []string, s string) bool {
 }
 
 // prependContent puts a text block first in a tool result's content.
-func prependContent(result []byte, text string) ([]byte, bool) {
-	c := gjson.GetBytes(result, "content")
+func prependContent(result, text string) (string, bool) {
+	c := gjson.Get(result, "content")
 	block := `{"type":"text","text":` + string(jsonString(text)) + `}`
 	if !c.IsArray() || c.Index <= 0 {
-		return nil, false
+		return "", false
 	}
 	i := c.Index + 1 // after '['
 	sep := ","
 	if strings.TrimSpace(c.Raw[1:len(c.Raw)-1]) == "" {
 		sep = ""
 	}
-	out := make([]byte, 0, len(result)+len(block)+1)
-	out = append(out, result[:i]...)
-	out = append(out, block...)
-	out = append(out, sep...)
-	out = append(out, result[i:]...)
-	return out, true
+	return result[:i] + block + sep + result[i:], true
 }
 
 // withheldResult answers a tools/call in place of a withheld result.

@@ -13,7 +13,9 @@ import (
 // byte search rather than byte by byte: most of a 10 KB result is one or
 // two long strings, and a skipped image is one long string. path builds
 // the string's place ("content[0].text") only when asked.
-func eachString(raw string, skip map[string]bool, fn func(path func() string, a, b int, text string)) {
+//
+// esc says the string holds escapes: its text is then not raw[a+1:b-1].
+func eachString(raw string, skip map[string]bool, fn func(path func() string, a, b int, esc bool)) {
 	w := jsonWalker{s: raw, skip: skip, fn: fn}
 	w.value(false, 0)
 }
@@ -22,7 +24,7 @@ type jsonWalker struct {
 	s    string
 	i    int
 	skip map[string]bool
-	fn   func(path func() string, a, b int, text string)
+	fn   func(path func() string, a, b int, esc bool)
 	segs []pathSeg
 }
 
@@ -99,8 +101,8 @@ func (w *jsonWalker) value(skip bool, depth int) {
 	switch w.peek() {
 	case '"':
 		a, b, esc := w.str()
-		if !skip {
-			w.fn(w.path, a, b, w.text(a, b, esc))
+		if !skip && w.fn != nil {
+			w.fn(w.path, a, b, esc)
 		}
 	case '{':
 		w.i++
@@ -150,6 +152,40 @@ func (w *jsonWalker) value(skip bool, depth int) {
 	default: // a number, true, false or null
 		for w.i < len(w.s) && strings.IndexByte(",]} \t\n\r", w.s[w.i]) < 0 {
 			w.i++
+		}
+	}
+}
+
+// memberSpan is the span of the value of the top-level member key of the
+// JSON object raw, or -1, -1. The first of two equal keys is taken, as
+// gjson (and so the rest of the proxy) takes it; framing refused messages
+// that repeat a key.
+func memberSpan(raw, key string) (int, int) {
+	w := jsonWalker{s: raw}
+	if w.peek() != '{' {
+		return -1, -1
+	}
+	w.i++
+	for {
+		switch w.peek() {
+		case ',':
+			w.i++
+			continue
+		case '"':
+		default:
+			return -1, -1
+		}
+		a, b, esc := w.str()
+		k := w.text(a, b, esc)
+		if w.peek() != ':' {
+			return -1, -1
+		}
+		w.i++
+		w.peek()
+		start := w.i
+		w.value(true, 1)
+		if k == key {
+			return start, w.i
 		}
 	}
 }

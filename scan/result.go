@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Results: what a server's tool returns (or a prompt's messages, a
@@ -215,39 +216,78 @@ var concealNeedles = []string{"tell", "inform", "notify", "alert", "hide", "know
 // engine does where it matters (case, emphasis, line breaks and runs of
 // spaces) and notes base64 runs; the needles are then looked up in the
 // folded copy.
-func mayCarry(s string) bool {
-	lower := make([]byte, 0, len(s))
-	var prev byte
+func mayCarry(s string) bool { return cheapPass(s, false) }
+
+// QuietJSON reports that the content of a JSON string literal (between
+// its quotes, escapes as written) holds nothing ReadResult acts on, so a
+// caller holding the raw JSON need not decode it to find out. The common
+// escapes are read as what they stand for; \u, \b and \f (which can spell
+// hidden or control characters) are not quiet.
+func QuietJSON(inner string) bool { return !cheapPass(inner, true) }
+
+func cheapPass(s string, json bool) bool {
+	buf := lowerPool.Get().(*[]byte)
+	defer lowerPool.Put(buf)
+	lower := (*buf)[:0]
+	var prev, p2 byte
 	run, longRun := 0, false
+	var cands [256]int32 // where a needle's first three bytes were seen
+	nc, overflow := 0, false
+	bits := &resultNeedleSet.bits
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if b64Class[c] {
-			run++
-			longRun = longRun || run >= minBase64
-		} else {
-			run = 0
-		}
-		m := foldClass[c]
-		switch m {
-		case classSkip:
-			continue
-		case classStop:
-			return true // hidden characters, look-alikes, control sequences
-		case classAmp:
-			if strings.HasPrefix(s[i:], "&#") || strings.HasPrefix(s[i:], "&lt") {
-				return true // entities fold to the characters they spell
+		if json && c == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 'n', 't', 'r':
+				c = ' '
+			case '"', '\\', '/':
+				c = s[i]
+			default: // \u, \b, \f
+				return true
 			}
-			m = '&'
-		case ' ':
-			if prev == ' ' {
+		}
+		run = (run + 1) & b64Mask[c]
+		longRun = longRun || run >= minBase64
+		m := foldClass[c]
+		if m < 3 {
+			switch m {
+			case classSkip:
 				continue
+			case classStop:
+				return true // hidden characters, look-alikes, control sequences
+			default: // classAmp
+				if strings.HasPrefix(s[i:], "&#") || strings.HasPrefix(s[i:], "&lt") {
+					return true // entities fold to the characters they spell
+				}
+				m = '&'
+			}
+		}
+		if m == ' ' && prev == ' ' {
+			continue
+		}
+		if k := triKey(p2, prev, m); len(lower) >= 2 && bits[k/64]&(1<<(k%64)) != 0 {
+			if nc < len(cands) {
+				cands[nc] = int32(len(lower) - 2)
+				nc++
+			} else {
+				overflow = true
 			}
 		}
 		lower = append(lower, m)
-		prev = m
+		p2, prev = prev, m
 	}
-	if resultNeedleSet.any(lower) {
-		return true
+	*buf = lower
+	if overflow {
+		if resultNeedleSet.any(lower) {
+			return true
+		}
+	} else {
+		for _, at := range cands[:nc] {
+			if resultNeedleSet.at(lower, int(at)) {
+				return true
+			}
+		}
 	}
 	if bytes.Contains(lower, []byte("user")) {
 		for _, n := range concealNeedles {
@@ -256,8 +296,13 @@ func mayCarry(s string) bool {
 			}
 		}
 	}
+	if json {
+		return longRun // decoded, it is read whole
+	}
 	return longRun && textInBase64(s)
 }
+
+var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // foldClass maps a byte to what mayCarry's copy holds: itself in lower
 // case, a space for white space and quote markers, or one of the classes.
@@ -267,7 +312,7 @@ const (
 	classAmp  byte = 2
 )
 
-var foldClass, b64Class = func() (f [256]byte, b [256]bool) {
+var foldClass, b64Mask = func() (f [256]byte, b [256]int) {
 	for c := 0; c < 256; c++ {
 		switch {
 		case c >= 0x80, c < 0x20 && c != '\n' && c != '\t' && c != '\r', c == 0x7f:
@@ -283,7 +328,9 @@ var foldClass, b64Class = func() (f [256]byte, b [256]bool) {
 		default:
 			f[c] = byte(c)
 		}
-		b[c] = isB64(byte(c))
+		if isB64(byte(c)) {
+			b[c] = -1
+		}
 	}
 	return f, b
 }()
@@ -312,14 +359,25 @@ func triKey(a, b, c byte) uint16 {
 
 func (s *needleSet) any(t []byte) bool {
 	for i := 0; i+3 <= len(t); i++ {
-		k := triKey(t[i], t[i+1], t[i+2])
-		if s.bits[k/64]&(1<<(k%64)) == 0 {
-			continue
+		if s.at(t, i) {
+			return true
 		}
-		for _, n := range s.byKey[k] {
-			if bytes.HasPrefix(t[i:], n) {
-				return true
-			}
+	}
+	return false
+}
+
+// at reports whether a needle starts at t[i].
+func (s *needleSet) at(t []byte, i int) bool {
+	if i+3 > len(t) {
+		return false
+	}
+	k := triKey(t[i], t[i+1], t[i+2])
+	if s.bits[k/64]&(1<<(k%64)) == 0 {
+		return false
+	}
+	for _, n := range s.byKey[k] {
+		if bytes.HasPrefix(t[i:], n) {
+			return true
 		}
 	}
 	return false
@@ -334,12 +392,12 @@ func textInBase64(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); {
-		if !isB64(s[i]) {
+		if b64Mask[s[i]] == 0 {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isB64(s[j]) {
+		for j < len(s) && b64Mask[s[j]] != 0 {
 			j++
 		}
 		if j-i >= minBase64 {
