@@ -48,3 +48,24 @@ func TestListingsArePinnedAndAChangeHolds(t *testing.T) {
 		t.Fatalf("instructions listing: %+v %v", ins, err)
 	}
 }
+
+func TestFindHoldsAServerWhoseListingIsHeld(t *testing.T) {
+	s := Open(t.TempDir())
+	now := time.Now()
+	tools, _ := NewToolset([]json.RawMessage{json.RawMessage(`{"name":"echo","inputSchema":{"type":"object"}}`)})
+	if _, err := s.Admit("notes", tools, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	ins, _ := NewListing(Instructions, []json.RawMessage{InstructionsItem("x")})
+	poisoned := func(*Toolset) (bool, string) { return true, "test" }
+	if _, err := s.Admit(ListingKey("notes", Instructions), ins, poisoned, now); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Find("notes")
+	if err != nil || e == nil || e.State != Held || !strings.Contains(e.Reason, "instructions") {
+		t.Fatalf("Find of a server whose instructions are held: %+v %v", e, err)
+	}
+	if e, _ := s.Find("notes_instructions"); e != nil {
+		t.Fatalf("a listing key was found as a server: %+v", e)
+	}
+}
