@@ -134,6 +134,10 @@ func TestMCPIngressPoisonedInstructions(t *testing.T) {
 	if out := px.airlock(t, "pins"); !strings.Contains(out.stdout, "ins#instructions") {
 		t.Errorf("pins does not show the held instructions: %s", out.stdout)
 	}
+	// the hook holds Claude Code's own calls to the server as well
+	if hk := run(t, px.env, event(t, "mcp__ins__echo", `{"text":"hi"}`, px.WS), "airlock-hook"); hk.code != 2 || !strings.Contains(hk.stderr, "instructions") {
+		t.Errorf("the hook let a call to a server with held instructions through: exit %d %s", hk.code, hk.stderr)
+	}
 }
 
 func TestMCPIngressFirstSightGaps(t *testing.T) {
