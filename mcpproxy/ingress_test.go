@@ -197,3 +197,29 @@ func BenchmarkResultScan(b *testing.B) {
 		})
 	}
 }
+
+// The seam for what else reads results (the masking of secrets): a filter
+// after the proxy's own changes what the client gets, and its finding is
+// recorded before delivery; one that does not taint leaves the connection
+// clean.
+func TestResultFilterSeam(t *testing.T) {
+	r := newRelay(t, relayOpts{})
+	r.p.filters = append(r.p.filters, func(_ string, result string) (string, []ResultFinding) {
+		if !strings.Contains(result, "tok-123") {
+			return result, nil
+		}
+		return strings.ReplaceAll(result, "tok-123", "[masked]"), []ResultFinding{{Kind: "secret", Field: "content[0].text", Reason: "a test token"}}
+	})
+	r.listAll()
+	r.answerWith(resultFor("echo", `{"content":[{"type":"text","text":"the key is tok-123"}]}`))
+	res := r.call(1, "echo", `{"text":"x"}`)
+	if strings.Contains(res.Raw, "tok-123") || res.Get("result.content.1.text").Str != "the key is [masked]" {
+		t.Fatalf("the filter's change did not reach the client: %s", res.Raw)
+	}
+	if recs := r.records(t, "mcp_result"); len(recs) != 1 || !strings.Contains(recs[0].Get("reason").Str, "a test token") {
+		t.Fatalf("records: %v", recs)
+	}
+	if on, _ := r.p.Tainted(); on {
+		t.Fatal("a finding that does not taint tainted the connection")
+	}
+}

@@ -61,6 +61,10 @@ type Options struct {
 	ListWait time.Duration                      // how long a call waits for the toolset (default 10s)
 	Now      func() time.Time
 
+	// ResultFilters run on every answer a model reads after the proxy's
+	// own (ingress.go): the seam for what else reads results (masking).
+	ResultFilters []ResultFilter
+
 	// MaxMessage is the longest message either side may send, in bytes
 	// (default DefaultMaxMessage); a longer one is refused or dropped.
 	MaxMessage int64
@@ -305,7 +309,7 @@ func newProxy(o Options) *Proxy {
 		serverPending: map[string]uint64{},
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
-		filters:       []ResultFilter{readResults},
+		filters:       append([]ResultFilter{readResults}, o.ResultFilters...),
 	}
 	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)
