@@ -232,11 +232,20 @@ func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 			warning += " It was changed before it reached you (" + k + ")."
 		}
 	}
-	if key == "result" && (pr.method == "tools/call" || pr.method == "tasks/result") {
-		if o, ok := prependContent(out, warning); ok {
+	block := `{"type":"text","text":` + string(jsonString(warning)) + `}`
+	switch {
+	case key != "result":
+	case pr.method == "tools/call" || pr.method == "tasks/result":
+		if o, ok := prependItem(out, "content", block); ok {
+			out = o
+		}
+	case pr.method == "prompts/get":
+		if o, ok := prependItem(out, "messages", `{"role":"user","content":`+block+`}`); ok {
 			out = o
 		}
 	}
+	// resources/read has no place for a note that is not a resource: the
+	// removed instruction's marker is what the model sees there
 	return `{"jsonrpc":"2.0","id":` + id + `,"` + key + `":` + out + `}`
 }
 
@@ -291,10 +300,9 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// prependContent puts a text block first in a tool result's content.
-func prependContent(result, text string) (string, bool) {
-	c := gjson.Get(result, "content")
-	block := `{"type":"text","text":` + string(jsonString(text)) + `}`
+// prependItem puts item first in the array member key of result.
+func prependItem(result, key, item string) (string, bool) {
+	c := gjson.Get(result, key)
 	if !c.IsArray() || c.Index <= 0 {
 		return "", false
 	}
@@ -303,7 +311,7 @@ func prependContent(result, text string) (string, bool) {
 	if strings.TrimSpace(c.Raw[1:len(c.Raw)-1]) == "" {
 		sep = ""
 	}
-	return result[:i] + block + sep + result[i:], true
+	return result[:i] + item + sep + result[i:], true
 }
 
 // withheldResult answers a tools/call in place of a withheld result.
