@@ -69,3 +69,20 @@ func TestFindHoldsAServerWhoseListingIsHeld(t *testing.T) {
 		t.Fatalf("a listing key was found as a server: %+v", e)
 	}
 }
+
+func TestForgetTakesTheServersListingsWithIt(t *testing.T) {
+	s := Open(t.TempDir())
+	now := time.Now()
+	tools, _ := NewToolset([]json.RawMessage{json.RawMessage(`{"name":"echo","inputSchema":{"type":"object"}}`)})
+	ins, _ := NewListing(Instructions, []json.RawMessage{InstructionsItem("x")})
+	s.Admit("notes", tools, nil, now)
+	s.Admit(ListingKey("notes", Instructions), ins, nil, now)
+	s.Admit("other", tools, nil, now)
+	if err := s.Forget("notes"); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.Load()
+	if m["notes"] != nil || m[ListingKey("notes", Instructions)] != nil || m["other"] == nil {
+		t.Fatalf("after forget: %v", sortedNames(m))
+	}
+}
