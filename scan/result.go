@@ -41,6 +41,11 @@ func ReadResult(s string) Reading {
 	if !mayCarry(s) {
 		return Reading{Out: s}
 	}
+	return readWhole(s)
+}
+
+// readWhole is ReadResult without the cheap pass.
+func readWhole(s string) Reading {
 	fs := Text(s, Instructions)
 	r := Reading{Findings: fs, Out: s}
 	high := Risk(fs) == High
@@ -189,27 +194,39 @@ var resultNeedles = []string{
 	// override
 	"ignore", "disregard", "forget", "override", "bypass", "neglect", "new instruction", "new system instruction", "system prompt",
 	// concealment without "user"
-	"mention", "reveal", "disclose", "acknowledge", "secret instruction", "keep this", "keep it", "keep that",
+	"mention", "reveal", "disclose", "acknowledge", "secret instruction", "keep this", "keep it", "keep that", "keep these",
+	"not explain", "n't explain", "never explain", "dont explain",
 	// role
 	"you are now", "act as", "developer mode", "god mode", "jailbr", "do anything now", "pretend", "from now on",
 	// redirect
-	"bcc", "recipient", "payee", "iban", "wallet address", "account number", "to address", "forward all", "forward every",
-	"forward any", "send all", "send every", "send any", "redirect",
-	// built-in tools
+	"bcc", " cc", "recipient", "payee", "iban", "wallet address", "account number", "to address", "receiver",
+	"destination to", "destination with", "forward all", "forward every", "forward any", "send all", "send every", "send any", "redirect",
+	// built-in tools (the default and standard ones: defaultNeedles)
 	"built-in", "builtin", "built in", "native", "prefer this", "prefer these", "prefer our",
-	// tag blocks
+	// tag blocks, and HTML comments (what one hides weighs more)
 	"<important", "<system", "<sys", "<instruction", "<admin", "<override", "<secret", "<hidden", "<critical", "[inst]",
-	"<<sys", "<|im_start|", "<|system|", "[system", "< important", "< system", "< instruction", "< admin", "< secret", "< hidden",
+	"<<sys", "<< sys", "<|im_start|", "<|system|", "[system", "< important", "< sys", "< instruction", "< admin", "< override",
+	"< secret", "< hidden", "< critical", "<!--",
 	// steering other tools
-	"tool is", "tools are", "tool gets", "before using", "before calling", "before invoking", "before running",
-	"before executing", "prior to", "instead of calling", "instead of using", "instead of invoking",
-	"rather than calling", "rather than using", "rather than invoking", "every tool", "each tool", "any tool", "all tool",
-	"subsequent", "calls to", "you call", "you use", "you invoke", "model calls", "assistant calls", "agent calls",
-	"this tool must", "this tool should",
+	"tool is", "tools are", "tool gets", "is called", "are called", "is used", "are used", "is invoked", "are invoked",
+	"is run", "are run", "is executed", "are executed", "is requested", "are requested", "get called", "gets called",
+	"get used", "gets used", "get invoked", "gets invoked", "get run", "gets run", "get executed", "gets executed",
+	"get requested", "gets requested", "is being", "are being",
+	"before using", "before calling", "before invoking", "before running", "before executing", "prior to",
+	"instead of calling", "instead of using", "instead of invoking", "rather than calling", "rather than using", "rather than invoking",
+	"every tool", "each tool", "any tool", "all tool", "other tool", "future tool", "subsequent", "calls to", "call to",
+	"you call", "you use", "you invoke", "you run", "model call", "model use", "model invoke", "model run",
+	"assistant call", "assistant use", "assistant invoke", "assistant run", "agent call", "agent use", "agent invoke", "agent run",
+	"this tool must", "this tool should", "this tool has to", "this tool needs to", "this tool shall",
 }
 
+// "default" and "standard", with one of these shortly before them, steer
+// from the agent's default or standard tools ("instead of the default
+// file tools").
+var defaultBefore = []string{"instead of", "rather than", "in place of", "over ", "not use", "n't use", "never use", "dont use"}
+
 // concealNeedles: with "user", the words concealment is made of.
-var concealNeedles = []string{"tell", "inform", "notify", "alert", "hide", "know", "see", "notice", "aware", "learn", "find out"}
+var concealNeedles = []string{"tell", "told", "inform", "notif", "alert", "hide", "know", "see", "notic", "aware", "learn", "find out"}
 
 // mayCarry is the cheap pass: false when s cannot hold anything
 // ReadResult acts on. One table-driven pass folds ASCII the way the
@@ -226,12 +243,17 @@ func mayCarry(s string) bool { return cheapPass(s, false) }
 func QuietJSON(inner string) bool { return !cheapPass(inner, true) }
 
 func cheapPass(s string, json bool) bool {
+	if activeFeed.Load() != nil {
+		// a feed can add indicators and raise them: their anchors are
+		// not among the needles, so every text is read whole
+		return true
+	}
 	buf := lowerPool.Get().(*[]byte)
 	defer lowerPool.Put(buf)
 	lower := (*buf)[:0]
 	var prev, p2 byte
 	run, longRun := 0, false
-	var cands [256]int32 // where a needle's first three bytes were seen
+	var cands [512]int32 // where a needle's first three bytes were seen
 	nc, overflow := 0, false
 	bits := &resultNeedleSet.bits
 	for i := 0; i < len(s); i++ {
@@ -256,11 +278,10 @@ func cheapPass(s string, json bool) bool {
 				continue
 			case classStop:
 				return true // hidden characters, look-alikes, control sequences
-			default: // classAmp
-				if strings.HasPrefix(s[i:], "&#") || strings.HasPrefix(s[i:], "&lt") {
-					return true // entities fold to the characters they spell
-				}
-				m = '&'
+			default: // classAmp: an entity folds to the character it spells
+				var n int
+				m, n = ampFold(s[i:])
+				i += n
 			}
 		}
 		if m == ' ' && prev == ' ' {
@@ -278,28 +299,50 @@ func cheapPass(s string, json bool) bool {
 		p2, prev = prev, m
 	}
 	*buf = lower
+	var found uint
 	if overflow {
-		if resultNeedleSet.any(lower) {
-			return true
-		}
+		found = resultNeedleSet.any(lower)
 	} else {
 		for _, at := range cands[:nc] {
-			if resultNeedleSet.at(lower, int(at)) {
-				return true
-			}
+			found |= resultNeedleSet.at(lower, int(at))
 		}
 	}
-	if bytes.Contains(lower, []byte("user")) {
-		for _, n := range concealNeedles {
-			if bytes.Contains(lower, []byte(n)) {
-				return true
-			}
-		}
+	switch {
+	case found&hitNeedle != 0:
+		return true
+	case found&hitUser != 0 && containsAny(lower, concealNeedles):
+		return true
 	}
 	if json {
 		return longRun // decoded, it is read whole
 	}
 	return longRun && textInBase64(s)
+}
+
+// ampFold is what the cheap pass reads at an '&': the character an entity
+// spells, and how many bytes more it takes; kept out of the loop, which
+// runs on every byte.
+//
+//go:noinline
+func ampFold(s string) (byte, int) {
+	r, n := entity(s)
+	if n == 0 {
+		return '&', 0
+	}
+	if m := foldClass[byte(r)]; m >= 3 {
+		return m, n - 1
+	}
+	return byte(r), n - 1
+}
+
+// containsAny reports whether t holds one of ns.
+func containsAny(t []byte, ns []string) bool {
+	for _, n := range ns {
+		if bytes.Contains(t, []byte(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
@@ -336,19 +379,43 @@ var foldClass, b64Mask = func() (f [256]byte, b [256]int) {
 }()
 
 // needleSet finds any of a set of lower-case needles (each at least three
-// bytes) in one pass: a bitmap of their first three bytes' hash says
-// where one may start, and only there are they compared.
+// bytes) in one pass: a bitmap of their first three bytes says where one
+// may start, and only there are they compared.
 type needleSet struct {
 	bits  [1 << 16 / 64]uint64
-	byKey map[uint16][][]byte
+	index [1 << 16]uint8 // key → 1 + its list in lists
+	lists [][]needleAt
 }
 
-func newNeedleSet(ns []string) *needleSet {
-	s := &needleSet{byKey: map[uint16][][]byte{}}
+type needleAt struct {
+	n    []byte
+	off  int  // where the keyed piece starts in n
+	mark uint // what finding it means: hitNeedle, or a word that needs another (hitUser, hitDefault)
+}
+
+// What the needles found.
+const (
+	hitNeedle  uint = 1 << iota // a needle: read the text whole
+	hitUser                     // "user": concealment, with concealNeedles
+	hitDefault                  // "default", "standard": with defaultBefore
+)
+
+func newNeedleSet(ns []string, marks map[string]uint) *needleSet {
+	s := &needleSet{}
 	for _, n := range ns {
-		k := triKey(n[0], n[1], n[2])
+		mark := hitNeedle
+		if m, ok := marks[n]; ok {
+			mark = m
+		}
+		best := 0 // the first three bytes: the text is folded as it is read
+		k := triKey(n[best], n[best+1], n[best+2])
 		s.bits[k/64] |= 1 << (k % 64)
-		s.byKey[k] = append(s.byKey[k], []byte(n))
+		if s.index[k] == 0 {
+			s.lists = append(s.lists, nil)
+			s.index[k] = uint8(len(s.lists)) // fewer than 255 distinct keys: TestNeedleKeysFit
+		}
+		l := int(s.index[k]) - 1
+		s.lists[l] = append(s.lists[l], needleAt{[]byte(n), best, mark})
 	}
 	return s
 }
@@ -357,33 +424,45 @@ func triKey(a, b, c byte) uint16 {
 	return uint16(a)*961 + uint16(b)*31 + uint16(c)
 }
 
-func (s *needleSet) any(t []byte) bool {
+func (s *needleSet) any(t []byte) uint {
+	var found uint
 	for i := 0; i+3 <= len(t); i++ {
-		if s.at(t, i) {
-			return true
+		if found |= s.at(t, i); found&hitNeedle != 0 {
+			return found
 		}
 	}
-	return false
+	return found
 }
 
-// at reports whether a needle starts at t[i].
-func (s *needleSet) at(t []byte, i int) bool {
+// at says what the needles whose keyed piece is at t[i] found.
+func (s *needleSet) at(t []byte, i int) uint {
 	if i+3 > len(t) {
-		return false
+		return 0
 	}
 	k := triKey(t[i], t[i+1], t[i+2])
 	if s.bits[k/64]&(1<<(k%64)) == 0 {
-		return false
+		return 0
 	}
-	for _, n := range s.byKey[k] {
-		if bytes.HasPrefix(t[i:], n) {
-			return true
+	var found uint
+	for _, n := range s.lists[int(s.index[k])-1] {
+		start := i - n.off
+		if start < 0 || !bytes.HasPrefix(t[start:], n.n) {
+			continue
 		}
+		if n.mark == hitDefault {
+			// "instead of the default …": only with what steers from it
+			if containsAny(t[max(0, start-40):start], defaultBefore) {
+				found |= hitNeedle
+			}
+			continue
+		}
+		found |= n.mark
 	}
-	return false
+	return found
 }
 
-var resultNeedleSet = newNeedleSet(resultNeedles)
+var resultNeedleSet = newNeedleSet(append(resultNeedles, "user", "default", "standard"),
+	map[string]uint{"user": hitUser, "default": hitDefault, "standard": hitDefault})
 
 // textInBase64 reports a base64 run long enough to be reported that
 // decodes to text (its start is enough to tell): a picture is binary.
