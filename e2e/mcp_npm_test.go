@@ -3,9 +3,12 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
 )
 
 // TestMCPProxyRealServers puts the proxy in front of the reference servers
@@ -87,4 +90,64 @@ func TestMCPProxyRealServers(t *testing.T) {
 	if v := px.airlock(t, "verify"); v.code != 0 {
 		t.Errorf("verify: %s", v.stdout)
 	}
+}
+
+// TestMCPProxyEverythingSamplingIsDecided: server-everything's
+// trigger-sampling-request asks the client's model for a completion; the
+// proxy decides that request as mcp__everything__sampling_createMessage
+// and records it, and a rule naming it refuses it before the client sees
+// it.
+func TestMCPProxyEverythingSamplingIsDecided(t *testing.T) {
+	npmDir(t)
+	sample := func(t *testing.T, px proxyFixture) (*wireLog, string) {
+		w := &wireLog{notes: map[string]int{}}
+		c := mcpClientWith(t, px.env, []client.ClientOption{client.WithSamplingHandler(w)}, px.proxied("everything", serverEverythingCmd(t)...)...)
+		listAllTools(t, c)
+		res, err := tryCallTool(t, c, "trigger-sampling-request", map[string]any{"prompt": "Say hi."})
+		text := ""
+		if err != nil {
+			text = err.Error()
+		} else {
+			text = textOf(res)
+		}
+		return w, text
+	}
+	decisions := func(t *testing.T, px proxyFixture) []string {
+		var out []string
+		for _, rec := range auditRecords(t, px) {
+			if rec.Get("event").Str == "decision" && rec.Get("tool").Str == "mcp__everything__sampling_createMessage" {
+				out = append(out, rec.Get("effective").Str)
+			}
+		}
+		return out
+	}
+
+	t.Run("allowed", func(t *testing.T) {
+		px := newProxyFixture(t)
+		w, text := sample(t, px)
+		if !strings.Contains(text, "sampled: hi") || len(w.requests) != 1 {
+			t.Fatalf("sampling through the proxy: %q (client got %v)", text, w.requests)
+		}
+		if got := decisions(t, px); len(got) != 1 || got[0] != "allow" {
+			t.Fatalf("the sampling request is recorded as %v, want one allow", got)
+		}
+	})
+
+	t.Run("refused by a rule", func(t *testing.T) {
+		px := newProxyFixture(t)
+		if err := os.MkdirAll(px.AirlockHome, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		pol := "mode: enforce\ndefault: allow\nrules:\n  - id: no-sampling\n    tool: mcp__*__sampling_createMessage\n    action: block\n    reason: no server here may ask the model for completions\n"
+		if err := os.WriteFile(filepath.Join(px.AirlockHome, "policy.yaml"), []byte(pol), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w, text := sample(t, px)
+		if strings.Contains(text, "sampled: hi") || len(w.requests) != 0 {
+			t.Fatalf("a refused sampling request reached the client: %q (client got %v)", text, w.requests)
+		}
+		if got := decisions(t, px); len(got) != 1 || got[0] != "block" {
+			t.Fatalf("the sampling request is recorded as %v, want one block", got)
+		}
+	})
 }

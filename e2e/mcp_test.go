@@ -226,15 +226,21 @@ func TestMCPProxyRugPullApproved(t *testing.T) {
 func TestMCPProxyPagedListing(t *testing.T) {
 	px := newProxyFixture(t)
 	c := mcpClient(t, px.env, px.proxied("paged", fakeMCPCmd(t, "-mode", "paged")...)...)
-	tools, pages := listAllTools(t, c)
-	if pages < 3 || len(tools) != 5 {
-		t.Fatalf("paged listing through the proxy: %d tools on %d pages", len(tools), pages)
+	// the poisoned page is not shown: the listing ends before it
+	tools, _ := listAllTools(t, c)
+	for _, tl := range tools {
+		if tl.Name == "lookup" {
+			t.Fatalf("the poisoned tool on page 2 reached the client: %v", toolNames(tools))
+		}
 	}
 	if res := callTool(t, c, "echo", map[string]any{"text": "x"}); !blockedText(res) || !strings.Contains(textOf(res), "lookup") {
 		t.Fatalf("a poisoned tool on page 2 did not hold the toolset: %q", textOf(res))
 	}
 	clean := mcpClient(t, px.env, px.proxied("paged-clean", fakeMCPCmd(t, "-mode", "paged-clean")...)...)
-	listAllTools(t, clean)
+	tools, pages := listAllTools(t, clean)
+	if pages < 3 || len(tools) != 5 {
+		t.Fatalf("paged listing through the proxy: %d tools on %d pages", len(tools), pages)
+	}
 	if res := callTool(t, clean, "echo", map[string]any{"text": "x"}); res.IsError {
 		t.Fatalf("a clean paged server was held: %q", textOf(res))
 	}

@@ -46,6 +46,10 @@ type admission struct {
 	// pinned one, whichever listing was admitted.
 	seen    map[string]string
 	seenBad string
+
+	// The other listings (prompts, resources, templates, instructions),
+	// by kind (listings.go).
+	extras map[string]*extra
 }
 
 type pager struct {
@@ -64,7 +68,7 @@ const (
 )
 
 func newAdmission(p *Proxy) *admission {
-	return &admission{p: p, stale: true, changed: make(chan struct{}), reason: "the server has not listed its tools yet", seen: map[string]string{}}
+	return &admission{p: p, stale: true, changed: make(chan struct{}), reason: "the server has not listed its tools yet", seen: map[string]string{}, extras: map[string]*extra{}}
 }
 
 func (a *admission) notifyLocked() {
@@ -101,12 +105,14 @@ func (a *admission) clientListing(first bool) {
 	}
 }
 
-// clientPage reads one page of the client's listing as it passes.
-func (a *admission) clientPage(first bool, m gjson.Result) {
+// clientPage reads one page of the client's listing as it passes, and
+// says whether the client must be shown an empty listing instead: the
+// server is held, or this page will hold it (listings.go).
+func (a *admission) clientPage(first bool, m gjson.Result) (hide bool) {
 	a.mu.Lock()
 	if !a.client.active || (first && len(a.client.tools) > 0) {
 		a.mu.Unlock()
-		return
+		return a.hidden()
 	}
 	done, tools, page := a.page(&a.client, m)
 	if ts, err := pins.NewToolset(page); err != nil {
@@ -120,7 +126,16 @@ func (a *admission) clientPage(first bool, m gjson.Result) {
 	a.mu.Unlock()
 	if done && tools != nil {
 		a.complete(tools, gen)
+		return a.hidden()
 	}
+	if !done && a.pageBad(a.p.opts.Name, "", page) {
+		// the listing ends here for the client; the proxy lists the rest
+		// itself, so the hold is admitted and recorded now
+		a.invalidate()
+		go a.await(gjson.Result{})
+		return true
+	}
+	return a.hidden()
 }
 
 // page adds one tools/list response to pg; done when the listing ended
@@ -298,7 +313,8 @@ func (a *admission) complete(raw []json.RawMessage, gen int) {
 		r.Detail += " at first sight"
 	}
 	if a.held {
-		r.Decision, r.Reason, r.Detail = "block", a.reason, "server held: every call is refused until `airlock pins approve "+o.Name+"`"
+		r.Decision, r.Reason, r.Detail = "block", a.reason, "server held: its listings are shown empty and every call is refused until `airlock pins approve "+o.Name+"`"
+		a.p.tellHeld(o.Name, a.reason)
 	}
 	if err := a.p.record(r); !a.held && !a.p.recorded(err) {
 		// an admission nobody can read back is not given: the toolset
@@ -339,6 +355,10 @@ func (a *admission) Check(server, tool string, args []byte, strict bool) (policy
 		reason := "server " + quote(server) + " is held: " + a.reason
 		a.mu.Unlock()
 		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: reason, Target: tool}, true
+	}
+	if why := a.extraHeldLocked(); why != "" {
+		a.mu.Unlock()
+		return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: "server " + quote(server) + " is held: " + why, Target: tool}, true
 	}
 	if why := a.unseenLocked(); why != "" {
 		a.mu.Unlock()
@@ -396,10 +416,17 @@ func (a *admission) unseenLocked() string {
 // heldDecision is the refusal for a held server's other requests
 // (resources, prompts): what they return reaches the model too.
 func (a *admission) heldDecision() (policy.Decision, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if !a.held {
+	if !a.hidden() {
 		return policy.Decision{}, false
 	}
-	return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: "server " + quote(a.p.opts.Name) + " is held: " + a.reason}, true
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	why := a.reason
+	if !a.held {
+		why = a.extraHeldLocked()
+	}
+	if why == "" {
+		why = "pins.json holds it"
+	}
+	return policy.Decision{Action: policy.Block, Source: policy.FromHold, Rule: "pins:held", Reason: "server " + quote(a.p.opts.Name) + " is held: " + why}, true
 }

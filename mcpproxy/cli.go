@@ -89,6 +89,10 @@ func parseArgs(in []string) (args, error) {
 			if a.name == "" {
 				return a, fmt.Errorf("--name NAME is required (the name the agent's config gives this server)")
 			}
+			if strings.Contains(a.name, "#") {
+				// pins.json keys a server's other listings NAME#kind
+				return a, fmt.Errorf("--name %q: a server's name cannot hold \"#\"", a.name)
+			}
 			return a, nil
 		case s == "-h" || s == "--help":
 			return a, errHelp

@@ -262,6 +262,14 @@ func TestFramingReusedIdCannotCarryAListingPastAdmission(t *testing.T) {
 			}
 			return
 		}
+		if l == `{"jsonrpc":"2.0","id":5,"result":{"tools":[]}}` {
+			// the proxy read it and held the server: the listing is shown
+			// empty, and the server is not served either
+			if res := r.call(6, "echo", `{"text":"hi"}`); !blocked(res) {
+				t.Fatalf("the proxy hid a poisoned listing but serves the server: %s", res.Raw)
+			}
+			return
+		}
 	}
 	t.Fatal("the listing never reached the client")
 }

@@ -44,11 +44,17 @@ func (p *Proxy) fromServer(line string) error {
 	}
 	switch msg[0] {
 	case '{':
-		ok, as := p.serverMessage(gjson.Parse(msg))
+		ok, as, body := p.serverMessage(gjson.Parse(msg))
 		if !ok {
 			return nil
 		}
+		if body != "" {
+			msg = body
+		}
 		if as == "" {
+			if body != "" {
+				return p.toClient.writeString(body + "\n")
+			}
 			return p.toClient.writeString(line)
 		}
 		id := gjson.Get(msg, "id")
@@ -62,15 +68,20 @@ func (p *Proxy) fromServer(line string) error {
 		var keep []string
 		changed := false
 		gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
-			ok, as := p.serverMessage(el)
+			ok, as, body := p.serverMessage(el)
 			if ok && as != "" {
-				id := el.Get("id")
-				el.Raw, ok = withID(el.Raw, id.Index-el.Index, id.Raw, as)
+				raw, idAt := el.Raw, el.Get("id").Index-el.Index
+				if body != "" {
+					raw, idAt = body, gjson.Get(body, "id").Index
+				}
+				el.Raw, ok = withID(raw, idAt, el.Get("id").Raw, as)
+			} else if ok && body != "" {
+				el.Raw = body
 			}
 			if ok {
 				keep = append(keep, el.Raw)
 			}
-			changed = changed || !ok || as != ""
+			changed = changed || !ok || as != "" || body != ""
 			return true
 		})
 		switch {
@@ -157,16 +168,20 @@ func (p *Proxy) dropSummary() string {
 // serverMessage looks at one message from the server and says whether it
 // goes on to the client, and in which spelling of its id when the client
 // wrote that id otherwise.
-func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
+//
+// body, when not "", is the message to deliver in its place: an answer
+// the result filters rewrote (ingress.go), or the proxy's refusal of a
+// server request it answered itself (then deliver is false).
+func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as, body string) {
 	if !m.IsObject() {
 		p.dropServer("server message dropped: a batch element that is not a JSON-RPC message")
-		return false, ""
+		return false, "", ""
 	}
 	if bad := ambiguity(m); bad != "" {
 		// the client's parser could see another message than the one
 		// the proxy judged (another id, another tool list)
 		p.dropServer("server message dropped: " + textsafe.Escape(bad))
-		return false, ""
+		return false, "", ""
 	}
 	method, id := m.Get("method"), m.Get("id")
 	if method.Exists() {
@@ -174,7 +189,14 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 			k, why := idKey(id)
 			if why != "" {
 				p.dropServer("server request dropped: " + why)
-				return false, ""
+				return false, "", ""
+			}
+			if serverRequests[method.Str] {
+				if v := p.decideServerRequest(method.Str, m.Get("params")); v.refused {
+					// answered in the client's place; the client never sees it
+					_ = p.toServer.write(errorAnswer(id.Raw, "Airlock blocked this request: "+v.reason, v.rule, v.source))
+					return false, "", ""
+				}
 			}
 			p.mu.Lock()
 			p.seq++
@@ -186,17 +208,17 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 		} else if method.String() == "notifications/tools/list_changed" {
 			p.adm.invalidate()
 		}
-		return true, ""
+		return true, "", ""
 	}
 	// A response: one of result and error, and an id. Anything else a
 	// client throws away, after the proxy had settled the call with it.
 	if m.Get("result").Exists() == m.Get("error").Exists() {
 		p.dropServer("server response dropped: it must carry one of result and error")
-		return false, ""
+		return false, "", ""
 	}
 	if !id.Exists() {
 		p.dropServer("server response dropped: it has no id")
-		return false, ""
+		return false, "", ""
 	}
 	if id.Type == gjson.Null {
 		// JSON-RPC's answer to a message whose id could not be read:
@@ -204,18 +226,18 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 		// result with id null answers no request.
 		if m.Get("result").Exists() {
 			p.dropServer("server response dropped: a result with id null")
-			return false, ""
+			return false, "", ""
 		}
-		return true, ""
+		return true, "", ""
 	}
 	k, why := idKey(id)
 	if why != "" {
 		p.dropServer("server response dropped: " + why)
-		return false, ""
+		return false, "", ""
 	}
 	if strings.HasPrefix(k, "s:"+p.ownPrefix[1:]) {
 		p.adm.ownPage(k, m)
-		return false, ""
+		return false, "", ""
 	}
 	p.mu.Lock()
 	pr, ok := p.pending[k]
@@ -229,13 +251,34 @@ func (p *Proxy) serverMessage(m gjson.Result) (deliver bool, as string) {
 		if n <= maxUnsolicitedRecords {
 			p.record(audit.Record{Event: "mcp_unsolicited", Detail: fmt.Sprintf("server answered id %s, which the client never sent (or already had answered); dropped", textsafe.Escape(clip(id.Raw, 80)))})
 		}
-		return false, ""
+		return false, "", ""
 	}
-	if pr.method == "tools/list" {
-		p.adm.clientPage(pr.first, m)
+	switch l, isList := listingMethods[pr.method]; {
+	case pr.method == "tools/list":
+		if p.adm.clientPage(pr.first, m) {
+			body = emptyListing(id.Raw, "tools")
+		}
+	case isList:
+		if p.adm.listingPage(l.kind, pr.first, m) {
+			body = emptyListing(id.Raw, l.field)
+		}
+	case pr.method == "initialize" || pr.method == "server/discover":
+		if ins := m.Get("result.instructions"); ins.Exists() {
+			if ins.Type != gjson.String || p.adm.instructions(ins.Str) {
+				body = `{"jsonrpc":"2.0","id":` + id.Raw + `,"result":` + withoutMember(m.Get("result"), "instructions") + `}`
+			}
+		}
+	}
+	if pr.method == "tools/call" || pr.method == "tasks/result" {
+		if refused := p.inputRequired(pr, m); refused != "" {
+			body = refused
+		}
+	}
+	if resultMethods[pr.method] && body == "" {
+		body = p.ingressAnswer(pr, m)
 	}
 	if pr.raw != id.Raw {
-		return true, pr.raw
+		return true, pr.raw, body
 	}
-	return true, ""
+	return true, "", body
 }

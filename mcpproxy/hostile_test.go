@@ -334,8 +334,10 @@ func TestHostileWhatTheClientSawMustBePinned(t *testing.T) {
 	s := &splitServer{clientTools: []string{poison, readTool}, ownTools: []string{echoTool, readTool}, clientPage: 1}
 	r := newSplitRelay(t, "", s, inspect)
 	r.send(`{"jsonrpc":"2.0","id":100,"method":"tools/list","params":{}}`)
-	if l := r.recv(); !strings.Contains(l, "IMPORTANT") {
-		t.Fatalf("setup: %s", l)
+	// page 1 is poisoned at first sight: the client is shown an empty
+	// listing, not the page (line jumping)
+	if l := r.recv(); l != `{"jsonrpc":"2.0","id":100,"result":{"tools":[]}}` {
+		t.Fatalf("a poisoned first page reached the client: %s", l)
 	}
 	if res := r.call(1, "echo", `{"text":"hi"}`); !blocked(res) {
 		e, _ := r.store.Get("fake")

@@ -62,6 +62,10 @@ type Options struct {
 	ListWait time.Duration                      // how long a call waits for the toolset (default 10s)
 	Now      func() time.Time
 
+	// ResultFilters run on every answer a model reads after the proxy's
+	// own (ingress.go): the seam for what else reads results (masking).
+	ResultFilters []ResultFilter
+
 	// MaxMessage is the longest message either side may send, in bytes
 	// (default DefaultMaxMessage); a longer one is refused or dropped.
 	MaxMessage int64
@@ -87,6 +91,9 @@ type Proxy struct {
 	dropped       int // server lines dropped as malformed
 	refused       int // client messages refused as malformed
 
+	filters []ResultFilter // what every answer a model reads passes through (ingress.go)
+	taint   taint          // set when such an answer carried indicators
+
 	finished       sync.Once // the last records are written
 	recordFailures int       // proxy events the log refused
 	lastRecordWarn time.Time // when stderr last said so
@@ -95,7 +102,8 @@ type Proxy struct {
 type pendingReq struct {
 	raw    string // the id as the client spelled it
 	method string
-	first  bool // tools/list without a cursor: a listing starts
+	tool   string // tools/call and prompts/get: the name; resources/read: the uri
+	first  bool   // tools/list without a cursor: a listing starts
 	seq    uint64
 }
 
@@ -302,6 +310,7 @@ func newProxy(o Options) *Proxy {
 		serverPending: map[string]uint64{},
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
+		filters:       append([]ResultFilter{readResults}, o.ResultFilters...),
 	}
 	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)

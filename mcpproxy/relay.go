@@ -287,9 +287,16 @@ func (p *Proxy) track(key, raw, method string, root gjson.Result) {
 	// raw is a piece of the message: a copy keeps the map from holding
 	// the whole line
 	pr := pendingReq{method: method, seq: p.seq, raw: strings.Clone(raw)}
-	if method == "tools/list" {
+	switch method {
+	case "tools/list":
 		pr.first = !root.Get("params.cursor").Exists()
 		p.adm.clientListing(pr.first)
+	case "prompts/list", "resources/list", "resources/templates/list":
+		pr.first = !root.Get("params.cursor").Exists()
+	case "tools/call", "prompts/get":
+		pr.tool = strings.Clone(root.Get("params.name").Str)
+	case "resources/read":
+		pr.tool = strings.Clone(root.Get("params.uri").Str)
 	}
 	p.pending[key] = pr
 	delete(p.answered, key) // a cancel for it is the server's again
@@ -348,6 +355,16 @@ func (p *Proxy) gateToolCall(root, idv gjson.Result, key string) (bool, []byte) 
 	}
 	p.adm.await(params.Get("_meta"))
 	res := p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), ServerTool: tool, Input: args})
+	if ir := params.Get("inputResponses"); res.Effective == policy.Allow && ir.Exists() {
+		// a retry after input_required (2026-07-28): what the client
+		// answers the server is gated like the arguments, under the
+		// tool's name
+		in := []byte(ir.Raw)
+		if !ir.IsObject() {
+			in = []byte(`{"inputResponses":` + ir.Raw + `}`)
+		}
+		res = p.decide(gate.Call{Tool: gate.MCPName(p.opts.Name, tool), Input: in})
+	}
 	if res.Effective == policy.Allow {
 		if idv.Exists() {
 			p.track(key, id, "tools/call", root)

@@ -32,7 +32,10 @@ type fakeServer struct {
 	// hold, when set, says which requests the server keeps unanswered
 	// (the test answers them itself through out)
 	hold func(m gjson.Result) bool
-	out  *lineWriter
+	// answer, when set, may answer a request in the server's place
+	// ("" lets the usual answer go)
+	answer func(m gjson.Result) string
+	out    *lineWriter
 }
 
 func (s *fakeServer) serve(in io.Reader) {
@@ -44,12 +47,17 @@ func (s *fakeServer) serve(in io.Reader) {
 		}
 		s.mu.Lock()
 		s.got = append(s.got, strings.TrimSpace(line))
-		tools, size, listErr, hold := s.tools, s.pageSize, s.listErr, s.hold
+		tools, size, listErr, hold, answer := s.tools, s.pageSize, s.listErr, s.hold, s.answer
 		s.mu.Unlock()
 		m := gjson.Parse(line)
 		handle := func(m gjson.Result) string {
 			if hold != nil && hold(m) {
 				return ""
+			}
+			if answer != nil {
+				if a := answer(m); a != "" {
+					return a
+				}
 			}
 			id := m.Get("id").Raw
 			switch m.Get("method").String() {

@@ -32,14 +32,25 @@ func loadGate(env airlockhome.Env, cwd string) (*gate.Gate, error) {
 	return &gate.Gate{Policy: p, Env: env, Contracts: contracts.GateView{Set: set}}, nil
 }
 
-// inspectToolset is the first-sight judgement of a toolset: any tool
-// whose definition reads as poisoned (scan's indicators at high risk)
-// holds it.
+// inspectToolset is the first-sight judgement of a toolset (or of the
+// server's instructions, prompts, resources or templates, pinned alike):
+// any item whose definition reads as poisoned (scan's indicators at high
+// risk, a built-in tool's name among them) holds it, and so does any
+// terminal control sequence, a colour too (black on black hides text as
+// well as SGR 8 does).
 func inspectToolset(ts *pins.Toolset) (bool, string) {
 	var why []string
 	for _, t := range ts.Tools {
-		if bad, reason := scan.Poisoned(scan.Tool(t.Canon)); bad {
+		fs := scan.Tool(t.Canon)
+		if bad, reason := scan.Poisoned(fs); bad {
 			why = append(why, reason)
+			continue
+		}
+		for _, f := range fs {
+			if f.ID == "stealth.ansi" {
+				why = append(why, fmt.Sprintf("%q: terminal control sequences in %s", t.Name, f.Field))
+				break
+			}
 		}
 	}
 	if len(why) == 0 {

@@ -212,13 +212,20 @@ func (s *Store) Reject(server string, now time.Time) (*Entry, error) {
 	return out, err
 }
 
-// Forget removes the server; its next start pins afresh.
+// Forget removes the server, and with it its other listings (a key of
+// its own, NAME#kind, forgets only that listing); its next start pins
+// afresh.
 func (s *Store) Forget(server string) error {
 	return s.update(func(m map[string]*Entry) (bool, error) {
 		if _, err := s.entry(m, server); err != nil {
 			return false, err
 		}
 		delete(m, server)
+		if _, kind := ListingOf(server); kind == "" {
+			for k := range listingFields {
+				delete(m, ListingKey(server, k))
+			}
+		}
 		return true, nil
 	})
 }

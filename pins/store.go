@@ -206,13 +206,24 @@ func (s *Store) Find(normServer string) (*Entry, error) {
 	}
 	var found *Entry
 	for _, name := range sortedNames(m) {
-		if NormName(name) != normServer {
-			continue
+		if _, kind := ListingOf(name); kind != "" || NormName(name) != normServer {
+			continue // a server's other listings are not servers
 		}
 		if found != nil {
 			return nil, fmt.Errorf("pins: servers %q and %q both appear to the agent as %q; rename one of them", textsafe.Escape(found.Server), textsafe.Escape(name), textsafe.Escape(normServer))
 		}
 		found = m[name]
+	}
+	if found != nil && found.State == Pinned {
+		// a hold on the server's instructions, prompts, resources or
+		// templates holds the server: the agent's calls to it too
+		for _, kind := range []string{Instructions, Prompts, Resources, Templates} {
+			if l := m[ListingKey(found.Server, kind)]; l != nil && l.State == Held {
+				held := *found
+				held.State, held.Reason = Held, "its "+kind+" are held: "+l.Reason
+				return &held, nil
+			}
+		}
 	}
 	return found, nil
 }

@@ -69,6 +69,18 @@ func NewToolset(raw []json.RawMessage) (*Toolset, error) {
 			return nil, fmt.Errorf("pins: the server lists two tools named %q", textsafe.Escape(ts.Tools[i].Name))
 		}
 	}
+	// Claude Code names a tool mcp__SERVER__NormName(tool): two tools
+	// whose names fold alike are one name to the agent, its permission
+	// rules and the hook, and a call meant for one may reach the other.
+	folded := map[string]string{}
+	for _, t := range ts.Tools {
+		n := NormName(t.Name)
+		if other, ok := folded[n]; ok {
+			return nil, fmt.Errorf("pins: the server lists tools %q and %q, which the agent names alike (%q): a name that means two things cannot be pinned",
+				textsafe.Escape(other), textsafe.Escape(t.Name), "mcp__…__"+n)
+		}
+		folded[n] = t.Name
+	}
 	ts.Hash = hashTools(ts.Tools)
 	return ts, nil
 }

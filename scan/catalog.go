@@ -18,6 +18,8 @@ var builtinOthers = []Indicator{
 	{"stealth.html-comment", Stealth, Med, "an HTML comment, which markdown does not render, carries instructions"},
 	{"stealth.details", Stealth, Med, "a collapsed <details> block carries instructions a reviewer skims past"},
 	{"stealth.base64", Stealth, Med, "a long base64 blob no reader can check; High when it decodes to instructions"},
+	{"stealth.ansi", Stealth, High, "terminal control sequences (conceal, erase, cursor moves, OSC, backspaces) make a terminal show other text than the model reads; a colour alone is Med"},
+	{"inject.native-name", injection, High, "an MCP tool named like one of the agent's built-in tools (Bash, Read, WebFetch, …), so calls meant for the built-in reach the server"},
 	{"scan.truncated", Stealth, High, "text too long to read whole; what was not read cannot be called clean"},
 	{"scan.unreadable", Stealth, High, "a tool definition that is not readable JSON cannot be shown clean"},
 	{"scan.link-outside", Stealth, Med, "an instruction or config file that is a link out of the scanned tree (or a broken one): what the agent loads was not read"},

@@ -165,6 +165,7 @@ var detectors = map[string]bundledIndicator{
 	"stealth.html-comment": {Stealth, Med, "an HTML comment, which rendered markdown does not show, carries instructions", false},
 	"stealth.details":      {Stealth, Med, "a collapsed <details> block carries instructions", false},
 	"stealth.base64":       {Stealth, Med, "a long base64 blob no reader can check", false},
+	"stealth.ansi":         {Stealth, High, "terminal control sequences hide, erase or overwrite what a person sees", false},
 }
 
 // bundled returns the indicator a feed entry may name, if id is one.

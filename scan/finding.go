@@ -58,7 +58,8 @@ type Finding struct {
 	Field    string   // where in a structured input ("description", "inputSchema.properties.path.description"); "" for plain text
 	Tool     string   // the tool's name when the finding came from Tool (Escape'd); "" otherwise
 
-	para int // 1-based paragraph (text between blank lines) of plain text; 0 when unknown
+	para     int // 1-based paragraph (text between blank lines) of plain text; 0 when unknown
+	off, end int // the match's bytes in the scanned string (Text only), for Neutralise
 }
 
 func (f Finding) String() string {

@@ -220,6 +220,7 @@ var stealthLabels = map[string]string{
 	"stealth.zero-width":   "zero-width characters inside words",
 	"stealth.html-comment": "instructions hidden in an HTML comment",
 	"stealth.details":      "instructions folded away in a <details> block",
+	"stealth.ansi":         "terminal control sequences hide or rewrite what a person sees",
 }
 
 func label(f Finding) string {
@@ -231,7 +232,7 @@ func label(f Finding) string {
 		m = string([]rune(m)[:47]) + "…"
 	}
 	switch f.ID {
-	case "stealth.tag-chars", "stealth.base64", "scan.unreadable", "scan.truncated":
+	case "stealth.tag-chars", "stealth.base64", "scan.unreadable", "scan.truncated", "inject.native-name":
 		return f.Explain
 	}
 	if l, ok := stealthLabels[f.ID]; ok {

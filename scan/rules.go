@@ -126,6 +126,20 @@ var rules = []rule{
 		label:   `demands a step before the call ("%s")`,
 	},
 
+	{
+		// A server's tool that asks to be used in place of the agent's
+		// own (Read, Bash, WebFetch) takes over what those do, outside
+		// the agent's permission rules.
+		id: "inject.builtin", cat: injection, sev: High,
+		words: []string{"built", "builtin", "native", "default", "standard", "prefer"},
+		pattern: `\b(?:instead\s+of|rather\s+than|in\s+place\s+of|over)\s+(?:using\s+)?(?:the\s+|your\s+|any\s+|its\s+)?(?:own\s+)?(?:built-?\s?in|native|default|standard)\s+(?:[a-z]+\s+){0,2}?(?:tools?|bash|read|write|edit|grep|glob|webfetch|shell)\b` +
+			`|\b(?:do\s+not|don'?t|never)\s+use\s+(?:the\s+|your\s+|any\s+)?(?:built-?\s?in|native|default)\s+(?:[a-z]+\s+){0,2}?(?:tools?|bash|read|write|edit|grep|glob|webfetch|shell)\b` +
+			`|\bprefer\s+(?:this|these|our)\s+tools?\s+(?:to|over)\b` +
+			`|\b(?:replaces?|supersedes?|overrides?)\s+(?:the\s+|your\s+)?(?:built-?\s?in|native)\s+(?:[a-z]+\s+){0,2}?(?:tools?|bash|read|write|edit|grep|glob|webfetch)\b`,
+		explain: "tells the model to use this tool in place of its built-in tools",
+		label:   `steers the model away from its built-in tools ("%s")`,
+	},
+
 	// --- secret access ---
 	{
 		id: "secret.path", cat: Secret, sev: Med,

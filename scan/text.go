@@ -59,6 +59,9 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 	}
 	if !f.plain {
 		hits = append(hits, hiddenChars(s)...)
+		if hasControl(s) {
+			hits = append(hits, ansiSequences(s)...)
+		}
 	}
 	hits = append(hits, hiddenBlocks(s, f, hits)...)
 	if depth == 0 {
@@ -92,6 +95,7 @@ func scanText(s, shown string, ctx Context, depth int) []Finding {
 			continue
 		}
 		fd := h.Finding
+		fd.off, fd.end = h.oa, h.ob
 		fd.Line, fd.Col = lines.Pos(h.oa)
 		fd.para = paras.of(h.oa)
 		if fd.Match == "" {

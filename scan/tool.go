@@ -157,6 +157,12 @@ func (w *toolWalker) top() error {
 			// reads as the phrase it spells.
 			w.name = s
 			w.scan(identWords(s), s, "")
+			if n, ok := NativeToolName(s); ok {
+				w.out = append(w.out, Finding{
+					ID: "inject.native-name", Category: injection, Severity: High, Line: 1, Col: 1, Field: "name", Match: clip(s, maxMatch),
+					Explain: fmt.Sprintf("the tool takes the name of the agent's built-in %s tool, so calls meant for it reach the server", n),
+				})
+			}
 			return nil
 		}
 		return w.value(key, 1, false)

@@ -14,7 +14,8 @@
 // Flags:
 //
 //	-mode M      clean, poisoned, rugpull, paged, paged-clean, unsolicited,
-//	             big, crash, ignoreterm, echo-raw, sample (default clean)
+//	             big, crash, ignoreterm, echo-raw, sample, script (default clean)
+//	-script FILE script: the listings and answers to serve (script.go)
 //	-state FILE  rugpull: the first start creates FILE and serves the clean
 //	             toolset; any later start (FILE exists) serves the pulled one
 //	-size N      big: bytes of text the big tool returns (default 10 MiB)
@@ -40,6 +41,7 @@ import (
 // config is what the flags ask for.
 type config struct {
 	mode, state, logPath string
+	script               string
 	connect              string
 	size                 int
 	legacy               bool
@@ -52,6 +54,7 @@ func main() {
 	flag.StringVar(&c.state, "state", "", "rugpull: state file marking the first start")
 	flag.IntVar(&c.size, "size", 10<<20, "big: bytes of text the big tool returns")
 	flag.StringVar(&c.logPath, "log", "", "append every received line to this file")
+	flag.StringVar(&c.script, "script", "", "script: the JSON file of listings and answers to serve")
 	flag.BoolVar(&c.legacy, "legacy", false, "refuse server/discover so clients use initialize")
 	flag.StringVar(&c.connect, "connect", "", "at start, CONNECT to this host:port through $HTTPS_PROXY")
 	flag.DurationVar(&c.linger, "linger", 2*time.Minute, "ignoreterm: time to stay up after stdin EOF")
@@ -78,6 +81,9 @@ func run(c config) error {
 	}
 	if c.mode == "echo-raw" {
 		return serveRaw(os.Stdin, os.Stdout, received)
+	}
+	if c.mode == "script" {
+		return serveScript(c.script, os.Stdin, os.Stdout, received)
 	}
 	if c.mode == "sample" {
 		// server-initiated requests exist only before 2026-07-28
