@@ -33,7 +33,10 @@ type rule struct {
 	// then a millisecond and a half of a hook call.
 	min, max int
 	// window is how much text from the keyword an anchored match may read:
-	// 0 for the default (defaultWindow), -1 for the rest of the text.
+	// 0 for the default (defaultWindow), -1 for the rest of the text;
+	// shortWindow for the generic carriers (a name, "=", a value), whose
+	// keywords are frequent in ordinary results ("token" in a log), so
+	// that each attempt reads little.
 	window int
 	source string // where the shape is documented
 }
@@ -147,33 +150,33 @@ var rules = [...]rule{
 		pattern: `eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){1,3}`, min: 30, prev: notWord,
 		source: "RFC 7519 and RFC 7515 §7.1 (compact serialization: base64url JSON header and payload, both starting eyJ, and a signature)"},
 	{kind: "bearer-token", keywords: []string{"bearer"},
-		pattern: `(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: tokenLike, prev: notWord,
+		pattern: `(?i)bearer(?:\s|\\[nrt])+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: tokenLike, prev: notWord,
 		source: "RFC 6750 §2.1 (Authorization: Bearer b64token)"},
-	{kind: "basic-auth", keywords: []string{"basic"}, chosen: true,
+	{kind: "basic-auth", keywords: []string{"basic"}, window: shortWindow, chosen: true,
 		pattern: `(?i)basic\s+([A-Za-z0-9+/]+={0,2})`, min: 4, check: basicCredentials, prev: notWord,
 		source: "RFC 7617 (Authorization: Basic base64(user:password))"},
 	{kind: "authorization", keywords: []string{"authorization"},
 		pattern: `(?i)authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:token|bot|apikey|api-key|key|sso-key)\s+)?([A-Za-z0-9._~+/=:-]+)`, min: 12, check: tokenLike, prev: notWord,
 		source: "RFC 9110 §11.6.2 (Authorization: scheme credentials); GitHub REST docs (Authorization: token …)"},
-	{kind: "api-key-header", keywords: []string{"api-key", "apikey", "auth-token", "private-token", "subscription-key"},
+	{kind: "api-key-header", keywords: []string{"api-key", "apikey", "auth-token", "private-token", "subscription-key"}, window: shortWindow,
 		pattern: `(?i)(?:api-?key|auth-token|private-token|subscription-key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9._~+/=-]+)`, min: 12, check: tokenLike,
 		source: "vendors' API-key headers: GitLab REST (PRIVATE-TOKEN), Google (x-goog-api-key), Azure API Management (Ocp-Apim-Subscription-Key), and the common X-API-Key"},
-	{kind: "url-password", keywords: []string{"://"}, chosen: true,
+	{kind: "url-password", keywords: []string{"://"}, window: shortWindow, chosen: true,
 		pattern: `://[^\s/?#@:"'<>\[\]]*:([^\s/?#"'<>\[\]]+)@`,
 		source:  "RFC 3986 §3.2.1 (userinfo user:password@, deprecated but still used)"},
-	{kind: "password", keywords: []string{"-u", "--user"}, chosen: true,
+	{kind: "password", keywords: []string{"-u", "--user"}, window: shortWindow, chosen: true,
 		pattern: `(?:-u|--user)(?:\s+|=)["']?[^\s:"'\[\]-][^\s:"'\[\]]*:([^\s"'\[\]]+)`, check: userPassword, prev: func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' },
 		source: "curl(1) -u/--user user:password"},
-	{kind: "password", keywords: []string{"--password", "--passwd"}, chosen: true,
+	{kind: "password", keywords: []string{"--password", "--passwd"}, window: shortWindow, chosen: true,
 		pattern: `--pass(?:word|wd)\s+["']?([^\s"'\[\]-][^\s"'\[\]]*)`, min: 4, prev: notWord,
 		source: "a password given as a flag's separate argument (docker login --password P, and the many CLIs that take --password VALUE)"},
-	{kind: "secret-assignment", keywords: []string{"--token", "--api-key", "--apikey", "--auth-token", "--access-token", "--secret"}, chosen: true,
+	{kind: "secret-assignment", keywords: []string{"--token", "--api-key", "--apikey", "--auth-token", "--access-token", "--secret"}, window: shortWindow, chosen: true,
 		pattern: `--(?:token|api-?key|auth-token|access-token|secret)\s+["']?([A-Za-z0-9+/=._~-]+)`, min: 16, check: randomLooking, prev: notWord,
 		source: "a token given as a flag's separate argument (kubectl --token T, heroku --api-key K, gh --token T)"},
-	{kind: "password", keywords: []string{"password", "passwd", "pwd"}, chosen: true,
+	{kind: "password", keywords: []string{"password", "passwd", "pwd"}, window: shortWindow, chosen: true,
 		pattern: `(?i)(?:password|passwd|pwd)\\?["']?\s*[:=]\s*(?:"([^"\s\[\]]+)"|'([^'\s\[\]]+)'|\\"([^"\s\[\]\\]+)\\"|\\'([^'\s\[\]\\]+)\\'|([^\s"'&;,\[\]]+))`, min: 4,
 		source: "assignments such as PGPASSWORD=…, MYSQL_PWD=…, --password=…, \"password\": \"…\""},
-	{kind: "secret-assignment", keywords: []string{"secret", "token", "api_key", "apikey", "access_key", "accesskey", "private_key", "privatekey"}, chosen: true,
+	{kind: "secret-assignment", keywords: []string{"secret", "token", "api_key", "apikey", "access_key", "accesskey", "private_key", "privatekey"}, window: shortWindow, chosen: true,
 		pattern: `(?i)(?:secret|token|api_?key|access_?key|private_?key)[A-Za-z0-9_]*\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9+/=._~-]+)`, min: 16, check: randomLooking,
 		source: "assignments of a *_SECRET, *_TOKEN, *_API_KEY … variable (the shape secret scanners call generic-api-key)"},
 }
