@@ -25,6 +25,14 @@ type rawFile struct {
 	Forbids     []rawRule         `yaml:"forbids"`
 	Indicators  []rawIndicator    `yaml:"indicators"`
 	Egress      rawEgress         `yaml:"egress"`
+	Taint       rawTaint          `yaml:"taint"`
+}
+
+// rawTaint is what a tainted session's privileged actions get (ask or
+// block) and how long a taint lasts (a Go duration: 2h, 30m).
+type rawTaint struct {
+	Action string `yaml:"action"`
+	TTL    string `yaml:"ttl"`
 }
 
 // rawEgress is what the egress proxy of airlock run applies beyond the
@@ -189,7 +197,8 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "taint"}
+	taintKeys     = []string{"action", "ttl"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
 	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
@@ -248,6 +257,12 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 				yamldoc.UnknownKeys(v, egressKeys, "egress", errs)
 			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
 				errs.Add(v.Line, "egress must be a mapping like {max_bytes_out: {api.example.com: 10000000}}")
+			}
+		case "taint":
+			if v.Kind == yaml.MappingNode {
+				yamldoc.UnknownKeys(v, taintKeys, "taint", errs)
+			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+				errs.Add(v.Line, "taint must be a mapping like {action: ask, ttl: 2h}")
 			}
 		case "escalate":
 			if v.Kind == yaml.MappingNode {
