@@ -28,6 +28,7 @@ import (
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
+	"github.com/agentairlock/airlock/taint"
 	"github.com/tidwall/gjson"
 )
 
@@ -165,7 +166,8 @@ func Run(o Options) (code int) {
 		fmt.Fprintf(o.Stderr, "airlock: warning: %v\n", err)
 	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
-		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
+		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv}),
+		Taints: taint.Open(env.AirlockHome, env.Now)})
 	res := g.Decide(gate.Call{Source: "hook", Tool: ev.Tool, Input: ev.Input, Cwd: ev.Cwd, Session: ev.Session, Attended: true})
 	// The gate has applied the rule (a decision it could not record is a
 	// refusal unless AIRLOCK_FAIL_OPEN=1): the answer follows res.Effective;
@@ -209,8 +211,10 @@ func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
 	// matched (airlock breach).
-	if p, err := policy.LoadEnv(env, ev.Cwd); err == nil {
-		f := policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
+	p, err := policy.LoadEnv(env, ev.Cwd)
+	var f *policy.Facts
+	if err == nil {
+		f = policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
 		if rule := gate.SecretRule(p, f); rule != "" {
 			r.Rule = rule
 			if ds := gate.ContentDigests(ev.Response); len(ds) > 0 {
@@ -221,6 +225,7 @@ func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 	if _, err := log.Append(r); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
+	taintFromResult(o, log, env, p, f, ev)
 	return ExitAllow
 }
 

@@ -215,11 +215,11 @@ func (v *verdict) reason() string {
 	return s
 }
 
-var stealthLabels = map[string]string{
-	"stealth.bidi":         "bidi control characters reorder the text",
-	"stealth.zero-width":   "zero-width characters inside words",
-	"stealth.html-comment": "instructions hidden in an HTML comment",
-	"stealth.details":      "instructions folded away in a <details> block",
+var stealthLabels = [...][2]string{
+	{"stealth.bidi", "bidi control characters reorder the text"},
+	{"stealth.zero-width", "zero-width characters inside words"},
+	{"stealth.html-comment", "instructions hidden in an HTML comment"},
+	{"stealth.details", "instructions folded away in a <details> block"},
 }
 
 func label(f Finding) string {
@@ -234,8 +234,10 @@ func label(f Finding) string {
 	case "stealth.tag-chars", "stealth.base64", "scan.unreadable", "scan.truncated":
 		return f.Explain
 	}
-	if l, ok := stealthLabels[f.ID]; ok {
-		return l
+	for _, l := range stealthLabels {
+		if l[0] == f.ID {
+			return l[1]
+		}
 	}
 	for _, r := range rules {
 		if r.id == f.ID {
