@@ -303,18 +303,19 @@ func (s *Store) update(session string, f func(*Entry) bool) (bool, error) {
 	}
 	path := s.path(session)
 	e, err := readFile(path)
-	if err != nil || e == nil || e.Session != session {
+	bad := err != nil || e != nil && e.Session != session
+	if bad || e == nil {
 		// new, or a state nobody can trust, started over rather than
 		// kept: the gate has been treating the session as tainted by it
 		e = &Entry{Session: session}
-		if err == nil {
+		if !bad {
 			s.prune()
 		}
 	}
 	if e.Since > 0 && !e.Tainted(s.now()) {
 		e.Since, e.Until, e.Sources = 0, 0, nil
 	}
-	if !f(e) {
+	if !f(e) && !bad {
 		return false, nil
 	}
 	data, err := json.Marshal(file{V: stateVersion, Entry: *e})
