@@ -66,7 +66,7 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 	}
 	store := taint.Open(env.AirlockHome, env.Now)
 	if untrusted(ev.Tool, f) {
-		if what, rule, ok := injected(resultText(ev.Response)); ok {
+		if what, rule, ok := scan.Injected(resultText(ev.Response)); ok {
 			changed, err := store.Mark(ev.Session, taint.Source{Origin: "hook", Tool: ev.Tool, What: what, Rule: rule}, p.TaintTTL)
 			if err != nil {
 				warnf(o, "the session's taint was not saved: %v", err)
@@ -96,27 +96,6 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 	if err := store.UseHosts(ev.Session, hosts); err != nil {
 		warnf(o, "the session's hosts were not saved: %v", err)
 	}
-}
-
-// injected runs the text engine over a result as text the model will
-// follow: it taints when the findings reach High (scan.Poisoned), and
-// says why with the strongest indicator.
-func injected(s string) (what, rule string, ok bool) {
-	if s == "" {
-		return "", "", false
-	}
-	fs := scan.Text(s, scan.Instructions)
-	poisoned, why := scan.Poisoned(fs)
-	if !poisoned {
-		return "", "", false
-	}
-	top := fs[0]
-	for _, x := range fs[1:] {
-		if x.Severity > top.Severity {
-			top = x
-		}
-	}
-	return why, top.ID, true
 }
 
 func warnf(o Options, format string, args ...any) {
