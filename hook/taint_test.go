@@ -117,3 +117,32 @@ func TestBenignResultsDoNotTaint(t *testing.T) {
 		t.Errorf("untainted session: exit %d %s%s", code, stdout, stderr)
 	}
 }
+
+// TestFetchedPagesTaint: a WebFetch result and a page fetched through the
+// shell taint like an MCP result; a local command's output does not (it
+// is the workspace's, not untrusted content from outside).
+func TestFetchedPagesTaint(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tool   string
+		input  map[string]any
+		taints bool
+	}{
+		{"WebFetch", "WebFetch", map[string]any{"url": "https://blog.example.org/post", "prompt": "summarise"}, true},
+		{"curl", "Bash", map[string]any{"command": "curl -s https://blog.example.org/post"}, true},
+		{"a local command", "Bash", map[string]any{"command": "cat README.md"}, false},
+	} {
+		env := taintEnv(t, "default")
+		cwd := filepath.Join(env.Home, "proj")
+		code, _, stderr := runHook(t, env, true, map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": "PostToolUse",
+			"tool_name": tc.tool, "tool_input": tc.input, "tool_response": map[string]any{"stdout": injectedResult, "stderr": ""}})
+		if code != ExitAllow {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, stderr)
+		}
+		recs, _ := audit.Tail(env.AirlockHome, 1)
+		tainted := len(recs) == 1 && recs[0].Event == "taint"
+		if tainted != tc.taints {
+			t.Errorf("%s: tainted %v, want %v (%+v)", tc.name, tainted, tc.taints, recs)
+		}
+	}
+}
