@@ -5,7 +5,9 @@
 // permissionDecision "allow" would switch off Claude Code's own prompt);
 // block is exit 2 with the reason on stderr; ask is exit 0 with the
 // hookSpecificOutput JSON. PostToolUse and PostToolUseFailure (a tool that
-// failed) record the outcome and never block.
+// failed) record the outcome and never block; a PostToolUse result that
+// carries injection taints its session (taint.go), and an MCP result that
+// carries secrets is handed back masked (mask.go).
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
 // here — a policy that will not load, an unusable home, a panic — exits 2
@@ -226,6 +228,7 @@ func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
 	taintFromResult(o, log, env, p, f, ev)
+	maskMCPResult(o, log, ev)
 	return ExitAllow
 }
 
