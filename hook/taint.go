@@ -61,12 +61,19 @@ func resultText(r gjson.Result) string {
 // record says so); any call that ran teaches an untainted session the
 // hosts it used. Failures are warnings: a post-tool event never blocks.
 func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, f *policy.Facts, ev *Event) {
-	if ev.Session == "" || p == nil || ev.Name == "PostToolUseFailure" {
+	if ev.Session == "" || p == nil {
 		return
 	}
+	failed := ev.Name == "PostToolUseFailure"
 	store := taint.Open(env.AirlockHome, env.Now)
 	if untrusted(ev.Tool, f) {
-		if what, rule, ok := scan.Injected(resultText(ev.Response)); ok {
+		text := resultText(ev.Response)
+		if failed {
+			// a failed tool's error text reaches the model too (a
+			// server's error message is as much its words as a result)
+			text = ev.Error
+		}
+		if what, rule, ok := scan.Injected(text); ok {
 			changed, err := store.Mark(ev.Session, taint.Source{Origin: "hook", Tool: ev.Tool, What: what, Rule: rule}, p.TaintTTL)
 			if err != nil {
 				warnf(o, "the session's taint was not saved: %v", err)
@@ -86,7 +93,7 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 			return
 		}
 	}
-	if f == nil || len(f.Hosts) == 0 {
+	if failed || f == nil || len(f.Hosts) == 0 {
 		return
 	}
 	hosts := make([]string, 0, len(f.Hosts))

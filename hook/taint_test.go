@@ -146,3 +146,19 @@ func TestFetchedPagesTaint(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedToolErrorTaints: a failed MCP tool's error text carrying
+// injection taints the session like a result.
+func TestFailedToolErrorTaints(t *testing.T) {
+	env := taintEnv(t, "default")
+	cwd := filepath.Join(env.Home, "proj")
+	code, _, stderr := runHook(t, env, true, map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": "PostToolUseFailure",
+		"tool_name": "mcp__notes__read_note", "tool_input": map[string]any{"id": "n1"}, "error": injectedResult})
+	if code != ExitAllow {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, _ := audit.Tail(env.AirlockHome, 1)
+	if len(recs) != 1 || recs[0].Event != "taint" {
+		t.Errorf("a poisoned error did not taint: %+v", recs)
+	}
+}
