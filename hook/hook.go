@@ -6,8 +6,10 @@
 // block is exit 2 with the reason on stderr; ask is exit 0 with the
 // hookSpecificOutput JSON. PostToolUse and PostToolUseFailure (a tool that
 // failed) record the outcome and never block; a PostToolUse result that
-// carries injection taints its session (taint.go), and an MCP result that
-// carries secrets is handed back masked (mask.go).
+// carries injection taints its session (taint.go) and is answered with a
+// warning to the model (withheld, for an MCP result, under a policy whose
+// taint action is block), and an MCP result that carries secrets is
+// handed back masked (mask.go).
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
 // here — a policy that will not load, an unusable home, a panic — exits 2
@@ -227,8 +229,14 @@ func recordOutcome(o Options, log *audit.Log, env home.Env, ev *Event) int {
 	if _, err := log.Append(r); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
-	taintFromResult(o, log, env, p, f, ev)
-	maskMCPResult(o, log, ev)
+	injection := taintFromResult(o, log, env, p, f, ev)
+	replace := maskMCPResult(o, log, ev)
+	if injection != "" && p != nil && p.TaintAction == policy.Block && mcpResult(ev) {
+		// a policy that refuses a tainted session's privileged actions
+		// does not show the model the instructions either
+		replace = withheld(ev.Tool, injection)
+	}
+	postAnswer(o, textsafe.Escape(secret.Mask(injection)), p != nil && p.TaintAction == policy.Block, replace)
 	return ExitAllow
 }
 

@@ -59,10 +59,12 @@ func resultText(r gjson.Result) string {
 // taintFromResult is the post-tool half of session taint: an untrusted
 // result that carries injection taints the event's session (and the
 // record says so); any call that ran teaches an untainted session the
-// hosts it used. Failures are warnings: a post-tool event never blocks.
-func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, f *policy.Facts, ev *Event) {
+// hosts it used. It returns what the injection was ("" for none), for the
+// answer's warning to the model. Failures are warnings: a post-tool event
+// never blocks.
+func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, f *policy.Facts, ev *Event) (injection string) {
 	if ev.Session == "" || p == nil {
-		return
+		return ""
 	}
 	failed := ev.Name == "PostToolUseFailure"
 	store := taint.Open(env.AirlockHome, env.Now)
@@ -77,7 +79,7 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 			changed, err := store.Mark(ev.Session, taint.Source{Origin: "hook", Tool: ev.Tool, What: what, Rule: rule}, p.TaintTTL)
 			if err != nil {
 				warnf(o, "the session's taint was not saved: %v", err)
-				return
+				return what
 			}
 			if changed {
 				until := time.Now().Add(p.TaintTTL)
@@ -90,11 +92,11 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 					warnf(o, "the taint was not recorded: %v", err)
 				}
 			}
-			return
+			return what
 		}
 	}
 	if failed || f == nil || len(f.Hosts) == 0 {
-		return
+		return ""
 	}
 	hosts := make([]string, 0, len(f.Hosts))
 	for _, h := range f.Hosts {
@@ -103,6 +105,7 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 	if err := store.UseHosts(ev.Session, hosts); err != nil {
 		warnf(o, "the session's hosts were not saved: %v", err)
 	}
+	return ""
 }
 
 func warnf(o Options, format string, args ...any) {
