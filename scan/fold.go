@@ -239,6 +239,9 @@ var lookalikes = [...][2]rune{
 // map: a map literal is built at package initialisation, which every hook
 // process would pay for (the hook links scan for its post-tool event).
 func lookalike(c rune) (rune, bool) {
+	if c < 0x370 || c > 0x52f { // outside Greek and Cyrillic: most text
+		return 0, false
+	}
 	for _, p := range lookalikes {
 		if p[0] == c {
 			return p[1], true
