@@ -18,6 +18,7 @@ import (
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
+	"github.com/agentairlock/airlock/taint"
 )
 
 // Recorder appends audit records; *audit.Log is one.
@@ -75,6 +76,34 @@ type Gate struct {
 	// Ask reaches a person for an ask from a caller that has no prompt of
 	// its own (Call.Attended false). nil: ask_fallback decides at once.
 	Ask asker
+
+	// Taints says what a call's session has seen (*taint.Store is one);
+	// a tainted session's privileged actions escalate (policy.Taint).
+	// nil: no taint stage.
+	Taints Taints
+}
+
+// Taints reads a session's taint. Of returns nil for a session that has
+// none; an error is a state that cannot be trusted, and the gate takes the
+// session for tainted by it.
+type Taints interface {
+	Of(session string) (*taint.Entry, error)
+}
+
+// sessionTaint is the taint stage's input for c's session, nil when it is
+// not tainted at now.
+func (g *Gate) sessionTaint(c Call, now time.Time) *policy.Taint {
+	if g.Taints == nil || c.Session == "" {
+		return nil
+	}
+	e, err := g.Taints.Of(c.Session)
+	switch {
+	case err != nil:
+		return &policy.Taint{Provenance: "a taint state that could not be read (" + err.Error() + "; airlock taint clear " + c.Session + " starts it over)"}
+	case !e.Tainted(now):
+		return nil
+	}
+	return &policy.Taint{Provenance: e.Provenance(), Known: e.KnownHost}
 }
 
 // CheckAskYes refuses yes (--yes, approve asks automatically) under a
@@ -135,6 +164,9 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 		fix = "none by a grant (built-in); see airlock report"
 	case d.Source == policy.FromHold:
 		fix = "airlock pins diff " + c.Server
+	case d.Source == policy.FromTaint:
+		// the session saw injected content: a person ends the taint
+		fix = "airlock taint clear " + c.Session + " (after reading airlock taint)"
 	case d.Source == policy.FromSchema || d.Source == policy.FromContract || d.Source == policy.FromEscalation:
 		// decided after grants (escalation) or by the server's own
 		// terms: a grant would not change it
@@ -186,6 +218,7 @@ func (g *Gate) decide(c Call) Result {
 			}
 		}
 	}
+	st.Taint = g.sessionTaint(c, now())
 	v := p.Decide(f, now(), st)
 	res.Decision, res.Effective, res.Note = v.Decision, v.Effective, v.Note
 	if res.Effective == policy.Ask && !c.Attended {

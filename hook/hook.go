@@ -14,7 +14,11 @@
 // permissionDecision "allow" would switch off Claude Code's own prompt);
 // block is exit 2 with the reason on stderr; ask is exit 0 with the
 // hookSpecificOutput JSON. PostToolUse and PostToolUseFailure (a tool that
-// failed) record the outcome and never block.
+// failed) record the outcome and never block; a PostToolUse result that
+// carries injection taints its session (taint.go) and is answered with a
+// warning to the model (withheld, for an MCP result, under a policy whose
+// taint action is block), and an MCP result that carries secrets is
+// handed back masked (mask.go).
 //
 // Claude Code treats every exit code but 2 as "go ahead", so every failure
 // here — a policy that will not load, an unusable home, a panic, an event
@@ -39,6 +43,7 @@ import (
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan/secret"
+	"github.com/agentairlock/airlock/taint"
 	"github.com/tidwall/gjson"
 )
 
@@ -213,7 +218,8 @@ func Run(o Options) (code int) {
 		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
 	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
-		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})})
+		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv}),
+		Taints: taint.Open(env.AirlockHome, env.Now)})
 	attended := ad.asks(ev)
 	if !attended {
 		g.Ask = &channelAsker{home: env.AirlockHome, getenv: env.Getenv, by: askDeadline(o)}
@@ -329,8 +335,10 @@ func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Eve
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
 	// matched (airlock breach).
-	if p, err := policy.LoadEnv(env, ev.Cwd); err == nil {
-		f := policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
+	p, err := policy.LoadEnv(env, ev.Cwd)
+	var f *policy.Facts
+	if err == nil {
+		f = policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})
 		if rule := gate.SecretRule(p, f); rule != "" {
 			r.Rule = rule
 			if ds := gate.ContentDigests(ev.Response); len(ds) > 0 {
@@ -341,9 +349,23 @@ func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Eve
 	if _, err := log.Append(r); err != nil {
 		fmt.Fprintf(o.Stderr, "airlock: warning: the outcome was not recorded: %v\n", err)
 	}
-	if ad.answerPost != nil {
-		ad.answerPost(answerTo{o.Stdout, o.Stderr})
+	injection := taintFromResult(o, log, env, p, f, ev)
+	if ev.Agent != Claude && ev.Agent != "" {
+		// the other agents' post-tool answers replace nothing (Gemini CLI
+		// can only block, Codex rejects a replacement): the result is
+		// recorded and its session tainted, not masked (docs/hooks.md)
+		if ad.answerPost != nil {
+			ad.answerPost(answerTo{o.Stdout, o.Stderr})
+		}
+		return ExitAllow
 	}
+	replace := maskMCPResult(o, log, ev)
+	if injection != "" && p != nil && p.TaintAction == policy.Block && mcpResult(ev) {
+		// a policy that refuses a tainted session's privileged actions
+		// does not show the model the instructions either
+		replace = withheld(ev.Tool, injection)
+	}
+	postAnswer(o, textsafe.Escape(secret.Mask(injection)), p != nil && p.TaintAction == policy.Block, replace)
 	return ExitAllow
 }
 

@@ -16,6 +16,9 @@ type Stages struct {
 	// decision so far; it returns the decision to go on with and a note
 	// for the record (a report-only contract says what it would do).
 	Contract func(f *Facts, d Decision) (Decision, string)
+	// Taint is the session's taint (nil: none); its stage runs after
+	// escalation and before the contract.
+	Taint *Taint
 }
 
 // verdict is what Decide found.
@@ -26,8 +29,8 @@ type verdict struct {
 }
 
 // Decide runs the one stage order on the facts of a call: budget → forbid
-// → hold → grants → rules → default → escalation → contract → overlay →
-// mode. Every front end (the gate, the sandbox's egress proxy, `airlock
+// → hold → grants → rules → default → escalation → taint → contract →
+// overlay → mode. Every front end (the gate, the sandbox's egress proxy, `airlock
 // allow`'s check of a new grant) and the property tests decide through it,
 // so the order is written here alone. now is when grants expire against.
 //
@@ -55,6 +58,7 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) verdict {
 	}
 	if d.Source != FromBudget {
 		d = p.EscalateDecision(f, d)
+		d = p.taintDecision(f, d, s.Taint)
 	}
 	if s.Contract != nil {
 		d, v.Note = s.Contract(f, d)

@@ -77,6 +77,15 @@ type Policy struct {
 	Default     Action
 	AskFallback Action
 	Escalate    map[Severity]Action
+	// TaintAction is what a privileged action of a tainted session gets
+	// (taint.action: ask, block; allow switches the stage off); TaintTTL
+	// how long a taint lasts (taint.ttl).
+	TaintAction Action
+	TaintTTL    time.Duration
+	// secretReads are the secrets.* forbids, overridden ones too: a
+	// tainted session's read of a secret-class path escalates even where
+	// an override lets it through.
+	secretReads []*Rule
 	// MaxBytesOut caps, per canonical host, the bytes airlock run's egress
 	// proxy lets leave for it (egress.max_bytes_out).
 	MaxBytesOut map[string]int64
@@ -230,6 +239,11 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 		Overrides: map[string]string{},
 		Vars:      vars,
 	}
+	if role != "overlay" {
+		// unnamed, a taint asks and lasts two hours (taint.DefaultTTL);
+		// an overlay that names none changes nothing
+		p.TaintAction, p.TaintTTL = Ask, 2*time.Hour
+	}
 	if err := p.settle(raw, name, vars, &errs); err != nil {
 		return nil, err
 	}
@@ -276,6 +290,9 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 	for _, f := range forbids {
 		if _, off := p.Overrides[f.ID]; !off {
 			p.Forbids = append(p.Forbids, f)
+		}
+		if strings.HasPrefix(f.ID, "secrets.") && f.path != nil {
+			p.secretReads = append(p.secretReads, f)
 		}
 	}
 	p.Indicators = indicators
@@ -391,6 +408,8 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.Escalate)
 		case "egress":
 			err = v.Decode(&out.Egress)
+		case "taint":
+			err = v.Decode(&out.Taint)
 		case "version":
 			err = v.Decode(&out.Version)
 		case "lock_forbids":
@@ -586,6 +605,20 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Probl
 			}
 			p.MaxBytesOut[h] = n
 		}
+	}
+	if raw.Taint.Action != "" {
+		a, err := parseAction(raw.Taint.Action)
+		if err != nil {
+			errs.Add(raw.lines["taint"], "taint.action: %v", err)
+		}
+		p.TaintAction = a
+	}
+	if raw.Taint.TTL != "" {
+		d, err := time.ParseDuration(raw.Taint.TTL)
+		if err != nil || d <= 0 {
+			errs.Add(raw.lines["taint"], "taint.ttl: %q: write a duration such as 2h or 30m", raw.Taint.TTL)
+		}
+		p.TaintTTL = d
 	}
 	for k, v := range raw.Escalate {
 		sev, ok := parseSeverity(k)
@@ -801,6 +834,10 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 	}
 	p.Default = stricter(p.Default, o.Default)
 	p.AskFallback = stricter(p.AskFallback, o.AskFallback)
+	if o.TaintAction > p.TaintAction {
+		p.TaintAction = o.TaintAction
+	}
+	p.TaintTTL = max(p.TaintTTL, o.TaintTTL) // a repository may keep a taint longer, never shorten it
 	for sev, a := range o.Escalate {
 		if cur, ok := p.Escalate[sev]; !ok || a > cur {
 			p.Escalate[sev] = a

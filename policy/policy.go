@@ -139,6 +139,7 @@ const (
 	FromHold       Source = "hold"     // the server's toolset is held (pins)
 	FromSchema     Source = "schema"   // the arguments do not fit the pinned inputSchema
 	FromContract   Source = "contract" // the server's contract does not cover the call
+	FromTaint      Source = "taint"    // a privileged action of a tainted session
 )
 
 // Decision is the verdict on one call, with enough to explain it.

@@ -28,6 +28,14 @@ type rawFile struct {
 	// the managed policy only (managed.go)
 	LockForbids strList `yaml:"lock_forbids"`
 	NoGrants    strList `yaml:"no_grants"`
+	Taint       rawTaint `yaml:"taint"`
+}
+
+// rawTaint is what a tainted session's privileged actions get (ask or
+// block) and how long a taint lasts (a Go duration: 2h, 30m).
+type rawTaint struct {
+	Action string `yaml:"action"`
+	TTL    string `yaml:"ttl"`
 }
 
 // rawEgress is what the egress proxy of airlock run applies beyond the
@@ -192,7 +200,8 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint"}
+	taintKeys     = []string{"action", "ttl"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
 	forbidKeys    = append(ruleKeys[:len(ruleKeys):len(ruleKeys)], "tests") // a forbid carries its own examples (Tests)
@@ -256,6 +265,12 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 				yamldoc.UnknownKeys(v, egressKeys, "egress", errs)
 			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
 				errs.Add(v.Line, "egress must be a mapping like {max_bytes_out: {api.example.com: 10000000}}")
+			}
+		case "taint":
+			if v.Kind == yaml.MappingNode {
+				yamldoc.UnknownKeys(v, taintKeys, "taint", errs)
+			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+				errs.Add(v.Line, "taint must be a mapping like {action: ask, ttl: 2h}")
 			}
 		case "escalate":
 			if v.Kind == yaml.MappingNode {

@@ -43,7 +43,7 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 	for _, g := range groups {
 		// a call a person refused when asked is their decision, not
 		// something that got in their way
-		if forbid[g.Rule] || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
+		if forbid[g.Rule] || g.Rule == TaintRule || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
 			continue
 		}
 		if fix, held := HoldFix(g.Tool, g.Rule); held {
@@ -117,6 +117,10 @@ func GrantedBy(p *policy.Policy, home, user string, now time.Time) func(tool, ta
 
 // ForbidRules is the set of built-in forbid ids: a decision whose rule is
 // one of them cannot be lifted by a grant.
+// TaintRule is the rule of a tainted session's escalated calls: decided
+// after the grants, so no grant lifts it (a person ends the taint).
+const TaintRule = "taint.privileged"
+
 func ForbidRules() (map[string]bool, error) {
 	ids, err := policy.ForbidIDs()
 	if err != nil {

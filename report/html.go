@@ -27,6 +27,7 @@ type htmlView struct {
 	CandidatesNote string
 	Policy         [][]piece
 	Holds          [][]piece
+	Taints         [][]piece
 	NeedsNothing   string // the one line when nothing needs the person
 	NeedsCount     int
 	Needs          []htmlNeedBlock
@@ -130,6 +131,9 @@ func (s Summary) htmlView() htmlView {
 	}
 	for _, r := range s.Holds {
 		v.Holds = append(v.Holds, pieces(recordLine(st, r)))
+	}
+	for _, r := range s.Taints {
+		v.Taints = append(v.Taints, pieces(recordLine(st, r)))
 	}
 	if s.Needs.Nothing() {
 		v.NeedsNothing = nothingNeedsYou
@@ -316,7 +320,11 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 <a id="holds"></a><h2>Holds</h2>
 {{if .Holds}}<p>{{len .Holds}} hold record(s) in this window (those still in force are under Needs you):</p>
 <ul>{{range .Holds}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>
-{{else}}<p>No MCP server's toolset was held.</p>{{end}}
+{{else}}<p>No MCP server's toolset was held.</p>{{end}}{{if .Taints}}
+
+<a id="taints"></a><h2>Tainted sessions</h2>
+<p>{{len .Taints}} taint record(s): a session saw a result carrying injection, and its privileged actions were escalated until the taint ended (airlock taint):</p>
+<ul>{{range .Taints}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>{{end}}
 
 <a id="tools"></a><h2>Top tools</h2>
 {{if .Tools.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Tools.Width}}" height="{{.Tools.Height}}" viewBox="0 0 {{.Tools.Width}} {{.Tools.Height}}" role="img" aria-label="decisions by tool">

@@ -112,6 +112,17 @@ func (s Summary) render(w io.Writer, st style) error {
 		st.list(&b, items)
 	}
 
+	if len(s.Taints) > 0 {
+		// only when there is one: a report of ordinary work reads as before
+		st.heading(&b, "Tainted sessions")
+		var items []string
+		for _, r := range s.Taints {
+			items = append(items, st.short(recordLine(st, r)))
+		}
+		st.para(&b, fmt.Sprintf("%d taint record(s): a session saw a result carrying injection, and its privileged actions were escalated until the taint ended (airlock taint):", len(s.Taints)))
+		st.list(&b, items)
+	}
+
 	st.heading(&b, "Top tools")
 	if len(s.TopTools) == 0 {
 		st.para(&b, "No tool calls in this window.")

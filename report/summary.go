@@ -33,6 +33,7 @@ type Summary struct {
 	UnattendedAllowed int            // asks ask_fallback decided (nobody to ask, or no answer in time) that it allowed
 	GrantCandidates   []candidate    // the gated calls seen most often that a grant could lift
 	Holds             []audit.Record // mcp_admit blocks: a server's toolset held
+	Taints            []audit.Record // taint records: a session saw injected content (and taint_clear: a person ended it)
 	TopTools          []Count        // decision records by tool
 	Trouble           []Count        // hook_error, audit_recover, mcp_malformed, ... by event
 	Series            series         // decisions over time
@@ -126,6 +127,8 @@ func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool
 			if r.Decision == "block" {
 				s.Holds = append(s.Holds, r)
 			}
+		case "taint", "taint_clear":
+			s.Taints = append(s.Taints, r)
 		case "hook_error", audit.EventRecover, "mcp_malformed", "mcp_unsolicited", audit.EventMalformed:
 			trouble[r.Event]++
 			if r.Event == "hook_error" && r.Effective == "block" {

@@ -157,15 +157,19 @@ type bundledIndicator struct {
 }
 
 // detectors are the bundled indicators that are code rather than a
-// pattern, at the severity each reports by default (stealth.go).
-var detectors = map[string]bundledIndicator{
-	"stealth.tag-chars":    {Stealth, High, "invisible Unicode tag characters spell out text only the model reads", false},
-	"stealth.bidi":         {Stealth, High, "bidirectional control characters reorder what a reader sees", false},
-	"stealth.zero-width":   {Stealth, Med, "zero-width or blank characters inside the text", false},
-	"stealth.html-comment": {Stealth, Med, "an HTML comment, which rendered markdown does not show, carries instructions", false},
-	"stealth.details":      {Stealth, Med, "a collapsed <details> block carries instructions", false},
-	"stealth.base64":       {Stealth, Med, "a long base64 blob no reader can check", false},
-	"stealth.ansi":         {Stealth, High, "terminal control sequences hide, erase or overwrite what a person sees", false},
+// pattern, at the severity each reports by default (stealth.go): a
+// table, not a map, so that linking scan costs no initialisation.
+var detectors = [...]struct {
+	id string
+	bundledIndicator
+}{
+	{"stealth.tag-chars", bundledIndicator{Stealth, High, "invisible Unicode tag characters spell out text only the model reads", false}},
+	{"stealth.bidi", bundledIndicator{Stealth, High, "bidirectional control characters reorder what a reader sees", false}},
+	{"stealth.zero-width", bundledIndicator{Stealth, Med, "zero-width or blank characters inside the text", false}},
+	{"stealth.html-comment", bundledIndicator{Stealth, Med, "an HTML comment, which rendered markdown does not show, carries instructions", false}},
+	{"stealth.details", bundledIndicator{Stealth, Med, "a collapsed <details> block carries instructions", false}},
+	{"stealth.base64", bundledIndicator{Stealth, Med, "a long base64 blob no reader can check", false}},
+	{"stealth.ansi", bundledIndicator{Stealth, High, "terminal control sequences hide, erase or overwrite what a person sees", false}},
 }
 
 // bundled returns the indicator a feed entry may name, if id is one.
@@ -175,8 +179,12 @@ func bundled(id string) (bundledIndicator, bool) {
 			return bundledIndicator{r.cat, r.sev, r.explain, r.quotable}, true
 		}
 	}
-	b, ok := detectors[id]
-	return b, ok
+	for _, d := range detectors {
+		if d.id == id {
+			return d.bundledIndicator, true
+		}
+	}
+	return bundledIndicator{}, false
 }
 
 // BundledIndicators is how many indicators a feed sits on.

@@ -335,7 +335,8 @@ func TestFeedCannotDeleteOrLower(t *testing.T) {
 			}
 		}
 	}
-	for id, d := range detectors {
+	for _, dd := range detectors {
+		id, d := dd.id, dd.bundledIndicator
 		same = append(same, feedIndicator{ID: id, Severity: d.sev.String()})
 	}
 	f, err := ParseFeed(feedJSON(1, same...), nil, true)

@@ -99,7 +99,7 @@ func fold(s string) folded {
 					emit(' ', i)
 				default:
 					c = unicode.ToLower(c)
-					if a, ok := lookalike[c]; ok {
+					if a, ok := lookalike(c); ok {
 						c = a
 					}
 					emit(c, i)
@@ -210,10 +210,44 @@ func (f folded) orig(src string, a, b int) (int, int) {
 
 // lookalike maps lower-case Cyrillic and Greek letters that render like
 // Latin ones, the usual homoglyph substitutions in "іgnore" tricks.
-var lookalike = map[rune]rune{
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x',
-	'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w',
-	'α': 'a', 'ο': 'o', 'ι': 'i', 'ν': 'v', 'κ': 'k', 'τ': 't', 'ρ': 'p',
+var lookalikes = [...][2]rune{
+	{'а', 'a'},
+	{'е', 'e'},
+	{'о', 'o'},
+	{'р', 'p'},
+	{'с', 'c'},
+	{'у', 'y'},
+	{'х', 'x'},
+	{'і', 'i'},
+	{'ј', 'j'},
+	{'ѕ', 's'},
+	{'ԁ', 'd'},
+	{'һ', 'h'},
+	{'ӏ', 'l'},
+	{'ԛ', 'q'},
+	{'ԝ', 'w'},
+	{'α', 'a'},
+	{'ο', 'o'},
+	{'ι', 'i'},
+	{'ν', 'v'},
+	{'κ', 'k'},
+	{'τ', 't'},
+	{'ρ', 'p'},
+}
+
+// lookalike is the Latin letter c renders like, if any. A table, not a
+// map: a map literal is built at package initialisation, which every hook
+// process would pay for (the hook links scan for its post-tool event).
+func lookalike(c rune) (rune, bool) {
+	if c < 0x370 || c > 0x52f { // outside Greek and Cyrillic: most text
+		return 0, false
+	}
+	for _, p := range lookalikes {
+		if p[0] == c {
+			return p[1], true
+		}
+	}
+	return 0, false
 }
 
 // UnquoteShell drops the empty quotes and backslashes a shell removes

@@ -215,12 +215,12 @@ func (v *verdict) reason() string {
 	return s
 }
 
-var stealthLabels = map[string]string{
-	"stealth.bidi":         "bidi control characters reorder the text",
-	"stealth.zero-width":   "zero-width characters inside words",
-	"stealth.html-comment": "instructions hidden in an HTML comment",
-	"stealth.details":      "instructions folded away in a <details> block",
-	"stealth.ansi":         "terminal control sequences hide or rewrite what a person sees",
+var stealthLabels = [...][2]string{
+	{"stealth.bidi", "bidi control characters reorder the text"},
+	{"stealth.zero-width", "zero-width characters inside words"},
+	{"stealth.html-comment", "instructions hidden in an HTML comment"},
+	{"stealth.details", "instructions folded away in a <details> block"},
+	{"stealth.ansi", "terminal control sequences hide or rewrite what a person sees"},
 }
 
 func label(f Finding) string {
@@ -235,8 +235,10 @@ func label(f Finding) string {
 	case "stealth.tag-chars", "stealth.base64", "scan.unreadable", "scan.truncated", "inject.native-name":
 		return f.Explain
 	}
-	if l, ok := stealthLabels[f.ID]; ok {
-		return l
+	for _, l := range stealthLabels {
+		if l[0] == f.ID {
+			return l[1]
+		}
 	}
 	for _, r := range rules {
 		if r.id == f.ID {
@@ -302,4 +304,29 @@ func Combined(fs []Finding) []Finding {
 		})
 	}
 	return out
+}
+
+// Injected judges a result on its way to the model (an MCP tool's output,
+// a fetched page, a search result) as text the model will follow: it is
+// injected when its findings reach High (Poisoned). why names the
+// strongest evidence and id the indicator behind it, for a taint's
+// provenance. The hook's post-tool event and the proxy's result admission
+// both ask it, so a session is tainted by the same measure whichever
+// front end saw the result.
+func Injected(s string) (why, id string, ok bool) {
+	if s == "" {
+		return "", "", false
+	}
+	fs := Text(s, Instructions)
+	poisoned, why := Poisoned(fs)
+	if !poisoned {
+		return "", "", false
+	}
+	top := fs[0]
+	for _, f := range fs[1:] {
+		if f.Severity > top.Severity {
+			top = f
+		}
+	}
+	return why, top.ID, true
 }

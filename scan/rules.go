@@ -331,9 +331,22 @@ func notTemplate(m, _ string, sev Severity) (Severity, bool) {
 // supersedes lists, for a general indicator, the specific ones that make
 // it redundant on the same text: GITHUB_TOKEN is secret.var, not also a
 // generic *_TOKEN.
-var supersededBy = map[string][]string{
-	"secret.var-generic": {"secret.var"},
-	"secret.generic":     {"secret.path", "secret.var", "secret.dotenv", "secret.var-generic"},
+var superseded = [...]struct {
+	id string
+	by []string
+}{
+	{"secret.var-generic", []string{"secret.var"}},
+	{"secret.generic", []string{"secret.path", "secret.var", "secret.dotenv", "secret.var-generic"}},
+}
+
+// supersededBy lists the indicators that make id redundant.
+func supersededBy(id string) []string {
+	for _, s := range superseded {
+		if s.id == id {
+			return s.by
+		}
+	}
+	return nil
 }
 
 // upperIsEnv raises FOO_TOKEN (written in capitals or with a $, so an

@@ -247,7 +247,7 @@ func dropSuperseded(hits []hit) []hit {
 	out := hits[:0]
 	for i, h := range hits {
 		covered := false
-		for _, id := range supersededBy[h.ID] {
+		for _, id := range supersededBy(h.ID) {
 			for j, o := range hits {
 				if j != i && o.ID == id && o.oa <= h.oa && h.ob <= o.ob {
 					covered = true

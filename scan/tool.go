@@ -90,8 +90,14 @@ func (w *toolWalker) field(suffix string) string {
 	return b.String()
 }
 
-// skipKeys hold schema plumbing no model reads as prose.
-var skipKeys = map[string]bool{"$schema": true, "type": true, "$ref": true, "$id": true, "format": true, "mimeType": true}
+// skipKey: schema plumbing no model reads as prose.
+func skipKey(k string) bool {
+	switch k {
+	case "$schema", "type", "$ref", "$id", "format", "mimeType":
+		return true
+	}
+	return false
+}
 
 var errShape = errors.New("unexpected JSON")
 
@@ -220,7 +226,7 @@ func (w *toolWalker) value(key string, depth int, isProps bool) error {
 		if err != nil {
 			return err
 		}
-		if !skipKeys[key] && !w.tooDeep {
+		if !skipKey(key) && !w.tooDeep {
 			w.scan(s, s, "")
 		}
 		return nil

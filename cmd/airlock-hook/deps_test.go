@@ -7,8 +7,11 @@ import (
 )
 
 // The hook is a process per tool call: it links only what a call needs.
-// The agent-config editor, scan's text engine and the file scanner on top
-// of it (scan/files, which pulls in setup and a TOML parser), the
+// scan's text engine is linked for the post-tool event (a result that
+// carries injection taints the session; it initialises nothing until
+// used, so a PreToolUse pays no start-up for it). The agent-config editor
+// and the file scanner on top of scan (scan/files, which pulls in setup
+// and a TOML parser), the
 // JSON-schema validator and the command line's UI libraries are the other
 // binaries' business.
 // crypto/x509 (and the RSA, ECDSA and P-curve code it links, each with a
@@ -23,7 +26,6 @@ var hookBanned = []string{
 	"crypto/rsa",
 	"crypto/ecdsa",
 	"github.com/agentairlock/airlock/setup",
-	"github.com/agentairlock/airlock/scan=",
 	"github.com/agentairlock/airlock/scan/files",
 	"github.com/agentairlock/airlock/pins/schema",
 	"github.com/BurntSushi/toml",

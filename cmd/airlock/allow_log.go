@@ -37,6 +37,9 @@ func runAllowRecent(c *cli.Context) error {
 		if report.IsHold(g.Rule) {
 			note = "  (held: " + a.holdFix(g.Tool, g.Rule) + ")"
 		}
+		if g.Rule == report.TaintRule {
+			note = "  (tainted session: airlock taint)"
+		}
 		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, textsafe.Escape(g.Tool), textsafe.Escape(g.Rule), textsafe.Escape(g.Target), note)
 	}
 	fmt.Fprintln(w, "grant the latest with: airlock allow last")
@@ -134,6 +137,10 @@ func runAllowLast(c *cli.Context) error {
 		if err := a.checkForbid(latest.Tool, t); err != nil {
 			return err
 		}
+	}
+	if latest.Rule == report.TaintRule {
+		return exitWith(1, "airlock allow last: refused: %s was asked about because its session is tainted, which is decided after grants; a grant cannot lift it: read airlock taint, then airlock taint clear SESSION",
+			textsafe.Escape(latest.Tool))
 	}
 	if _, overridden := a.p.Overrides[latest.Rule]; forbidSet()[latest.Rule] && !overridden {
 		return exitWith(1, "airlock allow last: refused: %s was stopped by the built-in forbid %s; a grant cannot lift it: %s",

@@ -81,6 +81,8 @@ var argShapes = map[string]argShape{
 	"allow last":        {},
 	"allow list":        {},
 	"allow revoke":      {min: 1, max: 1, usage: "N"},
+	"taint":             {},
+	"taint clear":       {min: 1, max: 1, usage: "SESSION"},
 }
 
 // usageError is a command line airlock refuses to guess at.

@@ -29,7 +29,7 @@ var categoryOrder = []string{catStart, catEveryday, catEvidence, catMCP, catSand
 // categories.
 var commandOrder = []string{
 	"demo", "init", "doctor", "uninstall",
-	"check", "allow", "log", "monitor", "profile", "policy", "scan",
+	"check", "allow", "taint", "log", "monitor", "profile", "policy", "scan",
 	"verify", "report", "breach", "export", "forward", "audit",
 	"pins", "contracts", "update",
 	"run", "askd",
@@ -37,7 +37,7 @@ var commandOrder = []string{
 
 var commandCategory = map[string]string{
 	"demo": catStart, "init": catStart, "doctor": catStart, "uninstall": catStart,
-	"check": catEveryday, "allow": catEveryday, "log": catEveryday, "monitor": catEveryday,
+	"check": catEveryday, "allow": catEveryday, "taint": catEveryday, "log": catEveryday, "monitor": catEveryday,
 	"profile": catEveryday, "policy": catEveryday, "scan": catEveryday,
 	"verify": catEvidence, "report": catEvidence, "breach": catEvidence, "export": catEvidence, "forward": catEvidence, "audit": catEvidence,
 	"pins": catMCP, "contracts": catMCP, "update": catMCP,
@@ -151,6 +151,14 @@ var helpTable = map[string]cmdHelp{
 	"allow revoke": {
 		examples: []string{"airlock allow list", "airlock allow revoke 2"},
 		exits:    []exitCode{{0, "revoked"}, {1, "no such grant, or the policy could not be written (unchanged)"}, {64, "usage error, or N is not a number"}},
+	},
+	"taint": {
+		examples: []string{"airlock taint"},
+		exits:    []exitCode{{0, "the tainted sessions were listed (none is not an error)"}, {1, "the home could not be used"}},
+	},
+	"taint clear": {
+		examples: []string{"airlock taint", "airlock taint clear 5f0c6a8e-3b7d-4f1e-9a2c-8d4b6e1f3a57"},
+		exits:    []exitCode{{0, "the session is not tainted (now or already)"}, {1, "the clear could not be recorded or written (the taint stays)"}, {64, "usage error: no SESSION"}},
 	},
 	"log": {
 		examples: []string{"airlock log", "airlock log -n 50 --decision block", "airlock log --tool 'mcp__*' --since 2d --json"},

@@ -58,6 +58,7 @@ func newApp() *cli.App {
 			runCommand(),
 			askdCommand(),
 			allowCommand(),
+			taintCommand(),
 		},
 		HideHelp:        true, // normalize answers --help and `help` (cli_help.go)
 		HideHelpCommand: true,

@@ -323,8 +323,36 @@ func ShapeIssuers(kind string) ([]string, bool) {
 		return issSendGrid, true
 	case "vault-token":
 		return nil, true
-	case "private-key":
+	case "private-key", "age-secret-key":
 		return issNone, true
 	}
+	if iss, ok := shapeIssuersMore[kind]; ok {
+		return iss, true
+	}
 	return nil, false
+}
+
+// shapeIssuersMore: the issuers of the shapes issue 20 added (scan/secret's
+// table), each the vendor's API hosts.
+var shapeIssuersMore = map[string][]string{
+	"shopify-token":         {"*.myshopify.com", "*.shopify.com"},
+	"atlassian-api-token":   {"*.atlassian.net", "api.atlassian.com", "*.atlassian.com"},
+	"digitalocean-token":    issDO,
+	"linear-api-key":        {"api.linear.app", "*.linear.app"},
+	"postman-api-key":       {"api.getpostman.com", "*.getpostman.com", "*.postman.com"},
+	"grafana-token":         {"grafana.com", "*.grafana.com", "*.grafana.net"},
+	"new-relic-key":         {"api.newrelic.com", "api.eu.newrelic.com", "*.newrelic.com"},
+	"doppler-token":         {"api.doppler.com", "*.doppler.com"},
+	"pulumi-token":          {"api.pulumi.com", "*.pulumi.com"},
+	"sentry-token":          issSentry,
+	"figma-token":           {"api.figma.com", "*.figma.com"},
+	"planetscale-token":     {"api.planetscale.com", "*.planetscale.com", "*.psdb.cloud"},
+	"supabase-token":        {"api.supabase.com", "*.supabase.co", "*.supabase.com"},
+	"groq-key":              {"api.groq.com", "*.groq.com"},
+	"xai-key":               {"api.x.ai", "*.x.ai"},
+	"perplexity-key":        {"api.perplexity.ai", "*.perplexity.ai"},
+	"databricks-token":      {"*.cloud.databricks.com", "*.gcp.databricks.com", "*.azuredatabricks.net", "*.databricks.com"},
+	"tailscale-key":         {"api.tailscale.com", "login.tailscale.com", "*.tailscale.com"},
+	"openrouter-key":        {"openrouter.ai", "*.openrouter.ai"},
+	"alibaba-access-key-id": {"*.aliyuncs.com", "*.aliyun.com", "*.alibabacloud.com"},
 }

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,6 +59,42 @@ func FuzzMask(f *testing.F) {
 		// A token set apart by spaces is masked whatever surrounds it.
 		if got := Mask(pre + " " + tok + " " + post); strings.Contains(got, tok) {
 			t.Fatalf("token left in place:\n in: %q\nout: %q", pre+" "+tok+" "+post, got)
+		}
+	})
+}
+
+// FuzzMaskBytes: a result of arbitrary text around a token, as a JSON
+// string and as plain bytes: never a panic, a JSON result stays valid
+// JSON, the token is gone from it, and no hit carries it.
+func FuzzMaskBytes(f *testing.F) {
+	f.Add("password=ab\\", "\"x", uint8(0))
+	f.Add("-----BEGIN PRIVATE KEY-----\nProc-Type: ", "\"}", uint8(1))
+	f.Add("Bearer\t", "\\u0041", uint8(2))
+	f.Fuzz(func(t *testing.T, pre, post string, k uint8) {
+		tok := fuzzTokens[int(k)%len(fuzzTokens)]
+		text := pre + " " + tok + " " + post
+		js := marshalPlain(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "n": 1})
+		out, hits := MaskBytes(js)
+		if !json.Valid(out) {
+			t.Fatalf("masking broke the JSON:\n in: %s\nout: %s", js, out)
+		}
+		var v any
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatal(err)
+		}
+		if flat, _ := json.Marshal(v); strings.Contains(string(flat), tok) {
+			t.Fatalf("token left in the JSON result:\n in: %s\nout: %s", js, out)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("no hit for %s in %s", tok, js)
+		}
+		for _, h := range hits {
+			if strings.Contains(h.Rule+h.Digest, tok) {
+				t.Fatalf("a hit carries the token: %+v", h)
+			}
+		}
+		if out, _ := MaskBytes([]byte(text)); strings.Contains(string(out), tok) {
+			t.Fatalf("token left in the text:\n in: %q\nout: %q", text, out)
 		}
 	})
 }

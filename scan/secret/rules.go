@@ -21,7 +21,10 @@ type rule struct {
 	chosen bool
 	check  func(v string) bool // a further test of the secret; nil accepts
 	// back is how far before its keyword a match starts (0: the match
-	// starts with the keyword, as almost every shape here does).
+	// starts with the keyword, as most shapes here do). A fixed prefix
+	// whose first two letters are common in ordinary text ("sh", "at",
+	// "do", "fi") is keyed by a rarer part of it instead, so that the
+	// prefilter's byte-pair table stays quiet on clean text.
 	back int
 	// prev, when set, must accept the byte before the match (not called
 	// at the start of the text): it is the word boundary a shape needs so
@@ -33,7 +36,10 @@ type rule struct {
 	// then a millisecond and a half of a hook call.
 	min, max int
 	// window is how much text from the keyword an anchored match may read:
-	// 0 for the default (defaultWindow), -1 for the rest of the text.
+	// 0 for the default (defaultWindow), -1 for the rest of the text;
+	// shortWindow for the generic carriers (a name, "=", a value), whose
+	// keywords are frequent in ordinary results ("token" in a log), so
+	// that each attempt reads little.
 	window int
 	source string // where the shape is documented
 }
@@ -137,6 +143,72 @@ var rules = [...]rule{
 		pattern: `hv[sb]\.[A-Za-z0-9_-]+`, min: 28,
 		source: "HashiCorp Vault docs, Tokens: token prefixes (hvs. service, hvb. batch)"},
 
+	// --- issue 20: the rest of the families gitleaks' rule set knows,
+	// each written from the vendor's own description of its format ---
+	{kind: "shopify-token", keywords: []string{"hpat_", "hpca_", "hppa_", "hpss_"}, back: 1,
+		pattern: `shp(?:at|ca|pa|ss)_[a-fA-F0-9]+`, min: 38, max: 38,
+		source: "Shopify Dev Docs, Access tokens (shpat_ admin, shpca_ custom app, shppa_ private app, shpss_ shared secret; 32 hex)"},
+	{kind: "atlassian-api-token", keywords: []string{"tt3"}, back: 3,
+		pattern: `ATATT3[A-Za-z0-9_=-]+`, min: 100,
+		source: "Atlassian Support, Manage API tokens for your Atlassian account (tokens since 2023 start ATATT3)"},
+	{kind: "digitalocean-token", keywords: []string{"_v1_"}, back: 3,
+		pattern: `do[por]_v1_[a-f0-9]+`, min: 71, max: 71,
+		source: "DigitalOcean Docs, How to create a personal access token (dop_v1_, OAuth doo_v1_, refresh dor_v1_; 64 hex)"},
+	{kind: "linear-api-key", keywords: []string{"_api_"}, back: 3,
+		pattern: `lin_api_[A-Za-z0-9]+`, min: 48,
+		source: "Linear developer docs, API and webhooks: personal API keys (lin_api_)"},
+	{kind: "postman-api-key", keywords: []string{"pmak-"},
+		pattern: `PMAK-[a-fA-F0-9]+-[a-fA-F0-9]+`, min: 64,
+		source: "Postman Learning Center, Generate and use Postman API keys (PMAK-, 24 and 34 hex)"},
+	{kind: "grafana-token", keywords: []string{"glc_", "glsa_"},
+		pattern: `gl(?:c|sa)_[A-Za-z0-9_+/=-]+`, min: 32, check: randomLooking, prev: notWord,
+		source: "Grafana docs, Service account tokens (glsa_) and Grafana Cloud access policy tokens (glc_)"},
+	{kind: "new-relic-key", keywords: []string{"nrak-"},
+		pattern: `NRAK-[A-Z0-9]+`, min: 32, max: 32,
+		source: "New Relic docs, New Relic API keys (user keys NRAK- and 27 characters)"},
+	{kind: "doppler-token", keywords: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."},
+		pattern: `dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]+`, min: 40, prev: notWord,
+		source: "Doppler docs, Token formats (dp.pt. personal, dp.st. service, dp.sa. service account, dp.ct. CLI, dp.scim., dp.audit.)"},
+	{kind: "pulumi-token", keywords: []string{"pul-"},
+		pattern: `pul-[a-f0-9]+`, min: 44, max: 44, prev: notWord,
+		source: "Pulumi docs, Access tokens (pul- and 40 hex)"},
+	{kind: "sentry-token", keywords: []string{"sntrys_", "sntryu_"},
+		pattern: `sntry[su]_[A-Za-z0-9_+/=]+`, min: 40,
+		source: "Sentry docs, Auth tokens (organization tokens sntrys_, user tokens sntryu_)"},
+	{kind: "age-secret-key", keywords: []string{"e-secret-key-1"}, back: 2,
+		pattern: `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+`, min: 74, max: 74,
+		source: "age specification (C2SP age.md): the X25519 identity, Bech32 with the HRP AGE-SECRET-KEY-"},
+	{kind: "figma-token", keywords: []string{"gd_"}, back: 2,
+		pattern: `figd_[A-Za-z0-9_-]+`, min: 40,
+		source: "Figma REST API docs, Authentication: personal access tokens (figd_)"},
+	{kind: "planetscale-token", keywords: []string{"pscale_tkn_", "pscale_oauth_", "pscale_pw_"},
+		pattern: `pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_.=-]+`, min: 40,
+		source: "PlanetScale docs, Service tokens and database passwords (pscale_tkn_, pscale_oauth_, pscale_pw_)"},
+	{kind: "supabase-token", keywords: []string{"sbp_", "sb_secret_"},
+		pattern: `sbp_[a-f0-9]+|sb_secret_[A-Za-z0-9_-]+`, min: 40, prev: notWord,
+		source: "Supabase docs, Management API access tokens (sbp_ and 40 hex) and API keys (secret keys sb_secret_)"},
+	{kind: "groq-key", keywords: []string{"gsk_"},
+		pattern: `gsk_[A-Za-z0-9]+`, min: 56, max: 56, prev: notWord,
+		source: "GroqCloud docs, API keys (gsk_ and 52 characters)"},
+	{kind: "xai-key", keywords: []string{"i-"}, back: 2,
+		pattern: `xai-[A-Za-z0-9]+`, min: 84, prev: notWord,
+		source: "xAI API docs, API keys (xai- and 80 characters)"},
+	{kind: "perplexity-key", keywords: []string{"lx-"}, back: 2,
+		pattern: `pplx-[A-Za-z0-9]+`, min: 53, prev: notWord,
+		source: "Perplexity API docs, API keys (pplx- and 48 characters)"},
+	{kind: "databricks-token", keywords: []string{"dapi"},
+		pattern: `dapi[a-f0-9]+(?:-[0-9])?\b`, min: 36, max: 38, prev: notWord,
+		source: "Databricks docs, Personal access tokens (dapi and 32 hex)"},
+	{kind: "tailscale-key", keywords: []string{"skey-"}, back: 1,
+		pattern: `tskey-[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]+`, min: 40,
+		source: "Tailscale docs, API access tokens and auth keys (tskey-api-…, tskey-auth-…, tskey-client-…)"},
+	{kind: "openrouter-key", keywords: []string{"sk-or-v1-"},
+		pattern: `sk-or-v1-[a-f0-9]+`, min: 73, max: 73,
+		source: "OpenRouter docs, API keys (sk-or-v1- and 64 hex)"},
+	{kind: "alibaba-access-key-id", keywords: []string{"ltai"},
+		pattern: `LTAI[A-Za-z0-9]+\b`, min: 16, max: 30, check: randomLooking, prev: notWord,
+		source: "Alibaba Cloud docs, Create an AccessKey pair (AccessKey IDs start LTAI)"},
+
 	// --- key material and generic carriers ---
 	{kind: "private-key", keywords: []string{"-----begin"}, window: -1,
 		pattern: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
@@ -147,33 +219,33 @@ var rules = [...]rule{
 		pattern: `eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]*){1,3}`, min: 30, prev: notWord,
 		source: "RFC 7519 and RFC 7515 §7.1 (compact serialization: base64url JSON header and payload, both starting eyJ, and a signature)"},
 	{kind: "bearer-token", keywords: []string{"bearer"},
-		pattern: `(?i)bearer\s+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: tokenLike, prev: notWord,
+		pattern: `(?i)bearer(?:\s|\\[nrt])+([A-Za-z0-9._~+/-]+=*)`, min: 8, check: tokenLike, prev: notWord,
 		source: "RFC 6750 §2.1 (Authorization: Bearer b64token)"},
-	{kind: "basic-auth", keywords: []string{"basic"}, chosen: true,
+	{kind: "basic-auth", keywords: []string{"basic"}, window: shortWindow, chosen: true,
 		pattern: `(?i)basic\s+([A-Za-z0-9+/]+={0,2})`, min: 4, check: basicCredentials, prev: notWord,
 		source: "RFC 7617 (Authorization: Basic base64(user:password))"},
 	{kind: "authorization", keywords: []string{"authorization"},
 		pattern: `(?i)authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:token|bot|apikey|api-key|key|sso-key)\s+)?([A-Za-z0-9._~+/=:-]+)`, min: 12, check: tokenLike, prev: notWord,
 		source: "RFC 9110 §11.6.2 (Authorization: scheme credentials); GitHub REST docs (Authorization: token …)"},
-	{kind: "api-key-header", keywords: []string{"api-key", "apikey", "auth-token", "private-token", "subscription-key"},
+	{kind: "api-key-header", keywords: []string{"api-key", "apikey", "auth-token", "private-token", "subscription-key"}, window: shortWindow,
 		pattern: `(?i)(?:api-?key|auth-token|private-token|subscription-key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9._~+/=-]+)`, min: 12, check: tokenLike,
 		source: "vendors' API-key headers: GitLab REST (PRIVATE-TOKEN), Google (x-goog-api-key), Azure API Management (Ocp-Apim-Subscription-Key), and the common X-API-Key"},
-	{kind: "url-password", keywords: []string{"://"}, chosen: true,
+	{kind: "url-password", keywords: []string{"://"}, window: shortWindow, chosen: true,
 		pattern: `://[^\s/?#@:"'<>\[\]]*:([^\s/?#"'<>\[\]]+)@`,
 		source:  "RFC 3986 §3.2.1 (userinfo user:password@, deprecated but still used)"},
-	{kind: "password", keywords: []string{"-u", "--user"}, chosen: true,
+	{kind: "password", keywords: []string{"-u", "--user"}, window: shortWindow, chosen: true,
 		pattern: `(?:-u|--user)(?:\s+|=)["']?[^\s:"'\[\]-][^\s:"'\[\]]*:([^\s"'\[\]]+)`, check: userPassword, prev: func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' },
 		source: "curl(1) -u/--user user:password"},
-	{kind: "password", keywords: []string{"--password", "--passwd"}, chosen: true,
+	{kind: "password", keywords: []string{"--password", "--passwd"}, window: shortWindow, chosen: true,
 		pattern: `--pass(?:word|wd)\s+["']?([^\s"'\[\]-][^\s"'\[\]]*)`, min: 4, prev: notWord,
 		source: "a password given as a flag's separate argument (docker login --password P, and the many CLIs that take --password VALUE)"},
-	{kind: "secret-assignment", keywords: []string{"--token", "--api-key", "--apikey", "--auth-token", "--access-token", "--secret"}, chosen: true,
+	{kind: "secret-assignment", keywords: []string{"--token", "--api-key", "--apikey", "--auth-token", "--access-token", "--secret"}, window: shortWindow, chosen: true,
 		pattern: `--(?:token|api-?key|auth-token|access-token|secret)\s+["']?([A-Za-z0-9+/=._~-]+)`, min: 16, check: randomLooking, prev: notWord,
 		source: "a token given as a flag's separate argument (kubectl --token T, heroku --api-key K, gh --token T)"},
-	{kind: "password", keywords: []string{"password", "passwd", "pwd"}, chosen: true,
+	{kind: "password", keywords: []string{"password", "passwd", "pwd"}, window: shortWindow, chosen: true,
 		pattern: `(?i)(?:password|passwd|pwd)\\?["']?\s*[:=]\s*(?:"([^"\s\[\]]+)"|'([^'\s\[\]]+)'|\\"([^"\s\[\]\\]+)\\"|\\'([^'\s\[\]\\]+)\\'|([^\s"'&;,\[\]]+))`, min: 4,
 		source: "assignments such as PGPASSWORD=…, MYSQL_PWD=…, --password=…, \"password\": \"…\""},
-	{kind: "secret-assignment", keywords: []string{"secret", "token", "api_key", "apikey", "access_key", "accesskey", "private_key", "privatekey"}, chosen: true,
+	{kind: "secret-assignment", keywords: []string{"secret", "token", "api_key", "apikey", "access_key", "accesskey", "private_key", "privatekey"}, window: shortWindow, chosen: true,
 		pattern: `(?i)(?:secret|token|api_?key|access_?key|private_?key)[A-Za-z0-9_]*\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9+/=._~-]+)`, min: 16, check: randomLooking,
 		source: "assignments of a *_SECRET, *_TOKEN, *_API_KEY … variable (the shape secret scanners call generic-api-key)"},
 }

@@ -236,6 +236,15 @@ func Find(s string) []Match {
 			count[i]++
 		}
 	}
+	// A shape with more keywords than maxAnchored gets one pass only when
+	// its anchored attempts would read more than anchoredBudget times the
+	// text: a log with thirty "token"s stays thirty short attempts (a
+	// case-insensitive pattern has no literal prefix to skip by, so its
+	// unanchored pass is the slow NFA over every byte).
+	var onePass [len(rules)]bool
+	for i := range rules {
+		onePass[i] = count[i] > maxAnchored && count[i]*rules[i].span(len(s)) > anchoredBudget*len(s)
+	}
 	var ms []Match
 	add := func(i, a, b int) bool {
 		r := &rules[i]
@@ -250,7 +259,7 @@ func Find(s string) []Match {
 		return true
 	}
 	for i := range rules {
-		if count[i] <= maxAnchored {
+		if !onePass[i] {
 			continue
 		}
 		r := &rules[i]
@@ -271,16 +280,10 @@ func Find(s string) []Match {
 			cand &^= 1 << i
 			r := &rules[i]
 			at := h.at - r.back
-			if count[i] > maxAnchored || at < 0 || at < done[i] || !prevOK(r, s, at) {
+			if onePass[i] || at < 0 || at < done[i] || !prevOK(r, s, at) {
 				continue
 			}
-			end := len(s)
-			if w := r.window; w >= 0 {
-				if w == 0 {
-					w = defaultWindow
-				}
-				end = min(end, at+w)
-			}
+			end := min(len(s), at+r.span(len(s)))
 			loc := t.anchored[i].get(i, true).FindStringSubmatchIndex(s[at:end])
 			if loc == nil {
 				continue
@@ -316,6 +319,24 @@ func secretSpan(loc []int) (a, b int) {
 	}
 	return loc[0], loc[1]
 }
+
+// span is how much text an anchored match of r reads in a text of n bytes.
+func (r *rule) span(n int) int {
+	switch {
+	case r.window < 0:
+		return n
+	case r.window == 0:
+		return min(n, defaultWindow)
+	}
+	return min(n, r.window)
+}
+
+// anchoredBudget bounds the text a shape's anchored attempts read, as a
+// multiple of the text, before it is matched in one pass instead.
+const anchoredBudget = 4
+
+// shortWindow is the window of the generic carriers.
+const shortWindow = 256
 
 // maxAnchored is how many keywords of one shape a text may hold before
 // the shape is matched in one pass instead of at each.
