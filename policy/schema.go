@@ -26,8 +26,8 @@ type rawFile struct {
 	Indicators  []rawIndicator    `yaml:"indicators"`
 	Egress      rawEgress         `yaml:"egress"`
 	// the managed policy only (managed.go)
-	LockForbids strList `yaml:"lock_forbids"`
-	NoGrants    strList `yaml:"no_grants"`
+	LockForbids strList  `yaml:"lock_forbids"`
+	NoGrants    strList  `yaml:"no_grants"`
 	Taint       rawTaint `yaml:"taint"`
 }
 
