@@ -65,6 +65,10 @@ type Options struct {
 	// ResultFilters run on every answer a model reads after the proxy's
 	// own (ingress.go): the seam for what else reads results (masking).
 	ResultFilters []ResultFilter
+	// MarkTaint records that the connection's session (the gate's
+	// Call.Session) is tainted, with the result that did it; nil records
+	// the taint on the connection only.
+	MarkTaint func(session, tool, why string)
 
 	// MaxMessage is the longest message either side may send, in bytes
 	// (default DefaultMaxMessage); a longer one is refused or dropped.
@@ -310,7 +314,7 @@ func newProxy(o Options) *Proxy {
 		serverPending: map[string]uint64{},
 		answered:      map[string]uint64{},
 		ownPrefix:     `"airlock-` + randomHex(6) + `-`,
-		filters:       append([]ResultFilter{readResults}, o.ResultFilters...),
+		filters:       append([]ResultFilter{readResults, maskSecrets}, o.ResultFilters...),
 	}
 	p.log = newCommitLog(o.Log)
 	p.adm = newAdmission(p)

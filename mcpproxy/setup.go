@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	taintstore "github.com/agentairlock/airlock/taint"
+
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
@@ -44,6 +46,14 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 		return o, exitConfig, err
 	}
 	g.Notify = notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
+	store := taintstore.Open(env.AirlockHome, nil)
+	g.Taints = store
+	ttl := g.Policy.TaintTTL
+	o.MarkTaint = func(session, tool, why string) {
+		if _, err := store.Mark(session, taintstore.Source{Origin: "mcp", Tool: tool, What: why}, ttl); err != nil {
+			fmt.Fprintf(stderr, "airlock-mcp: warning: the session's taint was not recorded: %v\n", err)
+		}
+	}
 	if err := gate.CheckAskYes(g.Policy, yes); err != nil {
 		return o, exitConfig, err
 	}
