@@ -24,9 +24,14 @@ func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
 	client := remote.NewHTTPClient()
 	var auth remote.Authorizer
 	if o.Log != nil {
-		auth, err = remote.NewAuthorizer(remote.Store{Home: o.Log.Home(), Name: a.name}, a.url, client)
+		st := remote.Store{Home: o.Log.Home(), Name: a.name}
+		auth, err = remote.NewAuthorizer(st, a.url, client)
 		if err != nil {
 			return nil, err
+		}
+		// where the server is, for airlock mcp login NAME and doctor
+		if err := st.SaveServer(remote.Server{URL: a.url, Transport: a.transport}); err != nil {
+			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		}
 	}
 	return remote.New(remote.Options{

@@ -40,6 +40,7 @@ type Login struct {
 	AuthMethod          string           `json:"token_endpoint_auth_method,omitempty"`
 	RedirectURI         string           `json:"redirect_uri,omitempty"`
 	ResourceMetadataURL string           `json:"resource_metadata_url,omitempty"`
+	Scopes              []string         `json:"scopes,omitempty"`
 	Token               *transport.Token `json:"token,omitempty"`
 }
 
@@ -196,6 +197,7 @@ func newHandler(l *Login, ts transport.TokenStore, client *http.Client, serverUR
 		ClientSecret:            l.ClientSecret,
 		TokenEndpointAuthMethod: l.AuthMethod,
 		RedirectURI:             l.RedirectURI,
+		Scopes:                  l.Scopes,
 		TokenStore:              ts,
 		PKCEEnabled:             true,
 		HTTPClient:              client,
@@ -269,6 +271,9 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 	defer ln.Close()
 	redirect := "http://" + ln.Addr().String() + "/callback"
 	l := &Login{URL: o.URL, RedirectURI: redirect}
+	if len(o.Scopes) > 0 {
+		l.Scopes = o.Scopes
+	}
 	ts := &tokenStore{s: o.Store, login: l}
 	h := newHandler(l, ts, client, o.URL)
 	// the server's 401 names its metadata (RFC 9728); without one the
@@ -392,4 +397,46 @@ func sameOrigin(a, b string) bool {
 	ua, err1 := url.Parse(a)
 	ub, err2 := url.Parse(b)
 	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && strings.EqualFold(ua.Host, ub.Host)
+}
+
+// Server is what the home remembers of a remote server besides its
+// login: where it is, so `airlock mcp login NAME` needs no URL.
+type Server struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport,omitempty"`
+}
+
+func (s Store) serverPath() string { return filepath.Join(s.Dir(), "server.json") }
+
+// SaveServer notes the server's address (not a secret: 0600 all the
+// same, beside the login).
+func (s Store) SaveServer(v Server) error {
+	if old, err := s.LoadServer(); err == nil && old == v {
+		return nil
+	}
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteState(s.serverPath(), append(b, '\n'), 0o600)
+}
+
+// LoadServer reads the noted address; fs.ErrNotExist when there is none.
+func (s Store) LoadServer() (Server, error) {
+	var v Server
+	b, err := os.ReadFile(s.serverPath())
+	if err != nil {
+		return v, err
+	}
+	err = json.Unmarshal(b, &v)
+	return v, err
+}
+
+// LoggedIn reports whether the home holds a token for the server.
+func (s Store) LoggedIn() bool {
+	l, err := s.Load()
+	return err == nil && l.Token != nil && (l.Token.AccessToken != "" || l.Token.RefreshToken != "")
 }
