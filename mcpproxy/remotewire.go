@@ -34,15 +34,23 @@ func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
 			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		}
 	}
+	var loginNeeded func()
+	if o.Log != nil {
+		st := remote.Store{Home: o.Log.Home(), Name: a.name}
+		loginNeeded = func() {
+			_ = st.MarkLoginNeeded()
+		}
+	}
 	return remote.New(remote.Options{
-		Name:       a.name,
-		URL:        a.url,
-		Transport:  a.transport,
-		Headers:    headers,
-		Auth:       auth,
-		HTTP:       client,
-		MaxMessage: maxMsg,
-		Grace:      o.Grace,
+		LoginNeeded: loginNeeded,
+		Name:        a.name,
+		URL:         a.url,
+		Transport:   a.transport,
+		Headers:     headers,
+		Auth:        auth,
+		HTTP:        client,
+		MaxMessage:  maxMsg,
+		Grace:       o.Grace,
 	})
 }
 

@@ -32,6 +32,9 @@ type storeStatus struct {
 	// airlock-mcp (missing, moved, another file), or --name gives another
 	// server's name (its grants and pins). Each item says which.
 	Misrouted []string `json:"misrouted,omitempty"`
+	// Bridges: the wrapped servers that are remote ones behind
+	// airlock-mcp --url, name and URL (wrap_remote.go).
+	Bridges []Bridge `json:"bridges,omitempty"`
 }
 
 // HookStatus is Airlock's hook in Claude Code's user settings.
@@ -105,6 +108,9 @@ func Status(opt Options) (*StatusReport, error) {
 						ss.Misrouted = append(ss.Misrouted, fmt.Sprintf("%q %s", name, why))
 					} else {
 						ss.Wrapped = append(ss.Wrapped, name)
+						if u := bridgeURL(&s); u != "" {
+							ss.Bridges = append(ss.Bridges, Bridge{Name: s.WrapName, URL: u})
+						}
 					}
 				case s.Remote:
 					ss.Remote = append(ss.Remote, name)
@@ -149,8 +155,8 @@ func misrouted(s server, mcpPath string) string {
 		return "runs behind airlock-mcp without --name"
 	case s.WrapName != s.Name:
 		return fmt.Sprintf("runs behind airlock-mcp as %q: another server's grants, pins and contract apply to it", s.WrapName)
-	case len(s.Inner) == 0:
-		return "runs behind airlock-mcp with no command after --"
+	case len(s.Inner) == 0 && bridgeURL(&s) == "":
+		return "runs behind airlock-mcp with no command after -- (and no --url)"
 	}
 	return ""
 }

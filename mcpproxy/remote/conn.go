@@ -62,6 +62,9 @@ type Options struct {
 	Grace time.Duration
 	// ReinitWait bounds a re-initialisation (default 30s).
 	ReinitWait time.Duration
+	// LoginNeeded is told when the server wants a token the bridge does
+	// not have (airlock doctor shows it); may be nil.
+	LoginNeeded func()
 }
 
 // Authorizer supplies the Authorization header of every request.
@@ -449,6 +452,14 @@ type loginError struct{ err error }
 func (e *loginError) Error() string { return e.err.Error() }
 func (e *loginError) Unwrap() error { return e.err }
 
+// loginErr is a loginError, noted.
+func (c *Conn) loginErr(err error) error {
+	if c.o.LoginNeeded != nil {
+		c.o.LoginNeeded()
+	}
+	return &loginError{err}
+}
+
 // do sends req with the Authorization header, once more after a 401 when
 // the token could be refreshed (the server refused the request unread,
 // so sending it again runs nothing twice).
@@ -457,7 +468,7 @@ func (c *Conn) do(req *http.Request, _ []byte) (*http.Response, error) {
 	if c.o.Auth != nil {
 		h, err := c.o.Auth.Header(req.Context())
 		if err != nil {
-			return nil, &loginError{err}
+			return nil, c.loginErr(err)
 		}
 		before = h
 		req.Header.Set("Authorization", h)
@@ -471,16 +482,16 @@ func (c *Conn) do(req *http.Request, _ []byte) (*http.Response, error) {
 	}
 	if c.o.Auth == nil {
 		resp.Body.Close()
-		return nil, &loginError{ErrLoginNeeded}
+		return nil, c.loginErr(ErrLoginNeeded)
 	}
 	c.o.Auth.Unauthorized(resp)
 	resp.Body.Close()
 	h, err := c.o.Auth.Header(req.Context())
 	if err != nil {
-		return nil, &loginError{err}
+		return nil, c.loginErr(err)
 	}
 	if h == before {
-		return nil, &loginError{fmt.Errorf("%w: the server refused the token", ErrLoginNeeded)}
+		return nil, c.loginErr(fmt.Errorf("%w: the server refused the token", ErrLoginNeeded))
 	}
 	again := req.Clone(req.Context())
 	if req.GetBody != nil {
@@ -495,7 +506,7 @@ func (c *Conn) do(req *http.Request, _ []byte) (*http.Response, error) {
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		resp.Body.Close()
-		return nil, &loginError{fmt.Errorf("%w: the server refused the refreshed token", ErrLoginNeeded)}
+		return nil, c.loginErr(fmt.Errorf("%w: the server refused the refreshed token", ErrLoginNeeded))
 	}
 	return resp, nil
 }

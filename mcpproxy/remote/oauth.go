@@ -339,6 +339,7 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 	if err := h.ProcessAuthorizationResponse(ctx, res.code, res.state, verifier); err != nil {
 		return fmt.Errorf("exchange the code for a token: %w", err)
 	}
+	o.Store.clearLoginNeeded()
 	return nil
 }
 
@@ -439,4 +440,28 @@ func (s Store) LoadServer() (Server, error) {
 func (s Store) LoggedIn() bool {
 	l, err := s.Load()
 	return err == nil && l.Token != nil && (l.Token.AccessToken != "" || l.Token.RefreshToken != "")
+}
+
+func (s Store) loginMark() string { return filepath.Join(s.Dir(), "needs-login") }
+
+// MarkLoginNeeded notes that the server asked for a token the home does
+// not hold (for airlock doctor); RunLogin clears it.
+func (s Store) MarkLoginNeeded() error {
+	if s.NeedsLogin() {
+		return nil
+	}
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.WriteState(s.loginMark(), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600)
+}
+
+// NeedsLogin reports whether the bridge noted a login is needed.
+func (s Store) NeedsLogin() bool {
+	_, err := os.Lstat(s.loginMark())
+	return err == nil
+}
+
+func (s Store) clearLoginNeeded() {
+	_ = os.Remove(s.loginMark())
 }
