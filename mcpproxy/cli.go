@@ -35,8 +35,10 @@ AIRLOCK_ASK_TIMEOUT (60 s), AIRLOCK_ASK_REMEMBER (300 s). Run "airlock askd"
 in a terminal to answer them.
   --url URL     a remote server: the bridge speaks HTTP to it (its host is
                 judged by the policy like any URL); headers come from
-                AIRLOCK_MCP_HEADER_1, _2 … ("Name: value"), never the command
-                line; OAuth tokens from "airlock mcp login NAME"
+                AIRLOCK_MCP_HEADER_1, _2 … ("Name: value"), or from the
+                variables AIRLOCK_MCP_HEADER_ENV_n ("Name: VAR") and
+                AIRLOCK_MCP_BEARER_ENV name, never the command line; OAuth
+                tokens from "airlock mcp login NAME"
   --transport T streamable-http (default) or sse (the legacy HTTP+SSE one)
   --            ends airlock-mcp's options; everything after it is the server
 `

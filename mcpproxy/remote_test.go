@@ -73,6 +73,13 @@ func TestRemoteArgs(t *testing.T) {
 	if _, err := envHeaders([]string{"AIRLOCK_MCP_HEADER_1=no colon"}); err == nil {
 		t.Error("a header without a colon was accepted")
 	}
+	h, err = envHeaders([]string{"AIRLOCK_MCP_BEARER_ENV=GH_PAT", "GH_PAT=ghp_secret", "AIRLOCK_MCP_HEADER_ENV_1=X-Key: KEY", "KEY=k1"})
+	if err != nil || h.Get("Authorization") != "Bearer ghp_secret" || h.Get("X-Key") != "k1" {
+		t.Fatalf("from variables: %v %v", h, err)
+	}
+	if _, err := envHeaders([]string{"AIRLOCK_MCP_BEARER_ENV=GH_PAT"}); err == nil || !strings.Contains(err.Error(), "GH_PAT") {
+		t.Errorf("an unset token variable: %v", err)
+	}
 }
 
 // headerServer is mcp-go's streamable HTTP server with a tool whose

@@ -55,18 +55,20 @@ func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
 }
 
 // envHeaders reads the static headers from the environment, in the
-// variables' order.
+// variables' order: AIRLOCK_MCP_HEADER_n="Name: value";
+// AIRLOCK_MCP_HEADER_ENV_n="Name: VAR" and AIRLOCK_MCP_BEARER_ENV=VAR take
+// the value from the variable VAR (Codex passes variables through by name
+// and expands none). No value is ever quoted in an error.
 func envHeaders(env []string) (http.Header, error) {
 	h := http.Header{}
 	var names []string
 	vals := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, headerEnvPrefix) {
-			continue
-		}
-		names = append(names, k)
 		vals[k] = v
+		if strings.HasPrefix(k, headerEnvPrefix) {
+			names = append(names, k)
+		}
 	}
 	sort.Strings(names)
 	for _, k := range names {
@@ -76,10 +78,24 @@ func envHeaders(env []string) (http.Header, error) {
 			return nil, fmt.Errorf("%s is not a header like \"Authorization: Bearer …\"", k)
 		}
 		value = strings.TrimSpace(value)
+		if strings.HasPrefix(k, headerEnvPrefix+"ENV_") {
+			v, set := vals[value]
+			if !set || v == "" {
+				return nil, fmt.Errorf("%s takes the %s header from $%s, which is not set (the agent's config must pass it through)", k, name, value)
+			}
+			value = v
+		}
 		if strings.ContainsAny(value, "\r\n") {
 			return nil, fmt.Errorf("%s: a header value may not hold a line break", k)
 		}
 		h.Add(name, value)
+	}
+	if v := vals["AIRLOCK_MCP_BEARER_ENV"]; v != "" {
+		tok, set := vals[v]
+		if !set || tok == "" || strings.ContainsAny(tok, "\r\n") {
+			return nil, fmt.Errorf("AIRLOCK_MCP_BEARER_ENV names $%s, which is not set (the agent's config must pass it through)", v)
+		}
+		h.Set("Authorization", "Bearer "+tok)
 	}
 	return h, nil
 }

@@ -173,7 +173,7 @@ func (run *initRun) store(st Store) {
 	failed := map[string]string{}
 	for _, name := range todo {
 		if remote[name] {
-			out, rec, err := wrapRemoteJSON(st, data, cur, serverByName(cur, name), run.opt.MCPPath)
+			out, rec, err := wrapRemote(st, data, cur, serverByName(cur, name), run.opt.MCPPath)
 			if err != nil {
 				failed[name] = err.Error()
 				continue

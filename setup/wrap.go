@@ -42,7 +42,7 @@ func wrapServer(st Store, data []byte, cfg *Config, name, mcp string) ([]byte, w
 // unchanged) when it is not.
 func unwrapServer(st Store, data []byte, cfg *Config, rec wrapRecord) (out []byte, ok bool, err error) {
 	if rec.Remote != "" {
-		return unwrapRemoteJSON(st, data, cfg, rec)
+		return unwrapRemote(st, data, cfg, rec)
 	}
 	s := serverByName(cfg, rec.Name)
 	if s == nil || !s.Wrapped || s.WrapName != rec.Name {

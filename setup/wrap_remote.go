@@ -16,11 +16,13 @@ import (
 // uninstall puts back the entry as written even in a file edited since.
 
 // remoteStores are the agents whose remote entries init rewrites: JSON
-// files of the mcpServers (or VS Code servers) dialect, whose agent
-// starts a stdio entry's command with its env. Claude Code's own
+// files of the mcpServers (or VS Code servers) dialect, and Codex's TOML
+// (wrap_remote_toml.go), whose agent starts a stdio entry's command with
+// its env. Claude Code's own
 // ~/.claude.json is never edited (airlock-hook sees its servers' calls).
 var remoteStores = map[string]bool{
 	"Claude Code": true, "Claude Desktop": true, "Cursor": true, "VS Code": true, "Windsurf": true, "Gemini CLI": true,
+	"Codex CLI": true,
 }
 
 // remoteWhyNot says why a remote server of st is not wrapped, or "" when
@@ -31,7 +33,7 @@ func remoteWhyNot(st Store, s server) string {
 		return "Claude Code's own servers are gated by airlock-hook"
 	case st.Scope == scopeSystem:
 		return "managed by an administrator"
-	case !remoteStores[st.Agent] || (st.Format != formatJSON && st.Format != formatJSONC):
+	case !remoteStores[st.Agent] || (st.Agent == "Codex CLI") != (st.Format == formatTOML):
 		return "airlock init does not rewrite " + st.Agent + "'s remote entries yet; put airlock-mcp --name " + s.Name + " --url " + s.URL + " in its place by hand"
 	case s.Command != "":
 		return "the entry has both a command and a URL, and " + st.Agent + " connects to the URL: keep one of them and run airlock init again"
@@ -47,8 +49,24 @@ func remoteWhyNot(st Store, s server) string {
 // (timeout, disabled, trust …) stay as written.
 var remoteFields = map[string]bool{"url": true, "httpUrl": true, "serverUrl": true, "type": true, "transport": true, "headers": true}
 
-// wrapRemoteJSON rewrites remote server s into a stdio entry running the
+// wrapRemote rewrites remote server s into a stdio entry running the
 // bridge at mcp.
+func wrapRemote(st Store, data []byte, cfg *Config, s *server, mcp string) ([]byte, wrapRecord, error) {
+	if st.Format == formatTOML {
+		return wrapRemoteTOML(st, data, cfg, s, mcp)
+	}
+	return wrapRemoteJSON(st, data, cfg, s, mcp)
+}
+
+// unwrapRemote undoes wrapRemote while the server is still its bridge.
+func unwrapRemote(st Store, data []byte, cfg *Config, rec wrapRecord) ([]byte, bool, error) {
+	if st.Format == formatTOML {
+		return unwrapRemoteTOML(st, data, cfg, rec)
+	}
+	return unwrapRemoteJSON(st, data, cfg, rec)
+}
+
+// wrapRemoteJSON is wrapRemote for a JSON store.
 func wrapRemoteJSON(st Store, data []byte, cfg *Config, s *server, mcp string) ([]byte, wrapRecord, error) {
 	rec := wrapRecord{Name: s.Name}
 	obj, err := jsonEntry(st, data, s.Name)

@@ -84,3 +84,52 @@ func TestRemoteNotWrappedSaysWhy(t *testing.T) {
 		t.Fatalf("report:\n%s", reportText(r))
 	}
 }
+
+// Codex: the url line becomes the bridge; the bearer token's variable is
+// passed through by name, static headers go to env; uninstall restores.
+func TestInitWrapsCodexRemoteServer(t *testing.T) {
+	e := newHostileEnv(t)
+	p := filepath.Join(e.home, ".codex", "config.toml")
+	orig := []byte(`model = "o4"
+
+[mcp_servers.github]
+url = "https://api.githubcopilot.com/mcp/"
+bearer_token_env_var = "GITHUB_PAT"
+http_headers = { "X-Org" = "acme" }
+startup_timeout_sec = 20
+
+[mcp_servers.fs]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+`)
+	writeTestFile(t, p, orig, 0o644)
+	r := mustInit(t, e.opt)
+	st := byID(Locate(e.home, e.proj, "linux", nil))["codex.user"]
+	got := readServers(t, st)
+	gh := got["github"]
+	if !gh.Wrapped || bridgeURL(&gh) != "https://api.githubcopilot.com/mcp/" || gh.Env["AIRLOCK_MCP_BEARER_ENV"] != "GITHUB_PAT" || gh.Env["AIRLOCK_MCP_HEADER_1"] != "X-Org: acme" {
+		data, _ := os.ReadFile(p)
+		t.Fatalf("github: %+v\n%s\n%s", gh, data, reportText(r))
+	}
+	data, _ := os.ReadFile(p)
+	if !bytes.Contains(data, []byte(`env_vars = ["GITHUB_PAT"]`)) || !bytes.Contains(data, []byte("startup_timeout_sec = 20")) || bytes.Contains(data, []byte("bearer_token_env_var")) {
+		t.Fatalf("the rewrite:\n%s", data)
+	}
+	if !got["fs"].Wrapped {
+		t.Fatal("the stdio server beside it was not wrapped")
+	}
+	mustUninstall(t, e.home, e.opt.AirlockHome)
+	if data, _ := os.ReadFile(p); !bytes.Equal(data, orig) {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", data, orig)
+	}
+	// edited since: the entry's lines come back where the bridge was
+	mustInit(t, e.opt)
+	data, _ = os.ReadFile(p)
+	writeTestFile(t, p, bytes.Replace(data, []byte(`model = "o4"`), []byte(`model = "o5"`), 1), 0o644)
+	mustUninstall(t, e.home, e.opt.AirlockHome)
+	data, _ = os.ReadFile(p)
+	gh = readServers(t, st)["github"]
+	if !gh.Remote || gh.Wrapped || !bytes.Contains(data, []byte(`model = "o5"`)) || !bytes.Contains(data, []byte(`bearer_token_env_var = "GITHUB_PAT"`)) {
+		t.Fatalf("uninstall after an edit: %+v\n%s", gh, data)
+	}
+}
