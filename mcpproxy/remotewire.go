@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentairlock/airlock/mcpproxy/remote"
 )
@@ -37,8 +38,12 @@ func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
 	var loginNeeded func()
 	if o.Log != nil {
 		st := remote.Store{Home: o.Log.Home(), Name: a.name}
+		var once sync.Once
 		loginNeeded = func() {
 			_ = st.MarkLoginNeeded()
+			once.Do(func() {
+				fmt.Fprintf(o.Stderr, "airlock-mcp: the remote server %q needs a login: run airlock mcp login %s\n", a.name, a.name)
+			})
 		}
 	}
 	return remote.New(remote.Options{

@@ -563,11 +563,14 @@ func (c *Conn) post(raw string, m gjson.Result, isReq bool) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "text/event-stream":
-		err := c.readStream(resp.Body)
+		k := ""
+		if isReq {
+			k = idKey(id)
+		}
+		err := c.readStream(resp.Body, k)
 		if !isReq || c.ctx.Err() != nil {
 			return
 		}
-		k := idKey(id)
 		c.mu.Lock()
 		_, still := c.pending[k]
 		_, ownStill := c.own[k]
@@ -607,8 +610,10 @@ func bodyHint(r io.Reader) string {
 	return ": " + s
 }
 
-// readStream relays an event stream's messages until it ends.
-func (c *Conn) readStream(body io.Reader) error {
+// readStream relays an event stream's messages until it ends, or, when
+// want is a request's key, until that request is answered (a server that
+// keeps the stream open after the answer holds nothing of ours).
+func (c *Conn) readStream(body io.Reader, want string) error {
 	sr := newSSEReader(body, int(min(c.o.MaxMessage, int64(^uint(0)>>2))))
 	for {
 		ev, err := sr.next()
@@ -618,7 +623,19 @@ func (c *Conn) readStream(body io.Reader) error {
 		if ev.Type == "message" {
 			c.deliver(ev.Data)
 		}
+		if want != "" && !c.awaiting(want) {
+			return nil
+		}
 	}
+}
+
+// awaiting reports whether the request with key k is still unanswered.
+func (c *Conn) awaiting(k string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, p := c.pending[k]
+	_, o := c.own[k]
+	return p || o
 }
 
 // openGetStream opens streamable HTTP's GET stream, on which a server
@@ -661,7 +678,7 @@ func (c *Conn) openGetStream(wait bool) {
 				opened()
 				n++
 				backoff = time.Second
-				err = c.readStream(resp.Body)
+				err = c.readStream(resp.Body, "")
 				resp.Body.Close()
 			}
 			c.mu.Lock()

@@ -21,6 +21,7 @@ type rawServer struct {
 	inits  int
 	bodies []string
 	cut    bool // the next tools/call's stream is cut before its answer
+	linger bool // streams stay open after their answer
 }
 
 func (s *rawServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +63,13 @@ func (s *rawServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}}\n\n", id)
+		s.mu.Lock()
+		linger := s.linger
+		s.mu.Unlock()
+		if linger {
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		}
 	default:
 		if m.Get("id").Exists() {
 			w.Header().Set("Content-Type", "application/json")
@@ -150,5 +158,30 @@ func TestBrokenStreamAnsweredNotResent(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the reconnect is not recorded: %q", *b.rec)
+	}
+}
+
+// A server that keeps a call's stream open after the answer does not
+// hold the bridge: the stream is let go once the call is answered.
+func TestStreamLetGoAfterItsAnswer(t *testing.T) {
+	s := &rawServer{linger: true}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	b := newBridge(t, Options{Name: "raw", URL: srv.URL})
+	w := b.c.ToServer()
+	io.WriteString(w, initMsg+"\n")
+	readLines(t, b.out, 1)
+	for i := 1; i <= 3; i++ {
+		io.WriteString(w, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x","arguments":{}}}`+"\n", i))
+		got := readLines(t, b.out, 2)
+		if !strings.Contains(got[1], `"text":"ok"`) {
+			t.Fatalf("call %d: %q", i, got)
+		}
+	}
+	w.Close()
+	select {
+	case <-b.c.Done():
+	case <-time.After(3 * time.Second):
+		t.Fatal("the bridge did not end after its input, with lingering streams")
 	}
 }
