@@ -187,6 +187,9 @@ const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-
 func TestRemoteHeadersWrittenFromTheDecidedMessage(t *testing.T) {
 	remoteHome(t)
 	srv, hs := newHeaderServer(t)
+	// a config's header of the protocol's own names is not sent
+	t.Setenv("AIRLOCK_MCP_HEADER_1", "Mcp-Name: not-what-the-body-says")
+	t.Setenv("AIRLOCK_MCP_HEADER_2", "X-Team: blue")
 	c := startBridge(t, []string{"--name", "hdr", "--url", srv.URL})
 	c.send(`{"jsonrpc":"2.0","id":1e0,"method":"tools/list","params":{` + modernMeta + `}}`)
 	if m := c.next("1e0"); len(m.Get("result.tools").Array()) != 2 {
@@ -211,6 +214,9 @@ func TestRemoteHeadersWrittenFromTheDecidedMessage(t *testing.T) {
 		}
 		if h.Get("Mcp-Name") == "route" {
 			sawName = true
+		}
+		if h.Get("X-Team") != "blue" || strings.Contains(strings.Join(h.Values("Mcp-Name"), ","), "not-what") {
+			t.Errorf("static headers: %v", h)
 		}
 		if strings.Contains(h.Get("Mcp-Name"), "read") {
 			t.Errorf("the refused call reached the server: %v", h)

@@ -395,6 +395,9 @@ func (c *Conn) request(ctx context.Context, method, target string, body []byte, 
 		return nil, err
 	}
 	for k, vs := range c.o.Headers {
+		if ownHeader(k) {
+			continue
+		}
 		for _, v := range vs {
 			req.Header.Add(k, v)
 		}
@@ -430,6 +433,19 @@ func (c *Conn) request(ctx context.Context, method, target string, body []byte, 
 		c.heads.set(req.Header, version, msg)
 	}
 	return req, nil
+}
+
+// ownHeader reports whether the bridge alone writes header k: the
+// protocol's own (Mcp-*, the version, the session, Last-Event-ID) and the
+// framing. A static header of that name from a config is dropped, so a
+// header a server routes on always says what the body says.
+func ownHeader(k string) bool {
+	k = http.CanonicalHeaderKey(k)
+	switch k {
+	case "Content-Type", "Content-Length", "Accept", "Last-Event-Id", "Host", "Transfer-Encoding":
+		return true
+	}
+	return strings.HasPrefix(k, "Mcp-")
 }
 
 // metaVersion is the protocol version a request's _meta names (the

@@ -191,6 +191,12 @@ func NewAuthorizer(s Store, serverURL string, client *http.Client) (Authorizer, 
 func newHandler(l *Login, ts transport.TokenStore, client *http.Client, serverURL string) *transport.OAuthHandler {
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}
+	} else if client.Timeout == 0 {
+		// the bridge's client has no timeout (streams are long); the
+		// authorization server's answers are short
+		c := *client
+		c.Timeout = 30 * time.Second
+		client = &c
 	}
 	h := transport.NewOAuthHandler(transport.OAuthConfig{
 		ClientID:                l.ClientID,
