@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,7 +54,7 @@ func runUpstream(ctx context.Context, o Options) int {
 			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
 		}
 	}
-	input, _ := json.Marshal(map[string]string{"url": o.URL, "prompt": "airlock-mcp connects to the remote MCP server " + o.Name})
+	input, _ := json.Marshal(map[string]string{"url": destination(o.URL), "prompt": "airlock-mcp connects to the remote MCP server " + o.Name})
 	res := p.decide(gate.Call{Tool: "WebFetch", Input: input})
 	if res.Effective != policy.Allow {
 		why := res.Decision.Explain()
@@ -90,6 +91,17 @@ func runUpstream(ctx context.Context, o Options) int {
 	p.adm.close()
 	p.finish(audit.Record{Event: "mcp_exit", Detail: fmt.Sprintf("server %q: the connection to %s ended", o.Name, textsafe.Escape(up.Describe())) + p.dropSummary()})
 	return int(code.Load())
+}
+
+// destination is the URL as the gate judges and records it: scheme, host
+// and path; a query (where some servers take a key) stays out of the log.
+func destination(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
 }
 
 func signalNumber(s os.Signal) int {
