@@ -209,24 +209,62 @@ func (c *Conn) record(event, detail string) {
 	}
 }
 
+// queued bounds the lines read from the proxy and not yet sent: the
+// proxy's writes (its own listing's next page among them, written from
+// the loop that reads the server's answers) never wait on a POST.
+const queued = 1024
+
 func (c *Conn) pump() {
 	defer c.shutdown()
-	br := bufio.NewReaderSize(c.inR, 64<<10)
-	for {
-		line, err := readLine(br, c.o.MaxMessage)
-		if msg := strings.TrimSpace(line); msg != "" {
-			if msg[0] == '[' {
-				// remote transports carry one message at a time
-				gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
-					c.message(el.Raw)
-					return true
-				})
-			} else {
-				c.message(msg)
+	lines := make(chan string, queued)
+	// and by bytes: one message past the budget waits for an empty queue
+	var qmu sync.Mutex
+	qcond := sync.NewCond(&qmu)
+	inQueue := int64(0)
+	budget := max(c.o.MaxMessage, 16<<20)
+	go func() {
+		<-c.ctx.Done()
+		qmu.Lock()
+		qcond.Broadcast()
+		qmu.Unlock()
+	}()
+	go func() {
+		defer close(lines)
+		br := bufio.NewReaderSize(c.inR, 64<<10)
+		for {
+			line, err := readLine(br, c.o.MaxMessage)
+			if msg := strings.TrimSpace(line); msg != "" {
+				n := int64(len(msg))
+				qmu.Lock()
+				for inQueue > 0 && inQueue+n > budget && c.ctx.Err() == nil {
+					qcond.Wait()
+				}
+				inQueue += n
+				qmu.Unlock()
+				select {
+				case lines <- msg:
+				case <-c.ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				return
 			}
 		}
-		if err != nil {
-			return
+	}()
+	for msg := range lines {
+		qmu.Lock()
+		inQueue -= int64(len(msg))
+		qcond.Broadcast()
+		qmu.Unlock()
+		if msg[0] == '[' {
+			// remote transports carry one message at a time
+			gjson.Parse(msg).ForEach(func(_, el gjson.Result) bool {
+				c.message(el.Raw)
+				return true
+			})
+		} else {
+			c.message(msg)
 		}
 	}
 }
