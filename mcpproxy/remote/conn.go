@@ -849,8 +849,12 @@ func (c *Conn) breakSession(why string) {
 	c.streamGen++ // the GET stream belongs to the old session
 	init := c.initMsg != ""
 	c.mu.Unlock()
-	if first && init {
-		c.record("mcp_remote", fmt.Sprintf("the connection to %s broke (%s); the next message re-initialises the session", c.Describe(), why))
+	if first {
+		next := "the next message re-initialises the session"
+		if !init {
+			next = "the toolset is listed again before the next call" // stateless: no session to renew
+		}
+		c.record("mcp_remote", fmt.Sprintf("the connection to %s broke (%s); %s", c.Describe(), why, next))
 		c.writeOut(listChanged)
 	}
 }

@@ -185,3 +185,26 @@ func TestStreamLetGoAfterItsAnswer(t *testing.T) {
 		t.Fatal("the bridge did not end after its input, with lingering streams")
 	}
 }
+
+// Stateless (no initialize): a cut stream still tells the proxy to list
+// the tools again, and answers the call with an error.
+func TestBrokenStreamStateless(t *testing.T) {
+	s := &rawServer{cut: true}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	b := newBridge(t, Options{Name: "raw", URL: srv.URL})
+	io.WriteString(b.c.ToServer(), `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"x","arguments":{}}}`+"\n")
+	got := readLines(t, b.out, 3)
+	if got[1] != listChanged || !strings.Contains(got[2], "was not sent again") {
+		t.Fatalf("%q", got)
+	}
+	io.WriteString(b.c.ToServer(), `{"jsonrpc":"2.0","id":"c2","method":"tools/call","params":{"name":"x","arguments":{}}}`+"\n")
+	if got = readLines(t, b.out, 2); !strings.Contains(got[1], `"text":"ok"`) {
+		t.Fatalf("after the break: %q", got)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inits != 0 {
+		t.Errorf("a stateless client's session was initialised %d times", s.inits)
+	}
+}
