@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/signal"
+
+	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/policy"
 
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
@@ -60,6 +65,9 @@ func runMCPLogin(c *cli.Context) error {
 		}
 		u = srv.URL
 	}
+	if err := judgeDestination(st.Name, u); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err = remote.RunLogin(ctx, remote.LoginOptions{Store: st, URL: u, Scopes: c.StringSlice("scope"), Out: c.App.Writer})
@@ -84,5 +92,32 @@ func runMCPLogout(c *cli.Context) error {
 		return nil
 	}
 	fmt.Fprintf(c.App.Writer, "logged out of %s: its tokens are deleted\n", textsafe.Escape(st.Name))
+	return nil
+}
+
+// judgeDestination refuses a login to a server the policy would never
+// let the bridge reach (a metadata address, a collector): the same
+// judgement airlock-mcp --url makes before it dials, without recording
+// (nothing is decided for an agent here).
+func judgeDestination(name, u string) error {
+	env, err := home.FromOS()
+	if err != nil {
+		return exitWith(1, "airlock mcp login: %v", err)
+	}
+	cwd, _ := os.Getwd()
+	p, err := policy.LoadEnv(env, cwd)
+	if err != nil {
+		return exitWith(1, "airlock mcp login: the policy did not load:\n%v", err)
+	}
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
+		return exitWith(64, "airlock mcp login: --url %q is not an http or https URL", u)
+	}
+	parsed.User, parsed.RawQuery, parsed.Fragment = nil, "", ""
+	input, _ := json.Marshal(map[string]string{"url": parsed.String(), "prompt": "airlock mcp login " + name})
+	res := (&gate.Gate{Policy: p, Env: env}).Decide(gate.Call{Source: "cli", Tool: "WebFetch", Input: input, Cwd: cwd, Attended: true})
+	if res.Effective == policy.Block {
+		return exitWith(1, "airlock mcp login %s: %s is refused by the policy: %s", textsafe.Escape(name), textsafe.Escape(parsed.String()), textsafe.Escape(res.Decision.Explain()))
+	}
 	return nil
 }
