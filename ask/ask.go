@@ -58,7 +58,7 @@ const (
 
 // Options configure a Channel.
 type Options struct {
-	Home   string              // the Airlock home (askd.sock lives there)
+	Home   string              // the Airlock home (askd.key, and askd.sock off Linux, live there)
 	Getenv func(string) string // nil: os.Getenv
 	Now    func() time.Time    // nil: time.Now
 	// Auto approves every ask without asking (--yes). Such approvals are

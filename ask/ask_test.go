@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -307,7 +308,7 @@ func startDaemon(t *testing.T, home string) *daemon {
 	go func() { d.done <- (&Daemon{Home: home, In: pr, Out: d.out}).Serve(ctx) }()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if fi, err := os.Lstat(SocketPath(home)); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		if askdListening(home) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -338,8 +339,13 @@ func (d *daemon) waitFor(t *testing.T, s string) {
 func TestSocketDaemon(t *testing.T) {
 	home := shortHome(t)
 	d := startDaemon(t, home)
-	fi, err := os.Lstat(SocketPath(home))
-	if err != nil || fi.Mode().Perm() != 0o600 {
+	if useAbstract {
+		// Linux: an abstract name, and no socket file a sandboxed
+		// process could connect to
+		if _, err := os.Lstat(SocketPath(home)); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("askd made %s (%v); on Linux it listens on %s only", SocketPath(home), err, SocketAddress(home))
+		}
+	} else if fi, err := os.Lstat(SocketPath(home)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("socket mode %v, %v; want 0600", fi.Mode(), err)
 	}
 	if err := (&Daemon{Home: home, In: strings.NewReader(""), Out: io.Discard}).Serve(context.Background()); err == nil || !strings.Contains(err.Error(), "already answering") {
@@ -406,6 +412,7 @@ func TestSocketDaemon(t *testing.T) {
 
 // A socket that is not private is not trusted to answer.
 func TestSocketMustBePrivate(t *testing.T) {
+	pathTransport(t)
 	home := shortHome(t)
 	ln, err := net.Listen("unix", SocketPath(home))
 	if err != nil {

@@ -5,9 +5,13 @@
 // A Channel tries the backends named by AIRLOCK_ASK_BACKEND in order
 // (default "socket,tty,desktop,fallback"):
 //
-//   - socket: the approval daemon `airlock askd`, listening on askd.sock
-//     in the Airlock home (mode 0600), answered by a person at the
-//     daemon's terminal;
+//   - socket: the approval daemon `airlock askd`, answered by a person at
+//     the daemon's terminal. On Linux it listens on an abstract socket
+//     named from the uid and the home (Landlock's scope keeps sandboxed
+//     processes from connecting to it); elsewhere on askd.sock in the
+//     Airlock home (mode 0600). Questions and answers are MACed with the
+//     home's askd.key (proof.go), so only an Airlock process of this user
+//     can put a question on the screen or answer one;
 //   - tty: a prompt on the controlling terminal, used only when this
 //     process is in the terminal's foreground process group and the
 //     terminal is in line mode (a full-screen program such as an agent's

@@ -5,7 +5,6 @@ package ask
 import (
 	"context"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -101,7 +100,7 @@ func TestHostileAskdTypeAheadBeforeQuestionIsShown(t *testing.T) {
 	t.Cleanup(func() { cancel(); pw.Close(); <-done })
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if fi, err := os.Lstat(SocketPath(home)); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		if askdListening(home) {
 			break
 		}
 		if time.Now().After(deadline) {

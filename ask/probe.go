@@ -1,9 +1,9 @@
 package ask
 
 import (
-	"net"
-	"os"
+	"context"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -50,23 +50,18 @@ func (c *Channel) Probe() []probe {
 
 func (c *Channel) probeSocket() probe {
 	p := probe{Backend: backendSocket}
-	path := SocketPath(c.o.Home)
-	fi, err := os.Lstat(path)
-	if err != nil {
-		p.Why = "airlock askd is not running (start it in a terminal: airlock askd)"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	l, why := c.dial(ctx)
+	if l == nil {
+		p.Why = why
+		if strings.HasPrefix(why, "airlock askd is not running") {
+			p.Why = "airlock askd is not running (start it in a terminal: airlock askd)"
+		}
 		return p
 	}
-	if why := unsafeSocket(fi); why != "" {
-		p.Why = path + " " + why + "; it is not used"
-		return p
-	}
-	conn, err := net.DialTimeout("unix", path, time.Second)
-	if err != nil {
-		p.Why = "a stale askd.sock, nobody listening (start airlock askd)"
-		return p
-	}
-	conn.Close()
-	p.Ready, p.Why = true, "airlock askd is answering on "+path
+	l.conn.Close()
+	p.Ready, p.Why = true, "airlock askd is answering on "+l.addr+" and proved it holds this home's key"
 	return p
 }
 

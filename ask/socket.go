@@ -10,12 +10,22 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
-// wireRequest is one question sent to askd, as one JSON line.
+// The wire, one JSON line per step (proof.go says why each step is MACed):
+//
+//	caller → askd   {"v":2,"hello":NONCE}
+//	askd → caller   {"challenge":NONCE,"proof":MAC(hello, challenge)}
+//	caller → askd   {"question":{…wireRequest…},"mac":MAC(hello, challenge, question bytes)}
+//	askd → caller   {"answer":"allow|deny|timeout","mac":MAC(hello, challenge, answer)}
+//
+// A question askd cannot verify is answered {"answer":"refused","why":…},
+// logged on askd's screen and never shown as a question.
+
+// wireRequest is one question, the body the caller MACs.
 type wireRequest struct {
 	V         int    `json:"v"`
 	Source    string `json:"source"`
@@ -29,41 +39,146 @@ type wireRequest struct {
 	TimeoutMS int64  `json:"timeout_ms"`
 }
 
+type wireHello struct {
+	V     int    `json:"v"`
+	Hello string `json:"hello"`
+}
+
+type wireChallenge struct {
+	Challenge string `json:"challenge"`
+	Proof     string `json:"proof"`
+}
+
+type wireQuestion struct {
+	Question json.RawMessage `json:"question"`
+	MAC      string          `json:"mac"`
+}
+
 // wireReply is askd's answer, as one JSON line.
 type wireReply struct {
-	Answer string `json:"answer"` // allow | deny | timeout
+	Answer string `json:"answer"` // allow | deny | timeout | refused
+	MAC    string `json:"mac,omitempty"`
+	Why    string `json:"why,omitempty"` // why refused
 }
 
 const (
-	wireVersion     = 1
+	wireVersion     = 2
 	maxWireLine     = 256 << 10
 	requestReadTime = 5 * time.Second
 	deadlineMargin  = 200 * time.Millisecond
+	nonceHex        = 32
 )
 
-// SocketPath is askd's socket in the Airlock home.
+// SocketPath is askd.sock in the Airlock home: where askd listens on
+// macOS and Windows (SocketAddress says where it listens here).
 func SocketPath(home string) string { return filepath.Join(home, socketName) }
 
-func (c *Channel) askSocket(ctx context.Context, r Request) result {
-	path := SocketPath(c.o.Home)
-	fi, err := os.Lstat(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return result{why: "airlock askd is not running"}
+// SocketAddress is where askd listens: an abstract socket name
+// ("@airlock-askd-…") on Linux, SocketPath elsewhere.
+func SocketAddress(home string) string {
+	if useAbstract {
+		return abstractAddr(home)
+	}
+	return SocketPath(home)
+}
+
+// link is a connection to an askd that has proved it holds this home's key.
+type link struct {
+	conn          net.Conn
+	rd            *bufio.Reader
+	key           []byte
+	hello, chall  string
+	addr          string
+	listenerPID   int
+	listenerKnown bool
+}
+
+// dial reaches askd and checks its proof; why says what stopped it.
+func (c *Channel) dial(ctx context.Context) (l *link, why string) {
+	home := c.o.Home
+	addr := SocketAddress(home)
+	if !useAbstract {
+		fi, err := os.Lstat(addr)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, "airlock askd is not running"
+			}
+			return nil, err.Error()
 		}
-		return result{why: err.Error()}
-	}
-	if why := unsafeSocket(fi); why != "" {
-		return result{why: path + " " + why + "; not used"}
-	}
-	if why := unsafeHome(c.o.Home); why != "" {
-		return result{why: c.o.Home + " " + why + "; askd.sock there is not used"}
+		if why := unsafeSocket(fi); why != "" {
+			return nil, addr + " " + why + "; not used"
+		}
+		if why := unsafeHome(home); why != "" {
+			return nil, home + " " + why + "; askd.sock there is not used"
+		}
 	}
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", path)
+	conn, err := d.DialContext(ctx, "unix", addr)
 	if err != nil {
-		return result{why: "airlock askd is not running (" + shortErr(err) + ")"}
+		return nil, "airlock askd is not running (" + shortErr(err) + ")"
 	}
+	l = &link{conn: conn, addr: addr, rd: bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 512)}
+	p := peerOf(conn)
+	l.listenerPID, l.listenerKnown = p.pid, p.known
+	fail := func(why string) (*link, string) {
+		conn.Close()
+		return nil, why
+	}
+	// another user can bind an abstract name first: its listener is not
+	// this user's askd, whatever it answers
+	if p.known && p.uid != os.Getuid() {
+		return fail(fmt.Sprintf("%s is held by another user's process (uid %d, pid %d); not used", addr, p.uid, p.pid))
+	}
+	if l.key, err = loadKey(home); err != nil {
+		return fail("cannot read askd's key: " + err.Error())
+	}
+	if l.hello, err = nonce(); err != nil {
+		return fail(err.Error())
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(deadline)
+	} else {
+		_ = conn.SetDeadline(time.Now().Add(requestReadTime))
+	}
+	if err := writeLine(conn, wireHello{V: wireVersion, Hello: l.hello}); err != nil {
+		return fail("airlock askd did not take the question (" + shortErr(err) + ")")
+	}
+	line, err := l.rd.ReadBytes('\n')
+	var ch wireChallenge
+	if err != nil || json.Unmarshal(line, &ch) != nil || len(ch.Challenge) != nonceHex {
+		return fail(l.who() + " did not answer as airlock askd (an older airlock askd? restart it); not used")
+	}
+	if !verify(l.key, ch.Proof, macHello, []byte(l.hello), []byte(ch.Challenge)) {
+		// a process that bound askd's name while askd was not running
+		// (a sandboxed one can bind, it cannot read the key)
+		return fail(l.who() + " did not prove it is this user's airlock askd; not used")
+	}
+	l.chall = ch.Challenge
+	return l, ""
+}
+
+func (l *link) who() string {
+	if l.listenerKnown {
+		return l.addr + " (pid " + strconv.Itoa(l.listenerPID) + ")"
+	}
+	return l.addr
+}
+
+func writeLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func (c *Channel) askSocket(ctx context.Context, r Request) result {
+	l, why := c.dial(ctx)
+	if l == nil {
+		return result{why: why}
+	}
+	conn := l.conn
 	defer conn.Close()
 	deadline, _ := ctx.Deadline()
 	if deadline.IsZero() {
@@ -74,15 +189,15 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	defer stop()
 	req := wireRequest{V: wireVersion, Source: r.Source, Tool: r.Tool, Server: r.Server, Target: r.Target,
 		Rule: r.Rule, Reason: r.Reason, Args: r.Args, Fallback: r.Fallback, TimeoutMS: time.Until(deadline).Milliseconds()}
-	line, err := json.Marshal(req)
+	body, err := json.Marshal(req)
 	if err != nil {
 		return result{why: "cannot encode the question: " + err.Error()}
 	}
-	if _, err := conn.Write(append(line, '\n')); err != nil {
+	q := wireQuestion{Question: body, MAC: sum(l.key, macQuestion, []byte(l.hello), []byte(l.chall), body)}
+	if err := writeLine(conn, q); err != nil {
 		return result{why: "airlock askd did not take the question (" + shortErr(err) + ")"}
 	}
-	rd := bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 512)
-	reply, err := rd.ReadBytes('\n')
+	reply, err := l.rd.ReadBytes('\n')
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() || ctx.Err() != nil || time.Until(deadline) < 250*time.Millisecond {
@@ -93,6 +208,12 @@ func (c *Channel) askSocket(ctx context.Context, r Request) result {
 	var w wireReply
 	if err := json.Unmarshal(reply, &w); err != nil {
 		return result{why: "airlock askd sent something that is not an answer"}
+	}
+	if w.Answer == "refused" {
+		return result{why: "airlock askd refused the question (" + w.Why + ")"}
+	}
+	if !verify(l.key, w.MAC, macAnswer, []byte(l.hello), []byte(l.chall), []byte(w.Answer)) {
+		return result{why: fmt.Sprintf("an answer %q without askd's proof; not used", w.Answer)}
 	}
 	switch w.Answer {
 	case "allow":
@@ -111,237 +232,4 @@ func shortErr(err error) string {
 		return s[i+2:]
 	}
 	return s
-}
-
-// Daemon is airlock askd: it listens on askd.sock and puts each question,
-// one at a time, to the person at In/Out.
-type Daemon struct {
-	Home string
-	In   io.Reader // the person's answers, one per line
-	Out  io.Writer // where questions are shown
-	Now  func() time.Time
-}
-
-type pending struct {
-	req      wireRequest
-	conn     net.Conn
-	deadline time.Time
-	gone     chan struct{} // closed when the caller hung up
-}
-
-// ErrRunning is returned by Serve when another askd answers on the socket.
-var ErrRunning = errors.New("another airlock askd is already answering on this socket")
-
-// Serve answers questions until ctx ends or In reaches its end. It removes
-// the socket when it stops.
-func (d *Daemon) Serve(ctx context.Context) error {
-	path := SocketPath(d.Home)
-	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
-		conn.Close()
-		return fmt.Errorf("%s: %w", path, ErrRunning)
-	}
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSocket == 0 {
-			return fmt.Errorf("%s exists and is not a socket; move it away", path)
-		}
-		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("remove the stale socket: %w", err)
-		}
-	}
-	ln, err := listenPrivate(path)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", path, err)
-	}
-	defer os.Remove(path)
-	defer ln.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-
-	lines := make(chan typed)
-	go func() {
-		defer cancel()
-		sc := bufio.NewScanner(d.In)
-		for sc.Scan() {
-			select {
-			case lines <- typed{text: sc.Text(), at: time.Now()}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	queue := make(chan *pending, 64)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		d.prompter(ctx, queue, lines)
-	}()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			cancel()
-			wg.Wait()
-			return fmt.Errorf("accept: %w", err)
-		}
-		go d.take(ctx, conn, queue)
-	}
-	wg.Wait()
-	return nil
-}
-
-// take reads one question from conn and queues it.
-func (d *Daemon) take(ctx context.Context, conn net.Conn, queue chan<- *pending) {
-	_ = conn.SetReadDeadline(time.Now().Add(requestReadTime))
-	rd := bufio.NewReaderSize(io.LimitReader(conn, maxWireLine), 4096)
-	line, err := rd.ReadBytes('\n')
-	var req wireRequest
-	if err != nil || json.Unmarshal(line, &req) != nil || req.V != wireVersion {
-		conn.Close()
-		return
-	}
-	_ = conn.SetReadDeadline(time.Time{})
-	left := time.Duration(req.TimeoutMS) * time.Millisecond
-	if left <= 0 {
-		conn.Close()
-		return
-	}
-	if left > maxTimeout {
-		left = maxTimeout
-	}
-	// close the question a little before the caller stops waiting, so a
-	// late answer meets "too late" here and never races the caller's
-	// deadline
-	left -= min(deadlineMargin, left/4)
-	p := &pending{req: req, conn: conn, deadline: d.now().Add(left), gone: make(chan struct{})}
-	go func() {
-		// the caller sends nothing more: a read returns when it hangs up
-		_, _ = io.Copy(io.Discard, conn)
-		close(p.gone)
-	}()
-	select {
-	case queue <- p:
-	case <-ctx.Done():
-		conn.Close()
-	default:
-		fmt.Fprintln(d.Out, "airlock askd: too many questions waiting; one was not shown (its caller's ask_fallback decides)")
-		conn.Close()
-	}
-}
-
-func (d *Daemon) now() time.Time {
-	if d.Now != nil {
-		return d.Now()
-	}
-	return time.Now()
-}
-
-// typed is one line the person typed, and when it was read: a line read
-// before a question was fully on the screen is not an answer to it.
-type typed struct {
-	text string
-	at   time.Time
-}
-
-// prompter shows questions one at a time. When askd stops, every question
-// still queued is closed unanswered, so its caller moves on to its next
-// backend at once.
-func (d *Daemon) prompter(ctx context.Context, queue <-chan *pending, lines <-chan typed) {
-	defer func() {
-		for {
-			select {
-			case p := <-queue:
-				p.conn.Close()
-			default:
-				return
-			}
-		}
-	}()
-	for {
-		var p *pending
-		select {
-		case <-ctx.Done():
-			return
-		case <-lines:
-			// typed with no question on the screen: not an answer
-			continue
-		case p = <-queue:
-		}
-		d.one(ctx, p, lines)
-		p.conn.Close()
-	}
-}
-
-func (d *Daemon) one(ctx context.Context, p *pending, lines <-chan typed) {
-	left := p.deadline.Sub(d.now())
-	select {
-	case <-p.gone:
-		return
-	default:
-	}
-	if left <= 0 {
-		return
-	}
-	r := Request{Source: p.req.Source, Tool: p.req.Tool, Server: p.req.Server, Target: p.req.Target, Rule: p.req.Rule, Reason: p.req.Reason, Args: p.req.Args}
-	fmt.Fprintln(d.Out)
-	for _, l := range Lines(r) {
-		fmt.Fprintln(d.Out, l)
-	}
-	fmt.Fprint(d.Out, Question(left, p.req.Fallback))
-	// type-ahead is not an answer to a question not yet shown
-	shown := time.Now()
-	timer := time.NewTimer(left)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			fmt.Fprintln(d.Out, "\nairlock askd stopped; the caller's ask_fallback decides")
-			return
-		case <-p.gone:
-			fmt.Fprintln(d.Out, "\nthe caller stopped waiting; this question is closed")
-			return
-		case <-timer.C:
-			b, _ := json.Marshal(wireReply{Answer: "timeout"})
-			_ = p.conn.SetWriteDeadline(time.Now().Add(time.Second))
-			_, _ = p.conn.Write(append(b, '\n'))
-			fmt.Fprintln(d.Out, "\nno answer in time: the caller's ask_fallback decided; a later answer is not an approval")
-			return
-		case l := <-lines:
-			if l.at.Before(shown) {
-				continue
-			}
-			a, ok := parseAnswer(l.text)
-			if !ok {
-				fmt.Fprint(d.Out, "answer y or n: ")
-				continue
-			}
-			if !d.now().Before(p.deadline) {
-				fmt.Fprintln(d.Out, "too late: the caller's ask_fallback decided; this answer was not used")
-				return
-			}
-			word := map[Answer]string{Allow: "allow", Deny: "deny"}[a]
-			b, _ := json.Marshal(wireReply{Answer: word})
-			_ = p.conn.SetWriteDeadline(p.deadline)
-			if _, err := p.conn.Write(append(b, '\n')); err != nil {
-				fmt.Fprintln(d.Out, "too late: the caller had stopped waiting; this answer was not used")
-				return
-			}
-			if a == Allow {
-				fmt.Fprintln(d.Out, "→ allowed")
-			} else {
-				fmt.Fprintln(d.Out, "→ refused")
-			}
-			return
-		}
-	}
 }

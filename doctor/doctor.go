@@ -45,6 +45,9 @@ type Check struct {
 	// report, which then leaves Detail and Items to --verbose (and JSON,
 	// which always has them all).
 	Brief string `json:"-"`
+	// table: the items are the rows of a table, printed whole (a table
+	// cut short hides agents).
+	table bool
 }
 
 // report is every check, in the order run.
@@ -77,6 +80,9 @@ type Options struct {
 	// HookPath and MCPPath are the binaries init wires; "" when not found.
 	HookPath, MCPPath string
 	ExtraConfigs      []string
+	// CodexPath is the codex program to ask which hooks it runs ("" when
+	// it was not found).
+	CodexPath string
 }
 
 // Run runs every check.
@@ -124,6 +130,9 @@ func checkPolicy(o Options) Check {
 	c.Items = append(c.Items, "loaded from "+src)
 	if p.Overlay != nil {
 		c.Items = append(c.Items, fmt.Sprintf("repository overlay in force: %s (%d rules, tighten-only)", p.Overlay.File, len(p.Overlay.Rules)))
+	}
+	if m := p.ManagedFile(); m != "" {
+		c.Items = append(c.Items, fmt.Sprintf("managed policy in force: %s %s (the organisation's floor; your policy and the overlay only tighten it)", m, p.Files[0].Digest))
 	}
 	if p.ModeFromEnv != "" {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)

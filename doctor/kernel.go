@@ -34,6 +34,9 @@ func checkKernel() Check { return kernelCheck(runtime.GOOS, sandbox.Probe()) }
 
 func kernelCheck(goos string, r sandbox.Report) Check {
 	c := Check{Name: "kernel sandbox", Status: info}
+	if goos == "darwin" && r.Seatbelt {
+		return seatbeltCheck(c, r)
+	}
 	if goos != "linux" {
 		c.Detail = "the kernel sandbox is Linux-only: on " + goos + " `airlock run` starts nothing and commands Airlock launches run unconfined"
 		return c
@@ -78,6 +81,24 @@ func kernelCheck(goos string, r sandbox.Report) Check {
 	c.Detail = "what `airlock run -- CMD` and airlock-mcp --sandbox enforce here: " + run.Summary()
 	c.Brief = "airlock run: " + run.Summary()
 	if len(gaps) > 0 {
+		c.Brief += ": airlock doctor --verbose"
+	}
+	return c
+}
+
+// seatbeltCheck is the macOS sandbox's check: Seatbelt through
+// sandbox-exec, with the same summary and gap list airlock run prints.
+func seatbeltCheck(c Check, r sandbox.Report) Check {
+	c.Items = append(c.Items,
+		"Seatbelt: sandbox-exec with a profile made from the policy (deny by default)",
+		"files: the workspace and temp read-write, home and /etc read-only minus what the policy forbids",
+		"network: "+r.Network)
+	for _, g := range r.Gaps {
+		c.Items = append(c.Items, "not enforced: "+g)
+	}
+	c.Detail = "what `airlock run -- CMD` and airlock-mcp --sandbox enforce here: " + r.Summary()
+	c.Brief = "airlock run: " + r.Summary()
+	if len(r.Gaps) > 0 {
 		c.Brief += ": airlock doctor --verbose"
 	}
 	return c

@@ -52,6 +52,13 @@ func TestDoctorKernelCheck(t *testing.T) {
 		c := kernelCheck("darwin", sandbox.Report{})
 		has(t, c, "Linux-only", "darwin")
 	})
+	t.Run("darwin seatbelt", func(t *testing.T) {
+		c := kernelCheck("darwin", sandbox.Report{Seatbelt: true, Egress: true, Network: "TCP connect only to the egress proxy on loopback", Gaps: []string{"a file rule cannot ask"}})
+		has(t, c, "Seatbelt", "sandbox-exec", "not enforced: a file rule cannot ask", "loopback")
+		if c.Brief != "airlock run: sandboxed (Seatbelt, egress proxy) — 1 not enforced: airlock doctor --verbose" {
+			t.Errorf("one line %q", c.Brief)
+		}
+	})
 	t.Run("probe", func(t *testing.T) {
 		// the check doctor runs is the launcher's own probe
 		c, r := checkKernel(), sandbox.Probe()

@@ -32,11 +32,12 @@ func checkSetup(o Options) (checks []Check, unwired bool) {
 	var out []Check
 	if unwired = !isWired(st); unwired {
 		out = append(out, Check{Name: "agents", Status: fail,
-			Detail: "nothing is wired: no agent's tool calls pass the gate (no Claude Code hook in force, no MCP server behind airlock-mcp)",
+			Detail: "nothing is wired: no agent's tool calls pass the gate (no agent's hook in force, no MCP server behind airlock-mcp)",
 			Fix:    "airlock init wires the agents it finds (install your agent first); airlock run -- AGENT confines any agent in the kernel sandbox"})
 	}
 	out = append(out, hookCheck(o, st.Hook))
 	out = append(out, serversCheck(o, st))
+	out = append(out, coverageTable(o, st))
 	out = append(out, coverageCheck(st))
 	if c, ok := remoteCheck(o, st); ok {
 		out = append(out, c)
@@ -55,6 +56,11 @@ func isWired(st *setup.StatusReport) bool {
 	h := st.Hook
 	if h.Pre && h.Executable && !h.Disabled && h.Error == "" {
 		return true
+	}
+	for _, a := range st.Agents {
+		if a.Gated() {
+			return true
+		}
 	}
 	for _, s := range st.Stores {
 		if len(s.Wrapped) > 0 {
@@ -138,13 +144,14 @@ func serversCheck(o Options, st *setup.StatusReport) Check {
 	return c
 }
 
-// nativeTools are agents whose own tools (shell, file edits) Airlock does
-// not see: only their MCP servers pass the gate.
+// coverageCheck lists what Airlock cannot enforce by its nature: remote
+// servers, and agents whose own tools (shell, file edits) run no hook
+// Airlock can wire, so that only their MCP servers pass the gate.
 func coverageCheck(st *setup.StatusReport) Check {
 	c := Check{Name: "coverage gaps", Status: OK, Detail: "none found"}
 	agents := map[string]bool{}
 	for _, s := range st.Stores {
-		if s.Store.Agent != "Claude Code" && s.Store.Agent != "generic" {
+		if !hookedAgents[s.Store.Agent] && s.Store.Agent != "generic" {
 			agents[s.Store.Agent] = true
 		}
 		for _, n := range s.Remote {
@@ -160,7 +167,7 @@ func coverageCheck(st *setup.StatusReport) Check {
 	}
 	sort.Strings(names)
 	if len(names) > 0 {
-		c.Items = append(c.Items, fmt.Sprintf("native tools not hooked (only their MCP servers pass the gate): %s", strings.Join(names, ", ")))
+		c.Items = append(c.Items, fmt.Sprintf("native tools not hooked (the agent runs no hook Airlock can wire; only its MCP servers pass the gate): %s", strings.Join(names, ", ")))
 	}
 	if len(c.Items) > 0 {
 		c.Status, c.Detail = warn, fmt.Sprintf("%d thing(s) Airlock cannot enforce", len(c.Items))

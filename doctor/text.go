@@ -56,7 +56,7 @@ func (r *report) WriteText(w io.Writer, verbose bool) error {
 		}
 		fmt.Fprintf(&b, "%s  %-*s  %s\n", mark, width, c.Name, shown(detail))
 		for i, it := range items {
-			if !verbose && i == briefItems-1 && len(items) > briefItems {
+			if !verbose && !c.table && i == briefItems-1 && len(items) > briefItems {
 				fmt.Fprintf(&b, "%sand %d more: airlock doctor --verbose\n", pad, len(items)-i)
 				break
 			}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -32,7 +33,7 @@ func (g *Gate) refuseUnrecorded(res *Result) {
 		return
 	}
 	why := Unrecorded(res.AuditErr, g.Env.AirlockHome)
-	if getenv(g.Env)(FailOpenEnv) == "1" {
+	if home.FailOpen(getenv(g.Env)) {
 		res.Note = joinNote(res.Note, "not recorded, let through because "+FailOpenEnv+"=1: "+why)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/home"
 )
 
 // AgentTimeout is the hook timeout `airlock init` writes for Claude Code
@@ -94,7 +95,7 @@ func runWithin(o Options) (int, <-chan struct{}) {
 		_, _ = o.Stderr.Write(errb.Bytes())
 		return code, finished
 	case <-timer.C:
-		failOpen := o.Getenv("AIRLOCK_FAIL_OPEN") == "1"
+		failOpen := home.FailOpen(o.Getenv)
 		err := fmt.Errorf("airlock-hook did not decide within %s: something it reads or waits for is stuck (a policy file, a lock held by another process, the disk); it refuses before Claude Code's %s hook timeout, which would let the call through. Run `airlock doctor` to find it", d, AgentTimeout)
 		if !o.Post {
 			recordTimeout(o, failOpen, err, &wg)

@@ -114,7 +114,7 @@ type Options struct {
 
 // Run handles one event and returns the process exit code.
 func Run(o Options) (code int) {
-	failOpen := o.Getenv("AIRLOCK_FAIL_OPEN") == "1"
+	failOpen := home.FailOpen(o.Getenv) // never on a managed machine
 	post := o.Post
 	defer func() {
 		if r := recover(); r != nil {

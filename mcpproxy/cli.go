@@ -55,7 +55,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\n\n%s", err, usage)
 		return exitUsage
 	}
-	if a.sandbox && runtime.GOOS != "linux" {
+	if a.sandbox && runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		fmt.Fprintf(stderr, "airlock-mcp: --sandbox: %v\nThe server %q was not started.\n", sandbox.ErrUnsupported, a.name)
 		return exitConfig
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/pins"
 	"github.com/agentairlock/airlock/pins/schema"
@@ -356,7 +357,7 @@ func (p *Proxy) recorded(err error) bool {
 		return true
 	}
 	g := p.opts.Gate
-	return g != nil && g.Env.Getenv != nil && g.Env.Getenv(gate.FailOpenEnv) == "1"
+	return g != nil && home.FailOpen(g.Env.Getenv) // never on a managed machine
 }
 
 // stamp fills in what every record of this proxy says.

@@ -25,12 +25,12 @@ func TestParseSandboxFlag(t *testing.T) {
 }
 
 func TestSandboxOffLinux(t *testing.T) {
-	if runtime.GOOS == "linux" {
-		t.Skip("Linux has the sandbox")
+	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
+		t.Skip("Linux and macOS have the sandbox")
 	}
 	var out, errb strings.Builder
 	code := Main([]string{"--name", "fs", "--sandbox", "--", "true"}, strings.NewReader(""), &out, &errb)
-	if code != exitConfig || !strings.Contains(errb.String(), "the kernel sandbox is Linux-only") {
+	if code != exitConfig || !strings.Contains(errb.String(), "the kernel sandbox runs on Linux and macOS only") {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 }

@@ -60,6 +60,7 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) verdict {
 		d, v.Note = s.Contract(f, d)
 	}
 	d = p.overlayDecision(f, d)
+	d = p.managedDecision(f, d)
 	v.Decision = d
 	v.Effective = p.Effective(d, true)
 	if d.Source == FromBudget && p.Mode != Observe {
@@ -137,6 +138,9 @@ func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
 
 // CheckGrants finds an unexpired grant that covers the call.
 func (p *Policy) CheckGrants(f *Facts, now time.Time) (Decision, bool) {
+	if p.grantsBarred(f) {
+		return Decision{}, false
+	}
 	for _, g := range p.Grants {
 		if g.invalid || (!g.expiry.IsZero() && !now.Before(g.expiry)) {
 			continue

@@ -93,6 +93,9 @@ func (p *Policy) Summary() string {
 		fmt.Fprintf(&b, ", %d overridden", len(p.Overrides))
 	}
 	b.WriteString("\n")
+	if m := p.ManagedFile(); m != "" {
+		fmt.Fprintf(&b, "managed:      %s (%d rules, the floors above included)\n", m, len(p.managed.Rules))
+	}
 	if p.Vars.Workspace != "" {
 		fmt.Fprintf(&b, "workspace:    %s\n", p.Vars.Workspace)
 	}

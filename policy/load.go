@@ -86,6 +86,7 @@ type Policy struct {
 	Forbids     []*Rule
 	Indicators  []*Indicator
 	Overlay     *overlay
+	managed     *managed // the organisation's layer, nil on an unmanaged machine
 	Vars        Vars
 	Warnings    []string
 	ModeFromEnv string // AIRLOCK_MODE, when it changed the mode
@@ -108,11 +109,7 @@ func Load(o Options) (*Policy, error) {
 		getenv = os.Getenv
 	}
 	vars := Vars{Home: o.Home, Tmp: o.Tmp, User: o.User, AirlockHome: o.AirlockHome}
-	vars.Workspace = FindWorkspace(o.Cwd, o.Home)
-	if vars.Workspace == "" && filepath.IsAbs(o.Cwd) && filepath.Clean(o.Cwd) != filepath.Clean(o.Home) && !isRoot(filepath.Clean(o.Cwd)) {
-		// outside any repository the call's own directory is the workspace
-		vars.Workspace = filepath.Clean(o.Cwd)
-	}
+	vars.Workspace = Workspace(o.Cwd, o.Home)
 
 	var (
 		p   *Policy
@@ -151,12 +148,29 @@ func Load(o Options) (*Policy, error) {
 			p.Mode, p.ModeFromEnv = mode, m
 		}
 	}
+	// after AIRLOCK_MODE: a variable cannot take the mode below the floor
+	if err := p.applyManaged(vars); err != nil {
+		return nil, err
+	}
 	if explicit == "" {
 		if err := p.loadOverlay(o.Cwd, vars.Workspace); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// Workspace is ${workspace} for a call in cwd: the repository it is in
+// (FindWorkspace), or, outside any repository, cwd itself unless that is
+// the home or the root.
+func Workspace(cwd, home string) string {
+	if ws := FindWorkspace(cwd, home); ws != "" {
+		return ws
+	}
+	if filepath.IsAbs(cwd) && filepath.Clean(cwd) != filepath.Clean(home) && !isRoot(filepath.Clean(cwd)) {
+		return filepath.Clean(cwd)
+	}
+	return ""
 }
 
 // LoadFile loads one policy file as the whole policy.
@@ -379,6 +393,13 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.Egress)
 		case "version":
 			err = v.Decode(&out.Version)
+		case "lock_forbids":
+			err = v.Decode(&out.LockForbids)
+		case "no_grants":
+			err = v.Decode(&out.NoGrants)
+		case "tests":
+			// examples for `airlock policy test` (Tests reads and checks
+			// them); deciding a call never needs them
 		default:
 			if v.Kind != yaml.ScalarNode {
 				errs.Add(v.Line, "%s must be a single value", k.Value)
@@ -406,6 +427,11 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 		for _, k := range []string{"forbids", "indicators"} {
 			if l, ok := out.lines[k]; ok {
 				errs.Add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
+			}
+		}
+		for _, k := range []string{"lock_forbids", "no_grants"} {
+			if l, ok := out.lines[k]; ok {
+				errs.Add(l, "%s: is for the managed policy only (%s), which an administrator sets", k, airlockhome.ManagedFile())
 			}
 		}
 	}

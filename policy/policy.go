@@ -133,6 +133,7 @@ const (
 	FromDefault    Source = "default"
 	FromEscalation Source = "escalation"
 	FromOverlay    Source = "overlay"
+	FromManaged    Source = "managed" // the organisation's layer (managed.go)
 	FromBudget     Source = "budget"
 	FromError      Source = "error"
 	FromHold       Source = "hold"     // the server's toolset is held (pins)

@@ -25,6 +25,9 @@ type rawFile struct {
 	Forbids     []rawRule         `yaml:"forbids"`
 	Indicators  []rawIndicator    `yaml:"indicators"`
 	Egress      rawEgress         `yaml:"egress"`
+	// the managed policy only (managed.go)
+	LockForbids strList `yaml:"lock_forbids"`
+	NoGrants    strList `yaml:"no_grants"`
 }
 
 // rawEgress is what the egress proxy of airlock run applies beyond the
@@ -189,9 +192,10 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
+	forbidKeys    = append(ruleKeys[:len(ruleKeys):len(ruleKeys)], "tests") // a forbid carries its own examples (Tests)
 	pathSpecKeys  = []string{"glob", "access", "except", "or_absent"}
 	commandKeys   = []string{"program", "subcommand", "flags", "args", "unless_flags", "min_args", "options", "unless_args", "sources", "cwd"}
 	grantKeys     = []string{"tool", "match", "commands", "reason", "added", "expires"}
@@ -215,8 +219,12 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 		k, v := doc.Content[i].Value, doc.Content[i+1]
 		switch k {
 		case "rules", "forbids":
+			keys, what := ruleKeys, "a rule"
+			if k == "forbids" {
+				keys, what = forbidKeys, "a forbid"
+			}
 			eachMap(v, k, errs, func(m *yaml.Node) {
-				yamldoc.UnknownKeys(m, ruleKeys, "a rule", errs)
+				yamldoc.UnknownKeys(m, keys, what, errs)
 				for j := 0; j+1 < len(m.Content); j += 2 {
 					switch m.Content[j].Value {
 					case "path":

@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -398,7 +399,7 @@ func (e *egress) decided(ex *egressExchange) bool {
 		return ex.status == 0
 	}
 	why := audit.Unwritable(err, e.home())
-	if e.opt.Getenv != nil && e.opt.Getenv(egressFailOpenEnv) == "1" {
+	if home.FailOpen(e.opt.Getenv) { // never on a managed machine
 		ex.note = joinEgressNote(ex.note, "not recorded, let through because "+egressFailOpenEnv+"=1: "+why)
 		return true
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // ErrUnsupported is returned on systems without the kernel sandbox.
-var ErrUnsupported = errors.New("the kernel sandbox is Linux-only (Landlock and seccomp): nothing was started")
+var ErrUnsupported = errors.New("the kernel sandbox runs on Linux and macOS only (Landlock and seccomp; Seatbelt): nothing was started")
 
 // ErrKernelTooOld is wrapped by Prepare when the caller required a
 // Landlock ABI the kernel does not offer.
@@ -92,12 +92,18 @@ type Report struct {
 	RulesDigest string // sha256 over the rules, for the audit record
 	Roots       []string
 	Gaps        []string
+	// Seatbelt is the macOS backend (sandbox-exec and a generated
+	// profile): the Landlock ABI, its scopes and seccomp do not apply.
+	Seatbelt bool
 }
 
 // Enforced names what the sandbox enforces, for one line:
 // "Landlock ABI 7, seccomp, egress proxy". What is off is named too
 // ("seccomp OFF"), so the line never reads as more than it is.
 func (r Report) Enforced() string {
+	if r.Seatbelt {
+		return r.seatbeltEnforced()
+	}
 	landlock := fmt.Sprintf("Landlock ABI %d", r.ABI)
 	switch {
 	case r.ABI == 0:
@@ -139,7 +145,7 @@ func (r Report) proxyBypassable() bool { return r.ABI > 0 && r.ABI < 4 }
 // The gaps themselves are in Details, the audit record and doctor.
 func (r Report) Summary() string {
 	head := "sandboxed (" + r.Enforced() + ")"
-	if r.ABI == 0 {
+	if r.ABI == 0 && !r.Seatbelt {
 		head = "NOT sandboxed by Landlock: files and network are open (" + r.rest() + ")"
 	}
 	if len(r.Gaps) == 0 {
@@ -153,7 +159,9 @@ func (r Report) Summary() string {
 // Details with -v).
 func (r Report) Banner() string {
 	var b strings.Builder
-	if r.ABI == 0 {
+	if r.Seatbelt {
+		b.WriteString("airlock run: sandbox on — Seatbelt (sandbox-exec)\n")
+	} else if r.ABI == 0 {
 		b.WriteString("airlock run: WARNING — Landlock is OFF on this kernel: files and network are NOT kernel-enforced\n")
 	} else {
 		fmt.Fprintf(&b, "airlock run: sandbox on — Landlock ABI %d", r.ABI)
@@ -169,6 +177,9 @@ func (r Report) Banner() string {
 // Details are the report's lines below its header, indented: the file
 // rules, the network, seccomp, the egress proxy, and every gap by name.
 func (r Report) Details() string {
+	if r.Seatbelt {
+		return r.seatbeltDetails()
+	}
 	var b strings.Builder
 	if r.ABI == 0 {
 		b.WriteString("  files:    NOT restricted: Landlock is off on this kernel\n")
@@ -216,6 +227,9 @@ const networkRefused = "TCP connect and bind refused"
 // what is enforced, and every gap by name (gaps, "; "-separated) with
 // their number (not_enforced), as the banner counts them.
 func (r Report) AuditDetail() string {
+	if r.Seatbelt {
+		return r.seatbeltAuditDetail()
+	}
 	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q enforced=%q not_enforced=%d gaps=%q",
 		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
 }

@@ -25,8 +25,8 @@ type server struct {
 	// names none, the key tells for Gemini CLI (httpUrl "http", url "sse")
 	// and Codex CLI (url "http"); otherwise it is "".
 	Transport string
-	// Remote: the entry has no command, only a URL, so a stdio proxy
-	// cannot wrap it and Airlock does not see its calls.
+	// Remote: the agent connects to a URL, so Airlock sees its calls only
+	// once init has rewritten the entry into airlock-mcp --url.
 	Remote   bool
 	Disabled bool // disabled: true, or enabled: false
 	// Wrapped: the command launches airlock-mcp.
@@ -59,9 +59,13 @@ type Config struct {
 	Store   Store
 	Servers []server
 	Hooks   []Hook
-	// HooksDisabled: a Claude Code settings file sets disableAllHooks,
-	// which silences every hook, Airlock's included.
+	// HooksDisabled: a Claude Code settings file sets disableAllHooks (or
+	// Gemini CLI's hooksConfig.enabled is false), which silences every
+	// hook, Airlock's included.
 	HooksDisabled bool
+	// DisabledHooks are hooks Gemini CLI's hooksConfig.disabled names (by
+	// name or command): they do not run.
+	DisabledHooks []string
 }
 
 // MaxFileSize is the largest config file Parse reads. Real ones are
@@ -145,6 +149,8 @@ func Parse(st Store, data []byte) (*Config, error) {
 		err = p.toml(data)
 	case formatYAML:
 		err = p.yaml(data)
+	case formatScript:
+		p.script(data)
 	default:
 		err = &ParseError{Path: st.Path, Err: fmt.Errorf("unknown format %q", st.Format)}
 	}

@@ -1,10 +1,13 @@
 // Package setup owns the agents' config stores: where each agent keeps its
 // MCP servers and hooks (Locate, Recognize), what a store defines (Parse),
 // and putting agents behind Airlock and back: Init wraps every stdio
-// server in airlock-mcp and wires airlock-hook into Claude Code, backing
-// each file up first and recording it in a manifest; Uninstall restores
-// each file byte for byte, or removes only Airlock's own entries from a
-// file edited since; Status tells the doctor what is covered.
+// server in airlock-mcp and wires airlock-hook into the hooks of every
+// agent it finds (Claude Code, Codex — whose trust of the hooks it records
+// —, Gemini CLI, Cursor, Windsurf, Copilot CLI, Cline: one hookDialect
+// each), backing each file up first and recording it in a manifest;
+// Uninstall restores each file byte for byte, or removes only Airlock's
+// own entries from a file edited since; Status tells the doctor what is
+// covered.
 //
 // Twenty-odd agents write the same idea (a named server: a command, its
 // arguments and environment, or a URL) in their own dialect: JSON
@@ -12,8 +15,9 @@
 // TOML [mcp_servers.NAME] of Codex and Grok, Continue's and Goose's YAML.
 // Parse turns each into the same Server, with the line it sits on, so the
 // scanner and the doctor can point at it, and says which servers are
-// already wrapped (WrappedCommand) and which are remote: a stdio proxy
-// cannot wrap a URL, and Airlock says so rather than count it as covered.
+// already wrapped (WrappedCommand) and which are remote: init rewrites a
+// remote entry into the bridge, airlock-mcp --url (wrap_remote.go), where
+// it can, and says why where it cannot rather than count it as covered.
 //
 // Every file here is untrusted input: a project can ship .mcp.json or
 // .vscode/mcp.json. Parsing never panics, refuses files over MaxFileSize,

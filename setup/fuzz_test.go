@@ -28,6 +28,11 @@ var (
 		newStore("grok-cli.project-settings", "/w/.grok/settings.json"),
 		newStore("gemini.user", "/h/.gemini/settings.json"),
 		newStore("generic.1", "/etc/team/servers.json"),
+		// hook files: grouped (Codex) and flat (Cursor, Windsurf, Copilot)
+		newStore("codex.user-hooks", "/h/.codex/hooks.json"),
+		newStore("cursor.user-hooks", "/h/.cursor/hooks.json"),
+		newStore("windsurf.user-hooks", "/h/.codeium/windsurf/hooks.json"),
+		newStore("copilot.user-hooks", "/h/.copilot/hooks/airlock.json"),
 	}
 	fuzzTOMLStores = []Store{
 		newStore("codex.user", "/h/.codex/config.toml"),

@@ -22,6 +22,12 @@ func (p *parser) hooks(root value) {
 		}
 	}
 	p.helpers(root)
+	p.hookGroups(root)
+}
+
+// hookGroups reads the "hooks" object of matcher groups that Claude Code,
+// Codex and Gemini CLI share.
+func (p *parser) hookGroups(root value) {
 	h, ok := field(root, "hooks")
 	if !ok {
 		return

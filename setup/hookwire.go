@@ -22,30 +22,13 @@ const HookTimeout = 30
 // hook refuses it.
 const HookDeadline = HookTimeout - 5
 
-// The events Airlock's hook answers, and the argument each is run with.
-// Claude Code fires PostToolUse only for a tool that succeeded and
-// PostToolUseFailure for one that failed: both record the outcome, so a
-// failed run is in the log too.
-var hookEvents = []struct{ event, arg string }{
-	{"PreToolUse", ""},
-	{"PostToolUse", " --post"},
-	{"PostToolUseFailure", " --post"},
-}
-
-// postEvent says an event's hook runs airlock-hook --post: it records an
-// outcome and never blocks.
-func postEvent(event string) bool {
-	return event == "PostToolUse" || event == "PostToolUseFailure"
-}
-
-// hookEvent says airlock-hook is wired under event by init.
-func hookEvent(event string) bool {
-	for _, e := range hookEvents {
-		if e.event == event {
-			return true
-		}
-	}
-	return false
+// HookCommands are the commands init writes for airlock-hook at path in
+// Claude Code: pre for PreToolUse, post for PostToolUse and
+// PostToolUseFailure (Claude Code fires PostToolUse only for a tool that
+// succeeded and PostToolUseFailure for one that failed: both record the
+// outcome, so a failed run is in the log too).
+func HookCommands(path string) (pre, post string) {
+	return claudeDialect.command(path, false), claudeDialect.command(path, true)
 }
 
 // hookRecord is one hook init added to a Claude Code settings file.
@@ -56,20 +39,6 @@ type hookRecord struct {
 	// when it added the "hooks" object too; semantic uninstall removes
 	// them again once they are empty.
 	Created string `json:"created,omitempty"`
-}
-
-// hookGroup and hookCmd are the matcher group init adds, with exactly the
-// fields every Claude Code release reads (protocols.md §1.1): no args, no
-// onFailure, which older clients would refuse.
-type hookGroup struct {
-	Matcher string    `json:"matcher"`
-	Hooks   []hookCmd `json:"hooks"`
-}
-
-type hookCmd struct {
-	Type    string `json:"type"`
-	Command string `json:"command"`
-	Timeout int    `json:"timeout"`
 }
 
 // orderedObj renders as a JSON object with its members in order.
@@ -83,11 +52,13 @@ func (o orderedObj) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString(jsonQuote(m.key) + ":")
-		v, err := json.Marshal(m.val)
-		if err != nil {
+		// & < > as they are: a PowerShell command starts with "&"
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(m.val); err != nil {
 			return nil, err
 		}
-		b.Write(v)
+		b.Truncate(b.Len() - 1) // Encode's newline
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -101,13 +72,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// HookCommands are the commands init writes for airlock-hook at path:
-// pre for PreToolUse, post for PostToolUse and PostToolUseFailure.
-func HookCommands(path string) (pre, post string) {
-	q := shellQuote(path)
-	return q + hookEvents[0].arg, q + hookEvents[1].arg
 }
 
 // firstWord is the program a shell command line runs: its first word,
@@ -198,16 +162,14 @@ func runnable(prog string) bool {
 	return err == nil && filepath.IsAbs(prog) && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// hookProblem says why a PreToolUse, PostToolUse or PostToolUseFailure
-// hook does not put every tool call of its event through the airlock-hook at hookPath in a way that
-// can block ("" when it does). When hookPath is not known (installedKnown),
-// any program named airlock-hook counts.
-func hookProblem(h Hook, hookPath string) string {
+// hookProblem says why a hook of one of the events d wires does not put
+// every tool call of its event through the airlock-hook at hookPath in a
+// way that can block ("" when it does). When hookPath is not known
+// (installedKnown), any program named airlock-hook counts.
+func hookProblem(h Hook, d *hookDialect, hookPath string) string {
 	prog, rest := splitFirstWord(h.Command)
-	want := ""
-	if postEvent(h.Event) {
-		want = "--post"
-	}
+	post := d.isPost(h.Event)
+	want := strings.TrimSpace(d.args(post))
 	switch {
 	case !IsAirlockHook(h.Command):
 		return "not airlock-hook"
@@ -217,10 +179,10 @@ func hookProblem(h Hook, hookPath string) string {
 		}
 		return fmt.Sprintf("%s runs %s, which is not the installed airlock-hook (%s)", h.Event, prog, hookPath)
 	case strings.TrimSpace(rest) != want:
-		if want == "" {
-			return fmt.Sprintf("%s runs %q: anything after the program (%q) can turn a block into an allow", h.Event, h.Command, strings.TrimSpace(rest))
+		if !post {
+			return fmt.Sprintf("%s runs %q: anything after the program but %q can turn a block into an allow or read the event as another agent's", h.Event, h.Command, want)
 		}
-		return fmt.Sprintf("%s runs %q, not exactly the program with --post", h.Event, h.Command)
+		return fmt.Sprintf("%s runs %q, not exactly the program with %q", h.Event, h.Command, want)
 	case h.Matcher != "" && h.Matcher != "*":
 		return fmt.Sprintf("%s runs airlock-hook for matcher %q only, not for every tool", h.Event, h.Matcher)
 	case h.If != "":
@@ -229,8 +191,8 @@ func hookProblem(h Hook, hookPath string) string {
 		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
 	case h.Timeout > 0 && h.Timeout < minHookTimeout:
 		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
-	case h.Event == "PreToolUse" && h.Timeout > 0 && h.Timeout <= HookDeadline:
-		return fmt.Sprintf("PreToolUse gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Timeout, h.Timeout, HookDeadline, HookTimeout)
+	case !post && h.Timeout > 0 && h.Timeout <= HookDeadline:
+		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Event, h.Timeout, h.Timeout, HookDeadline, HookTimeout)
 	}
 	return ""
 }
@@ -248,12 +210,18 @@ func IsAirlockHook(command string) bool {
 	return b == "airlock-hook" || strings.EqualFold(b, "airlock-hook.exe")
 }
 
-// wireHooks adds airlock-hook at hookPath to a Claude Code settings
-// file's PreToolUse, PostToolUse and PostToolUseFailure, for every tool, where no airlock-hook
-// runs yet. data is nil when the file does not exist; otherwise Parse read
-// it without error. It returns the new bytes and what it added (nothing:
-// the file needs no change).
+// wireHooks adds airlock-hook at hookPath to the events the store's
+// dialect wires (Claude Code's PreToolUse, PostToolUse and
+// PostToolUseFailure; Codex's, Gemini CLI's, Cursor's, Windsurf's,
+// Copilot's own), for every tool, where no airlock-hook runs yet. data is
+// nil when the file does not exist; otherwise Parse read it without
+// error. It returns the new bytes and what it added (nothing: the file
+// needs no change).
 func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, error) {
+	d := dialectOf(st)
+	if d == nil {
+		return nil, nil, refuse("internal error: %s holds no hooks airlock wires", st.ID)
+	}
 	var before *Config
 	var repointed []hookRecord
 	if data != nil {
@@ -261,7 +229,7 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 		if before, err = Parse(st, data); err != nil {
 			return nil, nil, err
 		}
-		if data, repointed, err = repointHooks(st, data, before, hookPath); err != nil {
+		if data, repointed, err = repointHooks(st, d, data, before, hookPath); err != nil {
 			return nil, nil, err
 		}
 		if len(repointed) > 0 {
@@ -272,34 +240,30 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 	} else {
 		before = &Config{Store: st}
 	}
-	pre, post := HookCommands(hookPath)
-	cmds := map[string]string{"PreToolUse": pre, "PostToolUse": post, "PostToolUseFailure": post}
 	var recs []hookRecord
-	for _, ev := range hookEvents {
+	for _, ev := range d.events {
 		wired := false
 		for _, h := range before.Hooks {
-			wired = wired || h.Event == ev.event && hookProblem(h, hookPath) == ""
+			wired = wired || h.Event == ev.name && !h.Helper && hookProblem(h, d, hookPath) == ""
 		}
 		if !wired {
-			recs = append(recs, hookRecord{Event: ev.event, Command: cmds[ev.event]})
+			recs = append(recs, hookRecord{Event: ev.name, Command: d.command(hookPath, ev.post)})
 		}
 	}
 	if len(recs) == 0 {
 		return data, repointed, nil
 	}
-	group := func(ev string) []hookGroup {
-		return []hookGroup{{Matcher: "*", Hooks: []hookCmd{{Type: "command", Command: cmds[ev], Timeout: HookTimeout}}}}
-	}
+	list := func(ev string) []any { return []any{d.entry(hookPath, d.ev(ev))} }
 	events := func(rs []hookRecord) orderedObj {
 		var o orderedObj
 		for _, r := range rs {
-			o = append(o, kv{r.Event, group(r.Event)})
+			o = append(o, kv{r.Event, list(r.Event)})
 		}
 		return o
 	}
 	nl := newline(data)
-	d := &jdoc{src: blankJSONC(data)}
-	root, ok := d.root()
+	doc := &jdoc{src: blankJSONC(data)}
+	root, ok := doc.root()
 	var sp []splice
 	switch {
 	case !ok:
@@ -308,11 +272,15 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 		for i := range recs {
 			recs[i].Created = "hooks"
 		}
-		doc := jsonRender(orderedObj{{"hooks", events(recs)}}, true, "", "  ") + "\n"
-		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-			doc = nl + doc
+		top := orderedObj{{"hooks", events(recs)}}
+		if d.version {
+			top = append(orderedObj{{"version", 1}}, top...)
 		}
-		sp = append(sp, splice{len(data), len(data), doc})
+		text := jsonRender(top, true, "", "  ") + "\n"
+		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+			text = nl + text
+		}
+		sp = append(sp, splice{len(data), len(data), text})
 	case root.kind() != kObj:
 		return nil, nil, refuse("the file is not a JSON object")
 	default:
@@ -323,8 +291,8 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 				recs[i].Created = "hooks"
 			}
 			if ok {
-				ind := indentOf(d.src, hm.keyOff)
-				sp = append(sp, splice{hm.val.off, hm.val.end, jsonRender(events(recs), spansLines(root), ind, jsonIndentUnit(d.src))})
+				ind := indentOf(doc.src, hm.keyOff)
+				sp = append(sp, splice{hm.val.off, hm.val.end, jsonRender(events(recs), spansLines(root), ind, jsonIndentUnit(doc.src))})
 			} else {
 				sp = append(sp, insertMembers(root, []kv{{"hooks", events(recs)}}, nl))
 			}
@@ -340,10 +308,10 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 					add = append(add, r)
 				case em.val.kind() == kNull:
 					recs[i].Created = "event"
-					ind := indentOf(d.src, em.keyOff)
-					sp = append(sp, splice{em.val.off, em.val.end, jsonRender(group(r.Event), spansLines(hm.val), ind, jsonIndentUnit(d.src))})
+					ind := indentOf(doc.src, em.keyOff)
+					sp = append(sp, splice{em.val.off, em.val.end, jsonRender(list(r.Event), spansLines(hm.val), ind, jsonIndentUnit(doc.src))})
 				case em.val.kind() == kArr:
-					sp = append(sp, appendElem(em.val, group(r.Event)[0], nl))
+					sp = append(sp, appendElem(em.val, list(r.Event)[0], nl))
 				default:
 					return nil, nil, refuse("hooks.%s is not a list", r.Event)
 				}
@@ -357,19 +325,69 @@ func wireHooks(st Store, data []byte, hookPath string) ([]byte, []hookRecord, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkHooks(st, before, out, recs); err != nil {
+	if err := checkHooks(st, d, before, out, recs); err != nil {
 		return nil, nil, err
 	}
 	return out, append(repointed, recs...), nil
 }
 
+// commandKey is the handler field that holds the command line.
+func (d *hookDialect) commandKey() string {
+	if d.copilot {
+		return "bash"
+	}
+	return "command"
+}
+
+// handlerSite is one handler object in a hooks file: the list it sits in
+// and its index there, and the group holding that list (grouped dialects).
+type handlerSite struct {
+	event      string
+	group      jval // the group object; unset for a flat dialect
+	groupList  jval // the event's list of groups
+	gi         int
+	list       jval // the list the handler is in
+	hi         int
+	h          jval
+	groupCount int // handlers in the list
+}
+
+// handlerSites lists every handler object under the dialect's events in
+// the hooks object hm, in file order.
+func handlerSites(d *hookDialect, hm jval) []handlerSite {
+	var out []handlerSite
+	for _, em := range jmembers(hm) {
+		if !d.has(em.key) || em.val.kind() != kArr {
+			continue
+		}
+		if !d.grouped {
+			hs := jelems(em.val)
+			for hi, h := range hs {
+				out = append(out, handlerSite{event: em.key, list: em.val, hi: hi, h: h, groupCount: len(hs)})
+			}
+			continue
+		}
+		for gi, g := range jelems(em.val) {
+			hl, ok := jlast(g, "hooks")
+			if !ok || hl.val.kind() != kArr {
+				continue
+			}
+			hs := jelems(hl.val)
+			for hi, h := range hs {
+				out = append(out, handlerSite{event: em.key, group: g, groupList: em.val, gi: gi, list: hl.val, hi: hi, h: h, groupCount: len(hs)})
+			}
+		}
+	}
+	return out
+}
+
 // repointHooks rewrites every airlock-hook command, in the event lists init
-// wires (hookEvents), whose program is not the
-// airlock-hook at hookPath (Airlock was moved or reinstalled elsewhere) to
-// run hookPath instead, keeping the rest of the command line.
-func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byte, []hookRecord, error) {
-	d := &jdoc{src: blankJSONC(data)}
-	root, ok := d.root()
+// wires, whose program is not the airlock-hook at hookPath (Airlock was
+// moved or reinstalled elsewhere) to run hookPath instead, keeping the
+// rest of the command line.
+func repointHooks(st Store, d *hookDialect, data []byte, before *Config, hookPath string) ([]byte, []hookRecord, error) {
+	doc := &jdoc{src: blankJSONC(data)}
+	root, ok := doc.root()
 	if !ok || root.kind() != kObj {
 		return data, nil, nil
 	}
@@ -383,26 +401,14 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 		_, rest := splitFirstWord(cmd)
 		return shellQuote(hookPath) + rest
 	}
-	for _, ev := range hookEvents {
-		em, ok := jlast(hm.val, ev.event)
-		if !ok || em.val.kind() != kArr {
+	for _, s := range handlerSites(d, hm.val) {
+		c, ok := jlast(s.h, d.commandKey())
+		if !ok || c.val.kind() != kStr || !staleHook(c.val.text(), hookPath) {
 			continue
 		}
-		for _, g := range jelems(em.val) {
-			hl, ok := jlast(g, "hooks")
-			if !ok || hl.val.kind() != kArr {
-				continue
-			}
-			for _, h := range jelems(hl.val) {
-				c, ok := jlast(h, "command")
-				if !ok || c.val.kind() != kStr || !staleHook(c.val.text(), hookPath) {
-					continue
-				}
-				nc := repoint(c.val.text())
-				sp = append(sp, splice{c.val.off, c.val.end, jsonQuote(nc)})
-				recs = append(recs, hookRecord{Event: ev.event, Command: nc})
-			}
-		}
+		nc := repoint(c.val.text())
+		sp = append(sp, splice{c.val.off, c.val.end, jsonQuote(nc)})
+		recs = append(recs, hookRecord{Event: s.event, Command: nc})
 	}
 	if len(sp) == 0 {
 		return data, nil, nil
@@ -420,7 +426,7 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 		return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%v", h.Event, h.Matcher, h.Command, h.Timeout, h.If, h.Async)
 	}
 	for _, h := range before.Hooks {
-		if hookEvent(h.Event) && !h.Helper && staleHook(h.Command, hookPath) {
+		if d.has(h.Event) && !h.Helper && staleHook(h.Command, hookPath) {
 			h.Command = repoint(h.Command)
 		}
 		want[key(h)]++
@@ -436,9 +442,9 @@ func repointHooks(st Store, data []byte, before *Config, hookPath string) ([]byt
 	return out, recs, nil
 }
 
-// checkHooks holds an edited settings file to what wireHooks meant: the
+// checkHooks holds an edited hooks file to what wireHooks meant: the
 // hooks it had, plus exactly the ones added.
-func checkHooks(st Store, before *Config, after []byte, added []hookRecord) error {
+func checkHooks(st Store, d *hookDialect, before *Config, after []byte, added []hookRecord) error {
 	cfg, err := Parse(st, after)
 	if err != nil {
 		return refuse("internal error: the edited file no longer reads: %v", err)
@@ -451,7 +457,7 @@ func checkHooks(st Store, before *Config, after []byte, added []hookRecord) erro
 		want[key(h)]++
 	}
 	for _, r := range added {
-		want[key(Hook{Event: r.Event, Matcher: "*", Command: r.Command, Timeout: HookTimeout})]++
+		want[key(d.written(r))]++
 	}
 	for _, h := range cfg.Hooks {
 		want[key(h)]--
@@ -472,6 +478,10 @@ func checkHooks(st Store, before *Config, after []byte, added []hookRecord) erro
 // and "hooks" object init created, once empty. The user's other hooks,
 // and anything else in the file, are kept.
 func unwireHooks(st Store, data []byte, recs []hookRecord) ([]byte, int, error) {
+	d := dialectOf(st)
+	if d == nil {
+		return nil, 0, refuse("internal error: %s holds no hooks airlock wires", st.ID)
+	}
 	events := map[string]bool{}
 	createdEvent := map[string]bool{}
 	createdHooks := false
@@ -487,8 +497,8 @@ func unwireHooks(st Store, data []byte, recs []hookRecord) ([]byte, int, error) 
 		if step > 10000 {
 			return nil, 0, refuse("internal error: unwiring hooks does not converge")
 		}
-		d := &jdoc{src: blankJSONC(data)}
-		root, ok := d.root()
+		doc := &jdoc{src: blankJSONC(data)}
+		root, ok := doc.root()
 		if !ok || root.kind() != kObj {
 			return data, removed, nil
 		}
@@ -496,9 +506,9 @@ func unwireHooks(st Store, data []byte, recs []hookRecord) ([]byte, int, error) 
 		if !ok || hm.val.kind() != kObj {
 			return data, removed, nil
 		}
-		sp, ok := nextAirlockHook(hm.val, events)
+		sp, ok := nextAirlockHook(d, hm.val, events)
 		if !ok {
-			sp, ok = emptyCreated(root, hm, createdEvent, createdHooks)
+			sp, ok = emptyCreated(root, hm, createdEvent, createdHooks, d.version)
 			if !ok {
 				if _, err := Parse(st, data); err != nil {
 					return nil, 0, refuse("internal error: the edited file no longer reads: %v", err)
@@ -518,35 +528,28 @@ func unwireHooks(st Store, data []byte, recs []hookRecord) ([]byte, int, error) 
 
 // nextAirlockHook finds the first airlock-hook hook under the given
 // events and the splice that removes it.
-func nextAirlockHook(hooks jval, events map[string]bool) (splice, bool) {
-	for _, em := range jmembers(hooks) {
-		if !events[em.key] || em.val.kind() != kArr {
+func nextAirlockHook(d *hookDialect, hooks jval, events map[string]bool) (splice, bool) {
+	for _, s := range handlerSites(d, hooks) {
+		if !events[s.event] {
 			continue
 		}
-		for gi, g := range jelems(em.val) {
-			hl, ok := jlast(g, "hooks")
-			if !ok || hl.val.kind() != kArr {
-				continue
-			}
-			hs := jelems(hl.val)
-			for hi, h := range hs {
-				c, ok := jlast(h, "command")
-				if !ok || c.val.kind() != kStr || !IsAirlockHook(c.val.text()) {
-					continue
-				}
-				if len(hs) == 1 {
-					return removeElem(em.val, gi), true
-				}
-				return removeElem(hl.val, hi), true
-			}
+		c, ok := jlast(s.h, d.commandKey())
+		if !ok || c.val.kind() != kStr || !IsAirlockHook(c.val.text()) {
+			continue
 		}
+		if d.grouped && s.groupCount == 1 {
+			return removeElem(s.groupList, s.gi), true
+		}
+		return removeElem(s.list, s.hi), true
 	}
 	return splice{}, false
 }
 
 // emptyCreated finds an event list, or the hooks object, that init
-// created and that is now empty.
-func emptyCreated(root jval, hm jmem, createdEvent map[string]bool, createdHooks bool) (splice, bool) {
+// created and that is now empty. version: init wrote "version" next to
+// the hooks object it created, and it goes with it when nothing else is
+// left.
+func emptyCreated(root jval, hm jmem, createdEvent map[string]bool, createdHooks, version bool) (splice, bool) {
 	mems := jmembers(hm.val)
 	for i, em := range mems {
 		if createdEvent[em.key] && em.val.kind() == kArr && len(jelems(em.val)) == 0 {
@@ -554,7 +557,11 @@ func emptyCreated(root jval, hm jmem, createdEvent map[string]bool, createdHooks
 		}
 	}
 	if createdHooks && len(mems) == 0 {
-		for i, m := range jmembers(root) {
+		rm := jmembers(root)
+		if version && len(rm) == 2 && rm[0].key == "version" && rm[1].keyOff == hm.keyOff {
+			return removeMember(root, 0), true
+		}
+		for i, m := range rm {
 			if m.keyOff == hm.keyOff {
 				return removeMember(root, i), true
 			}

@@ -408,7 +408,8 @@ func TestHostilePurgeDeletesADirectoryThatIsNotAirlocks(t *testing.T) {
 // and restoring another. Fix: r.Changed++ after a successful remove.
 func TestHostileUninstallUndercountsARemovedFile(t *testing.T) {
 	e := newHostileEnv(t)
-	writeTestFile(t, filepath.Join(e.home, ".cursor", "mcp.json"), []byte(cursorConfig), 0o644)
+	// Kiro: an agent with no hook file for init to create besides
+	writeTestFile(t, filepath.Join(e.home, ".kiro", "settings", "mcp.json"), []byte(cursorConfig), 0o644)
 	mustInit(t, e.opt)
 	u := mustUninstall(t, e.home, e.opt.AirlockHome)
 	removed, restored := 0, 0

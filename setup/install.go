@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -41,6 +42,8 @@ func Init(opt Options) (*Report, error) {
 		switch {
 		case st.ID == "claude-code.user-settings":
 			run.hooks(st)
+		case st.Kind == kindHooks:
+			run.agentHooks(st)
 		case st.Kind == kindMCP:
 			run.store(st)
 		}
@@ -53,6 +56,9 @@ type initRun struct {
 	r    *Report
 	bk   *backups
 	seen map[string]bool // real paths done: a file two stores name is edited once
+	// codexTrust is what config.toml must hold for Codex to run the
+	// hooks wired in hooks.json (filled before config.toml is reached).
+	codexTrust []trustRecord
 }
 
 func (run *initRun) policy() {
@@ -122,7 +128,7 @@ func refusedParse(err error) string {
 
 func (run *initRun) store(st Store) {
 	f := run.open(st)
-	if f == nil || !f.exists {
+	if f == nil || !f.exists && !run.extraEdit(st) {
 		return
 	}
 	cfg, err := Parse(st, f.data)
@@ -251,11 +257,21 @@ func (run *initRun) store(st Store) {
 			r.file(st.Path, st.Agent, actRefused, err.Error())
 			return
 		}
-		if !run.commit(st, f, data, f.mode, recs, nil) {
+	}
+	data, hooks, trust, after := run.extras(st, f, data)
+	if len(recs) > 0 || len(hooks) > 0 || len(trust) > 0 {
+		mode := f.mode
+		if !f.exists {
+			mode = 0o600
+		}
+		if !run.commit(st, f, data, mode, recs, hooks, trust) {
 			return
 		}
 	}
 	for _, l := range lines {
+		r.add(l)
+	}
+	for _, l := range after {
 		r.add(l)
 	}
 }
@@ -285,10 +301,13 @@ func serverState(st Store, s server, straggler string) line {
 	return l
 }
 
-func (run *initRun) hooks(st Store) {
+// hooks wires airlock-hook into a hooks file (Claude Code's settings, or
+// another agent's hook file); it returns the file's bytes as init leaves
+// them, and false when it could not read or wire it.
+func (run *initRun) hooks(st Store) ([]byte, bool) {
 	f := run.open(st)
 	if f == nil {
-		return
+		return nil, false
 	}
 	var data []byte
 	var cfg *Config
@@ -296,45 +315,52 @@ func (run *initRun) hooks(st Store) {
 		var err error
 		if cfg, err = Parse(st, f.data); err != nil {
 			run.r.file(st.Path, st.Agent, actRefused, refusedParse(err))
-			return
+			return nil, false
 		}
 		data = f.data
 	}
 	out, recs, err := wireHooks(st, data, run.opt.HookPath)
 	if err != nil {
 		run.r.file(st.Path, st.Agent, actRefused, err.Error())
-		return
+		return nil, false
 	}
 	if cfg != nil && cfg.HooksDisabled {
 		defer run.r.file(st.Path, st.Agent, actHooksDisabled, "Claude Code runs no hook, Airlock's included")
 	}
 	if len(recs) == 0 && cfg != nil {
+		d := dialectOf(st)
 		for _, h := range cfg.Hooks {
-			if h.Event == "PreToolUse" && IsAirlockHook(h.Command) {
+			if h.Event == d.events[0].name && IsAirlockHook(h.Command) {
 				run.r.file(st.Path, st.Agent, actHookPresent, h.Command)
-				return
+				return data, true
 			}
 		}
-		return
+		return data, true
 	}
 	mode := f.mode
 	if !f.exists {
 		mode = 0o600
 	}
-	if !run.commit(st, f, out, mode, nil, recs) {
-		return
+	if !run.commit(st, f, out, mode, nil, recs, nil) {
+		return nil, false
 	}
+	run.r.file(st.Path, st.Agent, actHookWired, wiredDetail(recs))
+	return out, true
+}
+
+// wiredDetail says which events init wired, with the command.
+func wiredDetail(recs []hookRecord) string {
 	var evs []string
 	for _, h := range recs {
 		evs = append(evs, h.Event)
 	}
-	run.r.file(st.Path, st.Agent, actHookWired, strings.Join(evs, ", ")+": "+recs[0].Command)
+	return strings.Join(evs, ", ") + ": " + recs[0].Command
 }
 
 // commit backs f up, records the change in the manifest, then replaces
 // the file. A file init cannot record is not changed; a change that fails
 // is taken out of the manifest again.
-func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode, servers []wrapRecord, hooks []hookRecord) bool {
+func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode, servers []wrapRecord, hooks []hookRecord, trust []trustRecord) bool {
 	r, o := run.r, run.opt
 	if o.DryRun {
 		if f.exists {
@@ -345,7 +371,15 @@ func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode
 		r.Changed++
 		return true
 	}
-	ch := change{Time: o.Now().UTC(), Existed: f.exists, After: sum(data), AfterMode: modeString(mode), Servers: servers, Hooks: hooks}
+	ch := change{Time: o.Now().UTC(), Existed: f.exists, After: sum(data), AfterMode: modeString(mode), Servers: servers, Hooks: hooks, Trust: trust}
+	if !f.exists {
+		for d := filepath.Dir(f.real); ; d = filepath.Dir(d) {
+			if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+				break
+			}
+			ch.Made = append(ch.Made, d)
+		}
+	}
 	if f.exists {
 		b, err := run.bk.save(f.path, f.data)
 		if err != nil {

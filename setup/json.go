@@ -43,6 +43,24 @@ func (p *parser) json(data []byte) error {
 		p.hooks(root)
 		return nil
 	}
+	if p.st.Kind == kindHooks {
+		if d := dialectOf(p.st); d != nil && d.grouped {
+			p.hookGroups(root)
+		} else if d != nil {
+			p.flatHooks(root, d)
+		}
+		return nil
+	}
+	if p.st.Agent == "Gemini CLI" {
+		// settings.json holds Gemini's hooks next to its servers, with
+		// timeouts in milliseconds
+		n := len(p.cfg.Hooks)
+		p.hookGroups(root)
+		for i := n; i < len(p.cfg.Hooks); i++ {
+			p.cfg.Hooks[i].Timeout = (p.cfg.Hooks[i].Timeout + 999) / 1000
+		}
+		p.geminiHooksConfig(root)
+	}
 	switch p.st.Agent {
 	case "VS Code":
 		if base(p.st.Path) == "settings.json" {

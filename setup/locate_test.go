@@ -79,6 +79,12 @@ func TestLocateLinuxDefaults(t *testing.T) {
 		"amazonq.ide-agent":             "/home/dev/.aws/amazonq/agents/default.json",
 		"kiro.user":                     "/home/dev/.kiro/settings/mcp.json",
 		"kiro.project":                  "/work/app/.kiro/settings/mcp.json",
+		"codex.user-hooks":              "/home/dev/.codex/hooks.json",
+		"cursor.user-hooks":             "/home/dev/.cursor/hooks.json",
+		"windsurf.user-hooks":           "/home/dev/.codeium/windsurf/hooks.json",
+		"copilot.user-hooks":            "/home/dev/.copilot/hooks/airlock.json",
+		"cline.user-pre":                "/home/dev/Documents/Cline/Hooks/PreToolUse",
+		"cline.user-post":               "/home/dev/Documents/Cline/Hooks/PostToolUse",
 	}
 	got := Locate("/home/dev", "/work/app", "linux", nil)
 	if len(got) != len(want) {
@@ -101,6 +107,7 @@ func TestLocateLinuxDefaults(t *testing.T) {
 		"continue.project-server":   "/work/app/.continue/mcpServers",
 		"amazonq.cli-agent":         "/home/dev/.aws/amazonq/cli-agents",
 		"amazonq.project-cli-agent": "/work/app/.amazonq/cli-agents",
+		"copilot.hooks":             "/home/dev/.copilot/hooks",
 	}
 	if len(dirs) != len(wantDirs) {
 		t.Errorf("LocateDirs returned %d dirs, want %d: %+v", len(dirs), len(wantDirs), dirs)
@@ -278,7 +285,7 @@ func TestLocateInvariants(t *testing.T) {
 			if !abs {
 				t.Errorf("%s: %s path %q is not absolute for the OS", c.os, s.ID, s.Path)
 			}
-			if s.Agent == "" || s.Format == "" || (s.Kind != kindMCP && s.Kind != KindSettings) ||
+			if s.Agent == "" || s.Format == "" || (s.Kind != kindMCP && s.Kind != KindSettings && s.Kind != kindHooks) ||
 				(s.Scope != scopeUser && s.Scope != ScopeProject && s.Scope != scopeSystem) {
 				t.Errorf("%s: incomplete store %+v", c.os, s)
 			}

@@ -49,6 +49,12 @@ type change struct {
 	AfterMode string       `json:"after_mode"`
 	Servers   []wrapRecord `json:"servers,omitempty"`
 	Hooks     []hookRecord `json:"hooks,omitempty"`
+	// Trust is the hooks.state entries init recorded in Codex's
+	// config.toml so that Codex runs the hooks it wired.
+	Trust []trustRecord `json:"trust,omitempty"`
+	// Made is the directories init made to create the file, deepest
+	// first: uninstall removes them again when they are empty.
+	Made []string `json:"made_dirs,omitempty"`
 }
 
 const manifestVersion = 1

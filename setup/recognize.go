@@ -56,7 +56,32 @@ func recognizeID(path string) string {
 		return "amazonq.ide-agent"
 	}
 
+	switch {
+	case ext == "json" && p1 == "hooks" && p2 == ".copilot":
+		return "copilot.hooks"
+	case ext == "json" && p1 == "hooks" && p2 == ".github":
+		return "copilot.project-hooks"
+	case clineHookNames[name] && p1 == "Hooks" && p2 == "Cline":
+		return "cline.hook"
+	case clineHookNames[name] && p1 == "hooks" && p2 == ".clinerules":
+		return "cline.project-hook"
+	}
+
 	switch name {
+	case "hooks.json":
+		switch {
+		case p1 == ".codex":
+			return "codex.project-hooks"
+		case p1 == ".cursor":
+			return "cursor.project-hooks"
+		case p1 == "windsurf" && p2 == ".codeium":
+			return "windsurf.user-hooks"
+		case p1 == ".windsurf":
+			return "windsurf.project-hooks"
+		case p1 == "hooks":
+			// a Claude Code (or Codex) plugin's hooks, in Claude Code's shape
+			return "claude-code.plugin-hooks"
+		}
 	case ".mcp.json":
 		return "claude-code.project-mcp"
 	case ".claude.json":
@@ -160,6 +185,12 @@ func recognizeID(path string) string {
 		}
 	}
 	return ""
+}
+
+// clineHookNames are the executables Cline runs from its hooks folders.
+var clineHookNames = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "UserPromptSubmit": true, "TaskStart": true,
+	"TaskResume": true, "TaskCancel": true, "TaskComplete": true, "PreCompact": true,
 }
 
 // editorOf names the VS Code build whose globalStorage holds an extension's

@@ -42,6 +42,9 @@ const (
 	actCreated        = "created"
 	actHookWired      = "hook wired"
 	actHookPresent    = "hook already wired"
+	actHookTrusted    = "Codex trusts airlock-hook's hooks"
+	actTrustPresent   = "Codex already trusts airlock-hook's hooks"
+	actTrustMissing   = "warning: Codex does not trust airlock-hook's hooks"
 	actHooksDisabled  = "warning: disableAllHooks is set"
 	actWrote          = "wrote"
 	actUnchanged      = "unchanged"
@@ -66,7 +69,9 @@ var would = map[string]string{
 	actBackedUp:  "would back up to",
 	actCreated:   "would create",
 	actHookWired: "would wire hook",
-	actWrote:     "would write",
+	// and the trust init would record for Codex
+	actHookTrusted: "would record that Codex trusts airlock-hook's hooks",
+	actWrote:       "would write",
 }
 
 func (r *Report) add(l line) {

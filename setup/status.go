@@ -11,8 +11,11 @@ import (
 // servers are not (stragglers), which are remote (no stdio proxy can gate
 // them); whether Claude Code runs airlock-hook; and what init recorded.
 type StatusReport struct {
-	Stores   []storeStatus `json:"stores"`
-	Hook     HookStatus    `json:"hook"`
+	Stores []storeStatus `json:"stores"`
+	Hook   HookStatus    `json:"hook"`
+	// Agents are the other agents whose own tools init wires to
+	// airlock-hook (Codex, Gemini CLI, Cursor, Windsurf, Copilot, Cline).
+	Agents   []AgentStatus `json:"agents"`
 	Manifest *manifest     `json:"manifest,omitempty"`
 }
 
@@ -21,7 +24,7 @@ type storeStatus struct {
 	Store Store  `json:"store"`
 	Error string `json:"error,omitempty"` // the file could not be read, or read cleanly
 	// Wrapped: behind airlock-mcp. Stragglers: stdio servers that are not.
-	// Remote: URLs, which a stdio proxy cannot wrap. HookGated: Claude
+	// Remote: URLs not behind airlock-mcp --url. HookGated: Claude
 	// Code's own servers (~/.claude.json), whose calls airlock-hook sees.
 	Wrapped    []string `json:"wrapped,omitempty"`
 	Stragglers []string `json:"stragglers,omitempty"`
@@ -68,7 +71,9 @@ func Status(opt Options) (*StatusReport, error) {
 	sr := &StatusReport{Stores: []storeStatus{}}
 	seen := map[string]bool{}
 	var settings []Store
-	for _, st := range opt.stores() {
+	stores := opt.stores()
+	sr.Agents = agentStatuses(stores, opt.HookPath)
+	for _, st := range stores {
 		switch st.ID {
 		case "claude-code.user-settings":
 			sr.Hook = hookStatus(st, opt.HookPath)
@@ -195,13 +200,13 @@ func hookStatus(st Store, hookPath string) HookStatus {
 		h.DisabledBy = st.Path
 	}
 	for _, hk := range cfg.Hooks {
-		if hk.Helper || !IsAirlockHook(hk.Command) || !hookEvent(hk.Event) {
+		if hk.Helper || !IsAirlockHook(hk.Command) || !claudeDialect.has(hk.Event) {
 			continue
 		}
 		if h.Command == "" {
 			h.Command = hk.Command
 		}
-		if why := hookProblem(hk, hookPath); why != "" {
+		if why := hookProblem(hk, claudeDialect, hookPath); why != "" {
 			h.Issues = append(h.Issues, why)
 			continue
 		}

@@ -107,7 +107,23 @@ var catalog = map[string]storeInfo{
 	"amazonq.cli-agent":             {"Amazon Q", scopeUser, formatJSON, kindMCP},
 	"amazonq.project-cli-agent":     {"Amazon Q", ScopeProject, formatJSON, kindMCP},
 	"kiro.user":                     {"Kiro", scopeUser, formatJSON, kindMCP},
-	"kiro.project":                  {"Kiro", ScopeProject, formatJSON, kindMCP},
+	// Files of hooks only (kindHooks): what the agents run before and
+	// after a tool; init wires the user-scope ones of agents it finds.
+	"codex.user-hooks":         {"Codex CLI", scopeUser, formatJSON, kindHooks},
+	"codex.project-hooks":      {"Codex CLI", ScopeProject, formatJSON, kindHooks},
+	"cursor.user-hooks":        {"Cursor", scopeUser, formatJSON, kindHooks},
+	"cursor.project-hooks":     {"Cursor", ScopeProject, formatJSON, kindHooks},
+	"windsurf.user-hooks":      {"Windsurf", scopeUser, formatJSON, kindHooks},
+	"windsurf.project-hooks":   {"Windsurf", ScopeProject, formatJSON, kindHooks},
+	"copilot.user-hooks":       {"Copilot CLI", scopeUser, formatJSON, kindHooks},    // the file init writes
+	"copilot.hooks":            {"Copilot CLI", scopeUser, formatJSON, kindHooks},    // any other in ~/.copilot/hooks
+	"copilot.project-hooks":    {"Copilot CLI", ScopeProject, formatJSON, kindHooks}, // .github/hooks/*.json
+	"cline.user-pre":           {"Cline", scopeUser, formatScript, kindHooks},
+	"cline.user-post":          {"Cline", scopeUser, formatScript, kindHooks},
+	"cline.hook":               {"Cline", scopeUser, formatScript, kindHooks},
+	"cline.project-hook":       {"Cline", ScopeProject, formatScript, kindHooks},
+	"claude-code.plugin-hooks": {"Claude Code", ScopeProject, formatJSON, KindSettings}, // <plugin>/hooks/hooks.json
+	"kiro.project":             {"Kiro", ScopeProject, formatJSON, kindMCP},
 }
 
 // editors are the VS Code builds whose globalStorage holds the Cline and
@@ -297,6 +313,10 @@ func newLocator(home, workspace, goos string, env func(string) string) *locator 
 	l.add("cursor.user", h, ".cursor", "mcp.json")
 	l.add("cursor.project", ws, ".cursor", "mcp.json")
 	l.add("windsurf.user", h, ".codeium", "windsurf", "mcp_config.json")
+	l.add("cursor.user-hooks", h, ".cursor", "hooks.json")
+	l.add("windsurf.user-hooks", h, ".codeium", "windsurf", "hooks.json")
+	l.add("cline.user-pre", h, "Documents", "Cline", "Hooks", "PreToolUse")
+	l.add("cline.user-post", h, "Documents", "Cline", "Hooks", "PostToolUse")
 
 	for _, e := range editors {
 		l.add("cline."+e.id, app, e.dir, "User", "globalStorage", clineExt, "settings", "cline_mcp_settings.json")
@@ -322,7 +342,12 @@ func newLocator(home, workspace, goos string, env func(string) string) *locator 
 	l.add("vscode.project", ws, ".vscode", "mcp.json")
 	l.add("vscode.project-settings", ws, ".vscode", "settings.json")
 	l.add("copilot.user", h, ".copilot", "mcp-config.json")
+	l.add("copilot.user-hooks", l.under("COPILOT_HOME", h, ".copilot"), "hooks", "airlock.json")
+	l.addDir("Copilot CLI", "copilot.hooks", scopeUser, l.under("COPILOT_HOME", h, ".copilot"), "hooks")
 
+	// hooks.json before config.toml: init records Codex's trust of the
+	// hooks it wires there in config.toml
+	l.add("codex.user-hooks", l.under("CODEX_HOME", h, ".codex"), "hooks.json")
 	l.add("codex.user", l.under("CODEX_HOME", h, ".codex"), "config.toml")
 	l.add("codex.project", ws, ".codex", "config.toml")
 

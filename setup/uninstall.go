@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/agentairlock/airlock/internal/regular"
@@ -48,12 +49,22 @@ func Uninstall(opt UninstallOptions) (*Report, error) {
 		r.file(manifestPath(opt.AirlockHome), "", "nothing to restore", "no airlock init is recorded")
 	}
 	failed := 0
+	var made []string
 	for _, rec := range append([]fileRecord(nil), man.Files...) {
 		if restoreFile(r, rec, opt.beforeCommit) {
 			man.drop(rec.Path)
+			if len(rec.Changes) > 0 {
+				made = append(made, rec.Changes[0].Made...)
+			}
 		} else {
 			failed++
 		}
+	}
+	// the directories init made for files it created, deepest first, and
+	// only while empty: anything put there since stays
+	sort.Slice(made, func(i, j int) bool { return len(made[i]) > len(made[j]) })
+	for _, d := range made {
+		_ = os.Remove(d)
 	}
 	if err := man.write(opt.AirlockHome); err != nil {
 		return r, fmt.Errorf("update %s: %w", manifestPath(opt.AirlockHome), err)
@@ -178,6 +189,7 @@ func restoreFile(r *Report, rec fileRecord, hook func(string)) bool {
 				r.file(rec.Path, st.Agent, actRefused, err.Error())
 				return false
 			}
+
 			r.Changed++
 			r.file(rec.Path, st.Agent, actRemoved, "")
 			return true
@@ -193,11 +205,16 @@ func restoreFile(r *Report, rec fileRecord, hook func(string)) bool {
 	// Edited since init: take out Airlock's entries, keep the rest.
 	var servers []wrapRecord
 	var hooks []hookRecord
+	var trust []trustRecord
 	for _, ch := range rec.Changes[:g+1] {
 		servers = append(servers, ch.Servers...)
 		hooks = append(hooks, ch.Hooks...)
+		trust = append(trust, ch.Trust...)
 	}
 	out, names, nhooks, err := unwrapAll(st, cur, servers, hooks)
+	if err == nil && len(trust) > 0 {
+		out = untrustCodex(out, trust)
+	}
 	if err != nil {
 		r.file(rec.Path, st.Agent, actRefused, err.Error()+"; its backups stay in the manifest")
 		return false

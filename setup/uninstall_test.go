@@ -25,7 +25,8 @@ func TestUninstallRestoresEveryFileByteForByte(t *testing.T) {
 		t.Fatalf("uninstall refused:\n%s", reportText(r))
 	}
 	for _, l := range r.Lines {
-		if l.Action != actRestored {
+		// a hook file init created for an agent it found goes again
+		if l.Action != actRestored && (l.Action != actRemoved || !strings.Contains(l.Path, "hooks")) {
 			t.Errorf("not a byte-for-byte restore: %s", l)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/agentairlock/airlock/ask"
+	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/urfave/cli/v2"
 )
@@ -16,10 +17,13 @@ func askdCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "askd",
 		Usage: "answer, in this terminal, the calls the policy asks about from MCP servers and airlock run",
-		Description: "Listens on askd.sock in the Airlock home (mode 0600) and shows each question, one at a\n" +
-			"time: the tool, server, target, rule and reason, every string from the agent quoted and\n" +
-			"escaped. Answer y or n. No answer within AIRLOCK_ASK_TIMEOUT (60 s) is no approval: the\n" +
-			"caller's ask_fallback decides, and a later answer is not used. Stop with Ctrl-C or Ctrl-D.",
+		Description: "Listens on an abstract socket named from the Airlock home on Linux (on askd.sock in\n" +
+			"the home, mode 0600, elsewhere) and shows each question, one at a time: the tool, server,\n" +
+			"target, rule and reason, every string from the agent quoted and escaped. Only questions\n" +
+			"MACed with the home's askd.key (an Airlock process of this user's) are shown; others are\n" +
+			"refused and logged. Answer y or n. No answer within AIRLOCK_ASK_TIMEOUT (60 s) is no\n" +
+			"approval: the caller's ask_fallback decides, and a later answer is not used. Stop with\n" +
+			"Ctrl-C or Ctrl-D.",
 		Action: runAskd,
 	}
 }
@@ -35,8 +39,22 @@ func runAskd(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w := c.App.Writer
-	fmt.Fprintf(w, "airlock askd: answering asks on %s (Ctrl-C or Ctrl-D to stop)\n", ask.SocketPath(env.AirlockHome))
+	fmt.Fprintf(w, "airlock askd: answering asks on %s (Ctrl-C or Ctrl-D to stop)\n", ask.SocketAddress(env.AirlockHome))
 	d := &ask.Daemon{Home: env.AirlockHome, In: os.Stdin, Out: w}
+	// a refused question is in the chain as well as on the screen: a
+	// process forging questions is something the person's report shows
+	if log, err := audit.Open(env.AirlockHome); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "airlock askd: questions it refuses are shown here only, not recorded: %v\n", err)
+	} else {
+		defer log.Close()
+		d.Refused = func(from, why string) {
+			rec := audit.Record{Event: "askd_refused", Source: "askd", Effective: "refused", Target: from,
+				Detail: "a question without valid proof that an Airlock process of this user sent it was not shown: " + why}
+			if _, err := log.Append(rec); err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "airlock askd: record the refusal: %v\n", err)
+			}
+		}
+	}
 	if err := d.Serve(ctx); err != nil {
 		if errors.Is(err, ask.ErrRunning) {
 			return exitWith(1, "airlock askd: %v", err)

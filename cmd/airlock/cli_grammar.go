@@ -43,6 +43,8 @@ const anyNumber = -1
 var argShapes = map[string]argShape{
 	"check":             {usage: "[< hook-event.json]"},
 	"policy check":      {max: 1, usage: "[FILE]"},
+	"policy test":       {max: anyNumber, usage: "[FILE…]"},
+	"policy replay":     {min: 1, max: 1, usage: "CANDIDATE.yaml", wordFlag: "since"},
 	"policy propose":    {},
 	"profile":           {max: 1, usage: "[yolo|default|paranoid]"},
 	"verify":            {wordFlag: "json"},

@@ -175,6 +175,14 @@ var helpTable = map[string]cmdHelp{
 		examples: []string{"airlock policy check", "airlock policy check ./policy.yaml", "airlock policy check --forbids"},
 		exits:    []exitCode{{0, "the policy loads (warnings, if any, are printed)"}, {1, "it does not load: the error names the file, the line and the fix"}},
 	},
+	"policy test": {
+		examples: []string{"airlock policy test", "airlock policy test -v ./policy.yaml", "airlock policy test --no-forbids team.yaml"},
+		exits:    []exitCode{{0, "every test ran passed"}, {1, "a test failed, or a policy or its tests did not load (the error names the file and the line)"}},
+	},
+	"policy replay": {
+		examples: []string{"airlock policy replay candidate.yaml", "airlock policy replay --since 30d --show 50 team-v2.yaml"},
+		exits:    []exitCode{{0, "replayed (what would change is listed)"}, {1, "the candidate does not load, or the log could not be read"}, {64, "usage error, or a bad --since"}},
+	},
 	"policy propose": {
 		examples: []string{"airlock policy propose", "airlock policy propose --since 14d --apply"},
 		exits:    []exitCode{{0, "proposed (and with --apply, written)"}, {1, "the log could not be read or the policy not written (unchanged)"}, {64, "usage error, or a bad --since"}},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -53,6 +54,9 @@ func runDoctor(c *cli.Context) error {
 	hookBin, mcpBin := installedBinaries()
 	o := doctor.Options{Env: env, Workspace: wd, GOOS: runtime.GOOS, Getenv: os.Getenv,
 		ExtraConfigs: *c.Generic("mcp-config").(*pathList), HookPath: hookBin, MCPPath: mcpBin}
+	if p, err := exec.LookPath("codex"); err == nil {
+		o.CodexPath = p // asked which hooks it will run: Codex skips an untrusted one
+	}
 	w := c.App.Writer
 	if c.Bool("fix") {
 		hook, mcp, err := findBinaries()

@@ -21,7 +21,7 @@ func policyCommand() *cli.Command {
 				&cli.BoolFlag{Name: "forbids", Usage: "list the built-in forbid ids and reasons"},
 			},
 			Action: runPolicyCheck,
-		}, proposeCommand()},
+		}, policyTestCommand(), policyReplayCommand(), proposeCommand()},
 	}
 }
 
@@ -48,7 +48,7 @@ func runPolicyCheck(c *cli.Context) error {
 	var p *policy.Policy
 	if file := c.Args().First(); file != "" {
 		vars := policy.Vars{Home: env.Home, Tmp: env.Tmp, User: env.User, AirlockHome: env.AirlockHome,
-			Workspace: policy.FindWorkspace(cwd, env.Home)}
+			Workspace: policy.Workspace(cwd, env.Home)}
 		p, err = policy.LoadFile(file, vars)
 	} else {
 		p, err = policy.LoadEnv(env, cwd)
@@ -56,7 +56,14 @@ func runPolicyCheck(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "%v", err)
 	}
+	tests, err := policyTests(p)
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
 	fmt.Fprint(w, p.Summary())
+	if len(tests) > 0 {
+		fmt.Fprintf(w, "tests:        %d (run them: airlock policy test)\n", len(tests))
+	}
 	warnings := p.Lint()
 	for _, l := range warnings {
 		fmt.Fprintf(w, "warning: %s\n", l)

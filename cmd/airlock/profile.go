@@ -107,6 +107,9 @@ func showProfile(c *cli.Context, env home.Env, file string, current []byte, rerr
 			mode += " (AIRLOCK_MODE)"
 		}
 		fmt.Fprintf(w, "mode: %s: %s; default %s, %d rule(s), %d grant(s)\n", mode, modeMeaning[p.Mode], p.Default, len(p.Rules), len(p.Grants))
+		if m := p.ManagedFile(); m != "" {
+			fmt.Fprintf(w, "managed: %s %s (the organisation's floor: your policy only tightens it)\n", m, p.Files[0].Digest)
+		}
 	}
 	fmt.Fprintln(w, "path: yolo (observe a week) → airlock policy propose --apply → default → paranoid (docs/policy.md)")
 	fmt.Fprintln(w, "available: yolo, default, paranoid")

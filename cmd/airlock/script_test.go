@@ -19,6 +19,11 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeChild() // `airlock run` re-executes this binary as its launcher child
+	// the scripts' managed directory: test binaries only (the shipped
+	// binaries have no way to move it)
+	if d := os.Getenv("AIRLOCK_TEST_MANAGED_DIR"); d != "" {
+		home.SetManagedDirForTest(d)
+	}
 	testscript.Main(m, map[string]func(){
 		"airlock":     func() { os.Exit(run(os.Args)) },
 		"airlock-mcp": func() { os.Exit(mcpproxy.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
@@ -40,6 +45,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOME", home)
 			e.Setenv("USER", "dev")
 			e.Setenv("AIRLOCK_HOME", home+"/.airlock")
+			e.Setenv("AIRLOCK_TEST_MANAGED_DIR", e.WorkDir+"/managed") // absent unless a script makes it
 			return os.MkdirAll(home+"/proj/.git", 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -47,6 +53,9 @@ func TestScripts(t *testing.T) {
 			"status": status,
 		},
 		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Getuid() == 0, nil
+			}
 			if cond != "kernel-sandbox" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}

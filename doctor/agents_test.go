@@ -1,0 +1,62 @@
+package doctor
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// row is the coverage table's line for agent ("" when there is none).
+func row(c Check, agent string) string {
+	for _, it := range c.Items {
+		if strings.HasPrefix(it, agent+"  ") {
+			return it
+		}
+	}
+	return ""
+}
+
+// TestCoverageTableNamesEachAgent: every agent found has a row saying
+// whether its own tools pass the gate and why; an agent init would wire
+// and has not fails the check, while agents init cannot wire (no hook
+// system, or their hook place not made yet) are named without failing.
+func TestCoverageTableNamesEachAgent(t *testing.T) {
+	e := newDocEnv(t)
+	server := `{"mcpServers": {"s": {"command": "x"}}}`
+	// Zed: no hooks at all; Cline: its MCP settings, but no ~/Documents/Cline
+	writeFile(t, filepath.Join(e.home, ".config", "zed", "settings.json"), `{"context_servers": {"z": {"command": "z"}}}`, 0o644)
+	writeFile(t, filepath.Join(e.home, ".cline", "data", "settings", "cline_mcp_settings.json"), server, 0o644)
+	writeFile(t, filepath.Join(e.proj, ".mcp.json"), server, 0o644)
+	c := check(t, e.run(t), "agent coverage")
+	for agent, want := range map[string]string{
+		"Zed":         "not hooked",
+		"Cline":       "Documents/Cline does not exist, so airlock init does not wire its hooks",
+		"Claude Code": ".claude does not exist: Claude Code is not set up for this user",
+	} {
+		if r := row(c, agent); !strings.Contains(r, want) {
+			t.Errorf("%s: row %q, want it to say %q\n%s", agent, r, want, strings.Join(c.Items, "\n"))
+		}
+	}
+	if c.Status != warn {
+		t.Errorf("status %s, want warn: none of these agents can be wired by init\n%s", c.Status, strings.Join(c.Items, "\n"))
+	}
+
+	// Cursor installed, its hooks not wired: the check fails
+	writeFile(t, filepath.Join(e.home, ".cursor", "mcp.json"), server, 0o644)
+	c = check(t, e.run(t), "agent coverage")
+	if r := row(c, "Cursor"); !strings.Contains(r, "NOT gated") || !strings.Contains(r, "airlock init wires it") || c.Status != fail {
+		t.Errorf("an installed Cursor without the hook: %s row %q", c.Status, r)
+	}
+	// a narrowed matcher is not gated either
+	writeFile(t, filepath.Join(e.home, ".cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 30, "matcher": "Shell"}]}}`, 0o644)
+	c = check(t, e.run(t), "agent coverage")
+	if r := row(c, "Cursor"); !strings.Contains(r, `matcher "Shell" only`) || c.Status != fail {
+		t.Errorf("a Cursor hook for Shell only counts: %s row %q", c.Status, r)
+	}
+	// as init wires it: gated
+	writeFile(t, filepath.Join(e.home, ".cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 30, "failClosed": true}], "postToolUse": [{"command": "`+e.hookPath()+` --agent cursor --post", "timeout": 30}]}}`, 0o644)
+	c = check(t, e.run(t), "agent coverage")
+	if r := row(c, "Cursor"); !strings.HasPrefix(r, "Cursor       gated") {
+		t.Errorf("Cursor wired as init wires it: row %q\n%s", r, strings.Join(c.Items, "\n"))
+	}
+}

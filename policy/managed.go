@@ -1,0 +1,195 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	airlockhome "github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/regular"
+	"github.com/agentairlock/airlock/internal/yamldoc"
+)
+
+// managed is the organisation's layer (internal/home.ManagedFile): read
+// before the user's policy, never loosened by it, by the repository
+// overlay or by an AIRLOCK_* variable. What it can do:
+//
+//   - mode, default, ask_fallback and escalate are floors: the policy in
+//     force is at least as strict;
+//   - its rules (block or ask) are consulted on every call for a stricter
+//     answer, after the user's rules, grants and the overlay;
+//   - its forbids join the built-in ones, before them; nothing lifts them;
+//   - lock_forbids (a list of built-in forbid ids, or "all") puts those
+//     back whatever the user's overrides: say;
+//   - no_grants (tool patterns): no grant of the user's applies to a call of
+//     those tools.
+type managed struct {
+	File     string
+	Rules    []*Rule
+	noGrants *Rule // the tools no user grant applies to; nil: none
+}
+
+// ManagedFile is the managed policy in force ("" when the machine is not
+// managed), for `airlock profile` and doctor.
+func (p *Policy) ManagedFile() string {
+	if p.managed == nil {
+		return ""
+	}
+	return p.managed.File
+}
+
+// applyManaged reads the managed layer, when the machine has one, and
+// applies it over p. A managed file that is not the administrator's alone,
+// or does not load, or a marker that says one is required where there is
+// none, is an error: the gate then refuses every call (fail closed), never
+// runs as if the machine were unmanaged.
+func (p *Policy) applyManaged(vars Vars) error {
+	file := airlockhome.ManagedFile()
+	fi, err := os.Lstat(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, merr := os.Lstat(airlockhome.ManagedMarker()); merr == nil || !errors.Is(merr, fs.ErrNotExist) {
+			return fmt.Errorf("the managed policy %s is required on this machine (%s says so) and is missing: every call is refused until it is back; ask your administrator to reinstall it",
+				file, airlockhome.ManagedMarker())
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("the managed policy %s: %w", file, err)
+	}
+	if err := airlockhome.CheckManaged(file, fi); err != nil {
+		return fmt.Errorf("the managed policy is not the administrator's alone, so every call is refused: %w", err)
+	}
+	data, err := regular.ReadState(file, maxPolicyBytes)
+	if err != nil {
+		return fmt.Errorf("the managed policy %s: %w", file, err)
+	}
+	raw, probs := decode(data, file, true)
+	if err := probs.Err(); err != nil {
+		return err
+	}
+	m := &Policy{Source: file, Mode: Observe, Default: Allow, Escalate: map[Severity]Action{}, Overrides: map[string]string{}, Vars: vars}
+	errs := yamldoc.Problems{File: file}
+	if err := m.settle(raw, file, vars, &errs); err != nil {
+		return err
+	}
+	if raw.AskFallback == "" {
+		m.AskFallback = Allow // no floor written: the user's stands
+	}
+	for _, r := range raw.rules {
+		if a, err := parseAction(r.Action); err == nil && a == Allow {
+			errs.Add(r.line, "rule %q: a managed rule can only ask or block: what is allowed is the user's policy's to say (the managed layer only tightens it)", r.ID)
+		}
+	}
+	if len(raw.grants) > 0 {
+		errs.Add(raw.lines["grants"], "grants: a managed policy grants nothing: it only tightens the user's")
+	}
+	if len(raw.overrides) > 0 {
+		errs.Add(raw.lines["overrides"], "overrides: a managed policy relaxes no built-in forbid; to keep one the user may lift, leave it out of lock_forbids")
+	}
+	var forbids []*Rule
+	for _, r := range raw.forbids {
+		f, err := compileBuiltinForbid(r, vars)
+		if err != nil {
+			errs.Add(r.line, "%v", err)
+			continue
+		}
+		forbids = append(forbids, f)
+	}
+	builtin, _, err := builtins(vars)
+	if err != nil {
+		return err
+	}
+	var locked []string
+	for _, id := range raw.LockForbids {
+		if id == "all" {
+			for _, f := range builtin {
+				locked = append(locked, f.ID)
+			}
+			continue
+		}
+		if !hasForbid(builtin, id) {
+			errs.Add(raw.lines["lock_forbids"], "lock_forbids names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", id)
+			continue
+		}
+		locked = append(locked, id)
+	}
+	var noGrants *Rule
+	if len(raw.NoGrants) > 0 {
+		noGrants, err = compileRule(rawRule{ID: "no_grants", Tool: strings.Join(raw.NoGrants, "|"), Action: "block"}, vars, file)
+		if err != nil {
+			errs.Add(raw.lines["no_grants"], "no_grants: %v", err)
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+
+	// floors
+	p.Mode = max(p.Mode, m.Mode)
+	p.Default = stricter(p.Default, m.Default)
+	p.AskFallback = stricter(p.AskFallback, m.AskFallback)
+	for sev, a := range m.Escalate {
+		if cur, ok := p.Escalate[sev]; !ok || a > cur {
+			p.Escalate[sev] = a
+		}
+	}
+	// locked built-in forbids the user's overrides lifted come back, and
+	// the user is told why
+	for _, id := range locked {
+		if reason, off := p.Overrides[id]; off {
+			delete(p.Overrides, id)
+			p.Warnings = append(p.Warnings, fmt.Sprintf("your override of %s (%q) is ignored: the managed policy %s locks it", id, reason, file))
+		}
+	}
+	if len(locked) > 0 {
+		// in the built-in order, the user's list plus the locked ones
+		// back; then what the user's list holds beyond the built-ins (the
+		// feed's hosts, the binaries)
+		var out []*Rule
+		for _, f := range builtin {
+			if hasForbid(p.Forbids, f.ID) || slices.Contains(locked, f.ID) {
+				out = append(out, f)
+			}
+		}
+		for _, f := range p.Forbids {
+			if !hasForbid(builtin, f.ID) {
+				out = append(out, f)
+			}
+		}
+		p.Forbids = out
+	}
+	p.Forbids = append(forbids, p.Forbids...)
+	p.managed = &managed{File: file, Rules: m.Rules, noGrants: noGrants}
+	p.Files = append([]loadedFile{{Path: file, Digest: digest(data), Role: "managed"}}, p.Files...)
+	return nil
+}
+
+// managedDecision consults the managed layer's rules and keeps their
+// answer only when it is stricter (as the overlay's).
+func (p *Policy) managedDecision(f *Facts, d Decision) Decision {
+	if p.managed == nil {
+		return d
+	}
+	for _, r := range p.managed.Rules {
+		hit, ok := r.Match(f)
+		if !ok {
+			continue
+		}
+		if r.Action > d.Action {
+			md := decisionFrom(r, hit, f, FromManaged)
+			md.Reason += " [managed policy]"
+			return md
+		}
+		return d
+	}
+	return d
+}
+
+// grantsBarred reports whether the managed layer bars the user's grants
+// from this call's tool.
+func (p *Policy) grantsBarred(f *Facts) bool {
+	return p.managed != nil && p.managed.noGrants != nil && p.managed.noGrants.matchToolOf(f)
+}

@@ -1,0 +1,213 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	airlockhome "github.com/agentairlock/airlock/internal/home"
+)
+
+// managedEnv is a user's home with a policy.yaml (or none) and a managed
+// directory of the test's; it returns Load's options.
+func managedEnv(t *testing.T, userPolicy, managedPolicy string) Options {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	ah := filepath.Join(home, ".airlock")
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{ah, filepath.Join(ws, ".git")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if userPolicy != "" {
+		if err := os.WriteFile(filepath.Join(ah, "policy.yaml"), []byte(userPolicy), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	md := filepath.Join(root, "managed")
+	if err := os.Mkdir(md, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if managedPolicy != "" {
+		if err := os.WriteFile(filepath.Join(md, "managed.yaml"), []byte(managedPolicy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := airlockhome.SetManagedDirForTest(md)
+	t.Cleanup(func() { airlockhome.SetManagedDirForTest(old) })
+	return Options{Cwd: ws, Home: home, User: "dev", Tmp: os.TempDir(), AirlockHome: ah, Getenv: func(string) string { return "" }}
+}
+
+func decideIn(t *testing.T, p *Policy, o Options, tool, input string) Decision {
+	t.Helper()
+	f := Classify(tool, []byte(input), CallEnv{Cwd: o.Cwd, Home: o.Home, User: o.User})
+	return p.Decide(f, time.Now(), Stages{}).Decision
+}
+
+const yoloUser = "mode: observe\ndefault: allow\nask_fallback: allow\nrules:\n  - id: curl-ok\n    tool: Bash\n    command: {program: curl}\n    action: allow\n    reason: mine\ngrants:\n  - tool: Bash\n    commands: [\"terraform apply *\"]\n    reason: mine\noverrides:\n  - forbid: secrets.dotenv\n    reason: test values only\n"
+
+func TestManagedFloorsAndRules(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("the managed file must be root's: run as root (CI does)")
+	}
+	o := managedEnv(t, yoloUser, `mode: enforce
+default: ask
+ask_fallback: block
+rules:
+  - id: no-curl
+    tool: Bash
+    command: {program: curl}
+    action: block
+    reason: curl goes through the proxy here
+forbids:
+  - id: org.prod-db
+    reason: the production database is not for agents
+    command: {program: psql, args: ["*prod*"]}
+lock_forbids: [secrets.dotenv]
+no_grants: [Bash]
+`)
+	o.Getenv = func(k string) string {
+		if k == "AIRLOCK_MODE" {
+			return "observe"
+		}
+		return ""
+	}
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != Enforce || p.Default != Ask || p.AskFallback != Block {
+		t.Errorf("floors: mode %s default %s ask_fallback %s; want enforce, ask, block (AIRLOCK_MODE=observe under them)", p.Mode, p.Default, p.AskFallback)
+	}
+	if !strings.HasSuffix(p.ManagedFile(), "managed.yaml") || p.Files[0].Role != "managed" || !strings.HasPrefix(p.Files[0].Digest, "") || p.Files[0].Digest == "" {
+		t.Errorf("the managed file is not named first among the files: %+v", p.Files)
+	}
+	for _, c := range []struct{ tool, input, action, rule string }{
+		{"Bash", `{"command":"curl -fsS https://example.com/"}`, "block", "no-curl"}, // the user's allow rule loses
+		{"Bash", `{"command":"psql -h prod-db.internal"}`, "block", "org.prod-db"},   // a managed forbid
+		{"Read", `{"file_path":"` + o.Cwd + `/.env"}`, "block", "secrets.dotenv"},    // locked: the override is ignored
+		{"Bash", `{"command":"terraform apply tfplan"}`, "ask", "default"},           // no_grants: the user's grant does not apply
+		{"Read", `{"file_path":"` + o.Cwd + `/main.go"}`, "ask", "default"},          // the default's floor
+	} {
+		d := decideIn(t, p, o, c.tool, c.input)
+		if d.Action.String() != c.action || d.Rule != c.rule {
+			t.Errorf("%s %s: got %s by %s (%s), want %s by %s", c.tool, c.input, d.Action, d.Rule, d.Reason, c.action, c.rule)
+		}
+	}
+	if !strings.Contains(strings.Join(p.Warnings, "\n"), "your override of secrets.dotenv") {
+		t.Errorf("the ignored override is not said: %q", p.Warnings)
+	}
+}
+
+// The user's policy without the managed layer decides those calls the
+// other way: the test above can fail.
+func TestManagedControl(t *testing.T) {
+	o := managedEnv(t, yoloUser, "")
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ManagedFile() != "" || p.Mode != Observe {
+		t.Fatalf("an unmanaged machine: managed %q, mode %s", p.ManagedFile(), p.Mode)
+	}
+	if d := decideIn(t, p, o, "Bash", `{"command":"curl -fsS https://example.com/"}`); d.Action != Allow {
+		t.Errorf("curl: %s by %s", d.Action, d.Rule)
+	}
+	if d := decideIn(t, p, o, "Bash", `{"command":"terraform apply tfplan"}`); d.Action != Allow || !strings.HasPrefix(d.Rule, "grant:") {
+		t.Errorf("the grant: %s by %s", d.Action, d.Rule)
+	}
+}
+
+// A managed file that is not the administrator's alone, one that does not
+// load, and a required one that is missing all fail closed, naming why.
+func TestManagedFailsClosed(t *testing.T) {
+	cases := []struct {
+		name, managed string
+		prep          func(t *testing.T, dir string)
+		want          string
+	}{
+		{"marker without the file", "", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "managed.required"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "is required on this machine"},
+		{"writable by others", "rules: []\n", func(t *testing.T, dir string) {
+			if err := os.Chmod(filepath.Join(dir, "managed.yaml"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}, "writable by others than root"},
+		{"a directory others can write", "rules: []\n", func(t *testing.T, dir string) {
+			if err := os.Chmod(dir, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}, "holds the managed policy and is writable by others"},
+		{"a link", "", func(t *testing.T, dir string) {
+			other := filepath.Join(t.TempDir(), "x.yaml")
+			if err := os.WriteFile(other, []byte("rules: []\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(other, filepath.Join(dir, "managed.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, "is a symbolic link"},
+		{"an allow rule", "rules:\n  - id: a\n    tool: Bash\n    action: allow\n    reason: x\n", nil, `a managed rule can only ask or block`},
+		{"grants", "rules: []\ngrants:\n  - tool: Bash\n    match: \"*\"\n    reason: x\n", nil, "a managed policy grants nothing"},
+		{"an unknown lock", "rules: []\nlock_forbids: [secrets.nope]\n", nil, `lock_forbids names "secrets.nope"`},
+		{"a typo", "rules: []\nlock_forbid: all\n", nil, `unknown key "lock_forbid"`},
+	}
+	if os.Getuid() == 0 {
+		cases = append(cases, struct {
+			name, managed string
+			prep          func(t *testing.T, dir string)
+			want          string
+		}{"owned by a user", "rules: []\n", func(t *testing.T, dir string) {
+			if err := os.Chown(filepath.Join(dir, "managed.yaml"), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}, "not root"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := managedEnv(t, "", c.managed)
+			if c.prep != nil {
+				c.prep(t, airlockhome.ManagedDir())
+			}
+			_, err := Load(o)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// The user's policy cannot use the managed layer's keys.
+func TestManagedKeysAreTheManagedPolicys(t *testing.T) {
+	_, err := parse([]byte("rules: []\nlock_forbids: all\nno_grants: [Bash]\n"), "p.yaml", "policy", Vars{Home: "/home/dev"})
+	if err == nil || !strings.Contains(err.Error(), "lock_forbids: is for the managed policy only") || !strings.Contains(err.Error(), "no_grants: is for the managed policy only") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// On a managed machine AIRLOCK_FAIL_OPEN=1 lets nothing through.
+func TestFailOpenRefusedWhenManaged(t *testing.T) {
+	on := func(k string) string {
+		if k == "AIRLOCK_FAIL_OPEN" {
+			return "1"
+		}
+		return ""
+	}
+	managedEnv(t, "", "")
+	if !airlockhome.FailOpen(on) {
+		t.Fatal("an unmanaged machine refused AIRLOCK_FAIL_OPEN=1")
+	}
+	if err := os.WriteFile(airlockhome.ManagedMarker(), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if airlockhome.FailOpen(on) {
+		t.Fatal("AIRLOCK_FAIL_OPEN=1 honoured on a managed machine")
+	}
+}

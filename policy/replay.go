@@ -1,0 +1,56 @@
+package policy
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// ReplayInput rebuilds, from what a decision record keeps (the tool, the
+// target that decided and the detail), the arguments of a call that a
+// policy can decide again, or says why it cannot: a record keeps targets,
+// not whole arguments, and a call rebuilt from less than its decision read
+// would be re-decided on something it was not. Only two kinds are
+// rebuilt:
+//
+//   - a native shell call (Bash) whose target is a command: the whole
+//     command line, or the simple command that decided with ~ expanded. One
+//     whose target is a path or host inside the command (the detail says
+//     "… in argument command") is not replayable.
+//   - a native read (Read, NotebookRead) of an absolute path.
+//
+// Writes and edits (their content is not kept), searches (their pattern),
+// fetches (their prompt) and MCP calls (their arguments are a digest) are
+// not replayable.
+func ReplayInput(tool, target, detail string) (input []byte, why string) {
+	if strings.HasPrefix(strings.ToLower(tool), "mcp__") {
+		return nil, "an MCP call's arguments are kept as a digest"
+	}
+	if target == "" {
+		return nil, "the record names no target"
+	}
+	switch toolKindOf(tool) {
+	case kindShell:
+		if strings.Contains(detail, " in argument ") {
+			return nil, "the record keeps the path or host that decided, not the command"
+		}
+		b, _ := json.Marshal(map[string]string{"command": target})
+		return b, ""
+	case kindRead:
+		if !filepath.IsAbs(target) && !strings.HasPrefix(target, "/") {
+			return nil, "the record keeps no absolute path"
+		}
+		b, _ := json.Marshal(map[string]string{"file_path": target})
+		return b, ""
+	case kindWrite:
+		return nil, "a write's content is not kept"
+	case kindGlob, kindGrep:
+		return nil, "a search's pattern is not kept"
+	case kindFetch:
+		return nil, "a fetch's prompt is not kept"
+	}
+	return nil, "the record keeps only the target of this tool's call"
+}
+
+// ParseAction reads a recorded decision (allow, ask or block).
+func ParseAction(s string) (Action, error) { return parseAction(s) }
