@@ -241,3 +241,7 @@ func cefEscape(s string, header bool) string {
 	}
 	return b.String()
 }
+
+// CEFLine renders r as the ArcSight CEF line `airlock export --format cef`
+// writes (airlock forward's CEF variant sends it as the syslog MSG).
+func CEFLine(r audit.Record, version string) string { return cefLine(r, version) }

@@ -62,6 +62,7 @@ var argShapes = map[string]argShape{
 	"contracts show":    {min: 1, max: 1, usage: "NAME"},
 	"contracts promote": {min: 1, max: 1, usage: "NAME"},
 	"export":            {wordFlag: "format"},
+	"forward":           {wordFlag: "target"},
 	"report":            {},
 	"breach":            {},
 	"audit ack":         {},

@@ -30,7 +30,7 @@ var categoryOrder = []string{catStart, catEveryday, catEvidence, catMCP, catSand
 var commandOrder = []string{
 	"demo", "init", "doctor", "uninstall",
 	"check", "allow", "log", "monitor", "profile", "policy", "scan",
-	"verify", "report", "breach", "export", "audit",
+	"verify", "report", "breach", "export", "forward", "audit",
 	"pins", "mcp", "contracts", "update",
 	"run", "askd",
 }
@@ -39,7 +39,7 @@ var commandCategory = map[string]string{
 	"demo": catStart, "init": catStart, "doctor": catStart, "uninstall": catStart,
 	"check": catEveryday, "allow": catEveryday, "log": catEveryday, "monitor": catEveryday,
 	"profile": catEveryday, "policy": catEveryday, "scan": catEveryday,
-	"verify": catEvidence, "report": catEvidence, "breach": catEvidence, "export": catEvidence, "audit": catEvidence,
+	"verify": catEvidence, "report": catEvidence, "breach": catEvidence, "export": catEvidence, "forward": catEvidence, "audit": catEvidence,
 	"pins": catMCP, "mcp": catMCP, "contracts": catMCP, "update": catMCP,
 	"run": catSandbox, "askd": catSandbox,
 }
@@ -201,10 +201,10 @@ var helpTable = map[string]cmdHelp{
 		},
 	},
 	"verify": {
-		examples: []string{"airlock verify", "airlock verify --json", "airlock verify --anchor --anchor-dir /mnt/anchors", "airlock verify --strict"},
+		examples: []string{"airlock verify", "airlock verify --json", "airlock verify --anchor --anchor-dir /mnt/anchors", "airlock verify --strict", "airlock verify --export /var/log/siem/airlock.log"},
 		exits: []exitCode{
 			{0, "intact (warnings are printed)"},
-			{1, "broken, or it cannot be verified (no home, unreadable)"},
+			{1, "broken, or it cannot be verified (no home, unreadable); with --export, the copy has a gap, an edit or no record"},
 			{2, "the tail is unprovable, or --strict and an intact log has warnings"},
 		},
 	},
@@ -220,6 +220,10 @@ var helpTable = map[string]cmdHelp{
 	"export": {
 		examples: []string{"airlock export --format cef --since 1d", "airlock export --format syslog >> /var/log/airlock.log", "airlock export > audit.jsonl"},
 		exits:    []exitCode{{0, "exported"}, {1, "the log could not be read"}, {64, "usage error: an unknown --format, a bad --since or --until"}},
+	},
+	"forward": {
+		examples: []string{"airlock forward --target relp://siem.example:2514", "airlock forward --target 'tls://siem.example:6514?ca=/etc/airlock/siem-ca.pem&format=cef'", "airlock forward --target otlp+http://localhost:4318 --print-unit systemd"},
+		exits:    []exitCode{{0, "stopped by a signal, or --once shipped everything"}, {1, "cannot go on: the cursor names a record the chain no longer has, or the cursor cannot be written"}, {64, "usage error: no --target, a bad target URL"}},
 	},
 	"audit": {
 		examples: []string{"airlock audit ack --verdict clean", "airlock audit ack --list", "airlock audit seal --reason 'disk full on 2026-11-30'"},

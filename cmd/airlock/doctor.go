@@ -18,9 +18,10 @@ func doctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "doctor",
 		Usage: "say exactly what is enforcing on this machine and what is not",
-		Description: "Checks the policy, the audit chain, the Claude Code hook, every MCP server in every agent's\n" +
-			"config, the pins, the indicator feed, weakening AIRLOCK_* variables and the kernel sandbox, and\n" +
-			"lists what Airlock cannot cover. The verdict comes first; by default the report fits a screen\n" +
+		Description: "Checks the policy, the audit chain, each agent's hooks (a coverage table per agent; Codex is\n" +
+			"asked itself whether it trusts and runs them), every MCP server in every agent's config, the\n" +
+			"pins, the indicator feed, weakening AIRLOCK_* variables and the kernel sandbox, and lists what\n" +
+			"Airlock cannot cover. The verdict comes first; by default the report fits a screen\n" +
 			"(the kernel sandbox on one line, long lists cut short) and --verbose shows every detail, the\n" +
 			"sandbox's gap list included. --json always has everything.\n" +
 			"--fix wraps stragglers and wires a missing hook (as airlock init does, with backups), then checks again.",

@@ -20,7 +20,7 @@ import (
 func initCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "init",
-		Usage: "put your agents behind airlock: the Claude Code hook, every stdio MCP server, a policy",
+		Usage: "put your agents behind airlock: each installed agent's hooks, every stdio MCP server, a policy",
 		Description: "Writes $AIRLOCK_HOME/policy.yaml from a bundled profile (never over an edited one), wires\n" +
 			"airlock-hook into ~/.claude/settings.json, and makes every agent launch its stdio MCP servers\n" +
 			"through airlock-mcp. Each file it edits is backed up first; airlock uninstall puts it back.\n" +

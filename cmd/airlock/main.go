@@ -45,6 +45,7 @@ func newApp() *cli.App {
 			mcpCommand(),
 			contractsCommand(),
 			exportCommand(),
+			forwardCommand(),
 			reportCommand(),
 			breachCommand(),
 			auditCommand(),

@@ -28,6 +28,7 @@ func verifyCommand() *cli.Command {
 			&cli.BoolFlag{Name: "anchor", Usage: "after a clean verify, append an anchor for the head to the anchor directory"},
 			&cli.StringFlag{Name: "anchor-dir", Usage: "check (and with --anchor, write) anchors in `DIR` (default $" + audit.AnchorDirEnv + ")"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.StringFlag{Name: "export", Usage: "check a receiver's copy in `FILE` (syslog lines or OTLP JSON from airlock forward) without the machine"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 2 when an intact log has warnings (unconfirmed records, sealed breaks)"},
 		},
 		Action: runVerify,
@@ -35,6 +36,9 @@ func verifyCommand() *cli.Command {
 }
 
 func runVerify(c *cli.Context) error {
+	if path := c.String("export"); path != "" {
+		return runVerifyExport(c, path)
+	}
 	env, err := home.FromOS()
 	if err != nil {
 		return exitWith(1, "airlock verify: %v", err)
