@@ -321,7 +321,7 @@ func (c *Conn) shutdown() {
 	if session != "" && c.o.Transport == Streamable && c.ctx.Err() == nil {
 		ctx, cancel := context.WithTimeout(c.ctx, 2*time.Second)
 		if req, err := c.request(ctx, http.MethodDelete, c.url.String(), nil, gjson.Result{}); err == nil {
-			if resp, err := c.do(req, nil); err == nil {
+			if resp, err := c.do(req); err == nil {
 				resp.Body.Close()
 			}
 		}
@@ -517,7 +517,7 @@ func (c *Conn) loginErr(err error) error {
 // do sends req with the Authorization header, once more after a 401 when
 // the token could be refreshed (the server refused the request unread,
 // so sending it again runs nothing twice).
-func (c *Conn) do(req *http.Request, _ []byte) (*http.Response, error) {
+func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	var before string
 	if c.o.Auth != nil {
 		h, err := c.o.Auth.Header(req.Context())
@@ -577,7 +577,7 @@ func (c *Conn) post(raw string, m gjson.Result, isReq bool) {
 	c.mu.Lock()
 	hadSession := c.session != ""
 	c.mu.Unlock()
-	resp, err := c.do(req, nil)
+	resp, err := c.do(req)
 	if err != nil {
 		if c.ctx.Err() != nil {
 			return
@@ -718,7 +718,7 @@ func (c *Conn) openGetStream(wait bool) {
 			if err != nil {
 				return
 			}
-			resp, err := c.do(req, nil)
+			resp, err := c.do(req)
 			if err != nil {
 				if n == 0 || c.ctx.Err() != nil {
 					return

@@ -28,7 +28,7 @@ func (c *Conn) connectLegacy() error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.do(req, nil)
+	resp, err := c.do(req)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (c *Conn) postLegacy(raw string, m gjson.Result, isReq bool) {
 		c.failReq(isReq, id, method, err)
 		return
 	}
-	resp, err := c.do(req, nil)
+	resp, err := c.do(req)
 	if err != nil {
 		c.failReq(isReq, id, method, err)
 		return
