@@ -112,7 +112,7 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 		}
 		r.mcp = addCounts(r.mcp, len(s.Wrapped)+len(s.HookGated), len(s.Stragglers)+len(s.Misrouted), len(s.Remote))
 		if len(s.Remote) > 0 && !strings.Contains(r.why, "remote") {
-			r.why = joinWhy(r.why, "remote servers: a stdio proxy cannot gate them")
+			r.why = joinWhy(r.why, "remote servers not behind airlock-mcp --url (airlock init says why)")
 		}
 	}
 	c := Check{Name: "agent coverage", table: true}

@@ -39,6 +39,9 @@ func checkSetup(o Options) (checks []Check, unwired bool) {
 	out = append(out, serversCheck(o, st))
 	out = append(out, coverageTable(o, st))
 	out = append(out, coverageCheck(st))
+	if c, ok := remoteCheck(o, st); ok {
+		out = append(out, c)
+	}
 	if err != nil {
 		out = append(out, Check{Name: "init manifest", Status: warn, Detail: err.Error(),
 			Fix: "airlock uninstall needs it to restore your files; do not edit $AIRLOCK_HOME/setup by hand"})
@@ -152,7 +155,7 @@ func coverageCheck(st *setup.StatusReport) Check {
 			agents[s.Store.Agent] = true
 		}
 		for _, n := range s.Remote {
-			c.Items = append(c.Items, fmt.Sprintf("remote server %q in %s (%s): a stdio proxy cannot gate it", n, s.Store.Path, s.Store.Agent))
+			c.Items = append(c.Items, fmt.Sprintf("remote server %q in %s (%s): not behind airlock-mcp --url (airlock init says why), so its calls are not gated", n, s.Store.Path, s.Store.Agent))
 		}
 		for _, n := range s.HookGated {
 			c.Items = append(c.Items, fmt.Sprintf("Claude Code server %q: calls gated by airlock-hook; its tool descriptions are pinned only behind airlock-mcp", n))

@@ -13,8 +13,10 @@ import (
 )
 
 const usage = `usage: airlock-mcp --name NAME [--sandbox] [--max-message SIZE] -- COMMAND [ARGS…]
+       airlock-mcp --name NAME --url URL [--transport streamable-http|sse]
 
-Starts the MCP server COMMAND and relays its stdio, gating every call.
+Starts the MCP server COMMAND and relays its stdio, gating every call; with
+--url, connects to the remote server at URL instead and gates it the same.
   --name NAME   the server's name: rules, pins, contracts and the audit log
                 know it as mcp__NAME__TOOL
   --sandbox     start the server under the kernel sandbox (Linux: Landlock,
@@ -31,6 +33,13 @@ Starts the MCP server COMMAND and relays its stdio, gating every call.
 Asks go to the ask channel: AIRLOCK_ASK_BACKEND (socket,tty,desktop,fallback),
 AIRLOCK_ASK_TIMEOUT (60 s), AIRLOCK_ASK_REMEMBER (300 s). Run "airlock askd"
 in a terminal to answer them.
+  --url URL     a remote server: the bridge speaks HTTP to it (its host is
+                judged by the policy like any URL); headers come from
+                AIRLOCK_MCP_HEADER_1, _2 … ("Name: value"), or from the
+                variables AIRLOCK_MCP_HEADER_ENV_n ("Name: VAR") and
+                AIRLOCK_MCP_BEARER_ENV name, never the command line; OAuth
+                tokens from "airlock mcp login NAME"
+  --transport T streamable-http (default) or sse (the legacy HTTP+SSE one)
   --            ends airlock-mcp's options; everything after it is the server
 `
 
@@ -55,10 +64,22 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
 		return exitConfig
 	}
+	if a.url != "" && a.sandbox {
+		fmt.Fprintf(stderr, "airlock-mcp: --sandbox confines a local server's process; a remote server (--url) has none\n\n%s", usage)
+		return exitUsage
+	}
 	o, code, err := Setup(a.name, a.argv, a.yes, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not started.\n", err, a.name)
 		return code
+	}
+	if a.url != "" {
+		up, err := newRemote(a, o, maxMsg)
+		if err != nil {
+			fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not connected.\n", err, a.name)
+			return exitConfig
+		}
+		o.Upstream, o.URL = up, a.url
 	}
 	o.Stdin, o.Stdout = stdin, stdout
 	o.Sandbox = a.sandbox
@@ -71,6 +92,8 @@ type args struct {
 	sandbox    bool
 	yes        bool
 	maxMessage string
+	url        string
+	transport  string
 	argv       []string
 }
 
@@ -82,6 +105,12 @@ func parseArgs(in []string) (args, error) {
 		s := in[i]
 		switch {
 		case s == "--":
+			if a.url != "" {
+				return a, fmt.Errorf("--url names a remote server: no command after -- goes with it")
+			}
+			if a.transport != "" {
+				return a, fmt.Errorf("--transport is for a remote server: give --url, not a command")
+			}
 			a.argv = in[i+1:]
 			if len(a.argv) == 0 {
 				return a, fmt.Errorf("no server command after --")
@@ -112,6 +141,20 @@ func parseArgs(in []string) (args, error) {
 			a.maxMessage = in[i]
 		case strings.HasPrefix(s, "--max-message="):
 			a.maxMessage = strings.TrimPrefix(s, "--max-message=")
+		case s == "--url" || s == "-url" || s == "--transport" || s == "-transport":
+			if i+1 >= len(in) {
+				return a, fmt.Errorf("%s needs a value", s)
+			}
+			i++
+			if strings.HasSuffix(s, "url") {
+				a.url = in[i]
+			} else {
+				a.transport = in[i]
+			}
+		case strings.HasPrefix(s, "--url="):
+			a.url = strings.TrimPrefix(s, "--url=")
+		case strings.HasPrefix(s, "--transport="):
+			a.transport = strings.TrimPrefix(s, "--transport=")
 		case s == "--sandbox" || s == "-sandbox":
 			a.sandbox = true
 		case s == "--yes" || s == "-yes" || s == "-y":
@@ -122,6 +165,15 @@ func parseArgs(in []string) (args, error) {
 			}
 			return a, fmt.Errorf("missing -- before the server command %q (write: airlock-mcp --name NAME -- %s …)", s, s)
 		}
+	}
+	if a.url != "" {
+		if a.name == "" {
+			return a, fmt.Errorf("--name NAME is required (the name the agent's config gives this server)")
+		}
+		return a, nil
+	}
+	if a.transport != "" {
+		return a, fmt.Errorf("--transport is for a remote server: give --url too")
 	}
 	return a, fmt.Errorf("missing -- and the server command after it")
 }

@@ -48,6 +48,11 @@ type Options struct {
 	// per-server profile (--sandbox).
 	Sandbox bool
 
+	// Upstream, when set, is the server in place of a child process
+	// (airlock-mcp --url; Argv is then empty), URL its address.
+	Upstream Upstream
+	URL      string
+
 	Stdin  io.Reader // from the client
 	Stdout io.Writer // to the client
 	Stderr io.Writer // the child's stderr and the proxy's own messages
@@ -138,6 +143,9 @@ func (o *Options) defaults() {
 // ExitConfig when the server could not be started.
 func Run(ctx context.Context, o Options) int {
 	o.defaults()
+	if o.Upstream != nil {
+		return runUpstream(ctx, o)
+	}
 	if len(o.Argv) == 0 {
 		fmt.Fprintln(o.Stderr, "airlock-mcp: no server command after --")
 		return exitUsage
@@ -190,7 +198,7 @@ func Run(ctx context.Context, o Options) int {
 		}
 	}
 	p.toServer = newLineWriter(childIn)
-	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(o.Argv))})
+	p.record(audit.Record{Event: "mcp_start", Detail: fmt.Sprintf("server %q: %s", o.Name, describeArgv(redactArgv(o.Argv)))})
 	if o.Log != nil && o.Gate.Policy != nil {
 		home := o.Log.Home()
 		c := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env, gate.FileDigest("contracts", filepath.Join(home, "contracts.yaml")))

@@ -264,5 +264,5 @@ func sandboxBanner(name string, s *sandboxed) string {
 
 func sandboxStartRecord(o Options, s *sandboxed) audit.Record {
 	digest := gate.ConfigOf("mcp", o.Gate.Policy, o.Gate.Env).Fingerprint()
-	return s.sess.StartRecord(describeArgv(o.Argv), fmt.Sprintf("server=%q cwd=%q policy=%s profile=%q profile_gaps=%q", o.Name, o.Dir, digest, s.profile.source, strings.Join(s.profile.gaps, "; ")))
+	return s.sess.StartRecord(describeArgv(redactArgv(o.Argv)), fmt.Sprintf("server=%q cwd=%q policy=%s profile=%q profile_gaps=%q", o.Name, o.Dir, digest, s.profile.source, strings.Join(s.profile.gaps, "; ")))
 }

@@ -25,8 +25,8 @@ type server struct {
 	// names none, the key tells for Gemini CLI (httpUrl "http", url "sse")
 	// and Codex CLI (url "http"); otherwise it is "".
 	Transport string
-	// Remote: the entry has no command, only a URL, so a stdio proxy
-	// cannot wrap it and Airlock does not see its calls.
+	// Remote: the agent connects to a URL, so Airlock sees its calls only
+	// once init has rewritten the entry into airlock-mcp --url.
 	Remote   bool
 	Disabled bool // disabled: true, or enabled: false
 	// Wrapped: the command launches airlock-mcp.

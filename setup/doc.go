@@ -15,8 +15,9 @@
 // TOML [mcp_servers.NAME] of Codex and Grok, Continue's and Goose's YAML.
 // Parse turns each into the same Server, with the line it sits on, so the
 // scanner and the doctor can point at it, and says which servers are
-// already wrapped (WrappedCommand) and which are remote: a stdio proxy
-// cannot wrap a URL, and Airlock says so rather than count it as covered.
+// already wrapped (WrappedCommand) and which are remote: init rewrites a
+// remote entry into the bridge, airlock-mcp --url (wrap_remote.go), where
+// it can, and says why where it cannot rather than count it as covered.
 //
 // Every file here is untrusted input: a project can ship .mcp.json or
 // .vscode/mcp.json. Parsing never panics, refuses files over MaxFileSize,

@@ -158,10 +158,14 @@ func (run *initRun) store(st Store) {
 	var lines []line
 	var todo []string
 	stale := map[string]bool{}
+	remote := map[string]bool{}
 	for _, s := range cfg.Servers {
 		switch {
 		case s.Command != "" && !s.Wrapped && !s.Remote:
 			todo = append(todo, s.Name)
+		case s.Remote && remoteWhyNot(st, s) == "":
+			todo = append(todo, s.Name)
+			remote[s.Name] = true
 		case s.Wrapped && s.Project == "" && s.WrapName == s.Name && len(s.Inner) > 0 && installedKnown(run.opt.MCPPath) && !sameProgram(s.Command, run.opt.MCPPath):
 			// Behind an airlock-mcp that is not the one installed (Airlock
 			// moved): unwrap and wrap again with the installed one.
@@ -174,6 +178,20 @@ func (run *initRun) store(st Store) {
 	argv := map[string][]string{}
 	failed := map[string]string{}
 	for _, name := range todo {
+		if remote[name] {
+			out, rec, err := wrapRemote(st, data, cur, serverByName(cur, name), run.opt.MCPPath)
+			if err != nil {
+				failed[name] = err.Error()
+				continue
+			}
+			data, recs = out, append(recs, rec)
+			argv[name] = []string{bridgeSentinel}
+			if cur, err = Parse(st, data); err != nil {
+				run.r.file(st.Path, st.Agent, actRefused, "internal error: "+err.Error())
+				return
+			}
+			continue
+		}
 		if stale[name] {
 			old := serverByName(cur, name)
 			if old == nil {
@@ -224,6 +242,8 @@ func (run *initRun) store(st Store) {
 		switch msg, bad := failed[s.Name]; {
 		case bad:
 			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actRefused, Detail: msg})
+		case argv[s.Name] != nil && remote[s.Name]:
+			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "remote " + s.URL + ", through airlock-mcp --url"})
 		case argv[s.Name] != nil && stale[s.Name]:
 			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "moved from " + s.Command + " to " + run.opt.MCPPath})
 		case argv[s.Name] != nil:
@@ -268,6 +288,9 @@ func serverState(st Store, s server, straggler string) line {
 		}
 	case s.Remote:
 		l.Action, l.Detail = actRemote, s.URL
+		if why := remoteWhyNot(st, s); why != "" {
+			l.Detail += ": " + why
+		}
 	case s.Command == "" && s.Transport == "builtin":
 		l.Action, l.Detail = actSkipped, "built into "+st.Agent+": no process to wrap"
 	case s.Command == "":

@@ -106,6 +106,22 @@ func TestInitWrapsEveryStdioServerExactlyOnce(t *testing.T) {
 		for i, o := range old.Servers {
 			n := now.Servers[i]
 			key := p + "\x00" + o.Name
+			if o.Remote && remoteWhyNot(o.Store, o) == "" {
+				// a remote server becomes its bridge: airlock-mcp --url, its
+				// headers in the env, none on the command line
+				if !readsAsBridge(o, n) || n.Command != h.opt.MCPPath {
+					t.Errorf("%s: %s reads %q %q, want airlock-mcp --name %s --url %s", p, o.Name, n.Command, n.Args, o.Name, o.URL)
+				}
+				for _, a := range n.Args {
+					if strings.Contains(a, "Bearer") || strings.Contains(a, "${") || strings.Contains(a, "$GITHUB") {
+						t.Errorf("%s: %s: a header reached the command line: %q", p, o.Name, n.Args)
+					}
+				}
+				if wrappedLines[key] != 1 {
+					t.Errorf("%s: %s reported wrapped %d times", p, o.Name, wrappedLines[key])
+				}
+				continue
+			}
 			if o.Command == "" || o.Wrapped {
 				if !sameServer(o, n, false) {
 					t.Errorf("%s: %s changed though it needed no wrap:\n was %+v\n now %+v", p, o.Name, o, n)

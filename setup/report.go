@@ -34,7 +34,7 @@ type line struct {
 const (
 	actWrapped        = "wrapped"
 	actAlreadyWrapped = "already wrapped"
-	actRemote         = "remote: not gateable by a stdio proxy"
+	actRemote         = "remote: not wrapped"
 	actLeftAlone      = "left alone"
 	actSkipped        = "skipped"
 	actRefused        = "refused"
@@ -96,7 +96,7 @@ func (r *Report) server(path, agent, name, action, detail string) {
 //
 //	/home/dev/.cursor/mcp.json: backed up to /home/dev/.airlock/backups/…
 //	/home/dev/.cursor/mcp.json: github: wrapped
-//	/home/dev/.cursor/mcp.json: figma: remote: not gateable by a stdio proxy (http://127.0.0.1:3845/mcp)
+//	/home/dev/.zed/settings.json: figma: remote: not wrapped (http://127.0.0.1:3845/mcp: airlock init does not rewrite Zed's remote entries yet; …)
 //
 // Names, URLs and paths come from files a repository may ship: control
 // characters in them are escaped, so a server name cannot clear the

@@ -175,6 +175,12 @@ func checkEdit(st Store, before *Config, after []byte, wrapped map[string][]stri
 			return refuse("internal error: the edit moved server %q", old.Name)
 		}
 		if argv, ok := wrapped[old.Name]; ok && old.Project == "" {
+			if old.Remote && len(argv) == 1 && argv[0] == bridgeSentinel {
+				if !readsAsBridge(old, now) {
+					return refuse("internal error: server %q does not read as the bridge to %s after the edit", old.Name, old.URL)
+				}
+				continue
+			}
 			if !now.Wrapped || now.WrapName != old.Name || !reflect.DeepEqual(now.Inner, argv) || !sameServer(old, now, true) {
 				return refuse("internal error: server %q does not read as wrapped after the edit", old.Name)
 			}

@@ -24,7 +24,7 @@ type storeStatus struct {
 	Store Store  `json:"store"`
 	Error string `json:"error,omitempty"` // the file could not be read, or read cleanly
 	// Wrapped: behind airlock-mcp. Stragglers: stdio servers that are not.
-	// Remote: URLs, which a stdio proxy cannot wrap. HookGated: Claude
+	// Remote: URLs not behind airlock-mcp --url. HookGated: Claude
 	// Code's own servers (~/.claude.json), whose calls airlock-hook sees.
 	Wrapped    []string `json:"wrapped,omitempty"`
 	Stragglers []string `json:"stragglers,omitempty"`
@@ -35,6 +35,9 @@ type storeStatus struct {
 	// airlock-mcp (missing, moved, another file), or --name gives another
 	// server's name (its grants and pins). Each item says which.
 	Misrouted []string `json:"misrouted,omitempty"`
+	// Bridges: the wrapped servers that are remote ones behind
+	// airlock-mcp --url, name and URL (wrap_remote.go).
+	Bridges []Bridge `json:"bridges,omitempty"`
 }
 
 // HookStatus is Airlock's hook in Claude Code's user settings.
@@ -110,6 +113,9 @@ func Status(opt Options) (*StatusReport, error) {
 						ss.Misrouted = append(ss.Misrouted, fmt.Sprintf("%q %s", name, why))
 					} else {
 						ss.Wrapped = append(ss.Wrapped, name)
+						if u := bridgeURL(&s); u != "" {
+							ss.Bridges = append(ss.Bridges, Bridge{Name: s.WrapName, URL: u})
+						}
 					}
 				case s.Remote:
 					ss.Remote = append(ss.Remote, name)
@@ -154,8 +160,8 @@ func misrouted(s server, mcpPath string) string {
 		return "runs behind airlock-mcp without --name"
 	case s.WrapName != s.Name:
 		return fmt.Sprintf("runs behind airlock-mcp as %q: another server's grants, pins and contract apply to it", s.WrapName)
-	case len(s.Inner) == 0:
-		return "runs behind airlock-mcp with no command after --"
+	case len(s.Inner) == 0 && bridgeURL(&s) == "":
+		return "runs behind airlock-mcp with no command after -- (and no --url)"
 	}
 	return ""
 }

@@ -41,6 +41,9 @@ func wrapServer(st Store, data []byte, cfg *Config, name, mcp string) ([]byte, w
 // is still behind airlock-mcp under that name; ok is false (and data
 // unchanged) when it is not.
 func unwrapServer(st Store, data []byte, cfg *Config, rec wrapRecord) (out []byte, ok bool, err error) {
+	if rec.Remote != "" {
+		return unwrapRemote(st, data, cfg, rec)
+	}
 	s := serverByName(cfg, rec.Name)
 	if s == nil || !s.Wrapped || s.WrapName != rec.Name {
 		return data, false, nil

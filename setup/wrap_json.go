@@ -16,6 +16,9 @@ type wrapRecord struct {
 	// the installed one ("" for a fresh wrap): undoing the repoint puts
 	// that program back rather than unwrapping the server.
 	Was string `json:"was,omitempty"`
+	// Remote is a remote server's entry as it was written, when init
+	// rewrote it into the bridge (wrap_remote.go); "" for a stdio wrap.
+	Remote string `json:"remote,omitempty"`
 }
 
 const (

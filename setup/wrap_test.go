@@ -231,7 +231,7 @@ func TestHookCommandWords(t *testing.T) {
 
 func TestReportEscapesWhatATerminalWouldRun(t *testing.T) {
 	l := line{Path: "/w/.mcp.json", Server: "gh\x1b[2J\u202e", Action: actRemote, Detail: "https://x/\x07\xff"}
-	want := `/w/.mcp.json: gh\x1b[2J\u202e: remote: not gateable by a stdio proxy (https://x/\x07\xff)`
+	want := `/w/.mcp.json: gh\x1b[2J\u202e: remote: not wrapped (https://x/\x07\xff)`
 	if got := l.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -56,6 +56,8 @@ var argShapes = map[string]argShape{
 	"pins approve":      {min: 1, max: 1, usage: "NAME"},
 	"pins reject":       {min: 1, max: 1, usage: "NAME"},
 	"pins forget":       {min: 1, max: 1, usage: "NAME"},
+	"mcp login":         {min: 1, max: 1, usage: "NAME"},
+	"mcp logout":        {min: 1, max: 1, usage: "NAME"},
 	"contracts list":    {},
 	"contracts show":    {min: 1, max: 1, usage: "NAME"},
 	"contracts promote": {min: 1, max: 1, usage: "NAME"},

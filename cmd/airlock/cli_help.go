@@ -31,7 +31,7 @@ var commandOrder = []string{
 	"demo", "init", "doctor", "uninstall",
 	"check", "allow", "taint", "log", "monitor", "profile", "policy", "scan",
 	"verify", "report", "breach", "export", "forward", "audit",
-	"pins", "contracts", "update",
+	"pins", "mcp", "contracts", "update",
 	"run", "askd",
 }
 
@@ -40,7 +40,7 @@ var commandCategory = map[string]string{
 	"check": catEveryday, "allow": catEveryday, "taint": catEveryday, "log": catEveryday, "monitor": catEveryday,
 	"profile": catEveryday, "policy": catEveryday, "scan": catEveryday,
 	"verify": catEvidence, "report": catEvidence, "breach": catEvidence, "export": catEvidence, "forward": catEvidence, "audit": catEvidence,
-	"pins": catMCP, "contracts": catMCP, "update": catMCP,
+	"pins": catMCP, "mcp": catMCP, "contracts": catMCP, "update": catMCP,
 	"run": catSandbox, "askd": catSandbox,
 }
 
@@ -267,6 +267,17 @@ var helpTable = map[string]cmdHelp{
 	"pins forget": {
 		examples: []string{"airlock pins forget github"},
 		exits:    []exitCode{{0, "forgotten"}, {1, "no such server, or the pins could not be written"}},
+	},
+	"mcp": {
+		examples: []string{"airlock mcp login linear", "airlock mcp logout linear"},
+	},
+	"mcp login": {
+		examples: []string{"airlock mcp login linear", "airlock mcp login linear --url https://mcp.linear.app/mcp"},
+		exits:    []exitCode{{0, "logged in; the token is kept in the home"}, {1, "the login failed, or the server's address is unknown (give --url)"}},
+	},
+	"mcp logout": {
+		examples: []string{"airlock mcp logout linear"},
+		exits:    []exitCode{{0, "the tokens are deleted, or there were none"}, {1, "the login file could not be removed"}},
 	},
 	"contracts": {
 		examples: []string{"airlock contracts list", "airlock contracts show github", "airlock contracts promote github"},

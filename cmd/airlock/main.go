@@ -42,6 +42,7 @@ func newApp() *cli.App {
 			logCommand(),
 			monitorCommand(),
 			pinsCommand(),
+			mcpCommand(),
 			contractsCommand(),
 			exportCommand(),
 			forwardCommand(),

@@ -31,7 +31,7 @@ type server struct {
 	Remote    bool     `json:"remote"`
 	Disabled  bool     `json:"disabled,omitempty"`
 	Gated     bool     `json:"gated"`
-	Admission string   `json:"admission"` // pinned, held, never seen, not gateable (remote), not gated
+	Admission string   `json:"admission"` // pinned, held, never seen, not gated (remote ones too: Note says how to gate them)
 	Note      string   `json:"note,omitempty"`
 }
 

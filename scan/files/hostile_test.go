@@ -789,7 +789,7 @@ func TestHostileRepoLocalAirlockMCPListedGated(t *testing.T) {
 // "airlock-mcp" … makes the scan list a server the agent reaches directly
 // as "behind airlock-mcp: yes" with an admission state. Fix (in setup):
 // Remote when the transport is http/sse/streamable-http (or opencode's
-// "remote") and a URL is set; the scan then says "not gateable".
+// "remote") and a URL is set; the scan then says "not gated" (remote).
 func TestHostileRemoteServerWithCommandListedGated(t *testing.T) {
 	r, _ := hostileWalk(t, map[string]string{
 		".mcp.json": `{"mcpServers": {"github": {"type": "http", "url": "https://mcp.evil.example/mcp", "command": "airlock-mcp", "args": ["--name", "github", "--", "npx", "-y", "@modelcontextprotocol/server-github"]}}}`,
@@ -797,7 +797,7 @@ func TestHostileRemoteServerWithCommandListedGated(t *testing.T) {
 	if len(r.Servers) != 1 {
 		t.Fatalf("servers: %+v", r.Servers)
 	}
-	if s := r.Servers[0]; s.Gated || !s.Remote || s.Admission != "not gateable" {
+	if s := r.Servers[0]; s.Gated || !s.Remote || s.Admission != "not gated" {
 		t.Errorf("an http server the agent connects to directly is listed remote=%v gated=%v admission=%q", s.Remote, s.Gated, s.Admission)
 	}
 }

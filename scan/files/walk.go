@@ -285,8 +285,8 @@ func servers(p string, st setup.Store, cfg *setup.Config, admission func(string)
 		}
 		switch {
 		case s.Remote:
-			v.Admission = "not gateable"
-			v.Note = "remote server: a stdio proxy cannot wrap it"
+			v.Admission = "not gated"
+			v.Note = "remote server: airlock init puts it behind airlock-mcp --url where it can rewrite the agent's config, or write airlock-mcp --name NAME --url URL in its place"
 		case !s.Wrapped:
 			v.Admission = "not gated"
 			if st.Agent == "Claude Code" {

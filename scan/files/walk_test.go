@@ -144,7 +144,7 @@ func TestConfigFindings(t *testing.T) {
 	if s := got["wrapped"]; !s.Gated || s.Admission != "pinned" {
 		t.Errorf("wrapped: %+v", s)
 	}
-	if s := got["far"]; !s.Remote || s.Gated || s.Admission != "not gateable" || s.URL == "" {
+	if s := got["far"]; !s.Remote || s.Gated || s.Admission != "not gated" || s.URL == "" {
 		t.Errorf("far: %+v", s)
 	}
 	if s := got["ok"]; s.Gated || s.Admission != "not gated" || s.Line != 2 || len(s.Command) != 4 {

@@ -1,0 +1,106 @@
+package mcpproxy
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentairlock/airlock/mcpproxy/remote"
+)
+
+// headerEnvPrefix names the variables static headers reach the bridge
+// in: AIRLOCK_MCP_HEADER_1="Authorization: Bearer …". A process's
+// environment is its owner's to read; its command line is everyone's.
+const headerEnvPrefix = "AIRLOCK_MCP_HEADER_"
+
+// newRemote builds the HTTP upstream of airlock-mcp --url.
+func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
+	headers, err := envHeaders(os.Environ())
+	if err != nil {
+		return nil, err
+	}
+	client := remote.NewHTTPClient()
+	var auth remote.Authorizer
+	if o.Log != nil {
+		st := remote.Store{Home: o.Log.Home(), Name: a.name}
+		auth, err = remote.NewAuthorizer(st, a.url, client)
+		if err != nil {
+			return nil, err
+		}
+		// where the server is, for airlock mcp login NAME and doctor
+		if err := st.SaveServer(remote.Server{URL: a.url, Transport: a.transport}); err != nil {
+			fmt.Fprintf(o.Stderr, "airlock-mcp: %v\n", err)
+		}
+	}
+	var loginNeeded func()
+	if o.Log != nil {
+		st := remote.Store{Home: o.Log.Home(), Name: a.name}
+		var once sync.Once
+		loginNeeded = func() {
+			_ = st.MarkLoginNeeded()
+			once.Do(func() {
+				fmt.Fprintf(o.Stderr, "airlock-mcp: the remote server %q needs a login: run airlock mcp login %s\n", a.name, a.name)
+			})
+		}
+	}
+	return remote.New(remote.Options{
+		LoginNeeded: loginNeeded,
+		Name:        a.name,
+		URL:         a.url,
+		Transport:   a.transport,
+		Headers:     headers,
+		Auth:        auth,
+		HTTP:        client,
+		MaxMessage:  maxMsg,
+		Grace:       o.Grace,
+	})
+}
+
+// envHeaders reads the static headers from the environment, in the
+// variables' order: AIRLOCK_MCP_HEADER_n="Name: value";
+// AIRLOCK_MCP_HEADER_ENV_n="Name: VAR" and AIRLOCK_MCP_BEARER_ENV=VAR take
+// the value from the variable VAR (Codex passes variables through by name
+// and expands none). No value is ever quoted in an error.
+func envHeaders(env []string) (http.Header, error) {
+	h := http.Header{}
+	var names []string
+	vals := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vals[k] = v
+		if strings.HasPrefix(k, headerEnvPrefix) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		name, value, ok := strings.Cut(vals[k], ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+			return nil, fmt.Errorf("%s is not a header like \"Authorization: Bearer …\"", k)
+		}
+		value = strings.TrimSpace(value)
+		if strings.HasPrefix(k, headerEnvPrefix+"ENV_") {
+			v, set := vals[value]
+			if !set || v == "" {
+				return nil, fmt.Errorf("%s takes the %s header from $%s, which is not set (the agent's config must pass it through)", k, name, value)
+			}
+			value = v
+		}
+		if strings.ContainsAny(value, "\r\n") {
+			return nil, fmt.Errorf("%s: a header value may not hold a line break", k)
+		}
+		h.Add(name, value)
+	}
+	if v := vals["AIRLOCK_MCP_BEARER_ENV"]; v != "" {
+		tok, set := vals[v]
+		if !set || tok == "" || strings.ContainsAny(tok, "\r\n") {
+			return nil, fmt.Errorf("AIRLOCK_MCP_BEARER_ENV names $%s, which is not set (the agent's config must pass it through)", v)
+		}
+		h.Set("Authorization", "Bearer "+tok)
+	}
+	return h, nil
+}
