@@ -98,6 +98,6 @@ func (p demoPrinter) outro(res *demo.Result, keep bool) {
 	}
 	fmt.Fprintln(p.w)
 	fmt.Fprintln(p.w, "Next, on your own machine:")
-	fmt.Fprintf(p.w, "  %s    wire Airlock into your agents (the Claude Code hook, the MCP proxy)\n", p.paint(ansiBold, "airlock init"))
+	fmt.Fprintf(p.w, "  %s    wire Airlock into your agents (each agent's hooks, the MCP proxy)\n", p.paint(ansiBold, "airlock init"))
 	fmt.Fprintf(p.w, "  %s  check what is covered and what is not\n", p.paint(ansiBold, "airlock doctor"))
 }
