@@ -116,11 +116,15 @@ func TestAskChannelThroughTheProxy(t *testing.T) {
 	d.waitFor(t, `"mcp__fake__echo"`, 1)
 	d.waitFor(t, "Allow this call?", 1)
 	io.WriteString(d.in, "y\n")
-	if got := <-first; got != "hello\u202e" {
+	// approved, the call is served; its echo carries the bidi control
+	// character back, and the paranoid profile withholds such a result
+	// (the ingress plane): the answer says so, which only a served call gets
+	const served = "Airlock withheld the server's answer to tools/call (mcp__fake__echo)"
+	if got := <-first; !strings.Contains(got, served) {
 		t.Fatalf("approved call: %q", got)
 	}
 	// the same call again: remembered, nobody is asked
-	if got := <-call(c, "hello\u202e"); got != "hello\u202e" {
+	if got := <-call(c, "hello\u202e"); !strings.Contains(got, served) {
 		t.Fatalf("retry: %q", got)
 	}
 	if n := strings.Count(d.out.String(), "Allow this call?"); n != 1 {
