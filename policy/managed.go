@@ -18,7 +18,7 @@ import (
 // overlay or by an AIRLOCK_* variable. What it can do:
 //
 //   - mode, default, ask_fallback and escalate are floors: the policy in
-//     force is at least as strict;
+//     force is at least as strict; its egress caps are ceilings;
 //   - its rules (block or ask) are consulted on every call for a stricter
 //     answer, after the user's rules, grants and the overlay;
 //   - its forbids join the built-in ones, before them; nothing lifts them;
@@ -89,11 +89,21 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if len(raw.overrides) > 0 {
 		errs.Add(raw.lines["overrides"], "overrides: a managed policy relaxes no built-in forbid; to keep one the user may lift, leave it out of lock_forbids")
 	}
+	if len(raw.indicators) > 0 {
+		// the layer has no place for them: refused, never read and dropped
+		errs.Add(raw.lines["indicators"], "indicators: a managed policy adds no indicator (the built-in ones are graded for every policy): raise what they lead to with escalate:, or block the text with a rule")
+	}
 	var forbids []*Rule
 	for _, r := range raw.forbids {
 		f, err := compileBuiltinForbid(r, vars)
 		if err != nil {
 			errs.Add(r.line, "%v", err)
+			continue
+		}
+		if f.Action == Allow {
+			// a forbid answers before the built-in forbids after it and
+			// before every rule: one that allows would loosen both
+			errs.Add(r.line, "forbid %q: a managed forbid can only ask or block (action: %s)", r.ID, r.Action)
 			continue
 		}
 		forbids = append(forbids, f)
@@ -128,7 +138,22 @@ func (p *Policy) applyManaged(vars Vars) error {
 	}
 
 	// floors
-	p.Mode = max(p.Mode, m.Mode)
+	if m.Mode > p.Mode {
+		if p.ModeFromEnv != "" {
+			// AIRLOCK_MODE did not set the mode: nothing may say it did
+			p.Warnings = append(p.Warnings, fmt.Sprintf("AIRLOCK_MODE=%s is below the managed policy's mode %s (%s): the mode is %s", p.ModeFromEnv, m.Mode, file, m.Mode))
+			p.ModeFromEnv = ""
+		}
+		p.Mode = m.Mode
+	}
+	for h, n := range m.MaxBytesOut {
+		if cur, ok := p.MaxBytesOut[h]; !ok || n < cur {
+			if p.MaxBytesOut == nil {
+				p.MaxBytesOut = map[string]int64{}
+			}
+			p.MaxBytesOut[h] = n // a floor: the user's policy may lower a cap, never raise one
+		}
+	}
 	p.Default = stricter(p.Default, m.Default)
 	p.AskFallback = stricter(p.AskFallback, m.AskFallback)
 	for sev, a := range m.Escalate {
