@@ -22,7 +22,8 @@ import (
 //     line.
 //   - a native read (Read, NotebookRead) of an absolute path.
 //
-// Writes and edits (their content is not kept), searches (their pattern),
+// A target with a secret masked in it (audit masks every record) is not
+// replayable either. Writes and edits (their content is not kept), searches (their pattern),
 // fetches (their prompt) and MCP calls (their arguments are a digest) are
 // not replayable.
 func ReplayInput(tool, target, detail string) (input []byte, why string) {
@@ -31,6 +32,12 @@ func ReplayInput(tool, target, detail string) (input []byte, why string) {
 	}
 	if target == "" {
 		return nil, "the record names no target"
+	}
+	if strings.Contains(target, "[masked ") {
+		// the log never holds a secret (audit masks it): the call rebuilt
+		// from the mask is not the call that ran, and may be decided
+		// otherwise than it would be
+		return nil, "the record keeps the command with a secret masked, not as it ran"
 	}
 	switch toolKindOf(tool) {
 	case kindShell:

@@ -19,6 +19,7 @@ func TestReplayInput(t *testing.T) {
 		{"Bash", "169.254.169.254", "reached by curl in argument command; payload_digests=sha256:4e3e", "", "the record keeps the path or host that decided, not the command"},
 		{"Bash", "git push --force origin main", "decided on a part of argument command", "", "the record keeps the part of the command that decided, not the whole line"},
 		{"Bash", "echo aaaa…", "", "", "the record keeps the part of the command that decided, not the whole line"},
+		{"Bash", "curl -H 'Authorization: token [masked github-token sha256:1a2b3c4d]' https://api.github.com/", "", "", "the record keeps the command with a secret masked, not as it ran"},
 		{"Read", "/srv/docs/README.md", "", `{"file_path":"/srv/docs/README.md"}`, ""},
 		{"Read", "docs/README.md", "", "", "the record keeps no absolute path"},
 		{"Write", "/srv/x", "", "", "a write's content is not kept"},
