@@ -136,6 +136,8 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 		fix = "airlock report"
 	case d.Source == policy.FromOverlay:
 		fix = "the project's .airlock policy refuses it; a grant cannot lift it"
+	case d.Source == policy.FromManaged:
+		fix = "your organisation's managed policy refuses it; a grant cannot lift it (ask your administrator)"
 	}
 	src := c.Source
 	if c.Server != "" {
