@@ -2,8 +2,14 @@ package gate
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 )
 
@@ -31,5 +37,32 @@ func TestManagedDirectoryNotMountedOver(t *testing.T) {
 		if d := g.Decide(Call{Source: "cli", Tool: "Bash", Input: in, Cwd: fx.WS, Attended: true}).Decision; d.Source == policy.FromForbid {
 			t.Errorf("%s: stopped by %s", cmd, d.Rule)
 		}
+	}
+}
+
+// On a managed machine a call refused because it could not be recorded is
+// refused with AIRLOCK_FAIL_OPEN=1 too, and its reason does not send the
+// agent after that variable.
+func TestUnrecordedOnAManagedMachine(t *testing.T) {
+	g, fx := fixtureGate(t, "default") // loaded unmanaged; the marker appears after
+	dir := t.TempDir()
+	old := home.SetManagedDirForTest(dir)
+	t.Cleanup(func() { home.SetManagedDirForTest(old) })
+	if err := os.WriteFile(filepath.Join(dir, "managed.required"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.Log = failingLog{err: fmt.Errorf("audit: append: %w", syscall.ENOSPC)}
+	g.Env.Getenv = func(k string) string {
+		if k == FailOpenEnv {
+			return "1"
+		}
+		return ""
+	}
+	res := g.Decide(Call{Source: "hook", Tool: "Bash", Input: []byte(`{"command":"ls"}`), Cwd: fx.WS, Attended: true})
+	if res.Effective != policy.Block || res.Decision.Rule != ruleUnrecorded {
+		t.Fatalf("an unrecorded call on a managed machine was %s (%+v)", res.Effective, res.Decision)
+	}
+	if strings.Contains(res.Decision.Reason, "set "+FailOpenEnv) {
+		t.Errorf("the refusal names a variable refused here: %s", res.Decision.Reason)
 	}
 }

@@ -231,6 +231,12 @@ func fail(o Options, pass bool, err error) int {
 		fmt.Fprintf(o.Stderr, "airlock: %s (not blocking)\n", oneLine(err.Error()))
 		return ExitAllow
 	}
+	if home.ManagedInForce() {
+		// the variable is refused here: naming it would send the agent
+		// after a way out that is not one
+		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s. Airlock fails closed, and AIRLOCK_FAIL_OPEN lets nothing through on this managed machine: fix the problem (or ask your administrator).\n", oneLine(err.Error()))
+		return ExitBlock
+	}
 	fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s. Airlock fails closed; fix the problem, or set AIRLOCK_FAIL_OPEN=1 to let calls through while it is broken.\n", oneLine(err.Error()))
 	return ExitBlock
 }
