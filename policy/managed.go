@@ -112,12 +112,24 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if err != nil {
 		return err
 	}
+	// what a user's override can name, and so a lock: the built-in
+	// forbids and those Airlock's own records make (the binaries, the
+	// feed's hosts), in the order parse lists them
+	recorded, err := recordedForbids(vars.AirlockHome)
+	if err != nil {
+		return err
+	}
+	builtin = append(builtin, recorded...)
 	var locked []string
 	for _, id := range raw.LockForbids {
 		if id == "all" {
 			for _, f := range builtin {
 				locked = append(locked, f.ID)
 			}
+			continue
+		}
+		if slices.Contains(recordedIDs, id) {
+			locked = append(locked, id) // locked where its record is there
 			continue
 		}
 		if !hasForbid(builtin, id) {

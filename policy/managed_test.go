@@ -266,3 +266,28 @@ func TestManagedFloorOverAirlockMode(t *testing.T) {
 		t.Errorf("the refused AIRLOCK_MODE is not said: %q", p.Warnings)
 	}
 }
+
+// lock_forbids: all locks every forbid a user's override can name: the
+// binaries record's forbid too, which the user's list holds beyond the
+// built-ins; and a lock may name it.
+func TestManagedLockAllCoversTheRecordedForbids(t *testing.T) {
+	for _, lock := range []string{"all", "[gate.binaries-recorded]"} {
+		t.Run(lock, func(t *testing.T) {
+			o := managedEnv(t, "rules: []\noverrides:\n  - forbid: gate.binaries-recorded\n    reason: I rebuild airlock here\n", "rules: []\nlock_forbids: "+lock+"\n")
+			bin := filepath.Join(o.Home, "tools", "gatekeeper") // a name only the record knows
+			if err := os.WriteFile(filepath.Join(o.AirlockHome, BinariesFile), BinariesRecord(bin), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := decideIn(t, p, o, "Write", `{"file_path":"`+bin+`","content":"x"}`); d.Action != Block || d.Rule != "gate.binaries-recorded" {
+				t.Errorf("a write to a recorded binary under lock_forbids %s: %s by %s", lock, d.Action, d.Rule)
+			}
+			if !strings.Contains(strings.Join(p.Warnings, "\n"), "your override of gate.binaries-recorded") {
+				t.Errorf("the ignored override is not said: %q", p.Warnings)
+			}
+		})
+	}
+}
