@@ -230,3 +230,10 @@ func (p *Policy) managedDecision(f *Facts, d Decision) Decision {
 func (p *Policy) grantsBarred(f *Facts) bool {
 	return p.managed != nil && p.managed.noGrants != nil && p.managed.noGrants.matchToolOf(f)
 }
+
+// GrantsBarredFor reports whether the managed layer's no_grants names the
+// tool a grant is written for (airlock allow refuses to write one that
+// would never apply).
+func (p *Policy) GrantsBarredFor(tool string) bool {
+	return p.managed != nil && p.managed.noGrants != nil && p.managed.noGrants.matchTool(tool)
+}
