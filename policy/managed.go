@@ -62,7 +62,25 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if err := airlockhome.CheckManaged(file, fi); err != nil {
 		return fmt.Errorf("the managed policy is not the administrator's alone, so every call is refused: %w", err)
 	}
-	data, err := regular.ReadState(file, maxPolicyBytes)
+	// not as Airlock state (regular.ReadState), which must be the
+	// reader's own: the managed file is root's and every user reads it.
+	// The file opened is checked again, so what is read is what was
+	// checked (no swap between the Lstat above and the open).
+	data, err := readPolicyFile(file, func(path string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := regular.Open(path, flag|noFollow, perm)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err == nil {
+			err = airlockhome.CheckManaged(path, fi)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	})
 	if err != nil {
 		return fmt.Errorf("the managed policy %s: %w", file, err)
 	}
