@@ -58,7 +58,7 @@ func TestHostileShapeCollidesOnNormalisedToolName(t *testing.T) {
 // Correct: blockNote maps FromEscalation and FromOverlay to a fix that
 // works (e.g. "airlock report" / "edit the project policy").
 func TestHostileBlockNoteSuggestsAGrantThatCannotHelp(t *testing.T) {
-	for _, src := range []policy.Source{policy.FromEscalation, policy.FromOverlay} {
+	for _, src := range []policy.Source{policy.FromEscalation, policy.FromOverlay, policy.FromManaged} {
 		n := blockNote(Call{Source: "hook", Tool: "Bash"}, policy.Decision{Action: policy.Block, Source: src, Rule: "x", Reason: "y"})
 		if strings.Contains(n.Fix, "allow last") {
 			t.Errorf("a %s block suggests %q, a grant the gate consults before %s", src, n.Fix, src)

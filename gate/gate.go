@@ -10,6 +10,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/ask/question"
@@ -173,6 +174,8 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 		fix = "airlock report"
 	case d.Source == policy.FromOverlay:
 		fix = "the project's .airlock policy refuses it; a grant cannot lift it"
+	case d.Source == policy.FromManaged:
+		fix = "your organisation's managed policy refuses it; a grant cannot lift it (ask your administrator)"
 	}
 	src := c.Source
 	if c.Server != "" {
@@ -313,7 +316,7 @@ func (g *Gate) record(c Call, res Result) error {
 		Rule:       d.Rule,
 		Reason:     d.Reason,
 		Target:     d.Target,
-		Detail:     joinNote(joinNote(detail(d), res.Note), payloadNote(res.Facts, c.Input)),
+		Detail:     joinNote(joinNote(withPartNote(detail(d), c.Tool, d, res.Facts), res.Note), payloadNote(res.Facts, c.Input)),
 		Mode:       res.Mode.String(),
 		Asked:      res.Asked,
 		ArgsDigest: audit.ArgsDigest(c.Input),
@@ -322,6 +325,24 @@ func (g *Gate) record(c Call, res Result) error {
 		return fmt.Errorf("record the decision: %w", err)
 	}
 	return nil
+}
+
+// withPartNote adds to a record's detail, when a shell call's decision
+// names a part of its command rather than the whole (one simple command
+// of a line, a text cut short or with a secret masked) and the detail does
+// not already say which argument the target came from, that it is a part:
+// the record then keeps too little to rebuild the call, and policy replay
+// must not re-decide the part as if it were the call (policy.ReplayInput
+// reads the note).
+func withPartNote(detail, tool string, d policy.Decision, f *policy.Facts) string {
+	if f == nil || d.Target == "" || d.Target == f.Primary || !policy.IsShellTool(tool) || strings.Contains(detail, " in argument ") {
+		return detail
+	}
+	arg := f.PrimaryArg
+	if arg == "" {
+		arg = "command"
+	}
+	return joinNote(detail, policy.PartOfCallNote+arg)
 }
 
 func detail(d policy.Decision) string {

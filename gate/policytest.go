@@ -19,8 +19,9 @@ type TestOutcome struct {
 // test expects: the action (before the mode) and, when the test names
 // one, the rule. A forbid's example passes when that forbid stops the call
 // (alone, when another forbid earlier in the list stops it first), and a
-// forbid's look-alike (expect allow) when that forbid is not what stops it:
-// the policy may still ask on other grounds. cwd is where a test without
+// forbid's look-alike (expect allow) when that forbid does not stop it,
+// alone either: the policy may still ask or block on other grounds. A
+// rule of the policy that has the forbid's id is not the forbid. cwd is where a test without
 // cwd: runs.
 func (g *Gate) RunTest(t policy.Test, cwd string) TestOutcome {
 	out := TestOutcome{Test: t}
@@ -45,25 +46,33 @@ func (g *Gate) RunTest(t policy.Test, cwd string) TestOutcome {
 	call := Call{Source: "cli", Tool: t.Tool, Input: t.Input, Cwd: dir, Attended: true}
 	d := g.Decide(call).Decision
 	out.Decision = d
+	byForbid := func(d policy.Decision) bool { return d.Source == policy.FromForbid && d.Rule == t.Forbid }
+	// alone decides the call with the test's forbid as the only forbid:
+	// what that forbid does to it whatever forbid comes first
+	alone := func() policy.Decision {
+		p := *g.Policy
+		p.Forbids = nil
+		for _, f := range g.Policy.Forbids {
+			if f.ID == t.Forbid {
+				p.Forbids = append(p.Forbids, f)
+			}
+		}
+		ag := *g
+		ag.Policy = &p
+		return ag.Decide(call).Decision
+	}
 	switch {
 	case t.Forbid == "":
 		out.Pass = d.Action == t.Expect && (t.Rule == "" || d.Rule == t.Rule)
 	case t.Expect == policy.Allow:
-		out.Pass = d.Rule != t.Forbid
+		// a look-alike: the forbid does not stop it, even where another
+		// forbid stops it first
+		out.Pass = !byForbid(d) && (d.Source != policy.FromForbid || !byForbid(alone()))
 	default:
-		out.Pass = d.Action == t.Expect && d.Rule == t.Forbid
+		out.Pass = d.Action == t.Expect && byForbid(d)
 		if !out.Pass && d.Action == t.Expect {
-			alone := *g.Policy
-			alone.Forbids = nil
-			for _, f := range g.Policy.Forbids {
-				if f.ID == t.Forbid {
-					alone.Forbids = append(alone.Forbids, f)
-				}
-			}
-			ag := *g
-			ag.Policy = &alone
-			d2 := ag.Decide(call).Decision
-			out.Pass = d2.Action == t.Expect && d2.Rule == t.Forbid
+			d2 := alone()
+			out.Pass = d2.Action == t.Expect && byForbid(d2)
 		}
 	}
 	return out

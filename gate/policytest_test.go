@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentairlock/airlock/internal/corpus"
@@ -80,5 +82,44 @@ func TestRunTestCanFail(t *testing.T) {
 	og.Policy = &over
 	if o := og.RunTest(ex[0], fx.WS); o.Pass || o.Skipped == "" {
 		t.Errorf("an overridden forbid's example ran: %+v", o)
+	}
+}
+
+// A forbid's example passes only for the forbid's own reason: a look-alike
+// (expect allow) that another forbid stops first still fails when the
+// forbid would stop it too, and a rule of the policy that shares the
+// forbid's id is not the forbid.
+func TestRunTestForbidForTheRightReason(t *testing.T) {
+	g, fx := fixtureGate(t, "default")
+	mk := func(p *policy.Policy, yaml string) []policy.Test {
+		tests, err := policy.Tests([]byte(yaml), "t.yaml", p.Vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tests
+	}
+	// destroy.truncate stops it first; gate.managed-policy would stop it too
+	look := mk(g.Policy, "forbids:\n  - id: gate.managed-policy\n    tests:\n      - bash: \"sudo cp /dev/null /etc/airlock/managed.yaml\"\n        expect: allow\n")
+	if o := g.RunTest(look[0], fx.WS); o.Pass {
+		t.Errorf("a look-alike the forbid stops passed because another forbid stopped it first: %+v", o.Decision)
+	}
+	// and a true look-alike another forbid stops still passes
+	ok := mk(g.Policy, "forbids:\n  - id: gate.managed-policy\n    tests:\n      - bash: \"cat ~/.ssh/id_rsa /etc/airlock/managed.yaml\"\n        expect: allow\n")
+	if o := g.RunTest(ok[0], fx.WS); !o.Pass {
+		t.Errorf("a read of the managed file, stopped by secrets.ssh, failed as gate.managed-policy's look-alike: %+v", o.Decision)
+	}
+
+	file := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(file, []byte("mode: enforce\ndefault: allow\nrules:\n  - id: secrets.ssh\n    tool: Bash\n    command: {program: ls}\n    action: block\n    reason: a rule named as the forbid\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.LoadFile(file, g.Policy.Vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := &Gate{Policy: p, Env: g.Env}
+	ex := mk(p, "forbids:\n  - id: secrets.ssh\n    tests:\n      - bash: ls\n")
+	if o := rg.RunTest(ex[0], fx.WS); o.Pass {
+		t.Errorf("a forbid's example passed on a rule that shares the forbid's id: %+v", o.Decision)
 	}
 }

@@ -37,9 +37,13 @@ func (g *Gate) refuseUnrecorded(res *Result) {
 		res.Note = joinNote(res.Note, "not recorded, let through because "+FailOpenEnv+"=1: "+why)
 		return
 	}
+	way := " (or set " + FailOpenEnv + "=1 to let calls through unrecorded)"
+	if home.ManagedInForce() {
+		way = " (" + FailOpenEnv + " lets nothing through on this managed machine)"
+	}
 	res.Decision = policy.Decision{
 		Action: policy.Block, Source: policy.FromError, Rule: ruleUnrecorded, Target: res.Decision.Target,
-		Reason: "Airlock refuses a call it cannot record: " + why + " (or set " + FailOpenEnv + "=1 to let calls through unrecorded)",
+		Reason: "Airlock refuses a call it cannot record: " + why + way,
 	}
 	res.Effective = policy.Block
 }

@@ -382,6 +382,11 @@ func fail(o Options, pass bool, err error) int {
 		return ExitAllow
 	}
 	msg := fmt.Sprintf("%s. Airlock fails closed; fix the problem, or set AIRLOCK_FAIL_OPEN=1 to let calls through while it is broken.", oneLine(err.Error()))
+	if home.ManagedInForce() {
+		// the variable is refused here: naming it would send the agent
+		// after a way out that is not one
+		msg = fmt.Sprintf("%s. Airlock fails closed, and AIRLOCK_FAIL_OPEN lets nothing through on this managed machine: fix the problem (or ask your administrator).", oneLine(err.Error()))
+	}
 	if o.Agent == Claude || o.Agent == "" {
 		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s\n", msg)
 		return ExitBlock

@@ -259,16 +259,11 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 	if err != nil {
 		return nil, err
 	}
-	if fr, err := feedHostsRule(vars.AirlockHome); err != nil {
+	recorded, err := recordedForbids(vars.AirlockHome)
+	if err != nil {
 		return nil, err
-	} else if fr != nil {
-		forbids = append(forbids, fr)
 	}
-	if br, err := binariesRule(vars.AirlockHome); err != nil {
-		return nil, err
-	} else if br != nil {
-		forbids = append(forbids, br)
-	}
+	forbids = append(forbids, recorded...)
 	for _, o := range raw.overrides {
 		if !hasForbid(forbids, o.Forbid) {
 			errs.Add(o.line, "override names %q, which is not a built-in forbid: run `airlock policy check --forbids` for the ids", o.Forbid)
@@ -943,6 +938,28 @@ func compileBuiltinForbid(r rawRule, vars Vars) (*Rule, error) {
 		return nil, fmt.Errorf("built-in forbids: %w", err)
 	}
 	return rule, nil
+}
+
+// recordedIDs are the ids of the forbids Airlock's own records make
+// (recordedForbids): an override may name them, so a lock may too.
+var recordedIDs = []string{feedHostsForbid, binariesForbid}
+
+// recordedForbids are the forbids Airlock's own records in airlockHome
+// make beyond the built-in list: the feed's collector hosts and the
+// recorded binaries, each when its record is there.
+func recordedForbids(airlockHome string) ([]*Rule, error) {
+	var out []*Rule
+	if fr, err := feedHostsRule(airlockHome); err != nil {
+		return nil, err
+	} else if fr != nil {
+		out = append(out, fr)
+	}
+	if br, err := binariesRule(airlockHome); err != nil {
+		return nil, err
+	} else if br != nil {
+		out = append(out, br)
+	}
+	return out, nil
 }
 
 func hasForbid(list []*Rule, id string) bool {

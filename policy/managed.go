@@ -18,7 +18,7 @@ import (
 // overlay or by an AIRLOCK_* variable. What it can do:
 //
 //   - mode, default, ask_fallback and escalate are floors: the policy in
-//     force is at least as strict;
+//     force is at least as strict; its egress caps are ceilings;
 //   - its rules (block or ask) are consulted on every call for a stricter
 //     answer, after the user's rules, grants and the overlay;
 //   - its forbids join the built-in ones, before them; nothing lifts them;
@@ -62,7 +62,25 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if err := airlockhome.CheckManaged(file, fi); err != nil {
 		return fmt.Errorf("the managed policy is not the administrator's alone, so every call is refused: %w", err)
 	}
-	data, err := regular.ReadState(file, maxPolicyBytes)
+	// not as Airlock state (regular.ReadState), which must be the
+	// reader's own: the managed file is root's and every user reads it.
+	// The file opened is checked again, so what is read is what was
+	// checked (no swap between the Lstat above and the open).
+	data, err := readPolicyFile(file, func(path string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := regular.Open(path, flag|noFollow, perm)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err == nil {
+			err = airlockhome.CheckManaged(path, fi)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	})
 	if err != nil {
 		return fmt.Errorf("the managed policy %s: %w", file, err)
 	}
@@ -89,11 +107,21 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if len(raw.overrides) > 0 {
 		errs.Add(raw.lines["overrides"], "overrides: a managed policy relaxes no built-in forbid; to keep one the user may lift, leave it out of lock_forbids")
 	}
+	if len(raw.indicators) > 0 {
+		// the layer has no place for them: refused, never read and dropped
+		errs.Add(raw.lines["indicators"], "indicators: a managed policy adds no indicator (the built-in ones are graded for every policy): raise what they lead to with escalate:, or block the text with a rule")
+	}
 	var forbids []*Rule
 	for _, r := range raw.forbids {
 		f, err := compileBuiltinForbid(r, vars)
 		if err != nil {
 			errs.Add(r.line, "%v", err)
+			continue
+		}
+		if f.Action == Allow {
+			// a forbid answers before the built-in forbids after it and
+			// before every rule: one that allows would loosen both
+			errs.Add(r.line, "forbid %q: a managed forbid can only ask or block (action: %s)", r.ID, r.Action)
 			continue
 		}
 		forbids = append(forbids, f)
@@ -102,12 +130,24 @@ func (p *Policy) applyManaged(vars Vars) error {
 	if err != nil {
 		return err
 	}
+	// what a user's override can name, and so a lock: the built-in
+	// forbids and those Airlock's own records make (the binaries, the
+	// feed's hosts), in the order parse lists them
+	recorded, err := recordedForbids(vars.AirlockHome)
+	if err != nil {
+		return err
+	}
+	builtin = append(builtin, recorded...)
 	var locked []string
 	for _, id := range raw.LockForbids {
 		if id == "all" {
 			for _, f := range builtin {
 				locked = append(locked, f.ID)
 			}
+			continue
+		}
+		if slices.Contains(recordedIDs, id) {
+			locked = append(locked, id) // locked where its record is there
 			continue
 		}
 		if !hasForbid(builtin, id) {
@@ -128,7 +168,22 @@ func (p *Policy) applyManaged(vars Vars) error {
 	}
 
 	// floors
-	p.Mode = max(p.Mode, m.Mode)
+	if m.Mode > p.Mode {
+		if p.ModeFromEnv != "" {
+			// AIRLOCK_MODE did not set the mode: nothing may say it did
+			p.Warnings = append(p.Warnings, fmt.Sprintf("AIRLOCK_MODE=%s is below the managed policy's mode %s (%s): the mode is %s", p.ModeFromEnv, m.Mode, file, m.Mode))
+			p.ModeFromEnv = ""
+		}
+		p.Mode = m.Mode
+	}
+	for h, n := range m.MaxBytesOut {
+		if cur, ok := p.MaxBytesOut[h]; !ok || n < cur {
+			if p.MaxBytesOut == nil {
+				p.MaxBytesOut = map[string]int64{}
+			}
+			p.MaxBytesOut[h] = n // a floor: the user's policy may lower a cap, never raise one
+		}
+	}
 	p.Default = stricter(p.Default, m.Default)
 	p.AskFallback = stricter(p.AskFallback, m.AskFallback)
 	for sev, a := range m.Escalate {
@@ -192,4 +247,11 @@ func (p *Policy) managedDecision(f *Facts, d Decision) Decision {
 // from this call's tool.
 func (p *Policy) grantsBarred(f *Facts) bool {
 	return p.managed != nil && p.managed.noGrants != nil && p.managed.noGrants.matchToolOf(f)
+}
+
+// GrantsBarredFor reports whether the managed layer's no_grants names the
+// tool a grant is written for (airlock allow refuses to write one that
+// would never apply).
+func (p *Policy) GrantsBarredFor(tool string) bool {
+	return p.managed != nil && p.managed.noGrants != nil && p.managed.noGrants.matchTool(tool)
 }

@@ -211,3 +211,83 @@ func TestFailOpenRefusedWhenManaged(t *testing.T) {
 		t.Fatal("AIRLOCK_FAIL_OPEN=1 honoured on a managed machine")
 	}
 }
+
+// What the managed file says is enforced or refused, never accepted and
+// dropped: a forbid that allows (it would answer before the built-in
+// forbids and the user's rules, a loosening), indicators (the layer has no
+// place for them), and an egress cap, which is a floor the user's policy
+// cannot raise.
+func TestManagedNothingAcceptedAndDropped(t *testing.T) {
+	for _, c := range []struct{ name, managed, want string }{
+		{"an allowing forbid", "rules: []\nforbids:\n  - id: org.ok\n    tool: Bash\n    action: allow\n    reason: x\n", `forbid "org.ok": a managed forbid can only ask or block`},
+		{"indicators", "rules: []\nindicators:\n  - id: org.x\n    severity: high\n    text: [\"x\"]\n    reason: x\n", "indicators: a managed policy"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := managedEnv(t, "", c.managed)
+			if _, err := Load(o); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+	t.Run("egress cap", func(t *testing.T) {
+		o := managedEnv(t, "rules: []\negress:\n  max_bytes_out: {api.example.com: 9000, other.example: 10}\n",
+			"rules: []\negress:\n  max_bytes_out: {api.example.com: 100, new.example: 5}\n")
+		p, err := Load(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"api.example.com": 100, "other.example": 10, "new.example": 5}
+		for h, n := range want {
+			if p.MaxBytesOut[h] != n {
+				t.Errorf("max_bytes_out[%s] = %d, want %d (%v)", h, p.MaxBytesOut[h], n, p.MaxBytesOut)
+			}
+		}
+	})
+}
+
+// AIRLOCK_MODE below the managed floor does not set the mode, and the
+// policy does not say it did.
+func TestManagedFloorOverAirlockMode(t *testing.T) {
+	o := managedEnv(t, "", "mode: guard\nrules: []\n")
+	o.Getenv = func(k string) string {
+		if k == "AIRLOCK_MODE" {
+			return "observe"
+		}
+		return ""
+	}
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Mode != Guard || p.ModeFromEnv != "" {
+		t.Errorf("mode %s, ModeFromEnv %q: want guard, set by the managed floor and not by AIRLOCK_MODE", p.Mode, p.ModeFromEnv)
+	}
+	if !strings.Contains(strings.Join(p.Warnings, "\n"), "AIRLOCK_MODE=observe is below") {
+		t.Errorf("the refused AIRLOCK_MODE is not said: %q", p.Warnings)
+	}
+}
+
+// lock_forbids: all locks every forbid a user's override can name: the
+// binaries record's forbid too, which the user's list holds beyond the
+// built-ins; and a lock may name it.
+func TestManagedLockAllCoversTheRecordedForbids(t *testing.T) {
+	for _, lock := range []string{"all", "[gate.binaries-recorded]"} {
+		t.Run(lock, func(t *testing.T) {
+			o := managedEnv(t, "rules: []\noverrides:\n  - forbid: gate.binaries-recorded\n    reason: I rebuild airlock here\n", "rules: []\nlock_forbids: "+lock+"\n")
+			bin := filepath.Join(o.Home, "tools", "gatekeeper") // a name only the record knows
+			if err := os.WriteFile(filepath.Join(o.AirlockHome, BinariesFile), BinariesRecord(bin), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := decideIn(t, p, o, "Write", `{"file_path":"`+bin+`","content":"x"}`); d.Action != Block || d.Rule != "gate.binaries-recorded" {
+				t.Errorf("a write to a recorded binary under lock_forbids %s: %s by %s", lock, d.Action, d.Rule)
+			}
+			if !strings.Contains(strings.Join(p.Warnings, "\n"), "your override of gate.binaries-recorded") {
+				t.Errorf("the ignored override is not said: %q", p.Warnings)
+			}
+		})
+	}
+}

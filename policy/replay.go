@@ -13,13 +13,17 @@ import (
 // would be re-decided on something it was not. Only two kinds are
 // rebuilt:
 //
-//   - a native shell call (Bash) whose target is a command: the whole
-//     command line, or the simple command that decided with ~ expanded. One
-//     whose target is a path or host inside the command (the detail says
-//     "… in argument command") is not replayable.
+//   - a native shell call (Bash) whose target is the whole command line.
+//     One whose target is a path or host inside the command (the detail
+//     says "… in argument command"), one simple command of a longer line
+//     or a text cut short (PartOfCallNote; a record written
+//     before the gate said so is known by the "…" clip leaves) is not
+//     replayable: re-decided, the part could get another answer than the
+//     line.
 //   - a native read (Read, NotebookRead) of an absolute path.
 //
-// Writes and edits (their content is not kept), searches (their pattern),
+// A target with a secret masked in it (audit masks every record) is not
+// replayable either. Writes and edits (their content is not kept), searches (their pattern),
 // fetches (their prompt) and MCP calls (their arguments are a digest) are
 // not replayable.
 func ReplayInput(tool, target, detail string) (input []byte, why string) {
@@ -29,8 +33,17 @@ func ReplayInput(tool, target, detail string) (input []byte, why string) {
 	if target == "" {
 		return nil, "the record names no target"
 	}
+	if strings.Contains(target, "[masked ") {
+		// the log never holds a secret (audit masks it): the call rebuilt
+		// from the mask is not the call that ran, and may be decided
+		// otherwise than it would be
+		return nil, "the record keeps the command with a secret masked, not as it ran"
+	}
 	switch toolKindOf(tool) {
 	case kindShell:
+		if strings.Contains(detail, PartOfCallNote) || strings.HasSuffix(target, "…") {
+			return nil, "the record keeps the part of the command that decided, not the whole line"
+		}
 		if strings.Contains(detail, " in argument ") {
 			return nil, "the record keeps the path or host that decided, not the command"
 		}
@@ -51,6 +64,11 @@ func ReplayInput(tool, target, detail string) (input []byte, why string) {
 	}
 	return nil, "the record keeps only the target of this tool's call"
 }
+
+// PartOfCallNote, followed by the argument's name, is what a decision
+// record's detail says when its target is a part of a shell call's command
+// (the gate's record): ReplayInput does not rebuild the call from it.
+const PartOfCallNote = "decided on a part of argument "
 
 // ParseAction reads a recorded decision (allow, ask or block).
 func ParseAction(s string) (Action, error) { return parseAction(s) }

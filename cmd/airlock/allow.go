@@ -114,6 +114,10 @@ func (a *allowCtx) checkForbid(tool, target string) error {
 // to lift (allow last): when the edited policy would still refuse one of
 // them, nothing is written.
 func (a *allowCtx) write(w io.Writer, g policy.GrantSpec, dry bool, targets ...string) error {
+	if a.p.GrantsBarredFor(g.Tool) {
+		return exitWith(1, "airlock allow: refused: the managed policy %s bars every grant for %s (no_grants): this one would never apply; nothing written (ask your administrator)",
+			a.p.ManagedFile(), textsafe.Escape(g.Tool))
+	}
 	if g.Added == "" {
 		g.Added = a.env.Now().Format("2006-01-02")
 	}

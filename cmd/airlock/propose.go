@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/report"
@@ -64,6 +67,25 @@ func runPolicyPropose(c *cli.Context) error {
 	vars := policy.Vars{Home: env.Home, Tmp: env.Tmp, User: env.User, AirlockHome: env.AirlockHome,
 		Workspace: policy.FindWorkspace(cwd, env.Home)}
 	apply, held := pr.Applicable(includeShell)
+	// a grant the managed policy's no_grants bars would never apply: it is
+	// not written, and said so (as airlock allow refuses one)
+	in, err := policy.LoadEnv(env, cwd)
+	if err != nil && home.ManagedInForce() {
+		return exitWith(1, "airlock policy propose: the policy in force did not load:\n%v", err)
+	}
+	var barred []string
+	kept := apply[:0:0]
+	for _, g := range apply {
+		if in != nil && in.GrantsBarredFor(g.Tool) {
+			if !slices.Contains(barred, g.Tool) {
+				barred = append(barred, g.Tool)
+			}
+			continue
+		}
+		kept = append(kept, g)
+	}
+	nBarred := len(apply) - len(kept)
+	apply = kept
 	n, err := report.ApplyGrants(file, fallback, apply, today, vars)
 	if err != nil {
 		return exitWith(1, "airlock policy propose: %v", err)
@@ -73,6 +95,10 @@ func runPolicyPropose(c *cli.Context) error {
 		fmt.Fprintf(w, "; %d shell grant(s) held back (--include-shell)", len(held))
 	}
 	fmt.Fprintln(w)
+	if nBarred > 0 {
+		fmt.Fprintf(w, "%d grant(s) not written: the managed policy %s bars grants for %s (no_grants)\n",
+			nBarred, in.ManagedFile(), textsafe.Escape(strings.Join(barred, ", ")))
+	}
 	if p, err := policy.LoadFile(file, vars); err == nil && p.Mode == policy.Observe {
 		fmt.Fprintln(w, "note: this policy is in observe mode (yolo): the grants change nothing until it enforces. Switch with `airlock profile default --force` first, then re-run `airlock policy propose --apply` (the switch replaces the file).")
 	}

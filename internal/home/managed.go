@@ -27,11 +27,9 @@ func defaultManagedDir() string {
 	case "darwin":
 		return "/Library/Application Support/Airlock"
 	case "windows":
-		pd := os.Getenv("ProgramData") // set by Windows for every process; the fallback is its default
-		if pd == "" {
-			pd = `C:\ProgramData`
-		}
-		return filepath.Join(pd, "Airlock")
+		// not the ProgramData variable: the user sets that for every
+		// process it starts (managed_windows.go)
+		return filepath.Join(programData(), "Airlock")
 	}
 	return "/etc/airlock"
 }
