@@ -19,6 +19,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// The main goroutine keeps the main thread for the life of the process,
+// so no other goroutine ever runs on it: the goroutine that restricts its
+// thread and forks the command (startOnRestrictedThread) always has a
+// thread of its own, which the runtime ends when that goroutine returns
+// locked. The main thread is the one the runtime parks instead of ending,
+// and the thread-group leader is what a process-wide signal or
+// /proc/PID/... names: had it carried the command's Landlock domain, the
+// command would be inside the same domain as its supervisor and could
+// kill it (signal scoping compares domains).
+func init() { runtime.LockOSThread() }
+
 // childArg is the hidden first argument of the launcher child.
 const childArg = "__airlock-sandbox-child"
 
@@ -414,6 +425,13 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked, on purpose
+		if unix.Gettid() == unix.Getpid() {
+			// the main thread: the runtime would park it, restricted,
+			// for the life of the process (see init). Only a binary
+			// that unlocked its main goroutine gets here.
+			errc <- errMainThread
+			return
+		}
 		if p.spec.Landlock {
 			if err := restrictSelf(p.rs.fd); err != nil {
 				errc <- err
@@ -430,6 +448,9 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	}()
 	return <-errc
 }
+
+// errMainThread refuses to restrict the main thread.
+var errMainThread = errors.New("the launch landed on the main thread, which would keep the sandbox's restrictions for the life of this process: nothing was started")
 
 // lookPath finds the command as the child would, with the child's PATH,
 // and as a shell does: a name with a slash is that file (exec.ErrNotFound

@@ -96,6 +96,13 @@ func probe(args []string) int {
 			c.Close()
 		}
 		return say(err)
+	case "kill-supervisor":
+		// the supervisor by SIGKILL, then every process of its name by
+		// signal 0: the same permission check without harming
+		// processes that are not this test's
+		err := unix.Kill(os.Getppid(), unix.SIGKILL)
+		fmt.Println(errName(err), reachable(args[1:]))
+		return 0
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
 		return n
@@ -109,6 +116,42 @@ func probe(args []string) int {
 	}
 	fmt.Println("unknown probe", args[0])
 	return 2
+}
+
+// errName is err's errno name, "ok" for nil.
+func errName(err error) string {
+	var errno syscall.Errno
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &errno):
+		return unix.ErrnoName(errno)
+	}
+	return err.Error()
+}
+
+// reachable counts the processes named one of names (their comm) that
+// signal 0 reaches from here, this process aside.
+func reachable(names []string) int {
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		for _, want := range names {
+			if name == want && unix.Kill(pid, 0) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func errnoErr(e syscall.Errno) error {
