@@ -38,8 +38,10 @@ const rulesetChildFD = 3
 
 // childSpec is what the parent tells the child, as argv[2].
 type childSpec struct {
-	Landlock bool `json:"landlock"`
-	Seccomp  bool `json:"seccomp"`
+	Landlock bool      `json:"landlock"`
+	Seccomp  bool      `json:"seccomp"`
+	Metadata bool      `json:"refuse_metadata,omitempty"` // seccomp refuses chmod, chown, utimes, xattrs
+	Caps     capsState `json:"-"`                         // read again by the launcher child
 }
 
 // plan is a prepared launch: the ruleset is built and the report known.
@@ -68,10 +70,11 @@ func Probe() Report {
 	k := kernelABI()
 	r := Report{KernelABI: k, ABI: min(k, maxKnownABI)}
 	r.Seccomp, r.SeccompWhy = seccompAvailable()
+	r.Capabilities, _ = capsLine(readCaps())
 	r.Rights = rightNames(rightsFor(r.ABI).fs)
 	r.Network = networkLine(r.ABI, 0, false)
 	r.Scoped = r.ABI >= 6
-	r.Gaps = abiGaps(r.ABI, 0)
+	r.Gaps = append(abiGaps(r.ABI, 0), metadataGap)
 	return r
 }
 
@@ -110,8 +113,19 @@ func Prepare(o Options) (*plan, error) {
 		r.Seccomp, r.SeccompWhy = seccompAvailable()
 	}
 	p.spec.Seccomp = r.Seccomp
+	p.spec.Metadata = r.Seccomp && (o.RefuseMetadata || o.Policy.Profile == "paranoid")
+	r.MetadataRefused = p.spec.Metadata
+	p.spec.Caps = readCaps()
+	var capGap string
+	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
 	r.Gaps = abiGaps(abi, o.EgressPort)
+	if capGap != "" {
+		r.Gaps = append([]string{capGap}, r.Gaps...)
+	}
+	if !p.spec.Metadata {
+		r.Gaps = append(r.Gaps, metadataGap)
+	}
 	if abi == 0 {
 		r.Gaps = append([]string{"Landlock is not available: the command can read, write and connect wherever its user can"}, r.Gaps...)
 		return p, nil
@@ -432,6 +446,10 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 			errc <- errMainThread
 			return
 		}
+		if err := dropCapabilities(p.spec.Caps); err != nil {
+			errc <- err
+			return
+		}
 		if p.spec.Landlock {
 			if err := restrictSelf(p.rs.fd); err != nil {
 				errc <- err
@@ -439,7 +457,7 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 			}
 		}
 		if p.spec.Seccomp {
-			if err := installSeccomp(); err != nil {
+			if err := installSeccomp(seccompFilter{metadata: p.spec.Metadata}); err != nil {
 				errc <- err
 				return
 			}
@@ -544,6 +562,9 @@ func child(specJSON string, argv []string) int {
 	// Restrictions attach to the thread: the one that restricts must be
 	// the one that execs.
 	runtime.LockOSThread()
+	if err := dropCapabilities(readCaps()); err != nil {
+		return fail(126, "sandbox: %v: not started", err)
+	}
 	if spec.Landlock {
 		if err := restrictSelf(rulesetChildFD); err != nil {
 			return fail(126, "sandbox: %v: not started", err)
@@ -551,7 +572,7 @@ func child(specJSON string, argv []string) int {
 		unix.Close(rulesetChildFD)
 	}
 	if spec.Seccomp {
-		if err := installSeccomp(); err != nil {
+		if err := installSeccomp(seccompFilter{metadata: spec.Metadata}); err != nil {
 			return fail(126, "sandbox: %v: not started", err)
 		}
 	}

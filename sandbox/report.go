@@ -44,6 +44,11 @@ type Options struct {
 	MaxABI int
 	// NoSeccomp leaves the seccomp filter off (tests of Landlock alone).
 	NoSeccomp bool
+	// RefuseMetadata has seccomp refuse chmod, chown, utimes and the
+	// extended-attribute syscalls for the whole run, wherever they point
+	// (Landlock does not mediate metadata, and seccomp cannot see
+	// paths). The paranoid profile sets it whatever this says.
+	RefuseMetadata bool
 	// ReExec launches through a re-executed launcher child (MaybeChild)
 	// instead of a restricted thread of this process.
 	ReExec bool
@@ -80,13 +85,21 @@ type Root struct {
 // does not: the banner, the audit record of the session start and doctor
 // all show it.
 type Report struct {
-	KernelABI   int      // the Landlock ABI the kernel offers (0: none)
-	ABI         int      // the ABI in force (0: Landlock off)
-	Rights      []string // the file-system rights Landlock handles
-	Network     string   // what TCP may do
-	Scoped      bool     // signals and abstract UNIX sockets scoped to the sandbox (ABI 6)
-	Seccomp     bool
-	SeccompWhy  string // why seccomp is off, when it is
+	KernelABI  int      // the Landlock ABI the kernel offers (0: none)
+	ABI        int      // the ABI in force (0: Landlock off)
+	Rights     []string // the file-system rights Landlock handles
+	Network    string   // what TCP may do
+	Scoped     bool     // signals and abstract UNIX sockets scoped to the sandbox (ABI 6)
+	Seccomp    bool
+	SeccompWhy string // why seccomp is off, when it is
+	// MetadataRefused: seccomp refuses the metadata syscalls for the
+	// whole run (Options.RefuseMetadata, the paranoid profile).
+	MetadataRefused bool
+	Capabilities    string // what the command holds of the capabilities
+	// Terminal is how the command gets a terminal: its own session on a
+	// pty airlock run relays, or "" (stdin is not a terminal: nothing
+	// to say).
+	Terminal    string
 	Egress      bool
 	Rules       int    // path rules in the ruleset
 	RulesDigest string // sha256 over the rules, for the audit record
@@ -182,6 +195,15 @@ func (r Report) Details() string {
 	} else {
 		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
 	}
+	if r.MetadataRefused {
+		b.WriteString("  metadata: " + metadataRefused + "\n")
+	}
+	if r.Capabilities != "" {
+		b.WriteString("  caps:     " + r.Capabilities + "\n")
+	}
+	if r.Terminal != "" {
+		b.WriteString("  terminal: " + r.Terminal + "\n")
+	}
 	if r.Egress && r.proxyBypassable() {
 		b.WriteString("  egress:   proxy on for the clients that use it (HTTP_PROXY, HTTPS_PROXY): TCP is open to any other\n")
 	} else if r.Egress {
@@ -206,7 +228,17 @@ func (r Report) Details() string {
 
 // SeccompRefuses is what the seccomp filter refuses, for the banner and
 // doctor.
-const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused"
+const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets, " +
+	"TIOCSTI and TIOCLINUX, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
+	"block and character device nodes refused"
+
+// metadataRefused is the banner's line when seccomp refuses the metadata
+// syscalls.
+const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
+
+// metadataGap is the gap when it does not.
+const metadataGap = "chmod, chown, utimes and extended attributes of a file the rules deny are not refused " +
+	"(Landlock does not mediate metadata and seccomp cannot see paths; the paranoid profile refuses them for the whole run)"
 
 // networkRefused is Report.Network when Landlock refuses every TCP
 // connect and bind (no egress proxy).

@@ -96,6 +96,37 @@ func probe(args []string) int {
 			c.Close()
 		}
 		return say(err)
+	case "tiocsti":
+		c := byte('x')
+		_, _, e := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
+		return say(errnoErr(e))
+	case "reboot":
+		// a wrong magic: past the filter and the capability check the
+		// kernel answers EINVAL and reboots nothing
+		_, _, e := unix.Syscall6(unix.SYS_REBOOT, 1, 2, 3, 0, 0, 0)
+		return say(errnoErr(e))
+	case "sethostname":
+		name, _ := os.Hostname()
+		return say(unix.Sethostname([]byte(name)))
+	case "mknod-blk":
+		return say(unix.Mknod(args[1], unix.S_IFBLK|0o600, int(unix.Mkdev(7, 0))))
+	case "mknod-fifo":
+		return say(unix.Mknod(args[1], unix.S_IFIFO|0o600, 0))
+	case "chmod":
+		return say(unix.Chmod(args[1], 0o644))
+	case "caps":
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return say(err)
+		}
+		var caps []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":\t"); ok && strings.HasPrefix(k, "Cap") {
+				caps = append(caps, k+"="+v)
+			}
+		}
+		fmt.Println(strings.Join(caps, " "))
+		return 0
 	case "kill-supervisor":
 		// the supervisor by SIGKILL, then every process of its name by
 		// signal 0: the same permission check without harming
@@ -310,13 +341,60 @@ func TestSandboxKeepsSecretsAndBoundsWrites(t *testing.T) {
 func TestSeccompRefusesEscapeSyscalls(t *testing.T) {
 	requireLandlock(t, 1)
 	f := newFixture(t)
-	for _, op := range []string{"ptrace", "unshare", "io_uring", "packet", "raw", "mptcp"} {
-		t.Run(op, func(t *testing.T) {
-			got, _ := f.run(t, f.options(t, op))
+	for _, op := range [][]string{{"ptrace"}, {"unshare"}, {"io_uring"}, {"packet"}, {"raw"}, {"mptcp"},
+		{"tiocsti"}, {"reboot"}, {"sethostname"}, {"mknod-blk", f.tmp + "/blk"}} {
+		t.Run(op[0], func(t *testing.T) {
+			got, _ := f.run(t, f.options(t, op...))
 			if got != "EPERM" {
-				t.Errorf("%s under the sandbox: got %q, want EPERM", op, got)
+				t.Errorf("%s under the sandbox: got %q, want EPERM", op[0], got)
 			}
 		})
+	}
+}
+
+// A FIFO is not a device: mknod makes it.
+func TestSeccompLetsMknodMakeAFIFO(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	o := f.options(t, "mknod-fifo", f.tmp+"/fifo")
+	if got, _ := f.runOnce(t, o); got != "ok" {
+		t.Errorf("mknod of a FIFO in the temp dir: got %q, want ok", got)
+	}
+}
+
+// The command holds no capability, root or not; as root the bounding set
+// is empty too.
+func TestSandboxCommandHoldsNoCapability(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	got, _ := f.run(t, f.options(t, "caps"))
+	for _, set := range []string{"CapInh", "CapPrm", "CapEff", "CapAmb"} {
+		if !strings.Contains(got, set+"=0000000000000000") {
+			t.Errorf("%s not empty under the sandbox: %s", set, got)
+		}
+	}
+	if os.Geteuid() == 0 && !strings.Contains(got, "CapBnd=0000000000000000") {
+		t.Errorf("a root command kept a bounding set: %s", got)
+	}
+}
+
+// Under the paranoid profile chmod is refused everywhere, a denied file
+// included; otherwise it is a gap the banner names.
+func TestSeccompRefusesMetadataUnderParanoid(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	o := f.options(t, "chmod", f.ws+"/README.md")
+	o.RefuseMetadata = true
+	if got, _ := f.run(t, o); got != "EPERM" {
+		t.Errorf("chmod under RefuseMetadata: got %q, want EPERM", got)
+	}
+	plan, err := Prepare(f.options(t, "exit", "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	if b := plan.Report().Banner(); !strings.Contains(b, metadataGap) {
+		t.Errorf("the banner without RefuseMetadata does not name the metadata gap:\n%s", b)
 	}
 }
 
