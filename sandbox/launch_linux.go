@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -119,6 +120,9 @@ func Prepare(o Options) (*plan, error) {
 	var capGap string
 	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
+	if isTerminal(o.Stdin) {
+		r.Terminal = terminalRelayed
+	}
 	r.Gaps = abiGaps(abi, o.EgressPort)
 	if capGap != "" {
 		r.Gaps = append([]string{capGap}, r.Gaps...)
@@ -331,8 +335,13 @@ func (p *plan) Run() (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP)
 	defer signal.Stop(sigs)
-	cmd, err := p.Start()
+	// stdin a terminal: the command gets a session and a pty of its own
+	relay, interactive := p.openRelay()
+	cmd, err := p.start(relay, relay != nil)
 	if err != nil {
+		if relay != nil {
+			relay.stop()
+		}
 		// as a shell does: 127 when there is no such command, or it is
 		// there and what it needs to start is not (its #! interpreter,
 		// its ELF loader: the exec fails ENOENT), 126 when it is there
@@ -343,9 +352,15 @@ func (p *plan) Run() (int, error) {
 		}
 		return 126, err
 	}
-	// A terminal sends SIGINT to its whole foreground group, child
-	// included: passing it on too would deliver it twice.
-	interactive := isTerminal(o.Stdin)
+	if relay != nil {
+		if err := relay.start(); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			relay.stop()
+			return 126, fmt.Errorf("relay the terminal: %w", err)
+		}
+		o.handoff.set(relay)
+	}
 	done := make(chan struct{})
 	forwarded := make(chan struct{})
 	go func() {
@@ -354,8 +369,16 @@ func (p *plan) Run() (int, error) {
 		for {
 			select {
 			case s := <-sigs:
+				// A terminal the command shares sends SIGINT to its
+				// whole foreground group, command included: passing it
+				// on too would deliver it twice. On a relayed pty the
+				// person's Ctrl-C is a key the pty turns into the
+				// command's SIGINT; a SIGINT here came from kill.
 				if s == unix.SIGINT && interactive {
 					continue
+				}
+				if relay != nil && s != unix.SIGINT {
+					relay.release() // who stops airlock run may kill it next
 				}
 				_ = cmd.Process.Signal(s)
 				if !stopped && o.Stopped != nil {
@@ -368,6 +391,10 @@ func (p *plan) Run() (int, error) {
 		}
 	}()
 	err = cmd.Wait()
+	if relay != nil {
+		o.handoff.set(nil)
+		relay.stop()
+	}
 	close(done)
 	<-forwarded // a Stopped call in progress finishes first
 	if cmd.ProcessState == nil {
@@ -380,15 +407,58 @@ func (p *plan) Run() (int, error) {
 	return cmd.ProcessState.ExitCode(), nil
 }
 
+// openRelay opens the command's pty when stdin is a terminal. interactive
+// says the command shares the terminal instead (stdin a terminal, and no
+// pty could be had: said on stderr).
+func (p *plan) openRelay() (relay *termRelay, interactive bool) {
+	o := p.opt
+	in, ok := o.Stdin.(*os.File)
+	if !ok || !isTerminal(in) {
+		return nil, false
+	}
+	out := in
+	for _, w := range []io.Writer{o.Stdout, o.Stderr} {
+		if f, ok := w.(*os.File); ok && isTerminal(f) {
+			out = f
+			break
+		}
+	}
+	relay, err := openRelay(in, out)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "airlock run: no pty for the command (%v): it shares your terminal\n", err)
+		return nil, true
+	}
+	return relay, false
+}
+
 // Start launches the command as Run does, without passing signals and
 // without waiting: for a caller that owns the command's pipes and signals
 // (airlock-mcp --sandbox), which calls Wait on the returned command. Give
 // Options.Stdin and Stdout as *os.File (os.Pipe) to hand the child the
-// descriptors themselves.
-func (p *plan) Start() (*exec.Cmd, error) {
+// descriptors themselves. The command gets a session of its own, without
+// a controlling terminal.
+func (p *plan) Start() (*exec.Cmd, error) { return p.start(nil, true) }
+
+// start launches the command, in a session of its own when setsid, with
+// relay's pty as its controlling terminal and in place of every standard
+// descriptor that is a terminal.
+func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 	cmd, err := p.command()
 	if err != nil {
 		return nil, err
+	}
+	if setsid {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
+	if relay != nil {
+		cmd.Stdin = relay.slave
+		if f, ok := cmd.Stdout.(*os.File); ok && isTerminal(f) {
+			cmd.Stdout = relay.slave
+		}
+		if f, ok := cmd.Stderr.(*os.File); ok && isTerminal(f) {
+			cmd.Stderr = relay.slave
+		}
+		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
 	}
 	if p.opt.ReExec {
 		err = cmd.Start()

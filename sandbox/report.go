@@ -66,6 +66,8 @@ type Options struct {
 	Stdout io.Writer // default os.Stdout
 	Stderr io.Writer // default os.Stderr
 
+	handoff *termHandoff // set by OpenSession: its Asker takes the terminal from Run's relay
+
 	// Stopped, when set, is called by Run at the first stop signal it
 	// passes on to the command (SIGTERM, SIGHUP, or a SIGINT not from a
 	// terminal), right after passing it: whoever sent the signal may kill
@@ -231,6 +233,9 @@ func (r Report) Details() string {
 const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets, " +
 	"TIOCSTI and TIOCLINUX, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
 	"block and character device nodes refused"
+
+// terminalRelayed is the banner's line on the terminal when stdin is one.
+const terminalRelayed = "a session of its own on a pty airlock run relays: nothing it does types into yours"
 
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
