@@ -43,14 +43,16 @@ type childSpec struct {
 	Seccomp  bool      `json:"seccomp"`
 	Metadata bool      `json:"refuse_metadata,omitempty"` // seccomp refuses chmod, chown, utimes, xattrs
 	Caps     capsState `json:"-"`                         // read again by the launcher child
+	UserNS   bool      `json:"userns,omitempty"`          // in a user and mount namespace: the denied entries read-only
 }
 
 // plan is a prepared launch: the ruleset is built and the report known.
 type plan struct {
-	opt    Options
-	rs     *ruleset
-	report Report
-	spec   childSpec
+	opt     Options
+	roBinds []string // the denied entries the walk left out, made read-only mounts under spec.UserNS
+	rs      *ruleset
+	report  Report
+	spec    childSpec
 }
 
 // System trees granted read and execute without a walk: they hold the
@@ -127,10 +129,10 @@ func Prepare(o Options) (*plan, error) {
 	if capGap != "" {
 		r.Gaps = append([]string{capGap}, r.Gaps...)
 	}
-	if !p.spec.Metadata {
-		r.Gaps = append(r.Gaps, metadataGap)
-	}
 	if abi == 0 {
+		if !p.spec.Metadata {
+			r.Gaps = append(r.Gaps, metadataGap)
+		}
 		r.Gaps = append([]string{"Landlock is not available: the command can read, write and connect wherever its user can"}, r.Gaps...)
 		return p, nil
 	}
@@ -156,7 +158,38 @@ func Prepare(o Options) (*plan, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
+	p.metadata()
 	return p, nil
+}
+
+// metadata decides how the denied entries' metadata is kept: read-only
+// mounts in a namespace of the command's own where the kernel allows it
+// (mountns_linux.go), else a gap (the paranoid profile's seccomp refusal
+// aside).
+func (p *plan) metadata() {
+	r := &p.report
+	if len(p.roBinds) == 0 {
+		return // nothing denied inside the allowed trees
+	}
+	ok, why := false, "turned off by the caller"
+	if !p.opt.NoMountNS {
+		ok, why = usernsAvailable()
+	}
+	if !ok {
+		if !p.spec.Metadata {
+			r.Gaps = append(r.Gaps, metadataGap+"; no user namespace here: "+why)
+		}
+		p.roBinds = nil
+		return
+	}
+	p.spec.UserNS = true
+	if len(p.roBinds) > maxROBinds {
+		r.Gaps = append(r.Gaps, fmt.Sprintf("%d denied entries beyond the first %d are not read-only mounts: their metadata can be changed",
+			len(p.roBinds)-maxROBinds, maxROBinds))
+		p.roBinds = p.roBinds[:maxROBinds]
+	}
+	r.ReadOnlyMounts = len(p.roBinds)
+	r.Gaps = append(r.Gaps, hardLinkMetadataGap)
 }
 
 // addRules walks the roots and adds one rule per grant.
@@ -256,6 +289,7 @@ func (p *plan) addRules() error {
 		}
 	}
 	w.finish(vars.Home)
+	p.roBinds = w.skipped
 	r.Gaps = append(r.Gaps, w.gaps...)
 	r.Rules = len(lines)
 	sort.Strings(lines)
@@ -447,8 +481,14 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.spec.UserNS {
+		cmd.SysProcAttr = usernsAttr()
+	}
 	if setsid {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.Setsid = true
 	}
 	if relay != nil {
 		cmd.Stdin = relay.slave
@@ -460,7 +500,7 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		}
 		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
 	}
-	if p.opt.ReExec {
+	if p.reexec() {
 		err = cmd.Start()
 	} else {
 		err = p.startOnRestrictedThread(cmd)
@@ -478,7 +518,7 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 func (p *plan) command() (*exec.Cmd, error) {
 	o := p.opt
 	cmd := &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
-	if !o.ReExec {
+	if !p.reexec() {
 		path, err := lookPath(o.Argv[0], o.Env)
 		if err != nil {
 			return nil, err
@@ -498,9 +538,22 @@ func (p *plan) command() (*exec.Cmd, error) {
 			return nil, err
 		}
 		cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(fd), "landlock-ruleset")}
+		if p.spec.UserNS {
+			f, err := bindsFile(p.roBinds)
+			if err != nil {
+				cmd.ExtraFiles[0].Close()
+				return nil, err
+			}
+			cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+		}
 	}
 	return cmd, nil
 }
+
+// reexec: the launch goes through the launcher child, asked for or
+// needed (a user namespace cannot be entered by a thread of this
+// multi-threaded process, and its mounts need code before the exec).
+func (p *plan) reexec() bool { return p.opt.ReExec || p.spec.UserNS }
 
 // startOnRestrictedThread restricts a fresh locked thread and forks the
 // command from it. The goroutine returns still locked, so the runtime
@@ -610,6 +663,9 @@ func isTerminal(r any) bool {
 // it restricts itself and execs the target, and never returns. Every
 // binary that launches sandboxed commands calls it first thing in main.
 func MaybeChild() {
+	if len(os.Args) == 2 && os.Args[1] == usernsArg {
+		os.Exit(0) // usernsAvailable's probe: it started
+	}
 	if len(os.Args) < 4 || os.Args[1] != childArg {
 		return
 	}
@@ -632,6 +688,11 @@ func child(specJSON string, argv []string) int {
 	// Restrictions attach to the thread: the one that restricts must be
 	// the one that execs.
 	runtime.LockOSThread()
+	if spec.UserNS {
+		if err := readOnlyBinds(bindsChildFD); err != nil {
+			return fail(126, "sandbox: %v: not started", err)
+		}
+	}
 	if err := dropCapabilities(readCaps()); err != nil {
 		return fail(126, "sandbox: %v: not started", err)
 	}

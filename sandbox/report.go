@@ -49,6 +49,9 @@ type Options struct {
 	// (Landlock does not mediate metadata, and seccomp cannot see
 	// paths). The paranoid profile sets it whatever this says.
 	RefuseMetadata bool
+	// NoMountNS keeps the command out of a user and mount namespace of
+	// its own (the denied entries' metadata is then a gap).
+	NoMountNS bool
 	// ReExec launches through a re-executed launcher child (MaybeChild)
 	// instead of a restricted thread of this process.
 	ReExec bool
@@ -98,6 +101,9 @@ type Report struct {
 	// whole run (Options.RefuseMetadata, the paranoid profile).
 	MetadataRefused bool
 	Capabilities    string // what the command holds of the capabilities
+	// ReadOnlyMounts is how many denied entries are read-only mounts in
+	// the command's own mount namespace (0: none, or no namespace).
+	ReadOnlyMounts int
 	// Terminal is how the command gets a terminal: its own session on a
 	// pty airlock run relays, or "" (stdin is not a terminal: nothing
 	// to say).
@@ -197,8 +203,11 @@ func (r Report) Details() string {
 	} else {
 		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
 	}
-	if r.MetadataRefused {
+	switch {
+	case r.MetadataRefused:
 		b.WriteString("  metadata: " + metadataRefused + "\n")
+	case r.ReadOnlyMounts > 0:
+		fmt.Fprintf(&b, "  metadata: the %d denied entries are read-only mounts in a mount namespace of the command's own: chmod, chown, utimes and extended attributes on them fail\n", r.ReadOnlyMounts)
 	}
 	if r.Capabilities != "" {
 		b.WriteString("  caps:     " + r.Capabilities + "\n")
@@ -240,6 +249,9 @@ const terminalRelayed = "a session of its own on a pty airlock run relays: nothi
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
 const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
+
+// hardLinkMetadataGap is what the read-only mounts leave.
+const hardLinkMetadataGap = "a hard link to a denied file made before the run outside the denied entries is on a writable mount: its metadata (chmod, chown, utimes, xattrs) can be changed"
 
 // metadataGap is the gap when it does not.
 const metadataGap = "chmod, chown, utimes and extended attributes of a file the rules deny are not refused " +

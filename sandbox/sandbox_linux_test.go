@@ -269,11 +269,15 @@ func (f *fixture) options(t *testing.T, args ...string) Options {
 }
 
 // run runs one probe under the sandbox, launched both ways (a restricted
-// thread, the re-executed launcher child), and returns its output and
-// exit status; the two launches must agree.
+// thread, without the mount namespace, which needs the other way; the
+// re-executed launcher child, in the namespace where the kernel allows
+// it), and returns its output and exit status; the two launches must
+// agree.
 func (f *fixture) run(t *testing.T, o Options) (string, int) {
 	t.Helper()
-	out, status := f.runOnce(t, o)
+	thread := o
+	thread.NoMountNS = true
+	out, status := f.runOnce(t, thread)
 	o.ReExec = true
 	out2, status2 := f.runOnce(t, o)
 	if out != out2 || status != status2 {
@@ -388,13 +392,53 @@ func TestSeccompRefusesMetadataUnderParanoid(t *testing.T) {
 	if got, _ := f.run(t, o); got != "EPERM" {
 		t.Errorf("chmod under RefuseMetadata: got %q, want EPERM", got)
 	}
-	plan, err := Prepare(f.options(t, "exit", "0"))
+	o = f.options(t, "exit", "0")
+	o.NoMountNS = true
+	plan, err := Prepare(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer plan.Close()
 	if b := plan.Report().Banner(); !strings.Contains(b, metadataGap) {
 		t.Errorf("the banner without RefuseMetadata does not name the metadata gap:\n%s", b)
+	}
+}
+
+// Where the kernel allows a user namespace, the denied entries are
+// read-only mounts: chmod of the secret fails EROFS, in the workspace it
+// works, and the banner says so. CI's kernel allows it: a test that
+// found no namespace would prove nothing, so it fails.
+func TestSandboxDeniedEntriesAreReadOnlyMounts(t *testing.T) {
+	requireLandlock(t, 1)
+	if ok, why := usernsAvailable(); !ok {
+		t.Fatalf("no user namespace on this machine (%s): the read-only mounts cannot be tested", why)
+	}
+	f := newFixture(t)
+	o := f.options(t, "chmod", f.home+"/.ssh/id_rsa")
+	o.ReExec = true
+	if got, _ := f.runOnce(t, o); got != "EROFS" {
+		t.Errorf("chmod of the denied ~/.ssh/id_rsa: got %q, want EROFS", got)
+	}
+	o = f.options(t, "chmod", f.ws+"/.env")
+	if got, _ := f.runOnce(t, o); got != "EROFS" {
+		t.Errorf("chmod of the denied workspace .env: got %q, want EROFS", got)
+	}
+	o = f.options(t, "chmod", f.ws+"/README.md")
+	if got, _ := f.runOnce(t, o); got != "ok" {
+		t.Errorf("chmod of a workspace file: got %q, want ok", got)
+	}
+	if st, err := os.Stat(f.home + "/.ssh/id_rsa"); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the secret's mode: %v, %v; want 0600", st.Mode(), err)
+	}
+	plan, err := Prepare(f.options(t, "exit", "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	r := plan.Report()
+	if r.ReadOnlyMounts == 0 || !strings.Contains(r.Banner(), "read-only mounts in a mount namespace") ||
+		!strings.Contains(r.Banner(), hardLinkMetadataGap) || strings.Contains(r.Banner(), metadataGap) {
+		t.Errorf("the banner with the namespace does not say what it keeps and leaves:\n%s", r.Banner())
 	}
 }
 

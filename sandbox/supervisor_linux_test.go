@@ -29,6 +29,7 @@ func TestSandboxCommandCannotKillItsSupervisor(t *testing.T) {
 	for _, reexec := range []bool{false, true} {
 		o := f.options(t, "kill-supervisor", comm)
 		o.ReExec = reexec
+		o.NoMountNS = !reexec // the namespace launches through the launcher child
 		plan, err := Prepare(o)
 		if err != nil {
 			t.Fatal(err)
