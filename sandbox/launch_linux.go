@@ -100,6 +100,9 @@ func Prepare(o Options) (*plan, error) {
 	}
 	p := &plan{opt: o}
 	r := &p.report
+	if !o.NoMountNS {
+		go usernsAvailable() // the probe runs while the trees are walked
+	}
 	r.KernelABI = kernelABI()
 	abi := min(r.KernelABI, maxKnownABI)
 	if o.MaxABI > 0 {
