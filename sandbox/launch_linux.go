@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -44,6 +45,7 @@ type childSpec struct {
 	Metadata bool      `json:"refuse_metadata,omitempty"` // seccomp refuses chmod, chown, utimes, xattrs
 	Caps     capsState `json:"-"`                         // read again by the launcher child
 	UserNS   bool      `json:"userns,omitempty"`          // in a user and mount namespace: the denied entries read-only
+	Path     string    `json:"path,omitempty"`            // the command, found by the parent
 }
 
 // plan is a prepared launch: the ruleset is built and the report known.
@@ -480,7 +482,7 @@ func (p *plan) Start() (*exec.Cmd, error) { return p.start(nil, true) }
 // relay's pty as its controlling terminal and in place of every standard
 // descriptor that is a terminal.
 func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
-	cmd, err := p.command()
+	cmd, path, err := p.command()
 	if err != nil {
 		return nil, err
 	}
@@ -504,7 +506,7 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
 	}
 	if p.reexec() {
-		err = cmd.Start()
+		err = startChild(cmd, path)
 	} else {
 		err = p.startOnRestrictedThread(cmd)
 	}
@@ -518,39 +520,85 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 }
 
 // command is the exec.Cmd for either launch.
-func (p *plan) command() (*exec.Cmd, error) {
+func (p *plan) command() (cmd *exec.Cmd, path string, err error) {
 	o := p.opt
-	cmd := &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
-	if !p.reexec() {
-		path, err := lookPath(o.Argv[0], o.Env)
-		if err != nil {
-			return nil, err
-		}
-		cmd.Path, cmd.Args = path, o.Argv
-		return cmd, nil
-	}
-	spec, err := json.Marshal(p.spec)
+	cmd = &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
+	// found as the child would, either way: the launcher child execs
+	// this path, and a command that is not there is said the same way
+	path, err = lookPath(o.Argv[0], o.Env)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	if !p.reexec() {
+		cmd.Path, cmd.Args = path, o.Argv
+		return cmd, path, nil
+	}
+	spec := p.spec
+	spec.Path = path
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		return nil, "", err
 	}
 	cmd.Path = "/proc/self/exe"
-	cmd.Args = append([]string{o.Argv[0], childArg, string(spec)}, o.Argv...)
+	cmd.Args = append([]string{o.Argv[0], childArg, string(specJSON)}, o.Argv...)
+	// fd 3 the ruleset, 4 the denied entries, 5 the exec report
+	cmd.ExtraFiles = make([]*os.File, 3)
 	if p.rs != nil {
 		fd, err := unix.FcntlInt(uintptr(p.rs.fd), unix.F_DUPFD_CLOEXEC, 0)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(fd), "landlock-ruleset")}
-		if p.spec.UserNS {
-			f, err := bindsFile(p.roBinds)
-			if err != nil {
-				cmd.ExtraFiles[0].Close()
-				return nil, err
-			}
-			cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+		cmd.ExtraFiles[0] = os.NewFile(uintptr(fd), "landlock-ruleset")
+	}
+	if p.spec.UserNS {
+		f, err := bindsFile(p.roBinds)
+		if err != nil {
+			closeAll(cmd.ExtraFiles)
+			return nil, "", err
+		}
+		cmd.ExtraFiles[1] = f
+	}
+	return cmd, path, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
 		}
 	}
-	return cmd, nil
+}
+
+// execReportFD is where the launcher child reports a failed start.
+const execReportFD = 5
+
+// startChild starts the launcher child and waits until it has exec'd the
+// command (the report pipe closes on exec, empty) or said why not: "E"
+// and the errno of a failed exec, returned as the thread launch's
+// cmd.Start returns it (a shell's 126 or 127), or "F" and what failed
+// before.
+func startChild(cmd *exec.Cmd, path string) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd.ExtraFiles[2] = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return err
+	}
+	report, _ := io.ReadAll(r)
+	if len(report) == 0 {
+		return nil
+	}
+	_ = cmd.Wait()
+	if report[0] == 'E' {
+		n, _ := strconv.Atoi(string(report[1:]))
+		return &fs.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(n)}
+	}
+	return errors.New(strings.TrimPrefix(string(report), "F"))
 }
 
 // reexec: the launch goes through the launcher child, asked for or
@@ -676,17 +724,25 @@ func MaybeChild() {
 }
 
 func child(specJSON string, argv []string) int {
+	report := os.NewFile(execReportFD, "exec-report")
 	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(os.Stderr, "airlock run: "+format+"\n", args...)
+		msg := fmt.Sprintf(format, args...)
+		if _, err := report.WriteString("F" + msg); err != nil {
+			fmt.Fprintf(os.Stderr, "airlock run: %s\n", msg) // an older parent: no report pipe
+		}
 		return code
 	}
+	unix.CloseOnExec(execReportFD)
 	var spec childSpec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 		return fail(126, "sandbox child: bad spec: %v", err)
 	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return fail(127, "%s: %v", argv[0], err)
+	path := spec.Path
+	if path == "" {
+		var err error
+		if path, err = exec.LookPath(argv[0]); err != nil {
+			return fail(127, "%s: %v", argv[0], err)
+		}
 	}
 	// Restrictions attach to the thread: the one that restricts must be
 	// the one that execs.
@@ -710,6 +766,12 @@ func child(specJSON string, argv []string) int {
 			return fail(126, "sandbox: %v: not started", err)
 		}
 	}
-	err = unix.Exec(path, argv, os.Environ())
+	err := unix.Exec(path, argv, os.Environ())
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if _, werr := report.WriteString("E" + strconv.Itoa(int(errno))); werr == nil {
+			return 126
+		}
+	}
 	return fail(126, "%s: %v", argv[0], err)
 }
