@@ -79,7 +79,15 @@ func Probe() Report {
 	r.Rights = rightNames(rightsFor(r.ABI).fs)
 	r.Network = networkLine(r.ABI, 0, false)
 	r.Scoped = r.ABI >= 6
-	r.Gaps = append(abiGaps(r.ABI, 0), metadataGap)
+	r.Gaps = abiGaps(r.ABI, 0)
+	switch ok, why := usernsAvailable(); {
+	case r.ABI == 0:
+		r.Gaps = append(r.Gaps, metadataGap)
+	case ok:
+		r.Gaps = append(r.Gaps, hardLinkMetadataGap)
+	default:
+		r.Gaps = append(r.Gaps, metadataGap+"; no user namespace here: "+why)
+	}
 	return r
 }
 

@@ -207,7 +207,7 @@ func (r Report) Details() string {
 	case r.MetadataRefused:
 		b.WriteString("  metadata: " + metadataRefused + "\n")
 	case r.ReadOnlyMounts > 0:
-		fmt.Fprintf(&b, "  metadata: the %d denied entries are read-only mounts in a mount namespace of the command's own: chmod, chown, utimes and extended attributes on them fail\n", r.ReadOnlyMounts)
+		b.WriteString("  metadata: " + metadataMounts + "\n")
 	}
 	if r.Capabilities != "" {
 		b.WriteString("  caps:     " + r.Capabilities + "\n")
@@ -249,6 +249,10 @@ const terminalRelayed = "a session of its own on a pty airlock run relays: nothi
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
 const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
+
+// metadataMounts is the banner's line when the denied entries are
+// read-only mounts.
+const metadataMounts = "the denied entries are read-only mounts in a mount namespace of the command's own: chmod, chown, utimes and extended attributes on them fail"
 
 // hardLinkMetadataGap is what the read-only mounts leave.
 const hardLinkMetadataGap = "a hard link to a denied file made before the run outside the denied entries is on a writable mount: its metadata (chmod, chown, utimes, xattrs) can be changed"
