@@ -135,8 +135,11 @@ func Prepare(o Options) (*plan, error) {
 	var capGap string
 	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
-	if isTerminal(o.Stdin) {
+	if f, ok := o.Stdin.(*os.File); ok && isTerminal(f) {
 		r.Terminal = terminalRelayed
+		if !foreground(f) {
+			r.Terminal = terminalShared
+		}
 	}
 	r.Gaps = abiGaps(abi, o.EgressPort)
 	if capGap != "" {
@@ -463,6 +466,11 @@ func (p *plan) openRelay() (relay *termRelay, interactive bool) {
 	if !ok || !isTerminal(in) {
 		return nil, false
 	}
+	if !foreground(in) {
+		// in the background a change of the terminal's mode would stop
+		// airlock run (SIGTTOU): the command shares it, as it always did
+		return nil, true
+	}
 	out := in
 	for _, w := range []io.Writer{o.Stdout, o.Stderr} {
 		if f, ok := w.(*os.File); ok && isTerminal(f) {
@@ -709,6 +717,12 @@ func (e notFound) Error() string {
 
 func (e notFound) Is(target error) bool { return target == exec.ErrNotFound }
 
+// foreground: this process is in f's foreground process group.
+func foreground(f *os.File) bool {
+	pg, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+	return err == nil && pg == unix.Getpgrp()
+}
+
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
@@ -722,9 +736,6 @@ func isTerminal(r any) bool {
 // it restricts itself and execs the target, and never returns. Every
 // binary that launches sandboxed commands calls it first thing in main.
 func MaybeChild() {
-	if len(os.Args) == 2 && os.Args[1] == usernsArg {
-		os.Exit(0) // usernsAvailable's probe: it started
-	}
 	if len(os.Args) < 4 || os.Args[1] != childArg {
 		return
 	}

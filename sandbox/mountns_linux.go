@@ -24,17 +24,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
-
-// usernsArg is the hidden first argument of the user-namespace probe.
-const usernsArg = "__airlock-sandbox-userns-probe"
 
 // bindsChildFD is where the launcher child finds the list of entries to
 // make read-only (ExtraFiles[1]).
@@ -51,18 +50,33 @@ var userns struct {
 }
 
 // usernsAvailable says whether a child can start in a user and mount
-// namespace of its own, by starting one (this binary, which exits at
-// once in MaybeChild): the sysctls, the LSMs and the nesting limits that
-// decide it are many, the attempt is one.
+// namespace of its own. The sysctls, LSMs, container seccomp profiles and
+// nesting limits that decide it are many; the attempt is one: a child is
+// cloned into the namespaces and execs a path that does not exist. An
+// exec that fails ENOENT was reached, so the clone and the ID maps worked;
+// any other error is the namespace refused. (Not this binary: a binary
+// without MaybeChild, a test binary, would run itself again.) AppArmor's
+// restriction lets an unprivileged user make the namespace but gives it
+// no capability, so the mounts would fail: its sysctl is read too.
 func usernsAvailable() (bool, string) {
 	userns.once.Do(func() {
-		cmd := exec.Command("/proc/self/exe", usernsArg)
+		if os.Geteuid() != 0 {
+			if b, err := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); err == nil && strings.TrimSpace(string(b)) == "1" {
+				userns.why = "kernel.apparmor_restrict_unprivileged_userns is 1"
+				return
+			}
+		}
+		cmd := exec.Command("/nonexistent/airlock-userns-probe")
 		cmd.SysProcAttr = usernsAttr()
-		if err := cmd.Run(); err != nil {
-			userns.why = err.Error()
+		err := cmd.Run()
+		if errors.Is(err, fs.ErrNotExist) {
+			userns.ok = true
 			return
 		}
-		userns.ok = true
+		if err == nil {
+			err = errors.New("the probe ran") // not possible: the path does not exist
+		}
+		userns.why = err.Error()
 	})
 	return userns.ok, userns.why
 }

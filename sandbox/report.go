@@ -246,6 +246,10 @@ const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw 
 // terminalRelayed is the banner's line on the terminal when stdin is one.
 const terminalRelayed = "a session of its own on a pty airlock run relays: nothing it does types into yours"
 
+// terminalShared is the line when airlock run is in the terminal's
+// background and the command shares it.
+const terminalShared = "yours, shared (airlock run is in the background): TIOCSTI and TIOCLINUX are refused, its modes are not"
+
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
 const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
