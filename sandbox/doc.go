@@ -24,7 +24,16 @@
 // (Options.ReExec) re-executes this binary (/proc/self/exe) with a hidden
 // first argument; that child restricts itself and execs the target, which
 // costs the binary's start-up once more. Every binary that may launch
-// calls MaybeChild first thing in main. The parent walks the allowed
+// calls MaybeChild first thing in main. The launch takes that way by
+// itself when the kernel lets it start the command in a user and mount
+// namespace of its own, where the denied entries become read-only mounts
+// before the restrictions and the exec (mountns_linux.go): a thread of a
+// multi-threaded process cannot enter a user namespace, and the mounts
+// need code between the clone and the exec.
+//
+// Before it starts the command the launch empties the capability sets
+// (caps_linux.go), and when stdin is a terminal it gives the command a
+// session and a pty of its own that Run relays (pty_linux.go). The parent walks the allowed
 // trees, builds the Landlock ruleset, serves the egress proxy and writes
 // the audit records.
 //
