@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -188,12 +189,15 @@ func (p *plan) metadata() {
 		return // nothing denied inside the allowed trees
 	}
 	ok, why := false, "turned off by the caller"
-	if !p.opt.NoMountNS {
+	switch {
+	case !launcherChild.Load():
+		why = "this program has no launcher child (sandbox.MaybeChild)"
+	case !p.opt.NoMountNS:
 		ok, why = usernsAvailable()
 	}
 	if !ok {
 		if !p.spec.Metadata {
-			r.Gaps = append(r.Gaps, metadataGap+"; no user namespace here: "+why)
+			r.Gaps = append(r.Gaps, metadataGap+"; the command is not in a namespace of its own: "+why)
 		}
 		p.roBinds = nil
 		return
@@ -732,10 +736,16 @@ func isTerminal(r any) bool {
 	return err == nil
 }
 
+// launcherChild: this binary called MaybeChild, so /proc/self/exe can be
+// the launcher child. The namespace launch needs it; a binary that never
+// called it (another package's test binary) would run itself again.
+var launcherChild atomic.Bool
+
 // MaybeChild is the launcher child: when this process was started as one,
 // it restricts itself and execs the target, and never returns. Every
 // binary that launches sandboxed commands calls it first thing in main.
 func MaybeChild() {
+	launcherChild.Store(true)
 	if len(os.Args) < 4 || os.Args[1] != childArg {
 		return
 	}
