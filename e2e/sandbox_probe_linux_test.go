@@ -285,6 +285,21 @@ func TestSandboxProbeEscapes(t *testing.T) {
 					}
 				}
 			}
+			// the session's record says it too
+			starts := 0
+			for _, rec := range (&runSbxEnv{airlockHome: fx.ah}).records(t) {
+				if rec["event"] != "sandbox_start" {
+					continue
+				}
+				starts++
+				d, _ := rec["detail"].(string)
+				if !strings.Contains(d, `caps="`) || strings.Contains(d, "read_only_mounts=0 ") {
+					t.Errorf("as %s, the sandbox_start record does not say the capabilities and the read-only mounts: %s", u.name, d)
+				}
+			}
+			if starts != 2 {
+				t.Errorf("as %s: %d sandbox_start records, want 2", u.name, starts)
+			}
 			b, err := os.ReadFile(fx.secret)
 			if err != nil || string(b) != "FAKE PRIVATE KEY\n" {
 				t.Errorf("the secret changed: %q, %v", b, err)

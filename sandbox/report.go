@@ -273,8 +273,9 @@ const networkRefused = "TCP connect and bind refused"
 // what is enforced, and every gap by name (gaps, "; "-separated) with
 // their number (not_enforced), as the banner counts them.
 func (r Report) AuditDetail() string {
-	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q enforced=%q not_enforced=%d gaps=%q",
-		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
+	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q caps=%q read_only_mounts=%d metadata_refused=%t terminal=%q enforced=%q not_enforced=%d gaps=%q",
+		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Capabilities, r.ReadOnlyMounts, r.MetadataRefused, r.Terminal,
+		r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
 }
 
 func (o *Options) defaults() {
