@@ -1,10 +1,14 @@
 package sandbox
 
-// Landlock through its three syscalls, straight from golang.org/x/sys/unix.
-// go-landlock would need its psx package to restrict every thread of a Go
-// process, which under cgo wraps pthread_create for the whole binary; the
-// launcher child needs none of that: it restricts the one locked thread
-// that calls execve, and a new program starts with that thread's domain.
+// Landlock through go-landlock's syscall package: its per-thread
+// LandlockCreateRuleset, LandlockAddPathBeneathRule, LandlockAddNetPortRule
+// and LandlockRestrictSelf, and its constants. Its high-level API is not
+// used: it restricts every thread of the process (through libcap's psx,
+// whose C part would wrap pthread_create in a cgo build), and the launcher
+// restricts only the one locked thread that forks or execs the command.
+// The binaries are built CGO_ENABLED=0 (a test checks they are static),
+// so psx enters them only as its pure-Go fallback, which nothing calls.
+// go-landlock does not export its ABI table: this file keeps its own.
 //
 // ABI table (what each version adds): 1 files, 2 refer (rename/link across
 // directories), 3 truncate, 4 TCP bind/connect ports, 5 ioctl on devices,
@@ -13,31 +17,29 @@ package sandbox
 
 import (
 	"fmt"
-	"unsafe"
 
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
 const (
-	llExec       = unix.LANDLOCK_ACCESS_FS_EXECUTE
-	llWrite      = unix.LANDLOCK_ACCESS_FS_WRITE_FILE
-	llRead       = unix.LANDLOCK_ACCESS_FS_READ_FILE
-	llReadDir    = unix.LANDLOCK_ACCESS_FS_READ_DIR
-	llRefer      = unix.LANDLOCK_ACCESS_FS_REFER
-	llTruncate   = unix.LANDLOCK_ACCESS_FS_TRUNCATE
-	llIoctlDev   = unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
-	llResolveUnx = unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+	llExec       = llsys.AccessFSExecute
+	llWrite      = llsys.AccessFSWriteFile
+	llRead       = llsys.AccessFSReadFile
+	llReadDir    = llsys.AccessFSReadDir
+	llRefer      = llsys.AccessFSRefer
+	llTruncate   = llsys.AccessFSTruncate
+	llIoctlDev   = llsys.AccessFSIoctlDev
+	llResolveUnx = llsys.AccessFSResolveUnix
 
-	llV1All = 1<<13 - 1 // execute … make_sym
+	llV1All = llsys.AccessFSMakeSym<<1 - 1 // execute … make_sym
 
 	// Rights that apply to a file (the kernel refuses directory rights on
 	// a rule for a file).
 	llFileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev | llResolveUnx
 
-	llNetBindTCP    = unix.LANDLOCK_ACCESS_NET_BIND_TCP
-	llNetConnectTCP = unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
-
-	llRuleNetPort = 2 // LANDLOCK_RULE_NET_PORT
+	llNetBindTCP    = llsys.AccessNetBindTCP
+	llNetConnectTCP = llsys.AccessNetConnectTCP
 )
 
 // llNames names the file-system rights for the banner, in bit order.
@@ -52,11 +54,11 @@ const maxKnownABI = 9
 // kernelABI asks the kernel which Landlock ABI it offers (0: none, or
 // Landlock disabled at boot).
 func kernelABI() int {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 {
+	v, err := llsys.LandlockGetABIVersion()
+	if err != nil {
 		return 0
 	}
-	return int(v)
+	return v
 }
 
 // abiRights is what a ruleset at an ABI handles. UDP (ABI 10) is left
@@ -83,7 +85,7 @@ func rightsFor(abi int) abiRights {
 		r.fs |= llIoctlDev
 	}
 	if abi >= 6 {
-		r.scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+		r.scoped = llsys.ScopeAbstractUnixSocket | llsys.ScopeSignal
 	}
 	if abi >= 9 {
 		r.fs |= llResolveUnx
@@ -108,29 +110,16 @@ type ruleset struct {
 	rights abiRights
 }
 
-type llRulesetAttr struct {
-	fs, net, scoped uint64
-}
-
-type llNetPortAttr struct {
-	access uint64
-	port   uint64
-}
-
+// newRuleset creates the ruleset. The attribute struct is go-landlock's
+// newest; an older kernel accepts it whole as long as the fields it does
+// not know are zero, which they are at that kernel's ABI.
 func newRuleset(abi int, r abiRights) (*ruleset, error) {
-	attr := llRulesetAttr(r)
-	size := unsafe.Sizeof(attr)
-	switch {
-	case abi < 4:
-		size = 8 // the struct grew with the ABI; older kernels want the old size
-	case abi < 6:
-		size = 16
+	attr := llsys.RulesetAttr{HandledAccessFS: r.fs, HandledAccessNet: r.net, Scoped: r.scoped}
+	fd, err := llsys.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return nil, fmt.Errorf("landlock_create_ruleset (ABI %d): %w", abi, err)
 	}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
-	if errno != 0 {
-		return nil, fmt.Errorf("landlock_create_ruleset (ABI %d): %w", abi, errno)
-	}
-	return &ruleset{fd: int(fd), rights: r}, nil
+	return &ruleset{fd: fd, rights: r}, nil
 }
 
 // addPath grants access beneath path. follow is false for entries found
@@ -161,21 +150,15 @@ func (rs *ruleset) addPath(path string, access uint64, follow, wantDir bool) err
 	if access == 0 {
 		return nil
 	}
-	attr := unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(fd)}
-	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(rs.fd), unix.LANDLOCK_RULE_PATH_BENEATH,
-		uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
-	if errno != 0 {
-		return fmt.Errorf("landlock_add_rule %s: %w", path, errno)
+	if err := llsys.LandlockAddPathBeneathRule(rs.fd, &llsys.PathBeneathAttr{AllowedAccess: access, ParentFd: fd}, 0); err != nil {
+		return fmt.Errorf("landlock_add_rule %s: %w", path, err)
 	}
 	return nil
 }
 
 func (rs *ruleset) allowConnect(port int) error {
-	attr := llNetPortAttr{access: llNetConnectTCP, port: uint64(port)}
-	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(rs.fd), llRuleNetPort,
-		uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
-	if errno != 0 {
-		return fmt.Errorf("landlock_add_rule tcp connect %d: %w", port, errno)
+	if err := llsys.LandlockAddNetPortRule(rs.fd, &llsys.NetPortAttr{AllowedAccess: llNetConnectTCP, Port: uint64(port)}, 0); err != nil {
+		return fmt.Errorf("landlock_add_rule tcp connect %d: %w", port, err)
 	}
 	return nil
 }
@@ -194,8 +177,9 @@ func restrictSelf(fd int) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
-		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	// per thread: no FlagRestrictSelfTSync
+	if err := llsys.LandlockRestrictSelf(fd, 0); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}
 	return nil
 }

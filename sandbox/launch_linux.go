@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,11 +14,24 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
+
+// The main goroutine keeps the main thread for the life of the process,
+// so no other goroutine ever runs on it: the goroutine that restricts its
+// thread and forks the command (startOnRestrictedThread) always has a
+// thread of its own, which the runtime ends when that goroutine returns
+// locked. The main thread is the one the runtime parks instead of ending,
+// and the thread-group leader is what a process-wide signal or
+// /proc/PID/... names: had it carried the command's Landlock domain, the
+// command would be inside the same domain as its supervisor and could
+// kill it (signal scoping compares domains).
+func init() { runtime.LockOSThread() }
 
 // childArg is the hidden first argument of the launcher child.
 const childArg = "__airlock-sandbox-child"
@@ -27,16 +41,21 @@ const rulesetChildFD = 3
 
 // childSpec is what the parent tells the child, as argv[2].
 type childSpec struct {
-	Landlock bool `json:"landlock"`
-	Seccomp  bool `json:"seccomp"`
+	Landlock bool      `json:"landlock"`
+	Seccomp  bool      `json:"seccomp"`
+	Metadata bool      `json:"refuse_metadata,omitempty"` // seccomp refuses chmod, chown, utimes, xattrs
+	Caps     capsState `json:"-"`                         // read again by the launcher child
+	UserNS   bool      `json:"userns,omitempty"`          // in a user and mount namespace: the denied entries read-only
+	Path     string    `json:"path,omitempty"`            // the command, found by the parent
 }
 
 // plan is a prepared launch: the ruleset is built and the report known.
 type plan struct {
-	opt    Options
-	rs     *ruleset
-	report Report
-	spec   childSpec
+	opt     Options
+	roBinds []string // the denied entries the walk left out, made read-only mounts under spec.UserNS
+	rs      *ruleset
+	report  Report
+	spec    childSpec
 }
 
 // System trees granted read and execute without a walk: they hold the
@@ -57,10 +76,19 @@ func Probe() Report {
 	k := kernelABI()
 	r := Report{KernelABI: k, ABI: min(k, maxKnownABI)}
 	r.Seccomp, r.SeccompWhy = seccompAvailable()
+	r.Capabilities, _ = capsLine(readCaps())
 	r.Rights = rightNames(rightsFor(r.ABI).fs)
 	r.Network = networkLine(r.ABI, 0, false)
 	r.Scoped = r.ABI >= 6
 	r.Gaps = abiGaps(r.ABI, 0)
+	switch ok, why := usernsAvailable(); {
+	case r.ABI == 0:
+		r.Gaps = append(r.Gaps, metadataGap)
+	case ok:
+		r.Gaps = append(r.Gaps, hardLinkMetadataGap)
+	default:
+		r.Gaps = append(r.Gaps, metadataGap+"; no user namespace here: "+why)
+	}
 	return r
 }
 
@@ -83,6 +111,9 @@ func Prepare(o Options) (*plan, error) {
 	}
 	p := &plan{opt: o}
 	r := &p.report
+	if !o.NoMountNS {
+		go usernsAvailable() // the probe runs while the trees are walked
+	}
 	r.KernelABI = kernelABI()
 	abi := min(r.KernelABI, maxKnownABI)
 	if o.MaxABI > 0 {
@@ -99,9 +130,26 @@ func Prepare(o Options) (*plan, error) {
 		r.Seccomp, r.SeccompWhy = seccompAvailable()
 	}
 	p.spec.Seccomp = r.Seccomp
+	p.spec.Metadata = r.Seccomp && (o.RefuseMetadata || o.Policy.Profile == "paranoid")
+	r.MetadataRefused = p.spec.Metadata
+	p.spec.Caps = readCaps()
+	var capGap string
+	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
+	if f, ok := o.Stdin.(*os.File); ok && isTerminal(f) {
+		r.Terminal = terminalRelayed
+		if !foreground(f) {
+			r.Terminal = terminalShared
+		}
+	}
 	r.Gaps = abiGaps(abi, o.EgressPort)
+	if capGap != "" {
+		r.Gaps = append([]string{capGap}, r.Gaps...)
+	}
 	if abi == 0 {
+		if !p.spec.Metadata {
+			r.Gaps = append(r.Gaps, metadataGap)
+		}
 		r.Gaps = append([]string{"Landlock is not available: the command can read, write and connect wherever its user can"}, r.Gaps...)
 		return p, nil
 	}
@@ -127,7 +175,41 @@ func Prepare(o Options) (*plan, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
+	p.metadata()
 	return p, nil
+}
+
+// metadata decides how the denied entries' metadata is kept: read-only
+// mounts in a namespace of the command's own where the kernel allows it
+// (mountns_linux.go), else a gap (the paranoid profile's seccomp refusal
+// aside).
+func (p *plan) metadata() {
+	r := &p.report
+	if len(p.roBinds) == 0 {
+		return // nothing denied inside the allowed trees
+	}
+	ok, why := false, "turned off by the caller"
+	switch {
+	case !launcherChild.Load():
+		why = "this program has no launcher child (sandbox.MaybeChild)"
+	case !p.opt.NoMountNS:
+		ok, why = usernsAvailable()
+	}
+	if !ok {
+		if !p.spec.Metadata {
+			r.Gaps = append(r.Gaps, metadataGap+"; the command is not in a namespace of its own: "+why)
+		}
+		p.roBinds = nil
+		return
+	}
+	p.spec.UserNS = true
+	if len(p.roBinds) > maxROBinds {
+		r.Gaps = append(r.Gaps, fmt.Sprintf("%d denied entries beyond the first %d are not read-only mounts: their metadata can be changed",
+			len(p.roBinds)-maxROBinds, maxROBinds))
+		p.roBinds = p.roBinds[:maxROBinds]
+	}
+	r.ReadOnlyMounts = len(p.roBinds)
+	r.Gaps = append(r.Gaps, hardLinkMetadataGap)
 }
 
 // addRules walks the roots and adds one rule per grant.
@@ -227,6 +309,7 @@ func (p *plan) addRules() error {
 		}
 	}
 	w.finish(vars.Home)
+	p.roBinds = w.skipped
 	r.Gaps = append(r.Gaps, w.gaps...)
 	r.Rules = len(lines)
 	sort.Strings(lines)
@@ -306,8 +389,13 @@ func (p *plan) Run() (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP)
 	defer signal.Stop(sigs)
-	cmd, err := p.Start()
+	// stdin a terminal: the command gets a session and a pty of its own
+	relay, interactive := p.openRelay()
+	cmd, err := p.start(relay, relay != nil)
 	if err != nil {
+		if relay != nil {
+			relay.stop()
+		}
 		// as a shell does: 127 when there is no such command, or it is
 		// there and what it needs to start is not (its #! interpreter,
 		// its ELF loader: the exec fails ENOENT), 126 when it is there
@@ -318,9 +406,15 @@ func (p *plan) Run() (int, error) {
 		}
 		return 126, err
 	}
-	// A terminal sends SIGINT to its whole foreground group, child
-	// included: passing it on too would deliver it twice.
-	interactive := isTerminal(o.Stdin)
+	if relay != nil {
+		if err := relay.start(); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			relay.stop()
+			return 126, fmt.Errorf("relay the terminal: %w", err)
+		}
+		o.handoff.set(relay)
+	}
 	done := make(chan struct{})
 	forwarded := make(chan struct{})
 	go func() {
@@ -329,8 +423,16 @@ func (p *plan) Run() (int, error) {
 		for {
 			select {
 			case s := <-sigs:
+				// A terminal the command shares sends SIGINT to its
+				// whole foreground group, command included: passing it
+				// on too would deliver it twice. On a relayed pty the
+				// person's Ctrl-C is a key the pty turns into the
+				// command's SIGINT; a SIGINT here came from kill.
 				if s == unix.SIGINT && interactive {
 					continue
+				}
+				if relay != nil && s != unix.SIGINT {
+					relay.release() // who stops airlock run may kill it next
 				}
 				_ = cmd.Process.Signal(s)
 				if !stopped && o.Stopped != nil {
@@ -343,6 +445,10 @@ func (p *plan) Run() (int, error) {
 		}
 	}()
 	err = cmd.Wait()
+	if relay != nil {
+		o.handoff.set(nil)
+		relay.stop()
+	}
 	close(done)
 	<-forwarded // a Stopped call in progress finishes first
 	if cmd.ProcessState == nil {
@@ -355,18 +461,72 @@ func (p *plan) Run() (int, error) {
 	return cmd.ProcessState.ExitCode(), nil
 }
 
+// openRelay opens the command's pty when stdin is a terminal. interactive
+// says the command shares the terminal instead (stdin a terminal, and no
+// pty could be had: said on stderr).
+func (p *plan) openRelay() (relay *termRelay, interactive bool) {
+	o := p.opt
+	in, ok := o.Stdin.(*os.File)
+	if !ok || !isTerminal(in) {
+		return nil, false
+	}
+	if !foreground(in) {
+		// in the background a change of the terminal's mode would stop
+		// airlock run (SIGTTOU): the command shares it, as it always did
+		return nil, true
+	}
+	out := in
+	for _, w := range []io.Writer{o.Stdout, o.Stderr} {
+		if f, ok := w.(*os.File); ok && isTerminal(f) {
+			out = f
+			break
+		}
+	}
+	relay, err := openRelay(in, out)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "airlock run: no pty for the command (%v): it shares your terminal\n", err)
+		return nil, true
+	}
+	return relay, false
+}
+
 // Start launches the command as Run does, without passing signals and
 // without waiting: for a caller that owns the command's pipes and signals
 // (airlock-mcp --sandbox), which calls Wait on the returned command. Give
 // Options.Stdin and Stdout as *os.File (os.Pipe) to hand the child the
-// descriptors themselves.
-func (p *plan) Start() (*exec.Cmd, error) {
-	cmd, err := p.command()
+// descriptors themselves. The command gets a session of its own, without
+// a controlling terminal.
+func (p *plan) Start() (*exec.Cmd, error) { return p.start(nil, true) }
+
+// start launches the command, in a session of its own when setsid, with
+// relay's pty as its controlling terminal and in place of every standard
+// descriptor that is a terminal.
+func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
+	cmd, path, err := p.command()
 	if err != nil {
 		return nil, err
 	}
-	if p.opt.ReExec {
-		err = cmd.Start()
+	if p.spec.UserNS {
+		cmd.SysProcAttr = usernsAttr()
+	}
+	if setsid {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.Setsid = true
+	}
+	if relay != nil {
+		cmd.Stdin = relay.slave
+		if f, ok := cmd.Stdout.(*os.File); ok && isTerminal(f) {
+			cmd.Stdout = relay.slave
+		}
+		if f, ok := cmd.Stderr.(*os.File); ok && isTerminal(f) {
+			cmd.Stderr = relay.slave
+		}
+		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
+	}
+	if p.reexec() {
+		err = startChild(cmd, path)
 	} else {
 		err = p.startOnRestrictedThread(cmd)
 	}
@@ -380,32 +540,91 @@ func (p *plan) Start() (*exec.Cmd, error) {
 }
 
 // command is the exec.Cmd for either launch.
-func (p *plan) command() (*exec.Cmd, error) {
+func (p *plan) command() (cmd *exec.Cmd, path string, err error) {
 	o := p.opt
-	cmd := &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
-	if !o.ReExec {
-		path, err := lookPath(o.Argv[0], o.Env)
-		if err != nil {
-			return nil, err
-		}
-		cmd.Path, cmd.Args = path, o.Argv
-		return cmd, nil
-	}
-	spec, err := json.Marshal(p.spec)
+	cmd = &exec.Cmd{Env: o.Env, Dir: o.Dir, Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr}
+	// found as the child would, either way: the launcher child execs
+	// this path, and a command that is not there is said the same way
+	path, err = lookPath(o.Argv[0], o.Env)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	if !p.reexec() {
+		cmd.Path, cmd.Args = path, o.Argv
+		return cmd, path, nil
+	}
+	spec := p.spec
+	spec.Path = path
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		return nil, "", err
 	}
 	cmd.Path = "/proc/self/exe"
-	cmd.Args = append([]string{o.Argv[0], childArg, string(spec)}, o.Argv...)
+	cmd.Args = append([]string{o.Argv[0], childArg, string(specJSON)}, o.Argv...)
+	// fd 3 the ruleset, 4 the denied entries, 5 the exec report
+	cmd.ExtraFiles = make([]*os.File, 3)
 	if p.rs != nil {
 		fd, err := unix.FcntlInt(uintptr(p.rs.fd), unix.F_DUPFD_CLOEXEC, 0)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(fd), "landlock-ruleset")}
+		cmd.ExtraFiles[0] = os.NewFile(uintptr(fd), "landlock-ruleset")
 	}
-	return cmd, nil
+	if p.spec.UserNS {
+		f, err := bindsFile(p.roBinds)
+		if err != nil {
+			closeAll(cmd.ExtraFiles)
+			return nil, "", err
+		}
+		cmd.ExtraFiles[1] = f
+	}
+	return cmd, path, nil
 }
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// execReportFD is where the launcher child reports a failed start.
+const execReportFD = 5
+
+// startChild starts the launcher child and waits until it has exec'd the
+// command (the report pipe closes on exec, empty) or said why not: "E"
+// and the errno of a failed exec, returned as the thread launch's
+// cmd.Start returns it (a shell's 126 or 127), or "F" and what failed
+// before.
+func startChild(cmd *exec.Cmd, path string) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd.ExtraFiles[2] = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return err
+	}
+	report, _ := io.ReadAll(r)
+	if len(report) == 0 {
+		return nil
+	}
+	_ = cmd.Wait()
+	if report[0] == 'E' {
+		n, _ := strconv.Atoi(string(report[1:]))
+		return &fs.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(n)}
+	}
+	return errors.New(strings.TrimPrefix(string(report), "F"))
+}
+
+// reexec: the launch goes through the launcher child, asked for or
+// needed (a user namespace cannot be entered by a thread of this
+// multi-threaded process, and its mounts need code before the exec).
+func (p *plan) reexec() bool { return p.opt.ReExec || p.spec.UserNS }
 
 // startOnRestrictedThread restricts a fresh locked thread and forks the
 // command from it. The goroutine returns still locked, so the runtime
@@ -414,6 +633,17 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked, on purpose
+		if unix.Gettid() == unix.Getpid() {
+			// the main thread: the runtime would park it, restricted,
+			// for the life of the process (see init). Only a binary
+			// that unlocked its main goroutine gets here.
+			errc <- errMainThread
+			return
+		}
+		if err := dropCapabilities(p.spec.Caps); err != nil {
+			errc <- err
+			return
+		}
 		if p.spec.Landlock {
 			if err := restrictSelf(p.rs.fd); err != nil {
 				errc <- err
@@ -421,7 +651,7 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 			}
 		}
 		if p.spec.Seccomp {
-			if err := installSeccomp(); err != nil {
+			if err := installSeccomp(seccompFilter{metadata: p.spec.Metadata}); err != nil {
 				errc <- err
 				return
 			}
@@ -430,6 +660,9 @@ func (p *plan) startOnRestrictedThread(cmd *exec.Cmd) error {
 	}()
 	return <-errc
 }
+
+// errMainThread refuses to restrict the main thread.
+var errMainThread = errors.New("the launch landed on the main thread, which would keep the sandbox's restrictions for the life of this process: nothing was started")
 
 // lookPath finds the command as the child would, with the child's PATH,
 // and as a shell does: a name with a slash is that file (exec.ErrNotFound
@@ -488,6 +721,12 @@ func (e notFound) Error() string {
 
 func (e notFound) Is(target error) bool { return target == exec.ErrNotFound }
 
+// foreground: this process is in f's foreground process group.
+func foreground(f *os.File) bool {
+	pg, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP)
+	return err == nil && pg == unix.Getpgrp()
+}
+
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
@@ -497,10 +736,16 @@ func isTerminal(r any) bool {
 	return err == nil
 }
 
+// launcherChild: this binary called MaybeChild, so /proc/self/exe can be
+// the launcher child. The namespace launch needs it; a binary that never
+// called it (another package's test binary) would run itself again.
+var launcherChild atomic.Bool
+
 // MaybeChild is the launcher child: when this process was started as one,
 // it restricts itself and execs the target, and never returns. Every
 // binary that launches sandboxed commands calls it first thing in main.
 func MaybeChild() {
+	launcherChild.Store(true)
 	if len(os.Args) < 4 || os.Args[1] != childArg {
 		return
 	}
@@ -508,21 +753,37 @@ func MaybeChild() {
 }
 
 func child(specJSON string, argv []string) int {
+	report := os.NewFile(execReportFD, "exec-report")
 	fail := func(code int, format string, args ...any) int {
-		fmt.Fprintf(os.Stderr, "airlock run: "+format+"\n", args...)
+		msg := fmt.Sprintf(format, args...)
+		if _, err := report.WriteString("F" + msg); err != nil {
+			fmt.Fprintf(os.Stderr, "airlock run: %s\n", msg) // an older parent: no report pipe
+		}
 		return code
 	}
+	unix.CloseOnExec(execReportFD)
 	var spec childSpec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 		return fail(126, "sandbox child: bad spec: %v", err)
 	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return fail(127, "%s: %v", argv[0], err)
+	path := spec.Path
+	if path == "" {
+		var err error
+		if path, err = exec.LookPath(argv[0]); err != nil {
+			return fail(127, "%s: %v", argv[0], err)
+		}
 	}
 	// Restrictions attach to the thread: the one that restricts must be
 	// the one that execs.
 	runtime.LockOSThread()
+	if spec.UserNS {
+		if err := readOnlyBinds(bindsChildFD); err != nil {
+			return fail(126, "sandbox: %v: not started", err)
+		}
+	}
+	if err := dropCapabilities(readCaps()); err != nil {
+		return fail(126, "sandbox: %v: not started", err)
+	}
 	if spec.Landlock {
 		if err := restrictSelf(rulesetChildFD); err != nil {
 			return fail(126, "sandbox: %v: not started", err)
@@ -530,10 +791,16 @@ func child(specJSON string, argv []string) int {
 		unix.Close(rulesetChildFD)
 	}
 	if spec.Seccomp {
-		if err := installSeccomp(); err != nil {
+		if err := installSeccomp(seccompFilter{metadata: spec.Metadata}); err != nil {
 			return fail(126, "sandbox: %v: not started", err)
 		}
 	}
-	err = unix.Exec(path, argv, os.Environ())
+	err := unix.Exec(path, argv, os.Environ())
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if _, werr := report.WriteString("E" + strconv.Itoa(int(errno))); werr == nil {
+			return 126
+		}
+	}
 	return fail(126, "%s: %v", argv[0], err)
 }

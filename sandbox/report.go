@@ -44,6 +44,14 @@ type Options struct {
 	MaxABI int
 	// NoSeccomp leaves the seccomp filter off (tests of Landlock alone).
 	NoSeccomp bool
+	// RefuseMetadata has seccomp refuse chmod, chown, utimes and the
+	// extended-attribute syscalls for the whole run, wherever they point
+	// (Landlock does not mediate metadata, and seccomp cannot see
+	// paths). The paranoid profile sets it whatever this says.
+	RefuseMetadata bool
+	// NoMountNS keeps the command out of a user and mount namespace of
+	// its own (the denied entries' metadata is then a gap).
+	NoMountNS bool
 	// ReExec launches through a re-executed launcher child (MaybeChild)
 	// instead of a restricted thread of this process.
 	ReExec bool
@@ -60,6 +68,8 @@ type Options struct {
 	Stdin  io.Reader // default os.Stdin
 	Stdout io.Writer // default os.Stdout
 	Stderr io.Writer // default os.Stderr
+
+	handoff *termHandoff // set by OpenSession: its Asker takes the terminal from Run's relay
 
 	// Stopped, when set, is called by Run at the first stop signal it
 	// passes on to the command (SIGTERM, SIGHUP, or a SIGINT not from a
@@ -80,13 +90,24 @@ type Root struct {
 // does not: the banner, the audit record of the session start and doctor
 // all show it.
 type Report struct {
-	KernelABI   int      // the Landlock ABI the kernel offers (0: none)
-	ABI         int      // the ABI in force (0: Landlock off)
-	Rights      []string // the file-system rights Landlock handles
-	Network     string   // what TCP may do
-	Scoped      bool     // signals and abstract UNIX sockets scoped to the sandbox (ABI 6)
-	Seccomp     bool
-	SeccompWhy  string // why seccomp is off, when it is
+	KernelABI  int      // the Landlock ABI the kernel offers (0: none)
+	ABI        int      // the ABI in force (0: Landlock off)
+	Rights     []string // the file-system rights Landlock handles
+	Network    string   // what TCP may do
+	Scoped     bool     // signals and abstract UNIX sockets scoped to the sandbox (ABI 6)
+	Seccomp    bool
+	SeccompWhy string // why seccomp is off, when it is
+	// MetadataRefused: seccomp refuses the metadata syscalls for the
+	// whole run (Options.RefuseMetadata, the paranoid profile).
+	MetadataRefused bool
+	Capabilities    string // what the command holds of the capabilities
+	// ReadOnlyMounts is how many denied entries are read-only mounts in
+	// the command's own mount namespace (0: none, or no namespace).
+	ReadOnlyMounts int
+	// Terminal is how the command gets a terminal: its own session on a
+	// pty airlock run relays, or "" (stdin is not a terminal: nothing
+	// to say).
+	Terminal    string
 	Egress      bool
 	Rules       int    // path rules in the ruleset
 	RulesDigest string // sha256 over the rules, for the audit record
@@ -193,6 +214,18 @@ func (r Report) Details() string {
 	} else {
 		fmt.Fprintf(&b, "  seccomp:  OFF (%s)\n", r.SeccompWhy)
 	}
+	switch {
+	case r.MetadataRefused:
+		b.WriteString("  metadata: " + metadataRefused + "\n")
+	case r.ReadOnlyMounts > 0:
+		b.WriteString("  metadata: " + metadataMounts + "\n")
+	}
+	if r.Capabilities != "" {
+		b.WriteString("  caps:     " + r.Capabilities + "\n")
+	}
+	if r.Terminal != "" {
+		b.WriteString("  terminal: " + r.Terminal + "\n")
+	}
 	if r.Egress && r.proxyBypassable() {
 		b.WriteString("  egress:   proxy on for the clients that use it (HTTP_PROXY, HTTPS_PROXY): TCP is open to any other\n")
 	} else if r.Egress {
@@ -217,7 +250,31 @@ func (r Report) Details() string {
 
 // SeccompRefuses is what the seccomp filter refuses, for the banner and
 // doctor.
-const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets refused"
+const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets, " +
+	"TIOCSTI and TIOCLINUX, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
+	"block and character device nodes refused"
+
+// terminalRelayed is the banner's line on the terminal when stdin is one.
+const terminalRelayed = "a session of its own on a pty airlock run relays: nothing it does types into yours"
+
+// terminalShared is the line when airlock run is in the terminal's
+// background and the command shares it.
+const terminalShared = "yours, shared (airlock run is in the background): TIOCSTI and TIOCLINUX are refused, its modes are not"
+
+// metadataRefused is the banner's line when seccomp refuses the metadata
+// syscalls.
+const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
+
+// metadataMounts is the banner's line when the denied entries are
+// read-only mounts.
+const metadataMounts = "the denied entries are read-only mounts in a mount namespace of the command's own: chmod, chown, utimes and extended attributes on them fail"
+
+// hardLinkMetadataGap is what the read-only mounts leave.
+const hardLinkMetadataGap = "a hard link to a denied file made before the run outside the denied entries is on a writable mount: its metadata (chmod, chown, utimes, xattrs) can be changed"
+
+// metadataGap is the gap when it does not.
+const metadataGap = "chmod, chown, utimes and extended attributes of a file the rules deny are not refused " +
+	"(Landlock does not mediate metadata and seccomp cannot see paths; the paranoid profile refuses them for the whole run)"
 
 // networkRefused is Report.Network when Landlock refuses every TCP
 // connect and bind (no egress proxy).
@@ -230,8 +287,9 @@ func (r Report) AuditDetail() string {
 	if r.Seatbelt {
 		return r.seatbeltAuditDetail()
 	}
-	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q enforced=%q not_enforced=%d gaps=%q",
-		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
+	return fmt.Sprintf("abi=%d kernel_abi=%d rules=%d rules_digest=%s seccomp=%t egress=%t scoped=%t network=%q caps=%q read_only_mounts=%d metadata_refused=%t terminal=%q enforced=%q not_enforced=%d gaps=%q",
+		r.ABI, r.KernelABI, r.Rules, r.RulesDigest, r.Seccomp, r.Egress, r.Scoped, r.Network, r.Capabilities, r.ReadOnlyMounts, r.MetadataRefused, r.Terminal,
+		r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
 }
 
 func (o *Options) defaults() {

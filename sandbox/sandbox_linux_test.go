@@ -96,6 +96,44 @@ func probe(args []string) int {
 			c.Close()
 		}
 		return say(err)
+	case "tiocsti":
+		c := byte('x')
+		_, _, e := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
+		return say(errnoErr(e))
+	case "reboot":
+		// a wrong magic: past the filter and the capability check the
+		// kernel answers EINVAL and reboots nothing
+		_, _, e := unix.Syscall6(unix.SYS_REBOOT, 1, 2, 3, 0, 0, 0)
+		return say(errnoErr(e))
+	case "sethostname":
+		name, _ := os.Hostname()
+		return say(unix.Sethostname([]byte(name)))
+	case "mknod-blk":
+		return say(unix.Mknod(args[1], unix.S_IFBLK|0o600, int(unix.Mkdev(7, 0))))
+	case "mknod-fifo":
+		return say(unix.Mknod(args[1], unix.S_IFIFO|0o600, 0))
+	case "chmod":
+		return say(unix.Chmod(args[1], 0o644))
+	case "caps":
+		b, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			return say(err)
+		}
+		var caps []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":\t"); ok && strings.HasPrefix(k, "Cap") {
+				caps = append(caps, k+"="+v)
+			}
+		}
+		fmt.Println(strings.Join(caps, " "))
+		return 0
+	case "kill-supervisor":
+		// the supervisor by SIGKILL, then every process of its name by
+		// signal 0: the same permission check without harming
+		// processes that are not this test's
+		err := unix.Kill(os.Getppid(), unix.SIGKILL)
+		fmt.Println(errName(err), reachable(args[1:]))
+		return 0
 	case "exit":
 		n, _ := strconv.Atoi(args[1])
 		return n
@@ -109,6 +147,42 @@ func probe(args []string) int {
 	}
 	fmt.Println("unknown probe", args[0])
 	return 2
+}
+
+// errName is err's errno name, "ok" for nil.
+func errName(err error) string {
+	var errno syscall.Errno
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &errno):
+		return unix.ErrnoName(errno)
+	}
+	return err.Error()
+}
+
+// reachable counts the processes named one of names (their comm) that
+// signal 0 reaches from here, this process aside.
+func reachable(names []string) int {
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		for _, want := range names {
+			if name == want && unix.Kill(pid, 0) == nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func errnoErr(e syscall.Errno) error {
@@ -195,11 +269,15 @@ func (f *fixture) options(t *testing.T, args ...string) Options {
 }
 
 // run runs one probe under the sandbox, launched both ways (a restricted
-// thread, the re-executed launcher child), and returns its output and
-// exit status; the two launches must agree.
+// thread, without the mount namespace, which needs the other way; the
+// re-executed launcher child, in the namespace where the kernel allows
+// it), and returns its output and exit status; the two launches must
+// agree.
 func (f *fixture) run(t *testing.T, o Options) (string, int) {
 	t.Helper()
-	out, status := f.runOnce(t, o)
+	thread := o
+	thread.NoMountNS = true
+	out, status := f.runOnce(t, thread)
 	o.ReExec = true
 	out2, status2 := f.runOnce(t, o)
 	if out != out2 || status != status2 {
@@ -267,13 +345,100 @@ func TestSandboxKeepsSecretsAndBoundsWrites(t *testing.T) {
 func TestSeccompRefusesEscapeSyscalls(t *testing.T) {
 	requireLandlock(t, 1)
 	f := newFixture(t)
-	for _, op := range []string{"ptrace", "unshare", "io_uring", "packet", "raw", "mptcp"} {
-		t.Run(op, func(t *testing.T) {
-			got, _ := f.run(t, f.options(t, op))
+	for _, op := range [][]string{{"ptrace"}, {"unshare"}, {"io_uring"}, {"packet"}, {"raw"}, {"mptcp"},
+		{"tiocsti"}, {"reboot"}, {"sethostname"}, {"mknod-blk", f.tmp + "/blk"}} {
+		t.Run(op[0], func(t *testing.T) {
+			got, _ := f.run(t, f.options(t, op...))
 			if got != "EPERM" {
-				t.Errorf("%s under the sandbox: got %q, want EPERM", op, got)
+				t.Errorf("%s under the sandbox: got %q, want EPERM", op[0], got)
 			}
 		})
+	}
+}
+
+// A FIFO is not a device: mknod makes it.
+func TestSeccompLetsMknodMakeAFIFO(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	o := f.options(t, "mknod-fifo", f.tmp+"/fifo")
+	if got, _ := f.runOnce(t, o); got != "ok" {
+		t.Errorf("mknod of a FIFO in the temp dir: got %q, want ok", got)
+	}
+}
+
+// The command holds no capability, root or not; as root the bounding set
+// is empty too.
+func TestSandboxCommandHoldsNoCapability(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	got, _ := f.run(t, f.options(t, "caps"))
+	for _, set := range []string{"CapInh", "CapPrm", "CapEff", "CapAmb"} {
+		if !strings.Contains(got, set+"=0000000000000000") {
+			t.Errorf("%s not empty under the sandbox: %s", set, got)
+		}
+	}
+	if os.Geteuid() == 0 && !strings.Contains(got, "CapBnd=0000000000000000") {
+		t.Errorf("a root command kept a bounding set: %s", got)
+	}
+}
+
+// Under the paranoid profile chmod is refused everywhere, a denied file
+// included; otherwise it is a gap the banner names.
+func TestSeccompRefusesMetadataUnderParanoid(t *testing.T) {
+	requireLandlock(t, 1)
+	f := newFixture(t)
+	o := f.options(t, "chmod", f.ws+"/README.md")
+	o.RefuseMetadata = true
+	if got, _ := f.run(t, o); got != "EPERM" {
+		t.Errorf("chmod under RefuseMetadata: got %q, want EPERM", got)
+	}
+	o = f.options(t, "exit", "0")
+	o.NoMountNS = true
+	plan, err := Prepare(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	if b := plan.Report().Banner(); !strings.Contains(b, metadataGap) {
+		t.Errorf("the banner without RefuseMetadata does not name the metadata gap:\n%s", b)
+	}
+}
+
+// Where the kernel allows a user namespace, the denied entries are
+// read-only mounts: chmod of the secret fails EROFS, in the workspace it
+// works, and the banner says so. CI's kernel allows it: a test that
+// found no namespace would prove nothing, so it fails.
+func TestSandboxDeniedEntriesAreReadOnlyMounts(t *testing.T) {
+	requireLandlock(t, 1)
+	if ok, why := usernsAvailable(); !ok {
+		t.Fatalf("no user namespace on this machine (%s): the read-only mounts cannot be tested", why)
+	}
+	f := newFixture(t)
+	o := f.options(t, "chmod", f.home+"/.ssh/id_rsa")
+	o.ReExec = true
+	if got, _ := f.runOnce(t, o); got != "EROFS" {
+		t.Errorf("chmod of the denied ~/.ssh/id_rsa: got %q, want EROFS", got)
+	}
+	o = f.options(t, "chmod", f.ws+"/.env")
+	if got, _ := f.runOnce(t, o); got != "EROFS" {
+		t.Errorf("chmod of the denied workspace .env: got %q, want EROFS", got)
+	}
+	o = f.options(t, "chmod", f.ws+"/README.md")
+	if got, _ := f.runOnce(t, o); got != "ok" {
+		t.Errorf("chmod of a workspace file: got %q, want ok", got)
+	}
+	if st, err := os.Stat(f.home + "/.ssh/id_rsa"); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the secret's mode: %v, %v; want 0600", st.Mode(), err)
+	}
+	plan, err := Prepare(f.options(t, "exit", "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	r := plan.Report()
+	if r.ReadOnlyMounts == 0 || !strings.Contains(r.Banner(), "read-only mounts in a mount namespace") ||
+		!strings.Contains(r.Banner(), hardLinkMetadataGap) || strings.Contains(r.Banner(), metadataGap) {
+		t.Errorf("the banner with the namespace does not say what it keeps and leaves:\n%s", r.Banner())
 	}
 }
 

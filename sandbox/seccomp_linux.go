@@ -11,6 +11,17 @@ package sandbox
 // userfaultfd and modules are kernel attack surface. A foreign
 // architecture (a 32-bit syscall table) or the x32 bit kills the process:
 // the numbers below would mean other syscalls there.
+//
+// The host's own state is refused too, for a root command whose
+// capabilities were dropped and any other: the hostname, the clock,
+// reboot, kexec, modules, swap, process accounting, chroot, raw I/O
+// ports, device nodes (mknod of a block or character device; FIFOs,
+// sockets and files stay allowed) and the terminal's input queue
+// (ioctl TIOCSTI, which types into the terminal as if the person had,
+// and TIOCLINUX, which does the same on a virtual console). With
+// Options.RefuseMetadata (the paranoid profile) the metadata syscalls
+// (chmod, chown, utimes, extended attributes) are refused for the whole
+// run: Landlock does not mediate them, and seccomp cannot see paths.
 
 import (
 	"fmt"
@@ -34,7 +45,29 @@ var seccompDenied = []uintptr{
 	unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
 	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE,
 	unix.SYS_OPEN_BY_HANDLE_AT, // opens by inode handle, past every path rule
+	// another process's descriptors and memory, past ptrace's refusal
+	unix.SYS_PIDFD_GETFD, unix.SYS_KCMP, unix.SYS_PROCESS_MADVISE,
+	// the host's state
+	unix.SYS_SETHOSTNAME, unix.SYS_SETDOMAINNAME,
+	unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME, unix.SYS_CLOCK_ADJTIME, unix.SYS_ADJTIMEX,
+	unix.SYS_REBOOT, unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT,
+	unix.SYS_CHROOT, unix.SYS_VHANGUP, unix.SYS_QUOTACTL, unix.SYS_QUOTACTL_FD,
+	unix.SYS_FANOTIFY_INIT, unix.SYS_SYSLOG,
 }
+
+// seccompMetadata are the metadata syscalls refused under
+// Options.RefuseMetadata.
+var seccompMetadata = append([]uintptr{
+	unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2,
+	unix.SYS_FCHOWN, unix.SYS_FCHOWNAT,
+	unix.SYS_UTIMENSAT,
+	unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
+	unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
+}, archMetadata...)
+
+// Terminal ioctls refused whatever the descriptor (the request is the
+// ioctl's second argument, an unsigned int).
+var seccompIoctls = []uint32{unix.TIOCSTI, unix.TIOCLINUX}
 
 // Offsets into struct seccomp_data (little-endian: the low word of an
 // argument is at its start).
@@ -43,6 +76,10 @@ const (
 	seccompArg0 = 16
 	seccompArg1 = 24
 	seccompArg2 = 32
+
+	sIFMT  = 0o170000
+	sIFCHR = 0o020000
+	sIFBLK = 0o060000
 
 	x32Bit = 0x40000000
 
@@ -79,8 +116,19 @@ const (
 	archAt = 4
 )
 
+// mknodCall is a syscall that makes nodes and the offset of its mode.
+type mknodCall struct {
+	nr     uintptr
+	modeAt uint32
+}
+
+// seccompFilter is what a filter refuses beyond the fixed list.
+type seccompFilter struct {
+	metadata bool // the metadata syscalls (Options.RefuseMetadata)
+}
+
 // seccompProgram builds the filter for this architecture.
-func seccompProgram() ([]unix.SockFilter, error) {
+func seccompProgram(f seccompFilter) ([]unix.SockFilter, error) {
 	arch, ok := seccompArch[runtime.GOARCH]
 	if !ok {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
@@ -94,8 +142,31 @@ func seccompProgram() ([]unix.SockFilter, error) {
 	if runtime.GOARCH == "amd64" {
 		p = append(p, bpfJump(jge, x32Bit, 0, 1), bpfStmt(retK, retKill))
 	}
-	for _, nr := range seccompDenied {
+	denied := append(seccompDenied[:len(seccompDenied):len(seccompDenied)], archDenied...)
+	if f.metadata {
+		denied = append(denied, seccompMetadata...)
+	}
+	for _, nr := range denied {
 		p = append(p, bpfJump(jeq, uint32(nr), 0, 1), bpfStmt(retK, retEPERM))
+	}
+
+	// ioctl: refuse the requests that type into a terminal.
+	p = append(p, bpfJump(jeq, unix.SYS_IOCTL, 0, uint8(len(seccompIoctls)+3)),
+		bpfStmt(ldAbs, seccompArg1))
+	for i, req := range seccompIoctls {
+		p = append(p, bpfJump(jeq, req, uint8(len(seccompIoctls)-i), 0))
+	}
+	p = append(p, bpfStmt(retK, retAllow), bpfStmt(retK, retEPERM))
+
+	// mknod, mknodat: no block or character device nodes.
+	for _, m := range mknodCalls {
+		p = append(p, bpfJump(jeq, uint32(m.nr), 0, 6),
+			bpfStmt(ldAbs, m.modeAt),
+			bpfStmt(andK, sIFMT),
+			bpfJump(jeq, sIFCHR, 1, 0),
+			bpfJump(jeq, sIFBLK, 0, 1),
+			bpfStmt(retK, retEPERM),
+			bpfStmt(retK, retAllow))
 	}
 	p = append(p, bpfJump(jeq, unix.SYS_CLONE3, 0, 1), bpfStmt(retK, retENOSYS))
 
@@ -143,8 +214,8 @@ func seccompProgram() ([]unix.SockFilter, error) {
 
 // installSeccomp loads the filter on the calling thread; the exec that
 // follows passes it on. no_new_privs is already set by then, or set here.
-func installSeccomp() error {
-	prog, err := seccompProgram()
+func installSeccomp(f seccompFilter) error {
+	prog, err := seccompProgram(f)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,7 @@ func (e egressStartError) Unwrap() error        { return e.err }
 func OpenSession(cfg SessionConfig) (*Session, error) {
 	s := &Session{cfg: cfg}
 	opt := cfg.Options
+	opt.handoff = &termHandoff{}
 	env := opt.Env
 	if env == nil {
 		env = os.Environ()
@@ -85,7 +86,7 @@ func OpenSession(cfg SessionConfig) (*Session, error) {
 	if !cfg.NoEgress {
 		eg, err := StartEgress(egressOptions{
 			Policy:  cfg.Policy,
-			Ask:     serverAsker(cfg.Ask, cfg.Server),
+			Ask:     terminalAsker(serverAsker(cfg.Ask, cfg.Server), opt.handoff),
 			Session: cfg.ID,
 			Home:    cfg.Home,
 			Getenv:  cfg.Getenv,
@@ -117,6 +118,26 @@ func serverAsker(a Asker, server string) Asker {
 		return a
 	}
 	return askAs{a, server}
+}
+
+// terminalAsker is a, taking the person's terminal from the command's
+// pty relay while it asks (airlock run's tty prompt needs it).
+func terminalAsker(a Asker, h *termHandoff) Asker {
+	if a == nil {
+		return nil
+	}
+	return askTerminal{a, h}
+}
+
+type askTerminal struct {
+	Asker
+	h *termHandoff
+}
+
+func (a askTerminal) Ask(ctx context.Context, r ask.Request) ask.Outcome {
+	var out ask.Outcome
+	a.h.during(func() { out = a.Asker.Ask(ctx, r) })
+	return out
 }
 
 type askAs struct {
