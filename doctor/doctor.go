@@ -83,6 +83,9 @@ type Options struct {
 	// CodexPath is the codex program to ask which hooks it runs ("" when
 	// it was not found).
 	CodexPath string
+	// SystemRoot prefixes the managed hook files doctor reads (tests: a
+	// directory standing for /); "" is the real root.
+	SystemRoot string
 }
 
 // Run runs every check.

@@ -37,6 +37,10 @@ func Init(opt Options) (*Report, error) {
 	}
 	run := &initRun{opt: opt, r: &Report{DryRun: opt.DryRun},
 		bk: newBackups(opt.AirlockHome, opt.Now()), seen: map[string]bool{}}
+	if opt.System {
+		run.systemInit()
+		return run.r, nil
+	}
 	run.policy()
 	for _, st := range opt.stores() {
 		switch {
@@ -317,6 +321,9 @@ func (run *initRun) hooks(st Store) ([]byte, bool) {
 	mode := f.mode
 	if !f.exists {
 		mode = 0o600
+		if st.Scope == scopeSystem {
+			mode = systemMode(f)
+		}
 	}
 	if !run.commit(st, f, out, mode, nil, recs, nil) {
 		return nil, false
