@@ -42,6 +42,9 @@ func Init(opt Options) (*Report, error) {
 		return run.r, nil
 	}
 	run.policy()
+	for _, sf := range opt.Services {
+		run.service(sf)
+	}
 	for _, st := range opt.stores() {
 		switch {
 		case st.ID == "claude-code.user-settings":
@@ -413,4 +416,25 @@ func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode
 		r.file(st.Path, st.Agent, actCreated, "")
 	}
 	return true
+}
+
+// service writes a whole file init owns (the forwarder's unit) when it is
+// missing; one that is there, Airlock's or not, is left as it is.
+func (run *initRun) service(sf ServiceFile) {
+	st := Store{Agent: "airlock forward", ID: "airlock.forward-unit", Scope: scopeUser, Path: sf.Path, Format: formatScript, Kind: "service"}
+	f := run.open(st)
+	if f == nil {
+		return
+	}
+	if f.exists {
+		if bytes.Equal(f.data, sf.Data) {
+			run.r.file(st.Path, st.Agent, actUnchanged, "")
+		} else {
+			run.r.file(st.Path, st.Agent, actKept, "it differs from what init writes: `airlock forward --print-unit` prints that")
+		}
+		return
+	}
+	if run.commit(st, f, sf.Data, 0o644, nil, nil, nil) && sf.Next != "" {
+		run.r.file(st.Path, st.Agent, actWrote, sf.Next)
+	}
 }

@@ -41,6 +41,12 @@ type Options struct {
 	Policy    []byte
 	ProfileOf func([]byte) string
 
+	// Services are files init writes whole when they are missing (the
+	// forwarder's systemd user unit or launchd agent, when the managed
+	// policy names export targets): recorded in the manifest like every
+	// edit, so uninstall removes them; one that exists is left alone.
+	Services []ServiceFile
+
 	// System: wire the agents' managed channels (SystemStores) instead
 	// of the user's files: init --system, as root. AirlockHome is then
 	// the managed directory, where the manifest and the backups go; no
@@ -125,4 +131,12 @@ func (o *Options) stores() []Store {
 		stores = append(stores, newStore(fmt.Sprintf("generic.%d", n), p))
 	}
 	return stores
+}
+
+// ServiceFile is a file init writes whole: Path, its bytes, and what to
+// run once it is there (Next, for the report).
+type ServiceFile struct {
+	Path string
+	Data []byte
+	Next string
 }

@@ -211,3 +211,43 @@ func readTest(t *testing.T, p string) string {
 	}
 	return string(bytes.TrimPrefix(b, nil))
 }
+
+// TestInitServiceFile: the forwarder's unit init writes when the managed
+// policy names export targets: created when missing, left alone when
+// there (even when it differs), removed by uninstall.
+func TestInitServiceFile(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	for _, b := range []string{"airlock-hook", "airlock-mcp"} {
+		writeTestFile(t, filepath.Join(bin, b), []byte("#!/bin/sh\n"), 0o755)
+	}
+	h := filepath.Join(root, "home")
+	unit := filepath.Join(h, ".config", "systemd", "user", "airlock-forward.service")
+	opt := Options{Home: h, GOOS: "linux", AirlockHome: filepath.Join(h, ".airlock"),
+		HookPath: filepath.Join(bin, "airlock-hook"), MCPPath: filepath.Join(bin, "airlock-mcp"),
+		Services: []ServiceFile{{Path: unit, Data: []byte("[Unit]\n"), Next: "systemctl --user enable --now airlock-forward.service"}}}
+	r, err := Init(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readTest(t, unit); got != "[Unit]\n" || !strings.Contains(reportText(r), "systemctl --user enable --now airlock-forward.service") {
+		t.Fatalf("unit %q, report:\n%s", got, reportText(r))
+	}
+	r, err = Init(opt)
+	if err != nil || !strings.Contains(reportText(r), unit) || r.Changed != 0 {
+		t.Errorf("second init: %v, changed %d\n%s", err, r.Changed, reportText(r))
+	}
+	ur, err := Uninstall(UninstallOptions{AirlockHome: opt.AirlockHome, Home: h})
+	if err != nil || ur.Refused != 0 {
+		t.Fatalf("uninstall: %v\n%s", err, reportText(ur))
+	}
+	if _, err := os.Stat(unit); !os.IsNotExist(err) {
+		t.Errorf("uninstall left the unit: %v", err)
+	}
+	// one the user has already, different: kept
+	writeTestFile(t, unit, []byte("[Unit]\n# mine\n"), 0o644)
+	r, err = Init(opt)
+	if err != nil || !strings.Contains(reportText(r), "it differs from what init writes") || readTest(t, unit) != "[Unit]\n# mine\n" {
+		t.Errorf("a unit of the user's own: %v\n%s", err, reportText(r))
+	}
+}

@@ -74,10 +74,19 @@ func runInit(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
 	}
+	var services []setup.ServiceFile
+	switch svc, err := forwardService(env, runtime.GOOS); {
+	case err != nil:
+		// the gate says the same on every call; init goes on wiring
+		fmt.Fprintf(c.App.ErrWriter, "airlock init: warning: the forwarder's service is not installed: the policy does not load: %v\n", err)
+	case svc != nil:
+		services = append(services, *svc)
+	}
 	r, err := setup.Init(setup.Options{
 		Home: env.Home, Workspace: wd, Env: os.Getenv, AirlockHome: home,
 		HookPath: hook, MCPPath: mcp, ExtraConfigs: *c.Generic("mcp-config").(*pathList),
 		DryRun: c.Bool("dry-run"), Profile: name, Policy: policy, ProfileOf: bundledName,
+		Services: services,
 	})
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
