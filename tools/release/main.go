@@ -155,6 +155,9 @@ func runPackage(args []string) error {
 		Overridables: nfpm.Overridables{
 			Contents: contents,
 			RPM:      nfpm.RPM{Summary: "A runtime firewall for AI coding agents", Group: "Development/Tools"},
+			// gzip at its default level: level 9 (nfpm's default for a .deb) costs
+			// half again the time for a package 0.3% smaller
+			Deb: nfpm.Deb{Compression: "gzip:6"},
 		},
 	}
 	if !releaseVersion.MatchString(*version) {
