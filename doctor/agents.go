@@ -115,6 +115,24 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 			r.why = joinWhy(r.why, "remote servers not behind airlock-mcp --url (airlock init says why)")
 		}
 	}
+	// The managed channels (init --system): a row each where airlock-hook
+	// is wired, told apart from the user's; an agent gated there is gated
+	// whatever the user's own files say.
+	for _, m := range setup.SystemWiring(o.SystemRoot, o.GOOS) {
+		switch {
+		case m.Problem != "":
+			rows = append(rows, agentRow{agent: m.Agent + " (managed)", native: "unknown", mcp: "-", why: m.Problem})
+		case m.Wired:
+			for i := range rows {
+				if rows[i].agent == m.Agent && !rows[i].gated {
+					rows[i].failing = false
+					rows[i].why = joinWhy("the user's files do not run airlock-hook, the managed wiring does", rows[i].why)
+				}
+			}
+			rows = append(rows, agentRow{agent: m.Agent + " (managed)", native: "gated (managed)", mcp: "-", gated: true,
+				why: m.Path + ": root's, the user cannot remove it (airlock uninstall --system does)"})
+		}
+	}
 	c := Check{Name: "agent coverage", table: true}
 	if len(rows) == 0 {
 		c.Status, c.Detail = info, "no agent found for this user"

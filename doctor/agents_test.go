@@ -60,3 +60,35 @@ func TestCoverageTableNamesEachAgent(t *testing.T) {
 		t.Errorf("Cursor wired as init wires it: row %q\n%s", r, strings.Join(c.Items, "\n"))
 	}
 }
+
+// TestCoverageTableManagedWiring: a managed channel that runs airlock-hook
+// (init --system) has a row of its own, "(managed)", told apart from the
+// user's; an agent whose user files are not wired is not failed when the
+// managed wiring gates it.
+func TestCoverageTableManagedWiring(t *testing.T) {
+	e := newDocEnv(t)
+	sys := filepath.Join(e.root, "sysroot")
+	writeFile(t, filepath.Join(e.home, ".cursor", "mcp.json"), `{"mcpServers": {}}`, 0o644)
+	c := check(t, e.run(t), "agent coverage")
+	if r := row(c, "Cursor"); !strings.Contains(r, "NOT gated") || c.Status != fail {
+		t.Fatalf("Cursor unwired and no managed wiring: %s row %q", c.Status, r)
+	}
+	writeFile(t, filepath.Join(sys, "etc", "cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 30, "failClosed": true}]}}`, 0o644)
+	writeFile(t, filepath.Join(sys, "etc", "claude-code", "managed-settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "`+e.hookPath()+`", "timeout": 30}]}]}}`, 0o644)
+	c = check(t, e.run(t), "agent coverage")
+	for agent, want := range map[string]string{
+		"Cursor (managed)":      "gated (managed)",
+		"Claude Code (managed)": "gated (managed)",
+		"Cursor":                "the managed wiring does",
+	} {
+		if r := row(c, agent); !strings.Contains(r, want) {
+			t.Errorf("%s: row %q, want %q\n%s", agent, r, want, strings.Join(c.Items, "\n"))
+		}
+	}
+	if r := row(c, "Cursor (managed)"); !strings.Contains(r, filepath.Join(sys, "etc", "cursor", "hooks.json")) {
+		t.Errorf("the managed row names its file: %q", r)
+	}
+	if c.Status == fail {
+		t.Errorf("status fail with every agent gated by the managed wiring:\n%s", strings.Join(c.Items, "\n"))
+	}
+}

@@ -83,6 +83,9 @@ type Options struct {
 	// CodexPath is the codex program to ask which hooks it runs ("" when
 	// it was not found).
 	CodexPath string
+	// SystemRoot prefixes the managed hook files doctor reads (tests: a
+	// directory standing for /); "" is the real root.
+	SystemRoot string
 }
 
 // Run runs every check.
@@ -133,6 +136,9 @@ func checkPolicy(o Options) Check {
 	}
 	if m := p.ManagedFile(); m != "" {
 		c.Items = append(c.Items, fmt.Sprintf("managed policy in force: %s %s (the organisation's floor; your policy and the overlay only tighten it)", m, p.Files[0].Digest))
+		if t := p.ManagedExport(); len(t) > 0 {
+			c.Items = append(c.Items, "export targets of the managed policy: "+strings.Join(t, ", ")+" (airlock forward with no --target ships there)")
+		}
 	}
 	if p.ModeFromEnv != "" {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)

@@ -60,7 +60,7 @@ func (e *docEnv) run(t *testing.T) *report {
 	env := home.Env{Home: e.home, User: "dev", Tmp: filepath.Join(e.root, "tmp"),
 		AirlockHome: filepath.Join(e.home, ".airlock"), Getenv: getenv, Now: time.Now}
 	return Run(Options{Env: env, Workspace: e.proj, GOOS: "linux", Getenv: getenv,
-		HookPath: e.hookPath(), MCPPath: e.mcpPath()})
+		HookPath: e.hookPath(), MCPPath: e.mcpPath(), SystemRoot: filepath.Join(e.root, "sysroot")})
 }
 
 func check(t *testing.T, r *report, name string) Check {

@@ -30,7 +30,7 @@ func checkSetup(o Options) (checks []Check, unwired bool) {
 		return []Check{{Name: "agents", Status: fail, Detail: err.Error()}}, false
 	}
 	var out []Check
-	if unwired = !isWired(st); unwired {
+	if unwired = !isWired(st) && !systemWired(o); unwired {
 		out = append(out, Check{Name: "agents", Status: fail,
 			Detail: "nothing is wired: no agent's tool calls pass the gate (no agent's hook in force, no MCP server behind airlock-mcp)",
 			Fix:    "airlock init wires the agents it finds (install your agent first); airlock run -- AGENT confines any agent in the kernel sandbox"})
@@ -173,4 +173,14 @@ func coverageCheck(st *setup.StatusReport) Check {
 		c.Status, c.Detail = warn, fmt.Sprintf("%d thing(s) Airlock cannot enforce", len(c.Items))
 	}
 	return c
+}
+
+// systemWired says some agent's managed channel runs airlock-hook.
+func systemWired(o Options) bool {
+	for _, m := range setup.SystemWiring(o.SystemRoot, o.GOOS) {
+		if m.Wired {
+			return true
+		}
+	}
+	return false
 }

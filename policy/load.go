@@ -411,6 +411,8 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.LockForbids)
 		case "no_grants":
 			err = v.Decode(&out.NoGrants)
+		case "export":
+			err = v.Decode(&out.Export)
 		case "tests":
 			// examples for `airlock policy test` (Tests reads and checks
 			// them); deciding a call never needs them
@@ -443,7 +445,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 				errs.Add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
 			}
 		}
-		for _, k := range []string{"lock_forbids", "no_grants"} {
+		for _, k := range []string{"lock_forbids", "no_grants", "export"} {
 			if l, ok := out.lines[k]; ok {
 				errs.Add(l, "%s: is for the managed policy only (%s), which an administrator sets", k, airlockhome.ManagedFile())
 			}

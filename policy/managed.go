@@ -25,12 +25,29 @@ import (
 //   - lock_forbids (a list of built-in forbid ids, or "all") puts those
 //     back whatever the user's overrides: say;
 //   - no_grants (tool patterns): no grant of the user's applies to a call of
-//     those tools.
+//     those tools;
+//   - export: the receivers `airlock forward` ships the log to when it is
+//     given no --target, in its --target syntax (forward.ParseTarget
+//     checks them; here only their shape), and for which init installs
+//     the forwarder's user service.
 type managed struct {
 	File     string
 	Rules    []*Rule
 	noGrants *Rule // the tools no user grant applies to; nil: none
+	Export   []string
 }
+
+// ManagedExport is the managed policy's export targets (nil when the
+// machine is not managed or names none).
+func (p *Policy) ManagedExport() []string {
+	if p.managed == nil {
+		return nil
+	}
+	return p.managed.Export
+}
+
+// exportSchemes are the URL schemes `airlock forward --target` takes.
+var exportSchemes = []string{"relp", "tls", "tcp", "udp", "otlp+http", "otlp+https"}
 
 // ManagedFile is the managed policy in force ("" when the machine is not
 // managed), for `airlock profile` and doctor.
@@ -163,6 +180,12 @@ func (p *Policy) applyManaged(vars Vars) error {
 			errs.Add(raw.lines["no_grants"], "no_grants: %v", err)
 		}
 	}
+	for _, t := range raw.Export {
+		scheme, rest, ok := strings.Cut(t, "://")
+		if !ok || rest == "" || !slices.Contains(exportSchemes, scheme) {
+			errs.Add(raw.lines["export"], "export: %q is not a receiver URL: write it as airlock forward --target takes it (%s://HOST:PORT)", t, strings.Join(exportSchemes, ", "))
+		}
+	}
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -217,7 +240,7 @@ func (p *Policy) applyManaged(vars Vars) error {
 		p.Forbids = out
 	}
 	p.Forbids = append(forbids, p.Forbids...)
-	p.managed = &managed{File: file, Rules: m.Rules, noGrants: noGrants}
+	p.managed = &managed{File: file, Rules: m.Rules, noGrants: noGrants, Export: raw.Export}
 	p.Files = append([]loadedFile{{Path: file, Digest: digest(data), Role: "managed"}}, p.Files...)
 	return nil
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -289,5 +290,33 @@ func TestManagedLockAllCoversTheRecordedForbids(t *testing.T) {
 				t.Errorf("the ignored override is not said: %q", p.Warnings)
 			}
 		})
+	}
+}
+
+// export: the managed policy's forward targets, checked for their shape;
+// the user's policy cannot name them.
+func TestManagedExport(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("the managed file must be root's: run as root (CI does)")
+	}
+	o := managedEnv(t, "rules: []\n", "rules: []\nexport:\n  - relp://siem.example.com:2514\n  - otlp+https://otel.example.com:4318\n")
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.ManagedExport(); !slices.Equal(got, []string{"relp://siem.example.com:2514", "otlp+https://otel.example.com:4318"}) {
+		t.Errorf("ManagedExport = %q", got)
+	}
+	bad := managedEnv(t, "rules: []\n", "rules: []\nexport: [\"syslog.example.com:514\", \"http://x:1\"]\n")
+	_, err = Load(bad)
+	if err == nil || !strings.Contains(err.Error(), `export: "syslog.example.com:514" is not a receiver URL`) || !strings.Contains(err.Error(), `"http://x:1"`) {
+		t.Errorf("bad export targets: %v", err)
+	}
+	if _, err := parse([]byte("rules: []\nexport: [relp://x:1]\n"), "p.yaml", "policy", Vars{Home: "/home/dev"}); err == nil || !strings.Contains(err.Error(), "export: is for the managed policy only") {
+		t.Errorf("export in the user's policy: %v", err)
+	}
+	unmanaged := managedEnv(t, "rules: []\n", "")
+	if p, err := Load(unmanaged); err != nil || p.ManagedExport() != nil {
+		t.Errorf("an unmanaged machine: %v, %q", err, p.ManagedExport())
 	}
 }

@@ -28,6 +28,7 @@ type rawFile struct {
 	// the managed policy only (managed.go)
 	LockForbids strList  `yaml:"lock_forbids"`
 	NoGrants    strList  `yaml:"no_grants"`
+	Export      strList  `yaml:"export"`
 	Taint       rawTaint `yaml:"taint"`
 }
 
@@ -200,7 +201,7 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint", "export"}
 	taintKeys     = []string{"action", "ttl"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}

@@ -37,7 +37,14 @@ func Init(opt Options) (*Report, error) {
 	}
 	run := &initRun{opt: opt, r: &Report{DryRun: opt.DryRun},
 		bk: newBackups(opt.AirlockHome, opt.Now()), seen: map[string]bool{}}
+	if opt.System {
+		run.systemInit()
+		return run.r, nil
+	}
 	run.policy()
+	for _, sf := range opt.Services {
+		run.service(sf)
+	}
 	for _, st := range opt.stores() {
 		switch {
 		case st.ID == "claude-code.user-settings":
@@ -340,6 +347,9 @@ func (run *initRun) hooks(st Store) ([]byte, bool) {
 	mode := f.mode
 	if !f.exists {
 		mode = 0o600
+		if st.Scope == scopeSystem {
+			mode = systemMode(f)
+		}
 	}
 	if !run.commit(st, f, out, mode, nil, recs, nil) {
 		return nil, false
@@ -429,4 +439,25 @@ func (run *initRun) commit(st Store, f *fileState, data []byte, mode fs.FileMode
 		r.file(st.Path, st.Agent, actCreated, "")
 	}
 	return true
+}
+
+// service writes a whole file init owns (the forwarder's unit) when it is
+// missing; one that is there, Airlock's or not, is left as it is.
+func (run *initRun) service(sf ServiceFile) {
+	st := Store{Agent: "airlock forward", ID: "airlock.forward-unit", Scope: scopeUser, Path: sf.Path, Format: formatScript, Kind: "service"}
+	f := run.open(st)
+	if f == nil {
+		return
+	}
+	if f.exists {
+		if bytes.Equal(f.data, sf.Data) {
+			run.r.file(st.Path, st.Agent, actUnchanged, "")
+		} else {
+			run.r.file(st.Path, st.Agent, actKept, "it differs from what init writes: `airlock forward --print-unit` prints that")
+		}
+		return
+	}
+	if run.commit(st, f, sf.Data, 0o644, nil, nil, nil) && sf.Next != "" {
+		run.r.file(st.Path, st.Agent, actWrote, sf.Next)
+	}
 }

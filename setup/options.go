@@ -41,6 +41,23 @@ type Options struct {
 	Policy    []byte
 	ProfileOf func([]byte) string
 
+	// Services are files init writes whole when they are missing (the
+	// forwarder's systemd user unit or launchd agent, when the managed
+	// policy names export targets): recorded in the manifest like every
+	// edit, so uninstall removes them; one that exists is left alone.
+	Services []ServiceFile
+
+	// System: wire the agents' managed channels (SystemStores) instead
+	// of the user's files: init --system, as root. AirlockHome is then
+	// the managed directory, where the manifest and the backups go; no
+	// policy is written and no server wrapped. The binaries must be
+	// root's and writable by nobody else, nor any directory above them.
+	System bool
+	// Root prefixes every managed path (tests: a directory standing for
+	// /); "" is the real root. With it, the binaries' owner may be the
+	// user running the test instead of root.
+	Root string
+
 	// beforeCommit runs just before each config file is replaced (tests
 	// use it to play a concurrent writer).
 	beforeCommit func(path string)
@@ -68,6 +85,15 @@ func (o *Options) check() error {
 		fi, err := os.Stat(b.path)
 		if err != nil || !fi.Mode().IsRegular() {
 			return fmt.Errorf("%s not found at %s: install Airlock with install.sh, which puts airlock, airlock-hook and airlock-mcp side by side", b.name, b.path)
+		}
+		if o.System {
+			owner := 0
+			if o.Root != "" {
+				owner = os.Getuid()
+			}
+			if err := rootOwned(b.path, owner); err != nil {
+				return fmt.Errorf("%s: %w: a managed hook must run a binary only root can replace; install the package (/usr/bin) or PREFIX=/usr/local ./install.sh as root", b.name, err)
+			}
 		}
 	}
 	return nil
@@ -105,4 +131,12 @@ func (o *Options) stores() []Store {
 		stores = append(stores, newStore(fmt.Sprintf("generic.%d", n), p))
 	}
 	return stores
+}
+
+// ServiceFile is a file init writes whole: Path, its bytes, and what to
+// run once it is there (Next, for the report).
+type ServiceFile struct {
+	Path string
+	Data []byte
+	Next string
 }

@@ -3,8 +3,10 @@
 package setup
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -30,4 +32,34 @@ func linkCount(fi fs.FileInfo) uint64 {
 		return uint64(st.Nlink) //nolint:unconvert // Nlink is narrower on some systems
 	}
 	return 0
+}
+
+// rootOwned checks that path, and every directory above it, is owned by
+// owner (root: 0) and writable by no one else (a sticky directory is
+// fine, as /tmp's entries are their owner's).
+func rootOwned(path string, owner int) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	for p := real; ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return fmt.Errorf("%s: owner unknown", p)
+		}
+		sticky := fi.IsDir() && fi.Mode()&fs.ModeSticky != 0
+		switch {
+		case int(st.Uid) != owner && !(p != real && st.Uid == 0):
+			return fmt.Errorf("%s is owned by uid %d, not root", p, st.Uid)
+		case fi.Mode().Perm()&0o022 != 0 && !sticky:
+			return fmt.Errorf("%s is writable by others (mode %04o)", p, fi.Mode().Perm())
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
 }

@@ -124,6 +124,12 @@ var catalog = map[string]storeInfo{
 	"cline.project-hook":       {"Cline", ScopeProject, formatScript, kindHooks},
 	"claude-code.plugin-hooks": {"Claude Code", ScopeProject, formatJSON, KindSettings}, // <plugin>/hooks/hooks.json
 	"kiro.project":             {"Kiro", ScopeProject, formatJSON, kindMCP},
+	// The managed channels init --system wires (SystemStores): files
+	// only root writes, which the agents read before the user's own.
+	"codex.requirements":    {"Codex CLI", scopeSystem, formatTOML, kindHooks},
+	"cursor.system-hooks":   {"Cursor", scopeSystem, formatJSON, kindHooks},
+	"windsurf.system-hooks": {"Windsurf", scopeSystem, formatJSON, kindHooks},
+	"copilot.system-hooks":  {"Copilot CLI", scopeSystem, formatJSON, kindHooks},
 }
 
 // editors are the VS Code builds whose globalStorage holds the Cline and

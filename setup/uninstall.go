@@ -272,6 +272,10 @@ func unwrapAll(st Store, data []byte, servers []wrapRecord, hooks []hookRecord) 
 		}
 	}
 	n := 0
+	if st.ID == "codex.requirements" {
+		out, n, err := uncodexRequirements(data, hooks)
+		return out, names, n, err
+	}
 	if len(hooks) > 0 {
 		if _, err := Parse(st, data); err != nil {
 			return nil, nil, 0, fmt.Errorf("the file no longer reads cleanly (%v): fix it and run airlock uninstall again", strings.ReplaceAll(err.Error(), "\n", "; "))

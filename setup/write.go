@@ -76,7 +76,13 @@ func readState(path string) (*fileState, error) {
 func commit(f *fileState, data []byte, mode fs.FileMode, hook func(string)) error {
 	dir := filepath.Dir(f.real)
 	if !f.exists {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		// A file others are to read (a managed config, init --system)
+		// gets directories they can pass; a user's stay the user's.
+		dirMode := fs.FileMode(0o700)
+		if mode&0o044 != 0 && mode&0o022 == 0 {
+			dirMode = 0o755
+		}
+		if err := os.MkdirAll(dir, dirMode); err != nil {
 			return err
 		}
 	}

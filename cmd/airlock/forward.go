@@ -15,6 +15,8 @@ import (
 	"github.com/agentairlock/airlock/forward"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/policy"
+	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,7 +29,8 @@ func forwardCommand() *cli.Command {
 			"udp://HOST:PORT (add ?format=cef for ArcSight), otlp+http://HOST:4318 or otlp+https://HOST:4318.\n" +
 			"A cursor per target ($AIRLOCK_HOME/forward/) advances only on the receiver's confirmation; a\n" +
 			"receiver that is down is retried with backoff and nothing is dropped. docs/forwarding.md says\n" +
-			"what each transport promises. --print-unit writes a systemd user unit or a launchd agent.",
+			"what each transport promises. --print-unit writes a systemd user unit or a launchd agent.\n" +
+			"With no --target, the managed policy's export: list names the receivers.",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "target", Usage: "a receiver `URL` (repeat for several)"},
 			&cli.IntFlag{Name: "batch", Value: 256, Usage: "records per batch: the most held in memory per target"},
@@ -49,7 +52,21 @@ const (
 func runForward(c *cli.Context) error {
 	raw := c.StringSlice("target")
 	if len(raw) == 0 {
-		return exitWith(64, "airlock forward: no --target: name at least one receiver (relp://HOST:PORT, tls://HOST:PORT?ca=FILE, otlp+http://HOST:4318, …)")
+		env, err := home.FromOS()
+		if err != nil {
+			return exitWith(1, "airlock forward: %v", err)
+		}
+		targets, file, err := managedTargets(env)
+		if err != nil {
+			return exitWith(1, "airlock forward: no --target, and the policy that could name them does not load: %v", err)
+		}
+		if len(targets) == 0 {
+			return exitWith(64, "airlock forward: no --target: name at least one receiver (relp://HOST:PORT, tls://HOST:PORT?ca=FILE, otlp+http://HOST:4318, …), or list them under export: in the managed policy %s", home.ManagedFile())
+		}
+		if !c.Bool("quiet") {
+			fmt.Fprintf(c.App.ErrWriter, "airlock forward: the targets of the managed policy %s: %s\n", file, strings.Join(targets, ", "))
+		}
+		raw = targets
 	}
 	var targets []forward.Target
 	for _, r := range raw {
@@ -216,4 +233,53 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// managedTargets is the managed policy's export targets and its file
+// (none on a machine that is not managed).
+func managedTargets(env home.Env) ([]string, string, error) {
+	cwd, _ := os.Getwd()
+	p, err := policy.LoadEnv(env, cwd)
+	if err != nil {
+		return nil, "", err
+	}
+	return p.ManagedExport(), p.ManagedFile(), nil
+}
+
+// forwardService is the forwarder's user service init installs when the
+// managed policy names export targets: the unit `airlock forward
+// --print-unit` prints, with no --target (the forwarder reads the managed
+// policy's when it starts), where the service manager looks for it.
+func forwardService(env home.Env, goos string) (*setup.ServiceFile, error) {
+	targets, _, err := managedTargets(env)
+	if err != nil || len(targets) == 0 {
+		return nil, err
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = abs
+	}
+	var kind, path, next string
+	switch goos {
+	case "linux":
+		cfg := os.Getenv("XDG_CONFIG_HOME")
+		if !filepath.IsAbs(cfg) {
+			cfg = filepath.Join(env.Home, ".config")
+		}
+		kind, path = forward.UnitSystemd, filepath.Join(cfg, "systemd", "user", "airlock-forward.service")
+		next = "start it: systemctl --user daemon-reload && systemctl --user enable --now airlock-forward.service"
+	case "darwin":
+		kind, path = forward.UnitLaunchd, filepath.Join(env.Home, "Library", "LaunchAgents", forward.UnitLabel+".plist")
+		next = "start it: launchctl bootstrap gui/$(id -u) " + path
+	default:
+		return nil, nil
+	}
+	unit, err := forward.Unit(kind, bin, nil, os.Getenv("AIRLOCK_HOME"))
+	if err != nil {
+		return nil, err
+	}
+	return &setup.ServiceFile{Path: path, Data: []byte(unit), Next: next + " (it ships the log to " + strings.Join(targets, ", ") + ")"}, nil
 }

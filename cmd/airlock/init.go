@@ -30,6 +30,7 @@ func initCommand() *cli.Command {
 			&cli.GenericFlag{Name: "mcp-config", Value: &pathList{}, Usage: "also wrap the servers of this mcpServers `FILE` (repeatable; see also AIRLOCK_MCP_CONFIGS)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would change, write nothing"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.BoolFlag{Name: "system", Usage: "as root: wire every agent's managed channel (Claude Code's managed settings, Codex's requirements.toml, Cursor's, Windsurf's and Copilot's system hook files) to root-owned binaries; airlock uninstall --system undoes it"},
 		},
 		Action: runInit,
 	}
@@ -45,6 +46,9 @@ func (p *pathList) String() string     { return strings.Join(*p, ", ") }
 func runInit(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return exitWith(64, "airlock init: no arguments expected (got %q); flags go before them", c.Args().First())
+	}
+	if c.Bool("system") {
+		return runInitSystem(c)
 	}
 	env, err := home.FromOS()
 	if err != nil {
@@ -70,10 +74,19 @@ func runInit(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
 	}
+	var services []setup.ServiceFile
+	switch svc, err := forwardService(env, runtime.GOOS); {
+	case err != nil:
+		// the gate says the same on every call; init goes on wiring
+		fmt.Fprintf(c.App.ErrWriter, "airlock init: warning: the forwarder's service is not installed: the policy does not load: %v\n", err)
+	case svc != nil:
+		services = append(services, *svc)
+	}
 	r, err := setup.Init(setup.Options{
 		Home: env.Home, Workspace: wd, Env: os.Getenv, AirlockHome: home,
 		HookPath: hook, MCPPath: mcp, ExtraConfigs: *c.Generic("mcp-config").(*pathList),
 		DryRun: c.Bool("dry-run"), Profile: name, Policy: policy, ProfileOf: bundledName,
+		Services: services,
 	})
 	if err != nil {
 		return exitWith(1, "airlock init: %v", err)
@@ -157,4 +170,40 @@ func installedBinaries() (hook, mcp string) {
 		return ""
 	}
 	return find("airlock-hook"), find("airlock-mcp")
+}
+
+// geteuid is the effective user id init --system checks (a test plays a
+// user who is not root).
+var geteuid = os.Geteuid
+
+// runInitSystem wires the agents' managed channels, as root, recording
+// what it changed in the managed directory's manifest (root's, and the
+// gate's forbid keeps agents out of it).
+func runInitSystem(c *cli.Context) error {
+	if runtime.GOOS == "windows" {
+		return exitWith(64, "airlock init --system: not built for Windows yet: deploy the agents' managed settings with your MDM (docs/fleet.md)")
+	}
+	if c.IsSet("profile") || len(*c.Generic("mcp-config").(*pathList)) > 0 {
+		return exitWith(64, "airlock init --system: --profile and --mcp-config are for a user's init; the managed policy is %s (docs/fleet.md)", home.ManagedFile())
+	}
+	if geteuid() != 0 {
+		return exitWith(77, "airlock init --system: run it as root (sudo airlock init --system): it writes each agent's managed configuration under /etc or /Library, which only root may change; airlock init without --system wires your own user's files")
+	}
+	hook, mcp, err := findBinaries()
+	if err != nil {
+		return exitWith(1, "airlock init --system: %v", err)
+	}
+	r, err := setup.Init(setup.Options{
+		System: true, AirlockHome: home.ManagedDir(), HookPath: hook, MCPPath: mcp, DryRun: c.Bool("dry-run"),
+	})
+	if err != nil {
+		return exitWith(1, "airlock init --system: %v", err)
+	}
+	if err := printSetupReport(c.App.Writer, r, c.Bool("json")); err != nil {
+		return exitWith(1, "airlock init --system: %v", err)
+	}
+	if r.Refused > 0 {
+		return exitWith(1, "airlock init --system: %d %s left alone; fix what is named above and run airlock init --system again", r.Refused, oneOrMany(r.Refused, "file", "files"))
+	}
+	return nil
 }

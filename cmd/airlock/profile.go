@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
@@ -109,6 +110,9 @@ func showProfile(c *cli.Context, env home.Env, file string, current []byte, rerr
 		fmt.Fprintf(w, "mode: %s: %s; default %s, %d rule(s), %d grant(s)\n", mode, modeMeaning[p.Mode], p.Default, len(p.Rules), len(p.Grants))
 		if m := p.ManagedFile(); m != "" {
 			fmt.Fprintf(w, "managed: %s %s (the organisation's floor: your policy only tightens it)\n", m, p.Files[0].Digest)
+			if t := p.ManagedExport(); len(t) > 0 {
+				fmt.Fprintf(w, "export: %s (the managed policy's targets: airlock forward ships the log there)\n", strings.Join(t, ", "))
+			}
 		}
 	}
 	fmt.Fprintln(w, "path: yolo (observe a week) → airlock policy propose --apply → default → paranoid (docs/policy.md)")

@@ -22,6 +22,7 @@ func uninstallCommand() *cli.Command {
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
 			&cli.BoolFlag{Name: "purge", Usage: "also delete $AIRLOCK_HOME (policy, audit log, pins, backups) once every file is restored"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			&cli.BoolFlag{Name: "system", Usage: "as root: undo airlock init --system (its manifest is in the managed directory)"},
 		},
 		Action: runUninstall,
 	}
@@ -31,8 +32,17 @@ func runUninstall(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return exitWith(64, "airlock uninstall: no arguments expected (got %q); flags go before them", c.Args().First())
 	}
-	env, err := home.FromOS()
-	if err != nil {
+	var env home.Env
+	var err error
+	if c.Bool("system") {
+		if c.Bool("purge") {
+			return exitWith(64, "airlock uninstall --system: --purge deletes a user's Airlock home; the managed directory %s is the deployment's to remove", home.ManagedDir())
+		}
+		if geteuid() != 0 {
+			return exitWith(77, "airlock uninstall --system: run it as root (sudo airlock uninstall --system): the files airlock init --system wired are root's")
+		}
+		env.AirlockHome = home.ManagedDir()
+	} else if env, err = home.FromOS(); err != nil {
 		return exitWith(1, "airlock uninstall: %v", err)
 	}
 	home, err := filepath.Abs(env.AirlockHome)
