@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "2dfd3e6eb7842567aad07c35c1766c0c67c43dfb3c16a5759ba5667ae64b0404"
+const builtinDigest = "a984b33ec0b2144269001b5fc4835c4a1698d504d2cc2e185a4c5e81ea1217a0"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -811,6 +811,8 @@ var builtinForbids = []rawRule{
 		Reason: "writing over or deleting the system's logs hides what was done", line: 1221},
 	{ID: "defense.defender", Command: rawCommands{{Program: strList{"set-mppreference", "add-mppreference"}}},
 		Reason: "switching off or carving an exclusion out of the antivirus lets malware run unseen", line: 1226},
+	{ID: "supply.package-source", Signal: strList{"package-source"},
+		Reason: "a package manager's source moved to another host (or its checksum check switched off) makes every later install run what that host serves", line: 1233},
 	{ID: "priv.setuid", Command: rawCommands{{Program: strList{"chmod"},
 		Args: strList{"{2,3,4,5,6,7}???", "0{2,3,4,5,6,7}???", "{,u,g,a,o,ug,uo,go,ugo}{+,=}*s*", "*,{,u,g,a,o,ug,uo,go,ugo}{+,=}*s*"},
 	},
@@ -821,7 +823,7 @@ var builtinForbids = []rawRule{
 			Args: strList{"*cap_*{+,=}*", "all{+,=}*", "={e,p,i,ep,pe,ei,ie,eip,epi,pie,pei,iep,ipe}"},
 		},
 	},
-		Reason: "a setuid or setgid bit or a file capability makes a program run with more privilege than whoever starts it", line: 1235},
+		Reason: "a setuid or setgid bit or a file capability makes a program run with more privilege than whoever starts it", line: 1248},
 	{ID: "priv.admin-account", Command: rawCommands{{Program: strList{"useradd", "usermod", "adduser", "luseradd"},
 		Options: optionMap{{"u|uid", strList{"0"}}},
 	},
@@ -853,16 +855,16 @@ var builtinForbids = []rawRule{
 			Options: optionMap{{"u|user", strList{"#-1", "#4294967295"}}},
 		},
 	},
-		Reason: "an account with user id 0 or in an administrators group is root or admin on this machine", line: 1250},
+		Reason: "an account with user id 0 or in an administrators group is root or admin on this machine", line: 1263},
 	{ID: "persist.path-dir", Path: &rawPath{Glob: strList{"**/{.local/bin,.cargo/bin,go/bin,.npm-global/bin,.yarn/bin,.bun/bin,.deno/bin,.volta/bin,.pyenv/shims,.rbenv/shims,.asdf/shims,.local/share/mise/shims}/**", "/home/*/bin/**", "/root/bin/**", "/users/*/bin/**", "/usr/local/bin/**", "/usr/local/sbin/**", "/opt/homebrew/bin/**", "/opt/homebrew/sbin/**", "/opt/local/bin/**", "/snap/bin/**"},
 		Access: strList{"write"},
 		Except: strList{"${workspace}/**"},
 	},
-		Action: "ask", Reason: "a program put in a directory on PATH runs whenever its name is typed", line: 1272},
+		Action: "ask", Reason: "a program put in a directory on PATH runs whenever its name is typed", line: 1285},
 	{ID: "persist.gitconfig", Path: &rawPath{Glob: strList{"${home}/.gitconfig", "${home}/.config/git/**", "/etc/gitconfig"},
 		Access: strList{"write"},
 	},
-		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 1291},
+		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 1304},
 	{ID: "persist.gitconfig-global", Command: rawCommands{{Program: strList{"git"},
 		Subcommand: strList{"config"},
 		Flags:      strList{"global|system"},
@@ -871,11 +873,11 @@ var builtinForbids = []rawRule{
 		MinArgs:    2,
 	},
 	},
-		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 1297},
+		Action: "ask", Reason: "the global git config can run programs (aliases, credential helpers, hooks)", line: 1310},
 	{ID: "secrets.flow-unknown-issuer", Flow: &rawFlow{From: strList{"secret"},
 		To: strList{"host-unknown-issuer", "agent", "written", "label"},
 	},
-		Action: "ask", Reason: "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)", line: 1303},
+		Action: "ask", Reason: "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)", line: 1316},
 }
 
 var builtinIndicators = []rawIndicator{

@@ -2,7 +2,7 @@
 
 package policy
 
-const compiledDigest = "2dfd3e6eb7842567aad07c35c1766c0c67c43dfb3c16a5759ba5667ae64b0404"
+const compiledDigest = "a984b33ec0b2144269001b5fc4835c4a1698d504d2cc2e185a4c5e81ea1217a0"
 
 // compiledForbids holds, at the index of each built-in forbid, the rule
 // compiled once for all, or nil where a ${variable} makes it the call's.
@@ -8985,11 +8985,19 @@ var compiledForbids = [...]*Rule{
 		progs:    progFilter{bloom: [8]uint64{2147483648, 0, 0, 0, 8, 0, 12582912, 0}},
 		hasFacts: true,
 	},
+	&Rule{ID: "supply.package-source",
+		Reason:   "a package manager's source moved to another host (or its checksum check switched off) makes every later install run what that host serves",
+		Action:   2,
+		File:     "built-in forbids",
+		Line:     1233,
+		signals:  []Signal{"package-source"},
+		hasFacts: true,
+	},
 	&Rule{ID: "priv.setuid",
 		Reason: "a setuid or setgid bit or a file capability makes a program run with more privilege than whoever starts it",
 		Action: 2,
 		File:   "built-in forbids",
-		Line:   1235,
+		Line:   1248,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"chmod"},
 			args: []argPattern{argPattern{p: PathPattern{pattern: "{2,3,4,5,6,7}???",
 				alts: []string{"2???", "3???", "4???", "5???", "6???", "7???"},
@@ -9024,7 +9032,7 @@ var compiledForbids = [...]*Rule{
 		Reason: "an account with user id 0 or in an administrators group is root or admin on this machine",
 		Action: 2,
 		File:   "built-in forbids",
-		Line:   1250,
+		Line:   1263,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"useradd", "usermod", "adduser", "luseradd"},
 			opts: []optMatcher{optMatcher{names: []string{"u", "uid"},
 				values: []optValue{optValue{glob: "0"}},
@@ -9151,7 +9159,7 @@ var compiledForbids = [...]*Rule{
 		Reason: "the global git config can run programs (aliases, credential helpers, hooks)",
 		Action: 1,
 		File:   "built-in forbids",
-		Line:   1297,
+		Line:   1310,
 		commands: []cmdMatcher{cmdMatcher{program: []string{"git"},
 			sub:     []string{"config"},
 			flags:   [][]string{[]string{"global", "system"}},
@@ -9169,7 +9177,7 @@ var compiledForbids = [...]*Rule{
 		Reason:   "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)",
 		Action:   1,
 		File:     "built-in forbids",
-		Line:     1303,
+		Line:     1316,
 		flows:    []string{"host-unknown-issuer", "agent", "written", "label"},
 		hasFacts: true,
 	},
@@ -9597,11 +9605,12 @@ var compiledExceptOnly = [...]*Rule{
 	nil,
 	nil,
 	nil,
+	nil,
 	&Rule{ID: "persist.path-dir",
 		Reason: "a program put in a directory on PATH runs whenever its name is typed",
 		Action: 1,
 		File:   "built-in forbids",
-		Line:   1272,
+		Line:   1285,
 		path: &pathMatcher{globs: []PathPattern{PathPattern{pattern: "**/{.local/bin,.cargo/bin,go/bin,.npm-global/bin,.yarn/bin,.bun/bin,.deno/bin,.volta/bin,.pyenv/shims,.rbenv/shims,.asdf/shims,.local/share/mise/shims}/**",
 			alts: []string{"**/.local/bin/**", "**/.cargo/bin/**", "**/go/bin/**", "**/.npm-global/bin/**", "**/.yarn/bin/**", "**/.bun/bin/**", "**/.deno/bin/**", "**/.volta/bin/**", "**/.pyenv/shims/**", "**/.rbenv/shims/**", "**/.asdf/shims/**", "**/.local/share/mise/shims/**"},
 			keys: []uint16{224, 224, 224, 224, 224, 224, 224, 224, 133, 133, 133, 133},

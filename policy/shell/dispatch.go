@@ -106,6 +106,7 @@ var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbas
 // or the command's data flow.
 func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	w.packageSource(c)
 	if inner, ok := w.tableDispatch(c); ok {
 		if len(inner) > 0 {
 			return inner, flow{}
