@@ -49,7 +49,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		if a0.s == "" {
 			return flow{bits: in.bits & flowTaint}
 		}
-		if !a0.proc && strings.IndexByte(a0.s, '/') >= 0 {
+		if !a0.proc && (strings.IndexByte(a0.s, '/') >= 0 || cmdPathForm(a0.s)) {
 			if abs, ok := w.resolve(a0.s, c.sc.dir); ok {
 				w.addPathAbs(a0.s, abs, AccessExec)
 				w.checkExecDownloaded(abs, c.sc)

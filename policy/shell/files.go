@@ -112,6 +112,9 @@ func (w *walker) command(c *cmdCtx) flow {
 		// cookie and saved password to whoever connects
 		defer w.withMode(modeTree)()
 	}
+	if w.winBuiltin(c) {
+		return flow{}
+	}
 	switch c.prog {
 	case "7z", "7za", "7zz", "7zr":
 		w.sevenZip(c)
