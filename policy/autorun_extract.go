@@ -62,7 +62,7 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		l.add(text, false)
 	case "pwsh":
 		l.add("pwsh -c "+shQuote(text), false)
-	case "python", "ruby", "lua", "node", "r", "julia":
+	case "python", "ruby", "lua", "node", "r", "julia", "groovy":
 		interpCode(&l, e.Format, text)
 	case "pth":
 		for _, line := range lines(text) {
@@ -136,7 +136,7 @@ func shJoin(argv []string) string {
 	return b.String()
 }
 
-var interpCmd = map[string]string{"python": "python3 -c ", "ruby": "ruby -e ", "lua": "lua -e ", "node": "node -e ", "r": "Rscript -e ", "julia": "julia -e ", "perl": "perl -e "}
+var interpCmd = map[string]string{"python": "python3 -c ", "ruby": "ruby -e ", "lua": "lua -e ", "node": "node -e ", "r": "Rscript -e ", "julia": "julia -e ", "perl": "perl -e ", "groovy": "groovy -e "}
 
 // interpCode hands code to its interpreter as the shell package reads
 // `python3 -c CODE`, and adds the shell commands its process calls name.
