@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"github.com/agentairlock/airlock/policy/shell"
 	"sort"
 	"strings"
 
@@ -107,8 +108,44 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		anyExec(&l, text)
 	case "gitattributes":
 		// the drivers it names are git config's: nothing of its own runs
+	case "lockfile":
+		lockfileSources(&l, text, e.Keys)
 	}
 	return l.out
+}
+
+// lockfileSources reads a lockfile's pinned download URLs: each one whose
+// host is not a public registry is what the next install fetches and runs,
+// so it becomes the install command in keys[0] ("npm install") with that
+// URL, judged as that install would be.
+func lockfileSources(l *cmdList, text string, keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	for i := 0; i < len(text) && !l.full(); {
+		j := strings.Index(text[i:], "://")
+		if j < 0 {
+			return
+		}
+		j += i
+		start := j
+		for start > 0 && lockSchemeByte(text[start-1]) {
+			start--
+		}
+		end := j + 3
+		for end < len(text) && !strings.ContainsRune(" \t\r\n\"'<>,)}]", rune(text[end])) {
+			end++
+		}
+		i = end
+		u := text[start:end]
+		if (strings.HasPrefix(u, "http") || strings.HasPrefix(u, "git")) && shell.ForeignPackageSource(u) {
+			l.add(keys[0]+" "+shQuote(u), false)
+		}
+	}
+}
+
+func lockSchemeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '+'
 }
 
 func lines(s string) []string {

@@ -226,3 +226,8 @@ func anySuffix(s string, suffixes ...string) bool {
 	}
 	return false
 }
+
+// ForeignPackageSource says whether the URL u points a package download at a
+// host other than a public registry or a loopback one (a lockfile's pinned
+// URL, policy/autorun_extract.go).
+func ForeignPackageSource(u string) bool { return foreignSource(u, false) }
