@@ -155,6 +155,9 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		}
 		return w.wrapped(c, k, stop)
 	case "command":
+		if len(argv) > 2 && (argv[1].s == "-v" || argv[1].s == "-V") {
+			return nil, locatedPaths(argv[2:])
+		}
 		k, stop := skipWrapperOpts(argv, commandOpts, 0, "vV", false)
 		return w.wrapped(c, k, stop)
 	case "exec":

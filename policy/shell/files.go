@@ -177,6 +177,12 @@ func (w *walker) command(c *cmdCtx) flow {
 				w.aliases[name] = val
 			}
 		}
+	case "which":
+		return locatedPaths(c.argv[1:])
+	case "type", "whereis":
+		if hasFlagLetter(c.argv, "p") || hasFlagLetter(c.argv, "P") || c.prog == "whereis" {
+			return locatedPaths(c.argv[1:])
+		}
 	case "echo":
 		return echoText(c)
 	case "dirname", "basename":
@@ -184,7 +190,7 @@ func (w *walker) command(c *cmdCtx) flow {
 	case "date", "hostname", "history":
 		w.nameProgFiles(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
-		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "id",
+		"hash", "kill", "pkill", "killall", "pgrep", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
 		"jobs", "fg", "bg", "disown", "getopts", "fc", "complete", "compgen", "caller", "logout":
 		// operands are names, numbers or expressions, not files

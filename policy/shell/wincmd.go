@@ -27,6 +27,9 @@ func (w *walker) winBuiltin(c *cmdCtx) bool {
 	default:
 		return false
 	}
+	if prog == "type" && len(c.argv) > 1 && strings.HasPrefix(c.argv[1].s, "-") {
+		return false // bash's type -p/-P/-t/-a
+	}
 	var ops []argVal
 	sw := map[string]string{}
 	for _, a := range c.argv[1:] {
@@ -157,4 +160,24 @@ func winSwitch(s string) bool {
 		return false
 	}
 	return true
+}
+
+// locatedPaths is the output of a program locator (which NAME, command -v
+// NAME, type -P NAME, whereis NAME): the path of each named program on
+// PATH. The directory is not known without the file system; the name is
+// what the forbids on programs' files judge (gate.binaries: **/airlock), so
+// the path stands in a PATH directory the program could be in.
+func locatedPaths(args []argVal) flow {
+	var b strings.Builder
+	for _, a := range args {
+		s := a.s
+		if s == "" || strings.HasPrefix(s, "-") || a.dyn || strings.ContainsAny(s, "/\\ $*?") {
+			continue
+		}
+		b.WriteString("/usr/local/bin/" + s + "\n")
+	}
+	if b.Len() == 0 {
+		return flow{}
+	}
+	return flow{text: b.String(), hasText: true}
 }
