@@ -32,11 +32,11 @@ type autorunEntry struct {
 
 // autorunFormats are the formats the extractors read (autorun_extract.go).
 var autorunFormats = map[string]bool{
-	"shell": true, "pwsh": true, "python": true, "ruby": true, "lua": true, "node": true, "r": true, "julia": true,
+	"shell": true, "pwsh": true, "python": true, "ruby": true, "lua": true, "node": true, "r": true, "julia": true, "groovy": true,
 	"pth": true, "vim": true, "elisp": true, "lines": true,
 	"json-keys": true, "yaml-keys": true, "toml-keys": true, "ini-keys": true, "xml-options": true,
 	"gitconfig": true, "gitattributes": true, "env-file": true, "ssh-config": true, "authorized-keys": true,
-	"desktop": true, "systemd": true, "plist": true, "crontab": true, "any-exec": true,
+	"desktop": true, "systemd": true, "plist": true, "crontab": true, "any-exec": true, "lockfile": true,
 }
 
 // SignalAutorunUntrusted: content of a file that runs by itself would run

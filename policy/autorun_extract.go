@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"github.com/agentairlock/airlock/policy/shell"
 	"sort"
 	"strings"
 
@@ -62,7 +63,7 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		l.add(text, false)
 	case "pwsh":
 		l.add("pwsh -c "+shQuote(text), false)
-	case "python", "ruby", "lua", "node", "r", "julia":
+	case "python", "ruby", "lua", "node", "r", "julia", "groovy":
 		interpCode(&l, e.Format, text)
 	case "pth":
 		for _, line := range lines(text) {
@@ -107,8 +108,44 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		anyExec(&l, text)
 	case "gitattributes":
 		// the drivers it names are git config's: nothing of its own runs
+	case "lockfile":
+		lockfileSources(&l, text, e.Keys)
 	}
 	return l.out
+}
+
+// lockfileSources reads a lockfile's pinned download URLs: each one whose
+// host is not a public registry is what the next install fetches and runs,
+// so it becomes the install command in keys[0] ("npm install") with that
+// URL, judged as that install would be.
+func lockfileSources(l *cmdList, text string, keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	for i := 0; i < len(text) && !l.full(); {
+		j := strings.Index(text[i:], "://")
+		if j < 0 {
+			return
+		}
+		j += i
+		start := j
+		for start > 0 && lockSchemeByte(text[start-1]) {
+			start--
+		}
+		end := j + 3
+		for end < len(text) && !strings.ContainsRune(" \t\r\n\"'<>,)}]", rune(text[end])) {
+			end++
+		}
+		i = end
+		u := text[start:end]
+		if (strings.HasPrefix(u, "http") || strings.HasPrefix(u, "git")) && shell.ForeignPackageSource(u) {
+			l.add(keys[0]+" "+shQuote(u), false)
+		}
+	}
+}
+
+func lockSchemeByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '+'
 }
 
 func lines(s string) []string {
@@ -136,7 +173,7 @@ func shJoin(argv []string) string {
 	return b.String()
 }
 
-var interpCmd = map[string]string{"python": "python3 -c ", "ruby": "ruby -e ", "lua": "lua -e ", "node": "node -e ", "r": "Rscript -e ", "julia": "julia -e ", "perl": "perl -e "}
+var interpCmd = map[string]string{"python": "python3 -c ", "ruby": "ruby -e ", "lua": "lua -e ", "node": "node -e ", "r": "Rscript -e ", "julia": "julia -e ", "perl": "perl -e ", "groovy": "groovy -e "}
 
 // interpCode hands code to its interpreter as the shell package reads
 // `python3 -c CODE`, and adds the shell commands its process calls name.

@@ -83,10 +83,11 @@ func (c commandFact) Program() string {
 type Signal string
 
 const (
-	signalDownloadExec Signal = "download-exec" // fetched bytes reach a shell or interpreter
-	signalReverseShell Signal = "reverse-shell" // /dev/tcp, nc -e, socat exec, socket one-liners
-	signalForkBomb     Signal = "fork-bomb"     // a function that pipes into itself in the background
-	signalUnparsed     Signal = "unparsed"      // the shell text did not parse; matched as text only
+	signalDownloadExec Signal = "download-exec"  // fetched bytes reach a shell or interpreter
+	signalReverseShell Signal = "reverse-shell"  // /dev/tcp, nc -e, socat exec, socket one-liners
+	signalForkBomb     Signal = "fork-bomb"      // a function that pipes into itself in the background
+	signalUnparsed     Signal = "unparsed"       // the shell text did not parse; matched as text only
+	signalPkgSource    Signal = "package-source" // a package manager's source moved to another host, or its checksum check off
 )
 
 // textFact is one string from the arguments (a value or a key).

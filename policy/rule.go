@@ -187,10 +187,10 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	for _, s := range r.Signal {
 		switch Signal(s) {
-		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant:
+		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant, signalPkgSource:
 			out.signals = append(out.signals, Signal(s))
 		default:
-			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted or path-plant", ruleName(r), s)
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted, path-plant or package-source", ruleName(r), s)
 		}
 		out.hasFacts = true
 	}

@@ -70,6 +70,7 @@ var runFuncs = []runFunc{
 	{name: "readpipe", langs: "perl"},                                      // shell text
 	{name: "callcommand", langs: "haskell"},                                // System.Process.callCommand: shell text
 	{name: "runtime.getruntime().exec", argv: true, langs: "java"},         // a command line or an argv array
+	{name: "processbuilder", prog: true, langs: "java"},                    // new ProcessBuilder("prog", "arg" …) or (["prog", …])
 	{name: "deno.command", prog: true, langs: "node"},                      // new Deno.Command(prog, {args})
 	{name: "bun.spawn", argv: true, langs: "node"},                         // Bun.spawn([argv])
 	{name: "shell", langs: "octave"},                                       // shell text
@@ -171,6 +172,14 @@ func codeExecs(lang, code string) []execRun {
 				return out
 			}
 		}
+	case "java":
+		// Groovy (Gradle scripts, jshell-like runners): "cmd".execute() and
+		// ['prog', 'arg'].execute() run what the receiver literal spells
+		for _, r := range executeReceivers(code) {
+			if !add(r) {
+				return out
+			}
+		}
 	case "tcl":
 		for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' || r == '[' || r == ']' }) {
 			fs := strings.Fields(line)
@@ -258,4 +267,48 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// executeReceivers reads Groovy's receiver-first runs: a string literal or
+// a list of string literals right before .execute().
+func executeReceivers(code string) []execRun {
+	var out []execRun
+	for from := 0; len(out) < maxCodeRuns; {
+		k := strings.Index(code[from:], ".execute(")
+		if k < 0 {
+			break
+		}
+		k += from
+		from = k + len(".execute(")
+		end := k
+		for end > 0 && (code[end-1] == ' ' || code[end-1] == ')') {
+			end--
+		}
+		if end == 0 {
+			continue
+		}
+		switch q := code[end-1]; q {
+		case '\'', '"':
+			start := strings.LastIndexByte(code[:end-1], q)
+			if start >= 0 {
+				out = append(out, execRun{shell: code[start+1 : end-1]})
+			}
+		case ']':
+			start := strings.LastIndexByte(code[:end-1], '[')
+			if start < 0 {
+				continue
+			}
+			var argv []string
+			for _, part := range strings.Split(code[start+1:end-1], ",") {
+				part = strings.TrimSpace(part)
+				if len(part) >= 2 && (part[0] == '\'' || part[0] == '"') && part[len(part)-1] == part[0] {
+					argv = append(argv, part[1:len(part)-1])
+				}
+			}
+			if len(argv) > 0 {
+				out = append(out, execRun{argv: capArgv(argv)})
+			}
+		}
+	}
+	return out
 }

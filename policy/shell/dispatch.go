@@ -49,7 +49,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		if a0.s == "" {
 			return flow{bits: in.bits & flowTaint}
 		}
-		if !a0.proc && strings.IndexByte(a0.s, '/') >= 0 {
+		if !a0.proc && (strings.IndexByte(a0.s, '/') >= 0 || cmdPathForm(a0.s)) {
 			if abs, ok := w.resolve(a0.s, c.sc.dir); ok {
 				w.addPathAbs(a0.s, abs, AccessExec)
 				w.checkExecDownloaded(abs, c.sc)
@@ -106,6 +106,7 @@ var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbas
 // or the command's data flow.
 func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
+	w.packageSource(c)
 	if inner, ok := w.tableDispatch(c); ok {
 		if len(inner) > 0 {
 			return inner, flow{}
@@ -154,6 +155,9 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		}
 		return w.wrapped(c, k, stop)
 	case "command":
+		if len(argv) > 2 && (argv[1].s == "-v" || argv[1].s == "-V") {
+			return nil, locatedPaths(argv[2:])
+		}
 		k, stop := skipWrapperOpts(argv, commandOpts, 0, "vV", false)
 		return w.wrapped(c, k, stop)
 	case "exec":

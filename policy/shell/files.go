@@ -112,6 +112,9 @@ func (w *walker) command(c *cmdCtx) flow {
 		// cookie and saved password to whoever connects
 		defer w.withMode(modeTree)()
 	}
+	if w.winBuiltin(c) {
+		return flow{}
+	}
 	switch c.prog {
 	case "7z", "7za", "7zz", "7zr":
 		w.sevenZip(c)
@@ -174,6 +177,12 @@ func (w *walker) command(c *cmdCtx) flow {
 				w.aliases[name] = val
 			}
 		}
+	case "which":
+		return locatedPaths(c.argv[1:])
+	case "type", "whereis":
+		if hasFlagLetter(c.argv, "p") || hasFlagLetter(c.argv, "P") || c.prog == "whereis" {
+			return locatedPaths(c.argv[1:])
+		}
 	case "echo":
 		return echoText(c)
 	case "dirname", "basename":
@@ -181,7 +190,7 @@ func (w *walker) command(c *cmdCtx) flow {
 	case "date", "hostname", "history":
 		w.nameProgFiles(c)
 	case "test", "[", "true", "false", "exit", "return", "shift", "read", "sleep", "seq", "expr", "let", "printenv",
-		"which", "type", "whereis", "hash", "kill", "pkill", "killall", "pgrep", "id",
+		"hash", "kill", "pkill", "killall", "pgrep", "id",
 		"whoami", "uname", "yes", "man", "help", "info", "apropos", "unset", "set", "shopt", "ulimit", "umask", "wait",
 		"jobs", "fg", "bg", "disown", "getopts", "fc", "complete", "compgen", "caller", "logout":
 		// operands are names, numbers or expressions, not files

@@ -18,6 +18,42 @@ type codePath struct {
 	Path string // absolute when home-rooted, else as written (relative to the command's directory)
 	Glob bool   // holds a wildcard (an unknown name joined on, a glob call)
 	Tree bool   // the program walks it (os.walk, rglob, readdir …)
+	Del  bool   // a recursive deleter is handed it (the home itself: shutil.rmtree(Path.home()))
+}
+
+// treeDeleters delete the tree their first argument names, across the
+// languages' standard libraries (lower case, up to the open parenthesis).
+var treeDeleters = []string{"rmtree(", "remove_tree(", "rm_rf(", "rm_r(", "remove_entry_secure(", "rmsync(", "rmdirsync(",
+	"rimraf(", "rimraf.sync(", "removesync(", "emptydirsync(", "remove_dir_all(", "os.removeall(", "deno.remove(",
+	"fs.rm(", "promises.rm(", "directory.delete(", "deletedirectory(", "unlink_r(", "file.delete_directory("}
+
+// deletesHome says whether marked (code with home references rewritten to
+// homeMark) hands the bare home to a recursive deleter.
+func deletesHome(marked, lc string) bool {
+	if !containsAnyStr(lc, treeDeleters) {
+		return false
+	}
+	low := strings.ToLower(marked)
+	for _, d := range treeDeleters {
+		for off := 0; ; {
+			j := strings.Index(low[off:], d)
+			if j < 0 {
+				break
+			}
+			rest := strings.TrimLeft(low[off+j+len(d):], " \t\n")
+			off += j + len(d)
+			if !strings.HasPrefix(rest, homeMark) {
+				continue
+			}
+			rest = strings.TrimLeft(rest[len(homeMark):], " \t\n")
+			rest = strings.TrimPrefix(rest, ".unwrap()")
+			rest = strings.TrimPrefix(rest, ".to_s")
+			if rest == "" || rest[0] == ')' || rest[0] == ',' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 const homeMark = "\x01" // a home reference, after rewriting
@@ -35,7 +71,14 @@ var homeRefs = sync.OnceValue(func() *regexp.Regexp {
 		`|\bDir\.home\b|\$_SERVER\[\s*['"]HOME['"]\s*\]|File::HomeDir->my_home` +
 		`|\$env:(?:USERPROFILE|HOME)\b|\$\{HOME\}|\$HOME\b` +
 		`|#\{\s*Dir\.home\s*\}|\$\{\s*(?:require\(['"](?:node:)?os['"]\)|os)\.homedir\(\)\s*\}` +
-		`|os\.path\.expanduser\(\s*['"]~['"]\s*\)`)
+		`|os\.path\.expanduser\(\s*['"]~['"]\s*\)` +
+		// a "~" the language itself expands: perl's glob, ruby's
+		// expand_path, pathlib's expanduser, R's path.expand; the JVM's and
+		// .NET's name for the home; Rust's dirs/home crates
+		`|\b(?:bsd_)?glob\(\s*['"]~['"]\s*\)|File\.expand_path\(\s*['"]~['"]\s*\)` +
+		`|Path\(\s*['"]~['"]\s*\)\.expanduser\(\)|\bpath\.expand\(\s*['"]~['"]\s*\)` +
+		`|System\.getProperty\(\s*['"]user\.home['"]\s*\)|Environment\.SpecialFolder\.UserProfile\)?` +
+		`|\b(?:dirs|home)::home_dir\(\)(?:\.unwrap\(\))?`)
 })
 
 // walkers make the program read a whole tree.
@@ -189,6 +232,9 @@ func FoldCodePaths(code, home string) []codePath {
 		strings.Contains(lc, "dotenv').config(") || strings.Contains(lc, `dotenv").config(`) || strings.Contains(lc, "dotenv.config(") ||
 		strings.Contains(lc, "dotenv/config") || strings.Contains(lc, "dotenv.load")) {
 		out = append(out, codePath{Path: ".env"})
+	}
+	if hasHome && len(out) < maxFoldPaths && deletesHome(marked, lc) {
+		out = append(out, codePath{Path: home, Tree: true, Del: true})
 	}
 	return out
 }

@@ -133,7 +133,40 @@ func (w *walker) interpreter(c *cmdCtx) flow {
 	if stdin {
 		f.bits |= w.stdinSink(c, flowInterpSink).bits
 	}
+	if !f.hasText && strings.HasPrefix(c.prog, "python") {
+		if dir := w.pythonSiteDir(argv, code); dir != "" {
+			f.text, f.hasText = dir+"\n", true
+		}
+	}
 	return f
+}
+
+// pythonSiteDir is what a query for Python's site-packages directory
+// prints (print(site.getusersitepackages()), python -m site --user-site,
+// sysconfig's purelib): the directory whose .pth files run at every start.
+// The version is not known; the shape (…/site-packages) is what the
+// start-up forbids judge.
+func (w *walker) pythonSiteDir(argv []argVal, code []argVal) string {
+	for i, a := range argv {
+		if a.s == "--user-site" {
+			if i >= 2 && argv[i-1].s == "site" {
+				return w.home + "/.local/lib/python3/site-packages"
+			}
+		}
+	}
+	for _, cd := range code {
+		lc := strings.ToLower(cd.s)
+		if !strings.Contains(lc, "print") {
+			continue
+		}
+		switch {
+		case strings.Contains(lc, "getusersitepackages"):
+			return w.home + "/.local/lib/python3/site-packages"
+		case strings.Contains(lc, "getsitepackages") || strings.Contains(lc, "purelib") || strings.Contains(lc, "platlib") || strings.Contains(lc, "get_python_lib"):
+			return "/usr/local/lib/python3/site-packages"
+		}
+	}
+	return ""
 }
 
 // attachedOrNext returns the value of the option at argv[i][j]: the rest of

@@ -54,9 +54,18 @@ func (w *walker) installsFromURL(c *cmdCtx) {
 		}
 		start = 2
 	}
+	skip := false
 	for _, a := range argv[start:] {
 		s := strings.ToLower(a.s)
+		if skip {
+			// the value of a source option (--registry URL, --index-url
+			// URL) is where packages come from, not a package: packageSource
+			// judges it
+			skip = false
+			continue
+		}
 		if strings.HasPrefix(s, "-") {
+			skip = sourceOpt(s) && !strings.Contains(s, "=")
 			continue
 		}
 		for _, p := range []string{"git+", "hg+", "svn+", "bzr+", "http://", "https://", "git://", "github:", "gitlab:", "bitbucket:"} {

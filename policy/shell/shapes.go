@@ -149,7 +149,11 @@ func (w *walker) foldedPaths(code string, sc *scope) {
 		if cp.Tree {
 			mode |= modeTree
 		}
-		w.addPathMode(cp.Path, abs, AccessRead, mode)
+		acc := AccessRead
+		if cp.Del {
+			acc = AccessWrite
+		}
+		w.addPathMode(cp.Path, abs, acc, mode)
 	}
 }
 

@@ -104,7 +104,21 @@ func (w *walker) git(c *cmdCtx) {
 				w.remoteHost(a.s)
 			}
 		}
-	case "rm", "mv", "checkout", "restore", "clean":
+	case "clean":
+		// git clean deletes untracked files and opens none: its operands
+		// are pathspecs it deletes under, -e/--exclude a pattern of names
+		// it keeps (git clean -fdx -e .env reads no .env)
+		for k := 1; k < len(gc.argv); k++ {
+			s := gc.argv[k].s
+			switch {
+			case s == "-e" || s == "--exclude":
+				k++
+			case s == "--", strings.HasPrefix(s, "-"):
+			default:
+				w.argPath(gc.argv[k], sc, accW, false)
+			}
+		}
+	case "rm", "mv", "checkout", "restore":
 		if sub != "rm" && sub != "mv" {
 			// rm and mv change the index and the tree; the content of
 			// the files they name reaches no output (git rm --cached .env)

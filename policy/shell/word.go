@@ -302,6 +302,19 @@ func (b *wordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 // character, a leading ~ expands.
 func (b *wordBuilder) unquotedLit(v string, first bool) {
 	i := 0
+	if first && cmdPathForm(v) {
+		// a cmd.exe path (%USERPROFILE%\.aws\credentials, C:\Users\x):
+		// cmd.exe has no backslash escape, so the separators stay
+		for ; i < len(v); i++ {
+			if globMeta(v, i) {
+				b.a.glob = true
+			}
+			if v[i] != 0 {
+				b.buf = append(b.buf, v[i])
+			}
+		}
+		return
+	}
 	if first {
 		if strings.HasPrefix(v, "~") {
 			i = b.tilde(v, 0)
@@ -385,4 +398,28 @@ func (b *wordBuilder) quotedLit(v, escapable string) {
 			b.buf = append(b.buf, c)
 		}
 	}
+}
+
+// cmdPathForm says whether an unquoted literal is spelled as a cmd.exe path:
+// a leading %NAME% or drive letter and a backslash right after it. Bash
+// would read those backslashes as escapes of ordinary letters, which no one
+// writes on purpose; cmd.exe, where such a word is typed, reads them as
+// separators.
+func cmdPathForm(v string) bool {
+	if len(v) >= 3 && isLetter(v[0]) && v[1] == ':' && v[2] == '\\' {
+		return true
+	}
+	if len(v) < 4 || v[0] != '%' {
+		return false
+	}
+	end := strings.IndexByte(v[1:], '%')
+	if end < 1 || 2+end >= len(v) || v[2+end] != '\\' {
+		return false
+	}
+	for _, r := range v[1 : 1+end] {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
