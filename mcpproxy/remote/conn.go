@@ -27,11 +27,14 @@ import (
 	"io"
 	"math/big"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -158,14 +161,74 @@ func New(o Options) (*Conn, error) {
 
 // NewHTTPClient is the client the bridge dials with: no redirects (a
 // redirect would take the session to a host the policy never judged) and
-// no overall timeout (streams are long).
-func NewHTTPClient() *http.Client {
+// no overall timeout (streams are long). It judges no address; the bridge
+// of airlock-mcp uses NewGuardedHTTPClient.
+func NewHTTPClient() *http.Client { return NewGuardedHTTPClient(nil) }
+
+// Guard judges a destination the bridge connects to: an address it is
+// about to dial (an IP, after DNS) or the host of a proxy from the
+// environment. An error refuses the connection.
+type Guard func(host string, port int) error
+
+// NewGuardedHTTPClient is NewHTTPClient with every connection judged by
+// g at dial time: the policy judged --url's name before the bridge
+// started, but a name can resolve, or rebind between two connections, to
+// a metadata or loopback address; only the address being dialled says
+// where a connection goes. The OAuth client shares the transport, so an
+// authorization server's addresses are judged too.
+func NewGuardedHTTPClient(g Guard) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	guardTransport(t, g)
 	return &http.Client{
-		Transport: http.DefaultTransport.(*http.Transport).Clone(),
+		Transport: t,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
 	}
+}
+
+// guardTransport makes t judge, with g, the proxy it would use and every
+// address it dials (nil g: nothing).
+func guardTransport(t *http.Transport, g Guard) {
+	if g == nil {
+		return
+	}
+	if proxy := t.Proxy; proxy != nil {
+		t.Proxy = func(r *http.Request) (*url.URL, error) {
+			u, err := proxy(r)
+			if err != nil || u == nil {
+				return u, err
+			}
+			port, _ := strconv.Atoi(u.Port())
+			if port == 0 {
+				port = 80
+				if u.Scheme == "https" {
+					port = 443
+				}
+			}
+			if err := g(u.Hostname(), port); err != nil {
+				return nil, fmt.Errorf("the proxy %s: %w", u.Host, err)
+			}
+			return u, nil
+		}
+	}
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	d.Control = func(_, address string, _ syscall.RawConn) error {
+		host, p, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		port, err := strconv.Atoi(p)
+		if err != nil {
+			return err
+		}
+		// the dialled address without its zone, as the policy spells it
+		if a, err := netip.ParseAddr(host); err == nil {
+			host = a.WithZone("").Unmap().String()
+		}
+		return g(host, port)
+	}
+	t.DialContext = d.DialContext
 }
 
 // ToServer is where the proxy writes the lines it forwards.

@@ -1,0 +1,71 @@
+package remote
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestGuardJudgesTheDialledAddress: the policy judged --url's name before
+// the bridge started; a name that resolves (or later rebinds) to a refused
+// address must still be refused, so the address actually dialled is judged
+// again at connect time, after DNS, on every connection.
+func TestGuardJudgesTheDialledAddress(t *testing.T) {
+	var hits atomic.Int32
+	s := &rawServer{}
+	srv := httptest.NewServer(countHits(&hits, s))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	var judged []string
+	guard := func(host string, _ int) error {
+		judged = append(judged, host)
+		if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+			return errors.New("refused by the policy (test: loopback)")
+		}
+		return nil
+	}
+	b := newBridge(t, Options{Name: "rebind", URL: "http://localhost:" + port + "/mcp", HTTP: NewGuardedHTTPClient(guard)})
+	m := b.call(initMsg)
+	if !strings.Contains(m.Get("error.message").String(), "refused by the policy") {
+		t.Fatalf("a name resolving to a refused address: %s", m.Raw)
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the server was reached %d times", hits.Load())
+	}
+	if len(judged) == 0 || net.ParseIP(judged[0]) == nil {
+		t.Fatalf("the guard judged %q, not the resolved address", judged)
+	}
+}
+
+// TestGuardJudgesTheProxy: a proxy from the environment (HTTPS_PROXY in
+// a poisoned config's env) is a destination too; a refused one is not used.
+func TestGuardJudgesTheProxy(t *testing.T) {
+	guard := func(host string, _ int) error {
+		if host == "collector.invalid" {
+			return errors.New("refused by the policy (test: collector)")
+		}
+		return nil
+	}
+	// as http.ProxyFromEnvironment would answer for HTTP_PROXY (which it
+	// reads once per process, so the test sets the function itself)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: "collector.invalid:8080"})
+	guardTransport(tr, guard)
+	b := newBridge(t, Options{Name: "proxied", URL: "http://mcp.example.com/mcp", HTTP: &http.Client{Transport: tr}})
+	m := b.call(initMsg)
+	if !strings.Contains(m.Get("error.message").String(), "refused by the policy") {
+		t.Fatalf("a refused proxy: %s", m.Raw)
+	}
+}
+
+func countHits(n *atomic.Int32, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		h.ServeHTTP(w, r)
+	})
+}
