@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -315,6 +316,13 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 		}
 		q := r.URL.Query()
 		res := result{code: q.Get("code"), state: q.Get("state"), err: q.Get("error")}
+		// any local process can connect to a loopback port: a callback
+		// without this flow's state (a refusal or a code alike) is not
+		// the browser's, and must not end the login
+		if subtle.ConstantTimeCompare([]byte(res.state), []byte(state)) != 1 {
+			http.Error(w, "Airlock: this is not the login's redirect.", http.StatusBadRequest)
+			return
+		}
 		if res.err != "" {
 			fmt.Fprintf(w, "Airlock: the login was refused (%s). You can close this tab.\n", res.err)
 		} else {

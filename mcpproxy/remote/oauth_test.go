@@ -332,3 +332,33 @@ func TestOAuthLoginBoundToItsURL(t *testing.T) {
 		t.Fatal("a login file others can read was used")
 	}
 }
+
+// Another local process (any user can connect to a loopback port) races
+// the browser to the redirect: a callback without the flow's state, an
+// error or a forged code, is ignored, and the browser's own still logs in.
+func TestOAuthLoginIgnoresForgedCallbacks(t *testing.T) {
+	a := newAuthServer(t)
+	st := Store{Home: t.TempDir(), Name: "protected"}
+	racer := func(u string) error {
+		au, err := url.Parse(u)
+		if err != nil {
+			return err
+		}
+		redirect := au.Query().Get("redirect_uri")
+		for _, q := range []string{"?error=access_denied", "?error=access_denied&state=guess", "?code=forged&state=guess", "?code=forged"} {
+			resp, err := http.Get(redirect + q)
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return browse(u)
+	}
+	if err := RunLogin(context.Background(), LoginOptions{Store: st, URL: a.resource, Out: io.Discard, Open: racer, Wait: 10 * time.Second}); err != nil {
+		t.Fatalf("a forged callback ended the login: %v", err)
+	}
+	if l, err := st.Load(); err != nil || l.Token == nil || l.Token.AccessToken == "" {
+		t.Fatalf("stored login: %+v %v", l, err)
+	}
+}
