@@ -1,8 +1,17 @@
 package mcpproxy
 
 import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/agentairlock/airlock/policy"
 )
@@ -32,5 +41,52 @@ func TestRemoteGuardJudgesResolvedAddresses(t *testing.T) {
 	}
 	if remoteGuard(nil, "https") != nil {
 		t.Error("no policy, no guard")
+	}
+}
+
+// TestRemoteQueryFromEnv: airlock init moves a URL's query (where servers
+// take keys) off the bridge's command line into AIRLOCK_MCP_URL_QUERY;
+// the bridge dials with it, and the key is in no record.
+func TestRemoteQueryFromEnv(t *testing.T) {
+	home := remoteHome(t)
+	var mu sync.Mutex
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		queries = append(queries, r.URL.RawQuery)
+		mu.Unlock()
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		m := gjson.ParseBytes(b)
+		if !m.Get("id").Exists() {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"q","version":"1"}}}`, m.Get("id").Raw)
+	}))
+	defer srv.Close()
+	t.Setenv("AIRLOCK_MCP_URL_QUERY", "apiKey=sk-live-envq77&x=1")
+	c := startBridge(t, []string{"--name", "q", "--url", srv.URL + "/mcp"})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if m := c.next("1"); !m.Get("result").IsObject() {
+		t.Fatalf("initialize: %s", m.Raw)
+	}
+	c.in.Close()
+	<-c.code
+	mu.Lock()
+	if len(queries) == 0 || queries[0] != "apiKey=sk-live-envq77&x=1" {
+		t.Errorf("the server saw the queries %q", queries)
+	}
+	mu.Unlock()
+	b, _ := os.ReadFile(filepath.Join(home, "audit.jsonl"))
+	if len(b) == 0 || strings.Contains(string(b), "sk-live-envq77") {
+		t.Errorf("the audit log:\n%s", b)
+	}
+	if _, err := urlWithEnvQuery("https://x/mcp?a=1", "b=2"); err == nil {
+		t.Error("two queries were merged")
 	}
 }

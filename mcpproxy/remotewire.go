@@ -22,6 +22,29 @@ import (
 // environment is its owner's to read; its command line is everyone's.
 const headerEnvPrefix = "AIRLOCK_MCP_HEADER_"
 
+// urlQueryEnv carries --url's query (airlock init moves it there:
+// servers take keys in it, and a command line is every local user's to
+// read).
+const urlQueryEnv = "AIRLOCK_MCP_URL_QUERY"
+
+// urlWithEnvQuery is --url with the query from AIRLOCK_MCP_URL_QUERY; a
+// --url that has a query of its own too is refused (which one is meant?).
+func urlWithEnvQuery(u, query string) (string, error) {
+	if query == "" {
+		return u, nil
+	}
+	if strings.ContainsAny(query, "#\r\n ") {
+		return "", fmt.Errorf("%s is not a URL query", urlQueryEnv)
+	}
+	if strings.Contains(u, "?") {
+		return "", fmt.Errorf("--url has a query and %s gives another: keep one", urlQueryEnv)
+	}
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i] + "?" + query + u[i:], nil
+	}
+	return u + "?" + query, nil
+}
+
 // newRemote builds the HTTP upstream of airlock-mcp --url.
 func newRemote(a args, o Options, maxMsg int64) (*remote.Conn, error) {
 	headers, err := envHeaders(os.Environ())
