@@ -60,9 +60,10 @@ func (s Store) Dir() string {
 func (s Store) Path() string { return filepath.Join(s.Dir(), "oauth.json") }
 
 // safeName maps a server name to one path element: the name itself when
-// it is plain, else its hex.
+// it is plain, else its hex. A name that starts as the hex form does
+// ("x-…") is not plain, so no name can take another's directory.
 func safeName(n string) string {
-	plain := n != "" && n != "." && n != ".." && len(n) <= 100
+	plain := n != "" && n != "." && n != ".." && len(n) <= 100 && !strings.HasPrefix(strings.ToLower(n), "x-")
 	for _, r := range n {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
 			plain = false

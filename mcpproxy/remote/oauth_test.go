@@ -362,3 +362,19 @@ func TestOAuthLoginIgnoresForgedCallbacks(t *testing.T) {
 		t.Fatalf("stored login: %+v %v", l, err)
 	}
 }
+
+// Two names never share a server's directory (its login, its noted URL):
+// a plain name spelled like another's hex form (a project's config names
+// its server "x-6d79206c696e656172" beside the user's "my linear") gets a
+// directory of its own.
+func TestStoreNamesDoNotCollide(t *testing.T) {
+	names := []string{"my linear", "x-" + hex.EncodeToString([]byte("my linear")), "linear", "x-linear", "X-6d79206c696e656172", ".", "..", ""}
+	seen := map[string]string{}
+	for _, n := range names {
+		d := Store{Home: "/h", Name: n}.Dir()
+		if other, ok := seen[d]; ok {
+			t.Errorf("%q and %q share %s", n, other, d)
+		}
+		seen[d] = n
+	}
+}
