@@ -336,7 +336,7 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	fmt.Fprintf(o.Out, "Open this address to log in to %s:\n\n  %s\n\nWaiting for the browser on %s …\n", o.Store.Name, authURL, redirect)
+	fmt.Fprintf(o.Out, "Open this address to log in to %s (the server at %s):\n\n  %s\n\nWaiting for the browser on %s …\n", o.Store.Name, shownURL(o.URL), authURL, redirect)
 	if o.Open != nil {
 		_ = o.Open(authURL)
 	}
@@ -407,6 +407,21 @@ func resourceMetadataURL(challenge string) string {
 		v = v[:j]
 	}
 	return v
+}
+
+// shownURL is a server's URL for a person: without credentials or query
+// (where some servers take a key).
+func shownURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(an unreadable URL)"
+	}
+	q := u.RawQuery != ""
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	if q {
+		return u.String() + "?…"
+	}
+	return u.String()
 }
 
 func sameOrigin(a, b string) bool {

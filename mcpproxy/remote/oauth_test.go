@@ -378,3 +378,18 @@ func TestStoreNamesDoNotCollide(t *testing.T) {
 		seen[d] = n
 	}
 }
+
+// The login names the server it logs in to: the URL noted for a name is
+// the one its bridge last ran with, and a project's config can reuse a
+// name with an address of its own; the person at the browser sees which.
+func TestOAuthLoginNamesTheServer(t *testing.T) {
+	a := newAuthServer(t)
+	st := Store{Home: t.TempDir(), Name: "protected"}
+	var out strings.Builder
+	if err := RunLogin(context.Background(), LoginOptions{Store: st, URL: a.resource + "?key=sk-live-l0g1n", Out: &out, Open: browse, Wait: 10 * time.Second}); err != nil {
+		t.Logf("login: %v", err) // the test server may not take a query; the prompt is what is checked
+	}
+	if !strings.Contains(out.String(), a.resource+"?…") || strings.Contains(out.String(), "sk-live-l0g1n") {
+		t.Fatalf("the prompt does not name the server (without its query):\n%s", out.String())
+	}
+}
