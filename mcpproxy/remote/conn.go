@@ -114,6 +114,9 @@ type Conn struct {
 	// only end that listing's wait for nothing.
 	quiet    bool
 	inflight sync.WaitGroup
+	// reopenWait is the first wait before the GET stream is reopened
+	// (1s; tests shorten it)
+	reopenWait time.Duration
 }
 
 type pend struct {
@@ -152,7 +155,7 @@ func New(o Options) (*Conn, error) {
 	if o.HTTP == nil {
 		o.HTTP = NewHTTPClient()
 	}
-	c := &Conn{o: o, url: u, done: make(chan struct{}), pending: map[string]pend{}, own: map[string]chan gjson.Result{}}
+	c := &Conn{o: o, url: u, done: make(chan struct{}), pending: map[string]pend{}, own: map[string]chan gjson.Result{}, reopenWait: time.Second}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.inR, c.inW = io.Pipe()
 	c.outR, c.outW = io.Pipe()
@@ -775,7 +778,7 @@ func (c *Conn) openGetStream(wait bool) {
 	opened := func() { once.Do(func() { close(ready) }) }
 	go func() {
 		defer opened()
-		backoff := time.Second
+		backoff := c.reopenWait
 		for n := 0; ; {
 			req, err := c.request(c.ctx, http.MethodGet, c.url.String(), nil, gjson.Result{})
 			if err != nil {
@@ -794,9 +797,16 @@ func (c *Conn) openGetStream(wait bool) {
 				}
 				opened()
 				n++
-				backoff = time.Second
+				began := time.Now()
 				err = c.readStream(resp.Body, "")
 				resp.Body.Close()
+				// only a stream that stayed open a while starts the waits
+				// over: one the server ends at once (its retry: is not
+				// obeyed) is reopened ever more slowly, not once a second
+				// with a record each time
+				if time.Since(began) >= 30*time.Second {
+					backoff = c.reopenWait
+				}
 			}
 			c.mu.Lock()
 			stale := gen != c.streamGen

@@ -1,14 +1,17 @@
 package remote
 
 import (
+	"bufio"
 	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestGuardJudgesTheDialledAddress: the policy judged --url's name before
@@ -68,4 +71,48 @@ func countHits(n *atomic.Int32, h http.Handler) http.Handler {
 		n.Add(1)
 		h.ServeHTTP(w, r)
 	})
+}
+
+// TestGetStreamReopeningBacksOff: a server that accepts the GET stream
+// and ends it at once (or names retry: 0) gets it reopened with a growing
+// wait, not once a second forever, each reopening an audit record.
+func TestGetStreamReopeningBacksOff(t *testing.T) {
+	var gets atomic.Int32
+	s := &rawServer{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			_, _ = w.Write([]byte("retry: 0\n\n"))
+			return // and the stream ends
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := New(Options{Name: "flap", URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.reopenWait = 10 * time.Millisecond
+	var mu sync.Mutex
+	recs := 0
+	c.SetRecord(func(e, _ string) {
+		if e == "mcp_reconnect" {
+			mu.Lock()
+			recs++
+			mu.Unlock()
+		}
+	})
+	c.Start()
+	defer c.Close()
+	b := &bridge{t: t, c: c, out: bufio.NewReader(c.FromServer())}
+	b.call(initMsg)
+	time.Sleep(700 * time.Millisecond)
+	// with a fixed 10ms wait: ~70 reopenings; doubling: 10+20+…+640ms, 7
+	if n := gets.Load(); n > 12 {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("the stream was reopened %d times in 0.7s (%d records)", n, recs)
+	}
 }
