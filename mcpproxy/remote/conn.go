@@ -595,7 +595,7 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := c.o.HTTP.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, quietURL(err)
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		return resp, nil
@@ -622,13 +622,34 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	again.Header.Set("Authorization", h)
 	resp, err = c.o.HTTP.Do(again)
 	if err != nil {
-		return nil, err
+		return nil, quietURL(err)
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		resp.Body.Close()
 		return nil, c.loginErr(fmt.Errorf("%w: the server refused the refreshed token", ErrLoginNeeded))
 	}
 	return resp, nil
+}
+
+// quietURL is err with the URL it names cut to scheme, host and path:
+// Go's errors name a request's URL whole, a query (where a server may
+// take a key) included, and the error reaches the model and the records.
+func quietURL(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	if u, perr := url.Parse(ue.URL); perr == nil {
+		q := u.RawQuery != ""
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		ue.URL = u.String()
+		if q {
+			ue.URL += "?…"
+		}
+	} else {
+		ue.URL = "(the server's URL)"
+	}
+	return err
 }
 
 // post sends one message over streamable HTTP and relays its answer.

@@ -116,3 +116,31 @@ func TestGetStreamReopeningBacksOff(t *testing.T) {
 		t.Fatalf("the stream was reopened %d times in 0.7s (%d records)", n, recs)
 	}
 }
+
+// TestQueryKeyNotInErrors: a key in --url's query (?api_key=…) is kept
+// out of records (Describe) and must stay out of what a failed request
+// says too: Go's errors name the URL whole, and the error reaches the
+// model's tool result and the audit record of the break.
+func TestQueryKeyNotInErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	b := newBridge(t, Options{Name: "keyed", URL: "http://" + addr + "/mcp?api_key=sk-live-qq42"})
+	m := b.call(initMsg)
+	if !m.Get("error").Exists() || strings.Contains(m.Raw, "sk-live-qq42") {
+		t.Fatalf("the answer: %s", m.Raw)
+	}
+	m = b.call(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	if !m.Get("result.isError").Bool() || strings.Contains(m.Raw, "sk-live-qq42") {
+		t.Fatalf("the tool result: %s", m.Raw)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for _, r := range *b.rec {
+		if strings.Contains(r, "sk-live-qq42") {
+			t.Errorf("a record: %s", r)
+		}
+	}
+}
