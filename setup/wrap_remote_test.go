@@ -173,6 +173,30 @@ func TestInitKeepsURLCredentialsOffTheCommandLine(t *testing.T) {
 	if !found {
 		t.Errorf("basic is not reported:\n%s", reportText(r))
 	}
+	if strings.Contains(reportText(r), "sk-live-q123") || strings.Contains(reportText(r), "pw-secret-9") {
+		t.Errorf("the report shows a credential:\n%s", reportText(r))
+	}
+	mustUninstall(t, e.home, e.opt.AirlockHome)
+	if data, _ := os.ReadFile(p); !bytes.Equal(data, orig) {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", data, orig)
+	}
+}
+
+// Codex's TOML too: the query goes in the bridge's env.
+func TestInitKeepsCodexURLQueryOffTheCommandLine(t *testing.T) {
+	e := newHostileEnv(t)
+	p := filepath.Join(e.home, ".codex", "config.toml")
+	orig := []byte("[mcp_servers.exa]\nurl = \"https://mcp.exa.ai/mcp?exaApiKey=sk-live-tq9\"\n")
+	writeTestFile(t, p, orig, 0o600)
+	r := mustInit(t, e.opt)
+	exa := readServers(t, byID(Locate(e.home, e.proj, "linux", nil))["codex.user"])["exa"]
+	if !exa.Wrapped || strings.Contains(strings.Join(exa.Args, " "), "sk-live-tq9") || exa.Env["AIRLOCK_MCP_URL_QUERY"] != "exaApiKey=sk-live-tq9" || bridgeURL(&exa) != "https://mcp.exa.ai/mcp?exaApiKey=sk-live-tq9" {
+		data, _ := os.ReadFile(p)
+		t.Fatalf("exa: %+v\n%s\n%s", exa, data, reportText(r))
+	}
+	if strings.Contains(reportText(r), "sk-live-tq9") {
+		t.Errorf("the report shows the key:\n%s", reportText(r))
+	}
 	mustUninstall(t, e.home, e.opt.AirlockHome)
 	if data, _ := os.ReadFile(p); !bytes.Equal(data, orig) {
 		t.Fatalf("uninstall:\n%s\nwant\n%s", data, orig)
