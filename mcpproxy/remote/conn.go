@@ -479,6 +479,20 @@ func idKey(id gjson.Result) string {
 		if len(id.Raw) > 1024 {
 			return ""
 		}
+		if i := strings.IndexAny(id.Raw, "eE"); i >= 0 {
+			// an exponent past any id's is keyed by its float64 value (as
+			// the proxy keys it): exactly, 1e1000000 is a million digits
+			if e, err := strconv.Atoi(id.Raw[i+1:]); err != nil || e > 2048 || e < -2048 {
+				f, err := strconv.ParseFloat(id.Raw, 64)
+				if err != nil && !errors.Is(err, strconv.ErrRange) {
+					return ""
+				}
+				if f == 0 {
+					f = 0 // -0 is 0
+				}
+				return "f:" + strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
 		r, ok := new(big.Rat).SetString(id.Raw)
 		if !ok {
 			return ""

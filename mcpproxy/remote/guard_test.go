@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // TestGuardJudgesTheDialledAddress: the policy judged --url's name before
@@ -141,6 +143,31 @@ func TestQueryKeyNotInErrors(t *testing.T) {
 	for _, r := range *b.rec {
 		if strings.Contains(r, "sk-live-qq42") {
 			t.Errorf("a record: %s", r)
+		}
+	}
+}
+
+// TestIDKeyBoundedWork: an id is spelled in a few bytes but a big.Rat of
+// 1e1000000 is a million digits (a third of a second a message, from a
+// server that sends such ids in its answers); an exponent past what any
+// id needs is keyed by its float64 value instead, as the proxy keys it.
+// Ids that are equal stay equal and long ids stay two.
+func TestIDKeyBoundedWork(t *testing.T) {
+	for _, raw := range []string{"1e1000000", "-1e999999", "1e-1000000", "123e+700000"} {
+		if k := idKey(gjson.Parse(raw)); len(k) > 64 || k == "" {
+			t.Errorf("%s: a key of %d bytes", raw, len(k))
+		}
+	}
+	same := [][2]string{{"1", "1e0"}, {"1", "1.0"}, {"100", "1e2"}, {"1e1000000", "10e999999"}, {"0", "-0"}}
+	for _, p := range same {
+		if idKey(gjson.Parse(p[0])) != idKey(gjson.Parse(p[1])) {
+			t.Errorf("%s and %s are one id", p[0], p[1])
+		}
+	}
+	two := [][2]string{{"9007199254740993", "9007199254740992"}, {"1", `"1"`}, {"12345678901234567890123", "12345678901234567890124"}}
+	for _, p := range two {
+		if idKey(gjson.Parse(p[0])) == idKey(gjson.Parse(p[1])) {
+			t.Errorf("%s and %s are two ids", p[0], p[1])
 		}
 	}
 }
