@@ -90,3 +90,17 @@ func TestRemoteQueryFromEnv(t *testing.T) {
 		t.Error("two queries were merged")
 	}
 }
+
+// TestRemoteDestinationSpellings: the metadata address in the spellings
+// attackers write is refused before anything is dialled, as its plain
+// form is.
+func TestRemoteDestinationSpellings(t *testing.T) {
+	remoteHome(t)
+	for _, u := range []string{"http://0xa9fea9fe/mcp", "http://2852039166/mcp", "http://[::ffff:a9fe:a9fe]/mcp", "http://169.254.169.254.nip.io/mcp", "http://0251.0376.0251.0376/mcp", "HTTP://169.254.169.254:80/mcp", "http://[fd00:ec2::254]/mcp"} {
+		var out, errb strings.Builder
+		code := Main([]string{"--name", "evil", "--url", u}, strings.NewReader(""), &out, &errb)
+		if code != exitConfig || !strings.Contains(errb.String(), "refused by the policy") {
+			t.Errorf("%s: exit %d, %s", u, code, errb.String())
+		}
+	}
+}
