@@ -1,0 +1,74 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+type staticAuth string
+
+func (a staticAuth) Header(context.Context) (string, error) { return string(a), nil }
+func (staticAuth) Unauthorized(*http.Response)              {}
+
+// No redirect is followed, on either transport: the target (a host the
+// policy never judged) is never reached, so the token is never sent there.
+func TestRedirectsNotFollowed(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+	}))
+	defer other.Close()
+	for _, code := range []int{301, 302, 303, 307, 308} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/mcp", code)
+		}))
+		for _, tr := range []string{Streamable, SSE} {
+			b := newBridge(t, Options{Name: "redir", URL: srv.URL + "/mcp", Transport: tr, Auth: staticAuth("Bearer sk-live-redir")})
+			m := b.call(initMsg)
+			if !m.Get("error").Exists() {
+				t.Errorf("%d %s: %s", code, tr, m.Raw)
+			}
+		}
+		srv.Close()
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Fatalf("the redirect's target was reached %d times", n)
+	}
+}
+
+// The legacy transport's endpoint event cannot move the session to
+// another host, scheme or port, however spelled.
+func TestLegacyEndpointOnAnotherHostRefused(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+	}))
+	defer other.Close()
+	otherHost := strings.TrimPrefix(other.URL, "http://")
+	for _, ep := range []string{other.URL + "/messages", "//" + otherHost + "/messages", "https://" + "HOST" + "/messages", "http://HOST@" + otherHost + "/messages", "http://" + otherHost + "#@HOST/messages", " " + other.URL + "/m "} {
+		srv := httptest.NewServer(nil)
+		host := strings.TrimPrefix(srv.URL, "http://")
+		e := strings.ReplaceAll(ep, "HOST", host)
+		srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			fmt.Fprintf(w, "event: endpoint\ndata: %s\n\n", e)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		})
+		b := newBridge(t, Options{Name: "legacy", URL: srv.URL + "/sse", Transport: SSE, Auth: staticAuth("Bearer sk-live-ep")})
+		if m := b.call(initMsg); !strings.Contains(m.Get("error.message").String(), "named the endpoint") {
+			t.Errorf("%q: %s", e, m.Raw)
+		}
+		b.c.Close()
+		srv.Close()
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Fatalf("another host was posted to %d times", n)
+	}
+}
