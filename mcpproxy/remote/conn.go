@@ -594,6 +594,20 @@ func (c *Conn) loginErr(err error) error {
 	return &loginError{err}
 }
 
+// authErr is the loginError for an Authorizer's failure. Its own words
+// (ErrLoginNeeded) reach the model; anything else is recorded and the
+// model told only that the token could not be had: the authorization
+// server is the remote server's to name, and mcp-go's errors quote the
+// body of whatever answered, which would let a server have the bridge
+// fetch an address and read the answer back through the model.
+func (c *Conn) authErr(err error) error {
+	if errors.Is(err, ErrLoginNeeded) {
+		return c.loginErr(err)
+	}
+	c.record("mcp_remote", fmt.Sprintf("no token for %s: %v", c.Describe(), quietURL(err)))
+	return c.loginErr(fmt.Errorf("%w: the token could not be refreshed (the reason is in the audit log)", ErrLoginNeeded))
+}
+
 // do sends req with the Authorization header, once more after a 401 when
 // the token could be refreshed (the server refused the request unread,
 // so sending it again runs nothing twice).
@@ -602,7 +616,7 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	if c.o.Auth != nil {
 		h, err := c.o.Auth.Header(req.Context())
 		if err != nil {
-			return nil, c.loginErr(err)
+			return nil, c.authErr(err)
 		}
 		before = h
 		req.Header.Set("Authorization", h)
@@ -622,7 +636,7 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	h, err := c.o.Auth.Header(req.Context())
 	if err != nil {
-		return nil, c.loginErr(err)
+		return nil, c.authErr(err)
 	}
 	if h == before {
 		return nil, c.loginErr(fmt.Errorf("%w: the server refused the token", ErrLoginNeeded))

@@ -72,3 +72,35 @@ func TestLegacyEndpointOnAnotherHostRefused(t *testing.T) {
 		t.Fatalf("another host was posted to %d times", n)
 	}
 }
+
+type failingAuth struct{ err error }
+
+func (a failingAuth) Header(context.Context) (string, error) { return "", a.err }
+func (failingAuth) Unauthorized(*http.Response)              {}
+
+// TestRefreshErrorNotInTheToolResult: the authorization server is the
+// remote server's to name (its metadata), and mcp-go's refresh error
+// quotes the body of whatever answered; the model is told to log in, and
+// the detail goes to the record, so a server cannot have the bridge fetch
+// an internal address and read the answer back through the model.
+func TestRefreshErrorNotInTheToolResult(t *testing.T) {
+	srv := httptest.NewServer(&rawServer{})
+	defer srv.Close()
+	auth := failingAuth{fmt.Errorf("refresh token request failed with status 404: internal-page-body-7731")}
+	b := newBridge(t, Options{Name: "lin", URL: srv.URL, Auth: auth})
+	m := b.call(initMsg)
+	if strings.Contains(m.Raw, "internal-page-body-7731") || !strings.Contains(m.Raw, "airlock mcp login lin") {
+		t.Fatalf("the answer: %s", m.Raw)
+	}
+	m = b.call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	if strings.Contains(m.Raw, "internal-page-body-7731") || !m.Get("result.isError").Bool() {
+		t.Fatalf("the tool result: %s", m.Raw)
+	}
+	found := false
+	for _, r := range *b.rec {
+		found = found || strings.Contains(r, "internal-page-body-7731")
+	}
+	if !found {
+		t.Errorf("the detail is in no record: %q", *b.rec)
+	}
+}
