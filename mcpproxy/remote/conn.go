@@ -1081,8 +1081,16 @@ func (c *Conn) reinit() error {
 	}
 	c.mu.Lock()
 	c.quiet = true
-	c.ownN++
-	id := `"airlock-reinit-` + strconv.Itoa(c.ownN) + `"`
+	// an id no request of the client's in flight has: its answer would be
+	// taken for the new session's, and its call never answered
+	var id string
+	for {
+		c.ownN++
+		id = `"airlock-reinit-` + strconv.Itoa(c.ownN) + `"`
+		if _, taken := c.pending[idKey(gjson.Parse(id))]; !taken {
+			break
+		}
+	}
 	ch := make(chan gjson.Result, 1)
 	c.own[idKey(gjson.Parse(id))] = ch
 	c.mu.Unlock()

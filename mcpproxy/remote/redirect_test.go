@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 type staticAuth string
@@ -102,5 +105,72 @@ func TestRefreshErrorNotInTheToolResult(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the detail is in no record: %q", *b.rec)
+	}
+}
+
+// TestReinitIDNotTheClients: the bridge's own initialize on a
+// re-initialisation never takes an id a client's request in flight has:
+// the client's answer would be taken for the new session's, and the
+// client's call never answered.
+func TestReinitIDNotTheClients(t *testing.T) {
+	release := make(chan struct{})
+	slowDone := make(chan struct{})
+	var inits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var body [4096]byte
+		n, _ := r.Body.Read(body[:])
+		m := gjson.ParseBytes(body[:n])
+		id := m.Get("id").Raw
+		switch {
+		case m.Get("method").String() == "initialize":
+			if inits.Add(1) > 1 {
+				close(release) // the slow call answers first
+				<-slowDone
+				time.Sleep(200 * time.Millisecond) // and is read first
+			}
+			w.Header().Set("Mcp-Session-Id", "s")
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}`, id)
+		case m.Get("params.name").String() == "slow":
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(200)
+			w.(http.Flusher).Flush()
+			<-release
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"slow done\"}]}}\n\n", id)
+			w.(http.Flusher).Flush()
+			close(slowDone)
+		case m.Get("params.name").String() == "cut":
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		case m.Get("id").Exists():
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}`, id)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer srv.Close()
+	b := newBridge(t, Options{Name: "x", URL: srv.URL})
+	w := b.c.ToServer()
+	b.call(initMsg)
+	fmt.Fprintln(w, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintln(w, `{"jsonrpc":"2.0","id":"airlock-reinit-1","method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+	time.Sleep(100 * time.Millisecond) // the slow call is in flight
+	b.call(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"cut","arguments":{}}}`)
+	fmt.Fprintln(w, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	got := map[string]string{}
+	for _, l := range readLines(t, b.out, 2) {
+		if m := gjson.Parse(l); m.Get("id").Exists() {
+			got[m.Get("id").Raw] = l
+		}
+	}
+	if !strings.Contains(got[`"airlock-reinit-1"`], "slow done") {
+		t.Fatalf("the client's call with that id: %q", got)
 	}
 }
