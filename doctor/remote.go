@@ -25,11 +25,11 @@ func remoteCheck(o Options, st *setup.StatusReport) (Check, bool) {
 			switch {
 			case rs.NeedsLogin():
 				need++
-				c.Items = append(c.Items, fmt.Sprintf("%q (%s): needs a login: airlock mcp login %s", b.Name, b.URL, b.Name))
+				c.Items = append(c.Items, fmt.Sprintf("%q (%s): needs a login: airlock mcp login %s", b.Name, setup.ShownURL(b.URL), b.Name))
 			case rs.LoggedIn():
-				c.Items = append(c.Items, fmt.Sprintf("%q (%s): gated, logged in", b.Name, b.URL))
+				c.Items = append(c.Items, fmt.Sprintf("%q (%s): gated, logged in", b.Name, setup.ShownURL(b.URL)))
 			default:
-				c.Items = append(c.Items, fmt.Sprintf("%q (%s): gated, no login stored (one is needed only if the server asks)", b.Name, b.URL))
+				c.Items = append(c.Items, fmt.Sprintf("%q (%s): gated, no login stored (one is needed only if the server asks)", b.Name, setup.ShownURL(b.URL)))
 			}
 		}
 	}

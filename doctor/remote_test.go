@@ -54,3 +54,36 @@ func TestRemoteCheckShowsWhichNeedALogin(t *testing.T) {
 		t.Errorf("docs never asked for a login: %s", items)
 	}
 }
+
+// A key in a remote URL's query (airlock init moves it into the bridge's
+// env, off its command line) is not shown by doctor either.
+func TestRemoteCheckHidesTheURLsQuery(t *testing.T) {
+	root := t.TempDir()
+	home, ws, ah := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "home", ".airlock")
+	mcp := filepath.Join(root, "bin", "airlock-mcp")
+	cfg := `{"mcpServers": {
+  "exa": {"command": "` + mcp + `", "args": ["--name", "exa", "--url", "https://mcp.exa.ai/mcp"], "env": {"AIRLOCK_MCP_URL_QUERY": "exaApiKey=sk-live-doc55"}}
+}}`
+	for p, body := range map[string]string{filepath.Join(home, ".cursor", "mcp.json"): cfg, mcp: "#!/bin/sh\n"} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Env: airlockhome.Env{Home: home, AirlockHome: ah}, Workspace: ws, GOOS: "linux", Getenv: func(string) string { return "" }, MCPPath: mcp}
+	checks, _ := checkSetup(o)
+	var items string
+	for _, c := range checks {
+		if c.Name == "remote MCP servers" {
+			items = strings.Join(c.Items, "\n")
+		}
+	}
+	if strings.Contains(items, "sk-live-doc55") || !strings.Contains(items, `"exa" (https://mcp.exa.ai/mcp?…)`) {
+		t.Errorf("the query of exa's URL: %q", items)
+	}
+}

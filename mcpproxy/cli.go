@@ -74,6 +74,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if a.url != "" {
+		if a.url, err = urlWithEnvQuery(a.url, os.Getenv(urlQueryEnv)); err != nil {
+			fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not connected.\n", err, a.name)
+			return exitConfig
+		}
 		up, err := newRemote(a, o, maxMsg)
 		if err != nil {
 			fmt.Fprintf(stderr, "airlock-mcp: %v\nThe server %q was not connected.\n", err, a.name)

@@ -250,7 +250,7 @@ func (run *initRun) store(st Store) {
 		case bad:
 			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actRefused, Detail: msg})
 		case argv[s.Name] != nil && remote[s.Name]:
-			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "remote " + s.URL + ", through airlock-mcp --url"})
+			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "remote " + ShownURL(s.URL) + ", through airlock-mcp --url"})
 		case argv[s.Name] != nil && stale[s.Name]:
 			lines = append(lines, line{Path: st.Path, Agent: st.Agent, Server: s.Name, Action: actWrapped, Detail: "moved from " + s.Command + " to " + run.opt.MCPPath})
 		case argv[s.Name] != nil:
@@ -294,7 +294,7 @@ func serverState(st Store, s server, straggler string) line {
 			l.Detail = "behind airlock-mcp as " + s.WrapName
 		}
 	case s.Remote:
-		l.Action, l.Detail = actRemote, s.URL
+		l.Action, l.Detail = actRemote, ShownURL(s.URL)
 		if why := remoteWhyNot(st, s); why != "" {
 			l.Detail += ": " + why
 		}

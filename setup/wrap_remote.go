@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -34,7 +35,9 @@ func remoteWhyNot(st Store, s server) string {
 	case st.Scope == scopeSystem:
 		return "managed by an administrator"
 	case !remoteStores[st.Agent] || (st.Agent == "Codex CLI") != (st.Format == formatTOML):
-		return "airlock init does not rewrite " + st.Agent + "'s remote entries yet; put airlock-mcp --name " + s.Name + " --url " + s.URL + " in its place by hand"
+		return "airlock init does not rewrite " + st.Agent + "'s remote entries yet; put airlock-mcp --name " + s.Name + " --url " + ShownURL(s.URL) + " in its place by hand"
+	case urlHasUserinfo(s.URL):
+		return "the URL holds a user name or password, which would be on airlock-mcp's command line, where any local user can read it: give them as an Authorization header and run airlock init again"
 	case s.Command != "":
 		return "the entry has both a command and a URL, and " + st.Agent + " connects to the URL: keep one of them and run airlock init again"
 	case strings.Contains(strings.ToLower(s.Transport), "websocket") || s.Transport == "ws":
@@ -100,7 +103,11 @@ func wrapRemoteJSON(st Store, data []byte, cfg *Config, s *server, mcp string) (
 			keep = append(keep, string(data[m.keyOff:m.val.end]))
 		}
 	}
-	args := []string{"--name", s.Name, "--url", s.URL}
+	base, query := splitQuery(s.URL)
+	if query != "" {
+		env = append(env, "")
+	}
+	args := []string{"--name", s.Name, "--url", base}
 	if t := bridgeTransport(s.Transport); t != "" {
 		args = append(args, "--transport", t)
 	}
@@ -116,6 +123,10 @@ func wrapRemoteJSON(st Store, data []byte, cfg *Config, s *server, mcp string) (
 	if len(env) > 0 {
 		var e []string
 		for i, h := range env {
+			if query != "" && i == len(env)-1 {
+				e = append(e, jsonQuote(urlQueryEnv)+": "+jsonQuote(query))
+				continue
+			}
 			e = append(e, jsonQuote(headerEnvName(i))+": "+jsonQuote(h))
 		}
 		parts = append(parts, `"env": {`+strings.Join(e, ", ")+`}`)
@@ -130,6 +141,58 @@ func wrapRemoteJSON(st Store, data []byte, cfg *Config, s *server, mcp string) (
 		return nil, rec, err
 	}
 	return out, rec, nil
+}
+
+// urlQueryEnv is the variable a remote URL's query reaches the bridge
+// in: servers take keys there (?api_key=…), and the bridge's command line
+// is every local user's to read, its environment only its owner's.
+const urlQueryEnv = "AIRLOCK_MCP_URL_QUERY"
+
+// splitQuery is u without its query, and the query ("" when none); a
+// fragment stays with the base.
+func splitQuery(u string) (base, query string) {
+	i := strings.IndexByte(u, '?')
+	if i < 0 || (strings.IndexByte(u, '#') >= 0 && strings.IndexByte(u, '#') < i) {
+		return u, ""
+	}
+	base, query = u[:i], u[i+1:]
+	if j := strings.IndexByte(query, '#'); j >= 0 {
+		base, query = base+query[j:], query[:j]
+	}
+	return base, query
+}
+
+// urlHasUserinfo reports whether u names a user (or a password).
+func urlHasUserinfo(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		// unparsable: look for an @ before the path
+		rest := u
+		if i := strings.Index(rest, "://"); i >= 0 {
+			rest = rest[i+3:]
+		}
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			rest = rest[:i]
+		}
+		return strings.Contains(rest, "@")
+	}
+	return p.User != nil
+}
+
+// ShownURL is a remote URL as reports show it: without user name,
+// password or query (where servers take keys).
+func ShownURL(u string) string {
+	base, query := splitQuery(u)
+	if p, err := url.Parse(base); err == nil && p.User != nil {
+		p.User = nil
+		base = p.String()
+	} else if err != nil && urlHasUserinfo(base) {
+		base = "(a URL with credentials)"
+	}
+	if query != "" {
+		base += "?…"
+	}
+	return base
 }
 
 // headerEnvName is the variable the bridge reads header i from.
@@ -170,15 +233,26 @@ func bridgeURL(s *server) string {
 		switch a := s.Args[i]; {
 		case a == "--":
 			return ""
-		case a == "--url" || a == "-url":
-			if i+1 < len(s.Args) {
-				return s.Args[i+1]
-			}
 		case strings.HasPrefix(a, "--url="):
-			return strings.TrimPrefix(a, "--url=")
+			return withQuery(strings.TrimPrefix(a, "--url="), s.Env[urlQueryEnv])
+		}
+		if (s.Args[i] == "--url" || s.Args[i] == "-url") && i+1 < len(s.Args) {
+			return withQuery(s.Args[i+1], s.Env[urlQueryEnv])
 		}
 	}
 	return ""
+}
+
+// withQuery is the URL the bridge dials: --url's, with the query from its
+// env (what airlock-mcp does with AIRLOCK_MCP_URL_QUERY).
+func withQuery(u, query string) string {
+	if query == "" || strings.Contains(u, "?") {
+		return u
+	}
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i] + "?" + query + u[i:]
+	}
+	return u + "?" + query
 }
 
 // unwrapRemoteJSON puts back the entry rec.Remote holds, when server

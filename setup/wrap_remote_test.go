@@ -133,3 +133,72 @@ args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
 		t.Fatalf("uninstall after an edit: %+v\n%s", gh, data)
 	}
 }
+
+// A URL's credentials never reach the bridge's command line, which any
+// local user can read: a query (where servers take keys) moves into its
+// env beside the headers, and a URL with a user name or password is not
+// wrapped (the bridge refuses one; the entry would be left broken with
+// the password on argv). Uninstall gives the file back byte for byte.
+func TestInitKeepsURLCredentialsOffTheCommandLine(t *testing.T) {
+	e := newHostileEnv(t)
+	p := filepath.Join(e.proj, ".mcp.json")
+	orig := []byte(`{"mcpServers": {
+  "exa": {"type": "http", "url": "https://mcp.exa.ai/mcp?exaApiKey=sk-live-q123&tools=web"},
+  "basic": {"type": "http", "url": "https://bob:pw-secret-9@mcp.example.com/mcp"}
+}}
+`)
+	writeTestFile(t, p, orig, 0o644)
+	r := mustInit(t, e.opt)
+	st := byID(Locate(e.home, e.proj, "linux", nil))["claude-code.project-mcp"]
+	got := readServers(t, st)
+	exa, basic := got["exa"], got["basic"]
+	if !exa.Wrapped || strings.Contains(strings.Join(exa.Args, " "), "sk-live-q123") || exa.Env["AIRLOCK_MCP_URL_QUERY"] != "exaApiKey=sk-live-q123&tools=web" {
+		t.Fatalf("exa: %+v\n%s", exa, reportText(r))
+	}
+	if bridgeURL(&exa) != "https://mcp.exa.ai/mcp?exaApiKey=sk-live-q123&tools=web" {
+		t.Fatalf("exa's bridge URL: %q", bridgeURL(&exa))
+	}
+	if basic.Wrapped || strings.Contains(strings.Join(basic.Args, " "), "pw-secret-9") {
+		t.Fatalf("basic: %+v", basic)
+	}
+	found := false
+	for _, l := range r.Lines {
+		if l.Server == "basic" {
+			found = true
+			if !strings.Contains(l.Detail, "user name or password") || strings.Contains(l.Detail, "pw-secret-9") {
+				t.Errorf("basic: %s", l)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("basic is not reported:\n%s", reportText(r))
+	}
+	if strings.Contains(reportText(r), "sk-live-q123") || strings.Contains(reportText(r), "pw-secret-9") {
+		t.Errorf("the report shows a credential:\n%s", reportText(r))
+	}
+	mustUninstall(t, e.home, e.opt.AirlockHome)
+	if data, _ := os.ReadFile(p); !bytes.Equal(data, orig) {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", data, orig)
+	}
+}
+
+// Codex's TOML too: the query goes in the bridge's env.
+func TestInitKeepsCodexURLQueryOffTheCommandLine(t *testing.T) {
+	e := newHostileEnv(t)
+	p := filepath.Join(e.home, ".codex", "config.toml")
+	orig := []byte("[mcp_servers.exa]\nurl = \"https://mcp.exa.ai/mcp?exaApiKey=sk-live-tq9\"\n")
+	writeTestFile(t, p, orig, 0o600)
+	r := mustInit(t, e.opt)
+	exa := readServers(t, byID(Locate(e.home, e.proj, "linux", nil))["codex.user"])["exa"]
+	if !exa.Wrapped || strings.Contains(strings.Join(exa.Args, " "), "sk-live-tq9") || exa.Env["AIRLOCK_MCP_URL_QUERY"] != "exaApiKey=sk-live-tq9" || bridgeURL(&exa) != "https://mcp.exa.ai/mcp?exaApiKey=sk-live-tq9" {
+		data, _ := os.ReadFile(p)
+		t.Fatalf("exa: %+v\n%s\n%s", exa, data, reportText(r))
+	}
+	if strings.Contains(reportText(r), "sk-live-tq9") {
+		t.Errorf("the report shows the key:\n%s", reportText(r))
+	}
+	mustUninstall(t, e.home, e.opt.AirlockHome)
+	if data, _ := os.ReadFile(p); !bytes.Equal(data, orig) {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", data, orig)
+	}
+}

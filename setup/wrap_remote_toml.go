@@ -89,7 +89,11 @@ func wrapRemoteTOML(st Store, data []byte, cfg *Config, s *server, mcp string) (
 	}
 	nl, indent := newline(data), indentOf(data, urlSt.keyOff)
 	key := string(data[urlSt.keyOff:urlSt.lastKeyOff]) // "" or "mcp_servers.NAME."
-	args := []string{"--name", s.Name, "--url", s.URL}
+	base, query := splitQuery(s.URL)
+	if query != "" {
+		env = append(env, [2]string{urlQueryEnv, query})
+	}
+	args := []string{"--name", s.Name, "--url", base}
 	var q []string
 	for _, a := range args {
 		q = append(q, tomlQuote(a))

@@ -27,11 +27,14 @@ import (
 	"io"
 	"math/big"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -111,6 +114,9 @@ type Conn struct {
 	// only end that listing's wait for nothing.
 	quiet    bool
 	inflight sync.WaitGroup
+	// reopenWait is the first wait before the GET stream is reopened
+	// (1s; tests shorten it)
+	reopenWait time.Duration
 }
 
 type pend struct {
@@ -149,7 +155,7 @@ func New(o Options) (*Conn, error) {
 	if o.HTTP == nil {
 		o.HTTP = NewHTTPClient()
 	}
-	c := &Conn{o: o, url: u, done: make(chan struct{}), pending: map[string]pend{}, own: map[string]chan gjson.Result{}}
+	c := &Conn{o: o, url: u, done: make(chan struct{}), pending: map[string]pend{}, own: map[string]chan gjson.Result{}, reopenWait: time.Second}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.inR, c.inW = io.Pipe()
 	c.outR, c.outW = io.Pipe()
@@ -158,14 +164,74 @@ func New(o Options) (*Conn, error) {
 
 // NewHTTPClient is the client the bridge dials with: no redirects (a
 // redirect would take the session to a host the policy never judged) and
-// no overall timeout (streams are long).
-func NewHTTPClient() *http.Client {
+// no overall timeout (streams are long). It judges no address; the bridge
+// of airlock-mcp uses NewGuardedHTTPClient.
+func NewHTTPClient() *http.Client { return NewGuardedHTTPClient(nil) }
+
+// Guard judges a destination the bridge connects to: an address it is
+// about to dial (an IP, after DNS) or the host of a proxy from the
+// environment. An error refuses the connection.
+type Guard func(host string, port int) error
+
+// NewGuardedHTTPClient is NewHTTPClient with every connection judged by
+// g at dial time: the policy judged --url's name before the bridge
+// started, but a name can resolve, or rebind between two connections, to
+// a metadata or loopback address; only the address being dialled says
+// where a connection goes. The OAuth client shares the transport, so an
+// authorization server's addresses are judged too.
+func NewGuardedHTTPClient(g Guard) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	guardTransport(t, g)
 	return &http.Client{
-		Transport: http.DefaultTransport.(*http.Transport).Clone(),
+		Transport: t,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
 	}
+}
+
+// guardTransport makes t judge, with g, the proxy it would use and every
+// address it dials (nil g: nothing).
+func guardTransport(t *http.Transport, g Guard) {
+	if g == nil {
+		return
+	}
+	if proxy := t.Proxy; proxy != nil {
+		t.Proxy = func(r *http.Request) (*url.URL, error) {
+			u, err := proxy(r)
+			if err != nil || u == nil {
+				return u, err
+			}
+			port, _ := strconv.Atoi(u.Port())
+			if port == 0 {
+				port = 80
+				if u.Scheme == "https" {
+					port = 443
+				}
+			}
+			if err := g(u.Hostname(), port); err != nil {
+				return nil, fmt.Errorf("the proxy %s: %w", u.Host, err)
+			}
+			return u, nil
+		}
+	}
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	d.Control = func(_, address string, _ syscall.RawConn) error {
+		host, p, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		port, err := strconv.Atoi(p)
+		if err != nil {
+			return err
+		}
+		// the dialled address without its zone, as the policy spells it
+		if a, err := netip.ParseAddr(host); err == nil {
+			host = a.WithZone("").Unmap().String()
+		}
+		return g(host, port)
+	}
+	t.DialContext = d.DialContext
 }
 
 // ToServer is where the proxy writes the lines it forwards.
@@ -413,6 +479,20 @@ func idKey(id gjson.Result) string {
 		if len(id.Raw) > 1024 {
 			return ""
 		}
+		if i := strings.IndexAny(id.Raw, "eE"); i >= 0 {
+			// an exponent past any id's is keyed by its float64 value (as
+			// the proxy keys it): exactly, 1e1000000 is a million digits
+			if e, err := strconv.Atoi(id.Raw[i+1:]); err != nil || e > 2048 || e < -2048 {
+				f, err := strconv.ParseFloat(id.Raw, 64)
+				if err != nil && !errors.Is(err, strconv.ErrRange) {
+					return ""
+				}
+				if f == 0 {
+					f = 0 // -0 is 0
+				}
+				return "f:" + strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
 		r, ok := new(big.Rat).SetString(id.Raw)
 		if !ok {
 			return ""
@@ -514,6 +594,20 @@ func (c *Conn) loginErr(err error) error {
 	return &loginError{err}
 }
 
+// authErr is the loginError for an Authorizer's failure. Its own words
+// (ErrLoginNeeded) reach the model; anything else is recorded and the
+// model told only that the token could not be had: the authorization
+// server is the remote server's to name, and mcp-go's errors quote the
+// body of whatever answered, which would let a server have the bridge
+// fetch an address and read the answer back through the model.
+func (c *Conn) authErr(err error) error {
+	if errors.Is(err, ErrLoginNeeded) {
+		return c.loginErr(err)
+	}
+	c.record("mcp_remote", fmt.Sprintf("no token for %s: %v", c.Describe(), quietURL(err)))
+	return c.loginErr(fmt.Errorf("%w: the token could not be refreshed (the reason is in the audit log)", ErrLoginNeeded))
+}
+
 // do sends req with the Authorization header, once more after a 401 when
 // the token could be refreshed (the server refused the request unread,
 // so sending it again runs nothing twice).
@@ -522,14 +616,14 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	if c.o.Auth != nil {
 		h, err := c.o.Auth.Header(req.Context())
 		if err != nil {
-			return nil, c.loginErr(err)
+			return nil, c.authErr(err)
 		}
 		before = h
 		req.Header.Set("Authorization", h)
 	}
 	resp, err := c.o.HTTP.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, quietURL(err)
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		return resp, nil
@@ -542,7 +636,7 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	h, err := c.o.Auth.Header(req.Context())
 	if err != nil {
-		return nil, c.loginErr(err)
+		return nil, c.authErr(err)
 	}
 	if h == before {
 		return nil, c.loginErr(fmt.Errorf("%w: the server refused the token", ErrLoginNeeded))
@@ -556,13 +650,34 @@ func (c *Conn) do(req *http.Request) (*http.Response, error) {
 	again.Header.Set("Authorization", h)
 	resp, err = c.o.HTTP.Do(again)
 	if err != nil {
-		return nil, err
+		return nil, quietURL(err)
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		resp.Body.Close()
 		return nil, c.loginErr(fmt.Errorf("%w: the server refused the refreshed token", ErrLoginNeeded))
 	}
 	return resp, nil
+}
+
+// quietURL is err with the URL it names cut to scheme, host and path:
+// Go's errors name a request's URL whole, a query (where a server may
+// take a key) included, and the error reaches the model and the records.
+func quietURL(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	if u, perr := url.Parse(ue.URL); perr == nil {
+		q := u.RawQuery != ""
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		ue.URL = u.String()
+		if q {
+			ue.URL += "?…"
+		}
+	} else {
+		ue.URL = "(the server's URL)"
+	}
+	return err
 }
 
 // post sends one message over streamable HTTP and relays its answer.
@@ -712,7 +827,7 @@ func (c *Conn) openGetStream(wait bool) {
 	opened := func() { once.Do(func() { close(ready) }) }
 	go func() {
 		defer opened()
-		backoff := time.Second
+		backoff := c.reopenWait
 		for n := 0; ; {
 			req, err := c.request(c.ctx, http.MethodGet, c.url.String(), nil, gjson.Result{})
 			if err != nil {
@@ -731,9 +846,16 @@ func (c *Conn) openGetStream(wait bool) {
 				}
 				opened()
 				n++
-				backoff = time.Second
+				began := time.Now()
 				err = c.readStream(resp.Body, "")
 				resp.Body.Close()
+				// only a stream that stayed open a while starts the waits
+				// over: one the server ends at once (its retry: is not
+				// obeyed) is reopened ever more slowly, not once a second
+				// with a record each time
+				if time.Since(began) >= 30*time.Second {
+					backoff = c.reopenWait
+				}
 			}
 			c.mu.Lock()
 			stale := gen != c.streamGen
@@ -959,8 +1081,16 @@ func (c *Conn) reinit() error {
 	}
 	c.mu.Lock()
 	c.quiet = true
-	c.ownN++
-	id := `"airlock-reinit-` + strconv.Itoa(c.ownN) + `"`
+	// an id no request of the client's in flight has: its answer would be
+	// taken for the new session's, and its call never answered
+	var id string
+	for {
+		c.ownN++
+		id = `"airlock-reinit-` + strconv.Itoa(c.ownN) + `"`
+		if _, taken := c.pending[idKey(gjson.Parse(id))]; !taken {
+			break
+		}
+	}
 	ch := make(chan gjson.Result, 1)
 	c.own[idKey(gjson.Parse(id))] = ch
 	c.mu.Unlock()

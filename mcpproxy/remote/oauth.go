@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -59,9 +60,10 @@ func (s Store) Dir() string {
 func (s Store) Path() string { return filepath.Join(s.Dir(), "oauth.json") }
 
 // safeName maps a server name to one path element: the name itself when
-// it is plain, else its hex.
+// it is plain, else its hex. A name that starts as the hex form does
+// ("x-…") is not plain, so no name can take another's directory.
 func safeName(n string) string {
-	plain := n != "" && n != "." && n != ".." && len(n) <= 100
+	plain := n != "" && n != "." && n != ".." && len(n) <= 100 && !strings.HasPrefix(strings.ToLower(n), "x-")
 	for _, r := range n {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
 			plain = false
@@ -315,6 +317,13 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 		}
 		q := r.URL.Query()
 		res := result{code: q.Get("code"), state: q.Get("state"), err: q.Get("error")}
+		// any local process can connect to a loopback port: a callback
+		// without this flow's state (a refusal or a code alike) is not
+		// the browser's, and must not end the login
+		if subtle.ConstantTimeCompare([]byte(res.state), []byte(state)) != 1 {
+			http.Error(w, "Airlock: this is not the login's redirect.", http.StatusBadRequest)
+			return
+		}
 		if res.err != "" {
 			fmt.Fprintf(w, "Airlock: the login was refused (%s). You can close this tab.\n", res.err)
 		} else {
@@ -327,7 +336,7 @@ func RunLogin(ctx context.Context, o LoginOptions) error {
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	fmt.Fprintf(o.Out, "Open this address to log in to %s:\n\n  %s\n\nWaiting for the browser on %s …\n", o.Store.Name, authURL, redirect)
+	fmt.Fprintf(o.Out, "Open this address to log in to %s (the server at %s):\n\n  %s\n\nWaiting for the browser on %s …\n", o.Store.Name, shownURL(o.URL), authURL, redirect)
 	if o.Open != nil {
 		_ = o.Open(authURL)
 	}
@@ -398,6 +407,21 @@ func resourceMetadataURL(challenge string) string {
 		v = v[:j]
 	}
 	return v
+}
+
+// shownURL is a server's URL for a person: without credentials or query
+// (where some servers take a key).
+func shownURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(an unreadable URL)"
+	}
+	q := u.RawQuery != ""
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	if q {
+		return u.String() + "?…"
+	}
+	return u.String()
 }
 
 func sameOrigin(a, b string) bool {

@@ -332,3 +332,64 @@ func TestOAuthLoginBoundToItsURL(t *testing.T) {
 		t.Fatal("a login file others can read was used")
 	}
 }
+
+// Another local process (any user can connect to a loopback port) races
+// the browser to the redirect: a callback without the flow's state, an
+// error or a forged code, is ignored, and the browser's own still logs in.
+func TestOAuthLoginIgnoresForgedCallbacks(t *testing.T) {
+	a := newAuthServer(t)
+	st := Store{Home: t.TempDir(), Name: "protected"}
+	racer := func(u string) error {
+		au, err := url.Parse(u)
+		if err != nil {
+			return err
+		}
+		redirect := au.Query().Get("redirect_uri")
+		for _, q := range []string{"?error=access_denied", "?error=access_denied&state=guess", "?code=forged&state=guess", "?code=forged"} {
+			resp, err := http.Get(redirect + q)
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return browse(u)
+	}
+	if err := RunLogin(context.Background(), LoginOptions{Store: st, URL: a.resource, Out: io.Discard, Open: racer, Wait: 10 * time.Second}); err != nil {
+		t.Fatalf("a forged callback ended the login: %v", err)
+	}
+	if l, err := st.Load(); err != nil || l.Token == nil || l.Token.AccessToken == "" {
+		t.Fatalf("stored login: %+v %v", l, err)
+	}
+}
+
+// Two names never share a server's directory (its login, its noted URL):
+// a plain name spelled like another's hex form (a project's config names
+// its server "x-6d79206c696e656172" beside the user's "my linear") gets a
+// directory of its own.
+func TestStoreNamesDoNotCollide(t *testing.T) {
+	names := []string{"my linear", "x-" + hex.EncodeToString([]byte("my linear")), "linear", "x-linear", "X-6d79206c696e656172", ".", "..", ""}
+	seen := map[string]string{}
+	for _, n := range names {
+		d := Store{Home: "/h", Name: n}.Dir()
+		if other, ok := seen[d]; ok {
+			t.Errorf("%q and %q share %s", n, other, d)
+		}
+		seen[d] = n
+	}
+}
+
+// The login names the server it logs in to: the URL noted for a name is
+// the one its bridge last ran with, and a project's config can reuse a
+// name with an address of its own; the person at the browser sees which.
+func TestOAuthLoginNamesTheServer(t *testing.T) {
+	a := newAuthServer(t)
+	st := Store{Home: t.TempDir(), Name: "protected"}
+	var out strings.Builder
+	if err := RunLogin(context.Background(), LoginOptions{Store: st, URL: a.resource + "?key=sk-live-l0g1n", Out: &out, Open: browse, Wait: 10 * time.Second}); err != nil {
+		t.Logf("login: %v", err) // the test server may not take a query; the prompt is what is checked
+	}
+	if !strings.Contains(out.String(), a.resource+"?…") || strings.Contains(out.String(), "sk-live-l0g1n") {
+		t.Fatalf("the prompt does not name the server (without its query):\n%s", out.String())
+	}
+}
