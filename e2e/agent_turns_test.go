@@ -37,25 +37,36 @@ const fakeKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA" 
 // fakeModel is a model API answering with a script; it keeps every
 // request body.
 type fakeModel struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	reqs []string
+	srv   *httptest.Server
+	mu    sync.Mutex
+	reqs  []string
+	start time.Time
+	// at is when each request came, since the model started
+	at []time.Duration
 }
 
 // newFakeModel serves answer for every request; answer writes the whole
 // response.
 func newFakeModel(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, body string)) *fakeModel {
 	t.Helper()
-	m := &fakeModel{}
+	m := &fakeModel{start: time.Now()}
 	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		m.mu.Lock()
 		m.reqs = append(m.reqs, r.Method+" "+r.URL.Path+" "+string(b))
+		m.at = append(m.at, time.Since(m.start).Round(time.Millisecond))
 		m.mu.Unlock()
 		answer(w, r, string(b))
 	}))
 	t.Cleanup(m.srv.Close)
 	return m
+}
+
+// times says when each request came.
+func (m *fakeModel) times() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return fmt.Sprint(m.at)
 }
 
 func (m *fakeModel) requests() []string {
@@ -158,7 +169,7 @@ func claudeTurn(t *testing.T, h agentHome, calls []toolCall) *fakeModel {
 	// bypassPermissions: Claude's own checks off, so that Airlock is the
 	// only gate and a control run can leak
 	out, errs, _, took := runIn(t, h.proj, env, claude, "-p", "do it", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions")
-	t.Logf("claude, %d calls: %d requests in %v", len(calls), len(m.requests()), took.Round(time.Millisecond))
+	t.Logf("claude, %d calls: %d requests in %v (at %s)", len(calls), len(m.requests()), took.Round(time.Millisecond), m.times())
 	if got := strings.Count(strings.Join(m.requests(), "\n"), `"tool_result"`); len(calls) > 0 && !m.carrying(fmt.Sprintf(`"tool_use_id":"toolu_%02d"`, len(calls))) {
 		t.Fatalf("claude did not come back with every tool's result (%d requests, %d results)\nstdout %.3000s\nstderr %.3000s", len(m.requests()), got, out, errs)
 	}
@@ -190,7 +201,7 @@ func geminiTurn(t *testing.T, h agentHome, calls []toolCall) *fakeModel {
 	})
 	env := append(h.env[:len(h.env):len(h.env)], "GEMINI_API_KEY=fake", "GOOGLE_GEMINI_BASE_URL="+m.srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true")
 	out, errs, _, took := runIn(t, h.proj, env, gemini, "-p", "do it", "--output-format", "stream-json", "--yolo", "--include-directories", h.home)
-	t.Logf("gemini, %d calls: %d requests in %v", len(calls), len(m.requests()), took.Round(time.Millisecond))
+	t.Logf("gemini, %d calls: %d requests in %v (at %s)", len(calls), len(m.requests()), took.Round(time.Millisecond), m.times())
 	if got := countIn(m, `"functionResponse"`); got < len(calls) {
 		t.Fatalf("gemini did not come back with every tool's result (%d requests, %d results)\nstdout %.3000s\nstderr %.3000s", len(m.requests()), got, out, errs)
 	}
@@ -256,7 +267,7 @@ func codexTurn(t *testing.T, h agentHome, calls []toolCall, config ...string) *f
 	}
 	argv = append(argv, "--", "do it")
 	out, errs, _, took := runIn(t, h.proj, env, argv...)
-	t.Logf("codex, %d calls: %d requests in %v", len(calls), len(m.requests()), took.Round(time.Millisecond))
+	t.Logf("codex, %d calls: %d requests in %v (at %s)", len(calls), len(m.requests()), took.Round(time.Millisecond), m.times())
 	if countIn(m, `"function_call_output"`)+countIn(m, `"custom_tool_call_output"`) < len(calls) {
 		t.Fatalf("codex did not come back with every tool's result (%d requests)\nstdout %.3000s\nstderr %.3000s", len(m.requests()), out, errs)
 	}
@@ -478,26 +489,8 @@ func testRealTurns(t *testing.T, a turnAgent) {
 		t.Fatalf("airlock init output lacks %q:\n%s", want, out)
 	}
 	if a.askd {
-		// askd only: an ask that does not reach it fails the test; the
-		// person refuses every ask
-		h.env = append(h.env, "AIRLOCK_ASK_BACKEND=socket")
-		ask := startAskd(t, h.env)
-		stop := make(chan struct{})
-		t.Cleanup(func() { close(stop) })
-		go func() {
-			answered := 0
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-				if n := strings.Count(ask.out.String(), "Allow this call?"); n > answered {
-					answered = n
-					_, _ = io.WriteString(ask.in, "n\n")
-				}
-			}
-		}()
+		// the person refuses every ask
+		askPerson(t, &h, "n")
 	}
 	keyPath := filepath.Join(h.home, ".ssh", "id_rsa")
 
@@ -603,5 +596,52 @@ func wantDecision(t *testing.T, recs []auditRecord, what string, named bool, too
 			(asked == "" || r.Asked == asked) && (r.Agent != "") == named && strings.Contains(r.Reason, reason)
 	}) {
 		t.Errorf("%s: no decision record of %s (%s) %s asked %q, agent named %v, reason holding %q: %+v", what, tool, raw, effective, asked, named, reason, recs)
+	}
+}
+
+// askPerson starts airlock askd for h, as its only ask channel (an ask
+// that does not reach it fails the test), whose person answers every ask
+// with answer.
+func askPerson(t *testing.T, h *agentHome, answer string) {
+	t.Helper()
+	if err := os.MkdirAll(h.airlockHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.env = append(h.env, "AIRLOCK_ASK_BACKEND=socket")
+	ask := startAskd(t, h.env)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	go func() {
+		answered := 0
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if n := strings.Count(ask.out.String(), "Allow this call?"); n > answered {
+				answered = n
+				_, _ = io.WriteString(ask.in, answer+"\n")
+			}
+		}
+	}()
+}
+
+// TestRealCodexAsk: Codex ignores an ask from its hook, so after airlock
+// init a force-push goes to Airlock's ask channel: airlock askd puts it to
+// a person, whose yes lets it run (recorded as a person's); the no is in
+// TestRealAgentTurns.
+func TestRealCodexAsk(t *testing.T) {
+	a := codexAgent()
+	h := turnHome(t)
+	a.configure(t, h, fakeMCPCmd(t, "-mode", "clean"))
+	if out, errOut, code, _ := runIn(t, h.proj, h.env, filepath.Join(bin, "airlock"), "init"); code != 0 {
+		t.Fatalf("airlock init: exit %d\n%s%s", code, out, errOut)
+	}
+	askPerson(t, &h, "y")
+	m := a.run(t, h, []toolCall{a.shell("git push --force origin main")})
+	wantDecision(t, decisionsIn(t, h), "the force-push", true, "Bash", "", "allow", "human", "")
+	if m.carrying("Airlock blocked this call") {
+		t.Errorf("the force-push a person allowed was refused (last request %s)", lastTail(m))
 	}
 }
