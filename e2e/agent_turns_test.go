@@ -511,10 +511,9 @@ func toolsCalled(t *testing.T, log string) bool {
 }
 
 // TestRealAgentTurns: for Claude Code, Gemini CLI, Codex and Copilot CLI
-// (its BYOK provider mode, offline), a control
-// turn without Airlock (the key leaks through the shell and the MCP
-// server, the rc file is written), then airlock init and one turn of five
-// calls (the key read blocked, ls run and recorded, a force-push asked,
+// (in its BYOK provider mode, offline), a control turn without Airlock
+// (the key leaks through the shell and the MCP server, the rc file is
+// written), then airlock init and one turn of five calls (the key read blocked, ls run and recorded, a force-push asked,
 // the rc file's write blocked, an MCP read of the key refused by the
 // hook), then the same MCP call with the agent's hooks off (refused by
 // the proxy), verify, and uninstall restoring every file.
