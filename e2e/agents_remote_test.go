@@ -17,10 +17,12 @@ import (
 // TestAgentsRealClientsRemote: each real agent's config names a remote
 // server (server-everything's streamable HTTP mode on loopback); airlock
 // init rewrites each into airlock-mcp --url, the agents connect through
-// the bridge (Claude Code's and Gemini CLI's mcp list; Codex's app-server
-// lists the tools and calls one, and a refused call comes back as the
-// tool result the model reads), and uninstall restores every file byte
-// for byte.
+// the bridge (Claude Code's and Gemini CLI's mcp list, then one turn each
+// against a fake model API: the model calls a remote tool and reads its
+// answer, then a call with a key's path whose refusal it reads as the
+// tool's result; Codex's app-server lists the tools and calls one, and a
+// refused call comes back as the tool result the model reads), and
+// uninstall restores every file byte for byte.
 func TestAgentsRealClientsRemote(t *testing.T) {
 	claude := agentCLI(t, "@anthropic-ai/claude-code")
 	gemini := agentCLI(t, "@google/gemini-cli")
@@ -33,7 +35,7 @@ func TestAgentsRealClientsRemote(t *testing.T) {
 	for rel, body := range map[string]string{
 		".claude/settings.json": `{"enableAllProjectMcpServers": true}` + "\n",
 		"proj/.mcp.json":        `{"mcpServers": {"claude-ev": {"type": "http", "url": "` + url + `"}}}` + "\n",
-		".gemini/settings.json": `{"mcpServers": {"gemini-ev": {"httpUrl": "` + url + `"}}}` + "\n",
+		".gemini/settings.json": `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "mcpServers": {"gemini-ev": {"httpUrl": "` + url + `"}}}` + "\n",
 		".codex/config.toml":    "[mcp_servers.codex-ev]\nurl = \"" + url + "\"\n",
 	} {
 		originals[h.write(t, rel, []byte(body))] = []byte(body)
@@ -81,6 +83,7 @@ func TestAgentsRealClientsRemote(t *testing.T) {
 			return []string{"claude-ev: " + listed("claude-ev") + " - ✓ Connected", "claude-ev: " + listed("claude-ev") + " - ✔ Connected"}
 		})
 		started(t, "claude-ev")
+		remoteTurn(t, claudeTurn, h, "mcp__claude-ev__", "claude")
 	})
 
 	t.Run("gemini", func(t *testing.T) {
@@ -95,6 +98,7 @@ func TestAgentsRealClientsRemote(t *testing.T) {
 			return []string{"✓ gemini-ev: " + listed("gemini-ev") + " (stdio) - Connected"}
 		})
 		started(t, "gemini-ev")
+		remoteTurn(t, geminiTurn, h, "mcp_gemini-ev_", "gemini")
 	})
 
 	t.Run("codex", func(t *testing.T) {
@@ -147,5 +151,27 @@ func TestAgentsRealClientsRemote(t *testing.T) {
 		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("uninstall did not restore %s byte for byte: %q, %v", path, got, err)
 		}
+	}
+}
+
+// remoteTurn: the real agent's model (a fake API) calls the wrapped
+// remote server's echo, whose answer reaches the model, then its
+// gzip-file-as-resource with a key's path, refused: the refusal reaches
+// the model as the tool's result.
+func remoteTurn(t *testing.T, turn func(*testing.T, agentHome, []toolCall) *fakeModel, h agentHome, prefix, agent string) {
+	t.Helper()
+	key := "file://" + filepath.Join(h.home, ".ssh", "id_rsa")
+	m := turn(t, h, []toolCall{
+		{prefix + "echo", map[string]any{"message": "hi from " + agent}},
+		{prefix + "gzip-file-as-resource", map[string]any{"name": "k.gz", "data": key, "outputType": "resource"}},
+	})
+	if !m.carrying("Echo: hi from " + agent) {
+		t.Errorf("%s: the remote echo's answer did not reach the model (last request %s)", agent, lastTail(m))
+	}
+	if !m.carrying("Airlock blocked this call") {
+		t.Errorf("%s: the refusal of a key's path did not reach the model (last request %s)", agent, lastTail(m))
+	}
+	if m.carrying("not a real key") {
+		t.Errorf("%s: the key reached the model", agent)
 	}
 }

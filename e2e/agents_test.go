@@ -33,6 +33,7 @@ var agentPins = map[string]struct{ version, cmd string }{
 	"@anthropic-ai/claude-code": {"2.1.112", "claude"},
 	"@google/gemini-cli":        {"0.61.0", "gemini"},
 	"@openai/codex":             {"0.171.0", "codex"},
+	"@github/copilot":           {"1.0.102", "copilot"},
 }
 
 // agentTimeout bounds one agent command; each takes a few seconds.
