@@ -492,10 +492,10 @@ func copilotAgent() turnAgent {
 		},
 		// towards the model an MCP tool is SERVER-TOOL
 		mcpRead: func(p string) toolCall { return toolCall{"fs-read_file", map[string]any{"path": p}} },
-		// the hook gets the MCP tool as the model saw it, SERVER-TOOL, and
-		// the adapter keeps that name (a policy rule for mcp__fs__* does
-		// not see it; the secret path is refused all the same)
-		rawShell: "bash", rawEdit: "create", edit: "Write", rc: ".bashrc", mcpTool: "fs-read_file", named: true,
+		// the hook gets the MCP tool as the model saw it, SERVER-TOOL; the
+		// adapter names it mcp__fs__read_file from Copilot's mcp-config.json,
+		// so a rule for mcp__fs__* covers it
+		rawShell: "bash", rawEdit: "create", edit: "Write", rc: ".bashrc", mcpTool: "mcp__fs__read_file", named: true,
 	}
 }
 

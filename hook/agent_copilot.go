@@ -3,7 +3,11 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/agentairlock/airlock/internal/regular"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/policy"
@@ -16,7 +20,9 @@ import (
 // textResultForLlm}. Its tools: bash and powershell (command), view
 // (path), create (path, file_text), edit and str_replace (path, old_str,
 // new_str), glob, grep, web_fetch (url); an MCP tool is
-// server-tool-name... (named by the server; kept as it comes). The CLI
+// SERVER-TOOL, named mcp__SERVER__TOOL here when SERVER is one of the
+// servers in Copilot's mcp-config.json (copilotMCPName), so that a rule for
+// mcp__SERVER__* covers it as it covers every other agent's. The CLI
 // also accepts Claude Code's PascalCase PreToolUse payload. The answer is
 // {"permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason"}
 // on stdout; Copilot's CLI puts an ask to the person itself. A hook that
@@ -84,7 +90,7 @@ func mapCopilot(ev *Event, tool string, in gjson.Result) (*Event, error) {
 	case "web_fetch", "fetch":
 		c = Call{Tool: "WebFetch", Input: newInput().from(in, "url", "url").json(in)}
 	default:
-		c = Call{Tool: tool, Input: []byte(in.Raw)}
+		c = Call{Tool: copilotMCPName(tool), Input: []byte(in.Raw)}
 	}
 	ev.Calls = []Call{c}
 	if tool != c.Tool {
@@ -115,4 +121,48 @@ func answerCopilot(w answerTo, ev *Event, v verdict) int {
 		return ExitBlock
 	}
 	return ExitAllow
+}
+
+// copilotServers lists the MCP servers Copilot CLI is configured with:
+// the mcpServers keys of mcp-config.json in $COPILOT_HOME or ~/.copilot.
+// A variable so that the fixtures' tests name their own.
+var copilotServers = func() []string {
+	dir := os.Getenv("COPILOT_HOME")
+	if dir == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil
+		}
+		dir = filepath.Join(h, ".copilot")
+	}
+	b, err := regular.Read(filepath.Join(dir, "mcp-config.json"), 1<<20)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	gjson.GetBytes(b, "mcpServers").ForEach(func(k, _ gjson.Result) bool {
+		names = append(names, k.String())
+		return true
+	})
+	return names
+}
+
+// copilotMCPName names an MCP tool as the policy does: Copilot shows the
+// model SERVER-TOOL; the longest configured server name that prefixes it
+// with a dash decides where the server's name ends (a server "my-fs" and
+// a tool "read" give my-fs-read). A name no server prefixes is kept.
+func copilotMCPName(tool string) string {
+	if !strings.Contains(tool, "-") || strings.HasPrefix(tool, "mcp__") {
+		return tool
+	}
+	best := ""
+	for _, s := range copilotServers() {
+		if len(s) > len(best) && strings.HasPrefix(tool, s+"-") && len(tool) > len(s)+1 {
+			best = s
+		}
+	}
+	if best == "" {
+		return tool
+	}
+	return "mcp__" + best + "__" + tool[len(best)+1:]
 }
