@@ -222,7 +222,7 @@ func (s *Store) Forget(server string) error {
 		}
 		delete(m, server)
 		if _, kind := ListingOf(server); kind == "" {
-			for k := range listingFields {
+			for _, k := range listingKinds {
 				delete(m, ListingKey(server, k))
 			}
 		}

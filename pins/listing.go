@@ -26,16 +26,31 @@ const (
 	Templates    = "templates"
 )
 
-// listingFields are, per kind, the member that names an item and the
+// listingField is, for a kind, the member that names an item and the
 // members that reach the model.
-var listingFields = map[string]struct {
+type listingField struct {
 	key    string
 	pinned []string
-}{
-	Instructions: {"name", []string{"name", "description"}},
-	Prompts:      {"name", []string{"name", "title", "description", "arguments"}},
-	Resources:    {"uri", []string{"uri", "name", "title", "description", "mimeType"}},
-	Templates:    {"uriTemplate", []string{"uriTemplate", "name", "title", "description", "mimeType"}},
+}
+
+// listingKinds are the kinds a server's listings are pinned under.
+var listingKinds = [...]string{Instructions, Prompts, Resources, Templates}
+
+// listingFields is each listing kind's item key and pinned fields: a
+// switch, not a map, so that linking pins builds nothing at start-up (the
+// hook links it).
+func listingFields(kind string) (listingField, bool) {
+	switch kind {
+	case Instructions:
+		return listingField{"name", []string{"name", "description"}}, true
+	case Prompts:
+		return listingField{"name", []string{"name", "title", "description", "arguments"}}, true
+	case Resources:
+		return listingField{"uri", []string{"uri", "name", "title", "description", "mimeType"}}, true
+	case Templates:
+		return listingField{"uriTemplate", []string{"uriTemplate", "name", "title", "description", "mimeType"}}, true
+	}
+	return listingField{}, false
 }
 
 // ListingKey is the pins.json key of a server's listing of kind: the
@@ -47,7 +62,7 @@ func ListingKey(server, kind string) string { return server + "#" + kind }
 // ("" for a toolset).
 func ListingOf(key string) (server, kind string) {
 	if i := strings.LastIndexByte(key, '#'); i >= 0 {
-		if _, ok := listingFields[key[i+1:]]; ok {
+		if _, ok := listingFields(key[i+1:]); ok {
 			return key[:i], key[i+1:]
 		}
 	}
@@ -72,7 +87,7 @@ func InstructionsItem(text string) json.RawMessage {
 // name (a resource by its uri, a template by its uriTemplate), sorted, two
 // items with one key refused.
 func NewListing(kind string, raw []json.RawMessage) (*Toolset, error) {
-	f, ok := listingFields[kind]
+	f, ok := listingFields(kind)
 	if !ok {
 		return nil, fmt.Errorf("pins: no listing kind %q", kind)
 	}
