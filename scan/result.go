@@ -255,7 +255,8 @@ func cheapPass(s string, json bool) bool {
 	run, longRun := 0, false
 	var cands [512]int32 // where a needle's first three bytes were seen
 	nc, overflow := 0, false
-	bits := &resultNeedleSet.bits
+	needles := resultNeedleSet()
+	bits := &needles.bits
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if json && c == '\\' && i+1 < len(s) {
@@ -301,10 +302,10 @@ func cheapPass(s string, json bool) bool {
 	*buf = lower
 	var found uint
 	if overflow {
-		found = resultNeedleSet.any(lower)
+		found = needles.any(lower)
 	} else {
 		for _, at := range cands[:nc] {
-			found |= resultNeedleSet.at(lower, int(at))
+			found |= needles.at(lower, int(at))
 		}
 	}
 	switch {
@@ -461,8 +462,12 @@ func (s *needleSet) at(t []byte, i int) uint {
 	return found
 }
 
-var resultNeedleSet = newNeedleSet(append(resultNeedles, "user", "default", "standard"),
-	map[string]uint{"user": hitUser, "default": hitDefault, "standard": hitDefault})
+// resultNeedleSet is built on first use: a hook process that reads no
+// result (every pre-tool call) does not build its 64 KB index.
+var resultNeedleSet = sync.OnceValue(func() *needleSet {
+	return newNeedleSet(append(resultNeedles, "user", "default", "standard"),
+		map[string]uint{"user": hitUser, "default": hitDefault, "standard": hitDefault})
+})
 
 // textInBase64 reports a base64 run long enough to be reported that
 // decodes to text (its start is enough to tell): a picture is binary.
