@@ -422,6 +422,7 @@ type part struct {
 	// window holds none of one list cannot match, and is passed over
 	// without compiling or running re.
 	needs [][]string
+	head  []headStep // what every match starts with, step by step (partSpecs)
 	// whole is the unanchored pattern, compiled on first need: when
 	// candidates are so many that trying each would cost more than one
 	// linear pass (a megabyte of "curl curl …"), find falls back to it.
@@ -483,7 +484,7 @@ func splitPattern(rule int, pattern string) []part {
 		parts := make([]part, len(specs))
 		for j := range specs {
 			sp := &specs[j]
-			parts[j] = part{lit: sp.lit, wordStart: sp.wordStart, needs: sp.needs, re: &lazyRegexp{expr: sp.expr},
+			parts[j] = part{lit: sp.lit, wordStart: sp.wordStart, needs: sp.needs, head: sp.head, re: &lazyRegexp{expr: sp.expr},
 				whole: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.unanchored()) })}
 		}
 		return parts
@@ -504,7 +505,56 @@ type partSpec struct {
 	wordStart bool
 	expr      string // the alternative without its \b, anchored when lit != ""
 	needs     [][]string
+	head      []headStep
 }
+
+// headStep is one step of what every match of a part starts with, read
+// from its syntax tree at build time: a literal, a run of white space
+// (\s+ or \s*), or one of a set of strings (the last step). A candidate
+// whose text does not start so cannot match: checking it costs a few
+// byte comparisons, an anchored attempt a regexp, the first one its
+// compilation.
+type headStep struct {
+	ws   uint8    // 1: \s+, 2: \s*; 0: strs
+	strs []string // one of them (a literal is a set of one)
+}
+
+// headOK reports whether s starts as the part's matches do.
+func (p part) headOK(s string) bool {
+	i := 0
+	for _, st := range p.head {
+		switch st.ws {
+		case 1, 2:
+			j := i
+			for j < len(s) && isSpaceRE(s[j]) {
+				j++
+			}
+			if st.ws == 1 && j == i {
+				return false
+			}
+			i = j
+		default:
+			n := -1
+			for _, w := range st.strs {
+				if strings.HasPrefix(s[i:], w) {
+					n = len(w)
+					break
+				}
+			}
+			if n < 0 {
+				return false
+			}
+			if len(st.strs) > 1 {
+				return true // the last step: the strings' lengths differ
+			}
+			i += n
+		}
+	}
+	return true
+}
+
+// isSpaceRE is regexp's \s: [\t\n\f\r ].
+func isSpaceRE(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
 
 // unanchored is the alternative as written.
 func (sp *partSpec) unanchored() string {

@@ -266,6 +266,9 @@ func (p part) find(s, notAfter string, spans [][2]int, ws *wordStarts) [][2]int 
 		// neither the compilation nor the attempt; once it is, the
 		// anchored attempt fails sooner than the needs' search, and
 		// after maxNeedChecks windows so does compiling it.
+		if !exhaustive && !p.headOK(window) {
+			continue
+		}
 		if !p.re.ready() && checks < maxNeedChecks && !exhaustive {
 			checks++
 			if !p.mayMatch(window) {
