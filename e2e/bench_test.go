@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -27,6 +29,46 @@ func BenchmarkHookProcess(b *testing.B) {
 		if r.code != 0 {
 			b.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
+	}
+}
+
+// BenchmarkHookPostToolResult is the whole airlock-hook process for a
+// PostToolUse event of an MCP tool: its result read for injection (taint)
+// and for secrets (the mask), in a fresh process each time, as an agent
+// runs it. result-10KB carries 10 KB of Go source (scan/secret's benign
+// source.go.txt); result-tiny the same event with "ok": the difference of
+// the two is what reading a 10 KB result adds (budget: 1 ms, issue 20).
+func BenchmarkHookPostToolResult(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "scan", "secret", "testdata", "benign", "source.go.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, text string }{{"result-10KB", string(src)}, {"result-tiny", "ok"}} {
+		b.Run(c.name, func(b *testing.B) {
+			fx, err := corpus.NewFixture(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp, err := json.Marshal([]any{map[string]any{"type": "text", "text": c.text}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ev, err := json.Marshal(map[string]any{"session_id": "e2e-bench", "transcript_path": "/dev/null", "cwd": fx.WS,
+				"permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "mcp__notes__read_note",
+				"tool_input": map[string]any{"id": "1"}, "tool_response": json.RawMessage(resp), "tool_use_id": "toolu_e2e"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			env := fx.Env()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r := run(b, env, ev, "airlock-hook")
+				if r.code != 0 || r.stdout != "" {
+					// a benign result is neither warned about nor replaced
+					b.Fatalf("exit %d: %q %s", r.code, r.stdout, r.stderr)
+				}
+			}
+		})
 	}
 }
 

@@ -18,7 +18,7 @@ func maskMCPResult(o Options, log *audit.Log, ev *Event) any {
 	if !mcpResult(ev) {
 		return nil
 	}
-	out, hits := secret.MaskBytes([]byte(ev.Response.Raw))
+	out, hits := secret.MaskResult(ev.Response.Raw)
 	if len(hits) == 0 {
 		return nil
 	}

@@ -47,7 +47,7 @@ type ResultFinding struct {
 // reads them; the record keeps each one's rule and digest, never the
 // secret. A masked answer does not taint: a secret is not an instruction.
 func maskSecrets(_ string, result string) (string, []ResultFinding) {
-	out, hits := secret.MaskBytes([]byte(result))
+	out, hits := secret.MaskResult(result)
 	if len(hits) == 0 {
 		return result, nil
 	}
@@ -59,7 +59,7 @@ func maskSecrets(_ string, result string) (string, []ResultFinding) {
 		}
 		found = append(found, ResultFinding{Kind: "secret", Field: "the answer", Reason: r})
 	}
-	return string(out), found
+	return out, found
 }
 
 // resultMethods are the client requests whose answers pass the filters.

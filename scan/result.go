@@ -251,7 +251,8 @@ func cheapPass(s string, json bool) bool {
 	buf := lowerPool.Get().(*[]byte)
 	defer lowerPool.Put(buf)
 	lower := (*buf)[:0]
-	var prev, p2 byte
+	var prev byte
+	var key uint16 // triKey of the last three bytes of lower, rolled
 	run, longRun := 0, false
 	var cands [512]int32 // where a needle's first three bytes were seen
 	nc, overflow := 0, false
@@ -288,7 +289,8 @@ func cheapPass(s string, json bool) bool {
 		if m == ' ' && prev == ' ' {
 			continue
 		}
-		if k := triKey(p2, prev, m); len(lower) >= 2 && bits[k/64]&(1<<(k%64)) != 0 {
+		key = rollKey(key, m)
+		if k := key; len(lower) >= 2 && bits[k/64]&(1<<(k%64)) != 0 {
 			if nc < len(cands) {
 				cands[nc] = int32(len(lower) - 2)
 				nc++
@@ -297,7 +299,7 @@ func cheapPass(s string, json bool) bool {
 			}
 		}
 		lower = append(lower, m)
-		p2, prev = prev, m
+		prev = m
 	}
 	*buf = lower
 	var found uint
@@ -383,8 +385,8 @@ var foldClass, b64Mask = func() (f [256]byte, b [256]int) {
 // bytes) in one pass: a bitmap of their first three bytes says where one
 // may start, and only there are they compared.
 type needleSet struct {
-	bits  [1 << 16 / 64]uint64
-	index [1 << 16]uint8 // key → 1 + its list in lists
+	bits  [(keyMask + 1) / 64]uint64
+	index [keyMask + 1]uint8 // key → 1 + its list in lists
 	lists [][]needleAt
 }
 
@@ -421,9 +423,19 @@ func newNeedleSet(ns []string, marks map[string]uint) *needleSet {
 	return s
 }
 
+// triKey is the key of three bytes: the low five bits of the first, and
+// the second and third, shifted and mixed into 15 bits, so that it rolls
+// (rollKey) one byte at a time in the cheap pass.
 func triKey(a, b, c byte) uint16 {
-	return uint16(a)*961 + uint16(b)*31 + uint16(c)
+	return rollKey(rollKey(rollKey(0, a), b), c)
 }
+
+// rollKey is the key of the last three bytes after c follows those of k.
+func rollKey(k uint16, c byte) uint16 {
+	return (k<<5 ^ uint16(c)) & keyMask
+}
+
+const keyMask = 1<<15 - 1
 
 func (s *needleSet) any(t []byte) uint {
 	var found uint
@@ -462,9 +474,8 @@ func (s *needleSet) at(t []byte, i int) uint {
 	return found
 }
 
-// resultNeedleSet is built on first use: its 72 KB of tables are the
-// proxy's and a post-tool hook's, never a PreToolUse hook's, which links
-// this package and must not pay for them at start-up.
+// resultNeedleSet is built on first use: a hook process that reads no
+// result (every pre-tool call) does not build its 64 KB index.
 var resultNeedleSet = sync.OnceValue(func() *needleSet {
 	return newNeedleSet(append(resultNeedles, "user", "default", "standard"),
 		map[string]uint{"user": hitUser, "default": hitDefault, "standard": hitDefault})

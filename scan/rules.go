@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -408,9 +409,20 @@ type compiledRule struct {
 // part is one alternative of a rule's pattern, compiled on its own so
 // that it starts with a literal regexp can search for.
 type part struct {
-	lit       string         // the literal every match starts with ("" if none)
-	re        *regexp.Regexp // anchored at the start when lit != ""
-	wordStart bool           // the pattern began with \b
+	lit string // the literal every match starts with ("" if none)
+	// re is the alternative, anchored at the start when lit != "",
+	// compiled when a text first holds its literal where it may start: a
+	// rule's anchor word makes all of its alternatives candidates, and a
+	// hook process that compiled every one of them for a 10 KB result
+	// spent most of its time in regexp.Compile.
+	re        *lazyRegexp
+	wordStart bool // the pattern began with \b
+	// needs are strings a match must contain, one of each list
+	// (partSpecs, generated from the pattern's syntax): a candidate whose
+	// window holds none of one list cannot match, and is passed over
+	// without compiling or running re.
+	needs [][]string
+	head  []headStep // what every match starts with, step by step (partSpecs)
 	// whole is the unanchored pattern, compiled on first need: when
 	// candidates are so many that trying each would cost more than one
 	// linear pass (a megabyte of "curl curl …"), find falls back to it.
@@ -427,7 +439,7 @@ var compiled = sync.OnceValue(func() *engine {
 	for i, r := range rules {
 		c := compiledRule{rule: r, parts: func() []part { return nil }}
 		if r.pattern != "" {
-			c.parts = sync.OnceValue(func() []part { return splitPattern(r.pattern) })
+			c.parts = sync.OnceValue(func() []part { return splitPattern(i, r.pattern) })
 		}
 		e.rules = append(e.rules, c)
 		for _, w := range r.words {
@@ -437,29 +449,141 @@ var compiled = sync.OnceValue(func() *engine {
 	return e
 })
 
+// lazyRegexp is a pattern compiled on first use.
+type lazyRegexp struct {
+	once  sync.Once
+	expr  string
+	re    *regexp.Regexp
+	built atomic.Bool
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() {
+		// the patterns are this package's constants, and
+		// TestRulesCompile compiles every alternative
+		l.re = regexp.MustCompile(l.expr)
+		l.built.Store(true)
+	})
+	return l.re
+}
+
+// ready reports whether the pattern is compiled.
+func (l *lazyRegexp) ready() bool { return l.built.Load() }
+
 // splitPattern compiles a pattern as its leading alternatives, so that
 // `\b(?:ignore|disregard)\s+…` becomes two regexps with the literal
 // prefixes "ignore" and "disregard". Go's regexp finds a literal prefix
 // with a fast substring search; a leading \b or alternation defeats it
 // and costs two orders of magnitude on ordinary text. The split is
 // textual (regexp/syntax's printer is too slow to run at start-up).
-func splitPattern(pattern string) []part {
+func splitPattern(rule int, pattern string) []part {
+	if rule < len(partSpecs) && len(partSpecs[rule]) > 0 {
+		// the split of this package's own rules is generated: no
+		// textual split at run time
+		specs := partSpecs[rule]
+		parts := make([]part, len(specs))
+		for j := range specs {
+			sp := &specs[j]
+			parts[j] = part{lit: sp.lit, wordStart: sp.wordStart, needs: sp.needs, head: sp.head, re: &lazyRegexp{expr: sp.expr},
+				whole: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.unanchored()) })}
+		}
+		return parts
+	}
 	var parts []part
-	for _, alt := range leadingAlternatives(pattern, 0) {
-		p := part{}
-		whole := alt
-		p.whole = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(whole) })
-		if rest, ok := strings.CutPrefix(alt, `\b`); ok {
-			p.wordStart, alt = true, rest
-		}
-		p.lit = literalPrefix(alt)
-		if p.lit != "" {
-			alt = `^(?:` + alt + `)`
-		}
-		p.re = regexp.MustCompile(alt)
-		parts = append(parts, p)
+	for _, sp := range splitSpecs(pattern) {
+		parts = append(parts, part{lit: sp.lit, wordStart: sp.wordStart, re: &lazyRegexp{expr: sp.expr},
+			whole: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(sp.unanchored()) })})
 	}
 	return parts
+}
+
+// partSpec is one alternative of a rule's pattern as splitPattern splits
+// it: partSpecs holds this package's rules' (with their needs), generated
+// by TestPartSpecsGenerated.
+type partSpec struct {
+	lit       string
+	wordStart bool
+	expr      string // the alternative without its \b, anchored when lit != ""
+	needs     [][]string
+	head      []headStep
+}
+
+// headStep is one step of what every match of a part starts with, read
+// from its syntax tree at build time: a literal, a run of white space
+// (\s+ or \s*), or one of a set of strings (the last step). A candidate
+// whose text does not start so cannot match: checking it costs a few
+// byte comparisons, an anchored attempt a regexp, the first one its
+// compilation.
+type headStep struct {
+	ws   uint8    // 1: \s+, 2: \s*; 0: strs
+	strs []string // one of them (a literal is a set of one)
+}
+
+// headOK reports whether s starts as the part's matches do.
+func (p part) headOK(s string) bool {
+	i := 0
+	for _, st := range p.head {
+		switch st.ws {
+		case 1, 2:
+			j := i
+			for j < len(s) && isSpaceRE(s[j]) {
+				j++
+			}
+			if st.ws == 1 && j == i {
+				return false
+			}
+			i = j
+		default:
+			n := -1
+			for _, w := range st.strs {
+				if strings.HasPrefix(s[i:], w) {
+					n = len(w)
+					break
+				}
+			}
+			if n < 0 {
+				return false
+			}
+			if len(st.strs) > 1 {
+				return true // the last step: the strings' lengths differ
+			}
+			i += n
+		}
+	}
+	return true
+}
+
+// isSpaceRE is regexp's \s: [\t\n\f\r ].
+func isSpaceRE(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// unanchored is the alternative as written.
+func (sp *partSpec) unanchored() string {
+	e := sp.expr
+	if sp.lit != "" {
+		e = e[len(`^(?:`) : len(e)-len(`)`)]
+	}
+	if sp.wordStart {
+		e = `\b` + e
+	}
+	return e
+}
+
+// splitSpecs is the textual split of a pattern into its alternatives.
+func splitSpecs(pattern string) []partSpec {
+	var out []partSpec
+	for _, alt := range leadingAlternatives(pattern, 0) {
+		sp := partSpec{}
+		if rest, ok := strings.CutPrefix(alt, `\b`); ok {
+			sp.wordStart, alt = true, rest
+		}
+		sp.lit = literalPrefix(alt)
+		if sp.lit != "" {
+			alt = `^(?:` + alt + `)`
+		}
+		sp.expr = alt
+		out = append(out, sp)
+	}
+	return out
 }
 
 // leadingAlternatives splits a pattern at its top-level | and, for each

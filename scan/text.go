@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -138,6 +139,7 @@ func (e *engine) match(src string, f folded) []hit {
 		return nil
 	}
 	var hits []hit
+	var ws *wordStarts // built for the first part that starts a word
 	for i := range e.rules {
 		if mask&(1<<i) == 0 {
 			continue
@@ -148,7 +150,10 @@ func (e *engine) match(src string, f folded) []hit {
 			spans = r.find(f.s)
 		}
 		for _, p := range r.parts() {
-			spans = p.find(f.s, r.notAfter, spans)
+			if ws == nil && p.wordStart && len(f.s) <= math.MaxInt32 {
+				ws = newWordStarts(f.s)
+			}
+			spans = p.find(f.s, r.notAfter, spans, ws)
 		}
 		for _, sp := range spans {
 			a, b := sp[0], sp[1]
@@ -200,23 +205,49 @@ const matchWindow = 1024
 // find appends the part's matches in s to spans, at most MaxPerID, each
 // starting at a word boundary when the pattern began with \b and never
 // right after a byte in notAfter. Candidates are found by the literal
-// prefix with a substring search; the regexp then runs anchored there.
-func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
+// prefix (among the text's word starts, ws, when the part starts a word;
+// else with a substring search); the regexp then runs anchored there.
+func (p part) find(s, notAfter string, spans [][2]int, ws *wordStarts) [][2]int {
 	if p.lit == "" {
-		for _, m := range p.re.FindAllStringIndex(s, MaxPerID) {
+		if !p.re.ready() && !exhaustive && !p.mayMatch(s) {
+			return spans
+		}
+		for _, m := range p.re.get().FindAllStringIndex(s, MaxPerID) {
 			if m[0] == 0 || strings.IndexByte(notAfter, s[m[0]-1]) < 0 {
 				spans = append(spans, [2]int{m[0], m[1]})
 			}
 		}
 		return spans
 	}
+	// A part that starts a word with a word byte can only start where a
+	// word does: its candidates are those of ws that spell its literal,
+	// the same positions, in the same order, as the substring search
+	// leaves once it has dropped those inside a word.
+	var starts []int32
+	byWord := ws != nil && p.wordStart && isWordByte(p.lit[0]) && !exhaustive
+	if byWord {
+		starts = ws.of(p.lit[0])
+	}
 	budget := 4*len(s) + 1<<15 // bytes the anchored attempts may examine
+	checks := 0
 	for from, n := 0, 0; from < len(s) && n < MaxPerID; {
-		i := strings.Index(s[from:], p.lit)
-		if i < 0 {
-			break
+		var a int
+		if byWord {
+			for len(starts) > 0 && (int(starts[0]) < from || !strings.HasPrefix(s[starts[0]:], p.lit)) {
+				starts = starts[1:]
+			}
+			if len(starts) == 0 {
+				break
+			}
+			a = int(starts[0])
+			starts = starts[1:]
+		} else {
+			i := strings.Index(s[from:], p.lit)
+			if i < 0 {
+				break
+			}
+			a = from + i
 		}
-		a := from + i
 		from = a + 1
 		if a > 0 && ((p.wordStart && isWordByte(s[a-1]) && isWordByte(s[a])) || strings.IndexByte(notAfter, s[a-1]) >= 0) {
 			continue
@@ -231,7 +262,20 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 			}
 			break
 		}
-		m := p.re.FindStringIndex(window)
+		// Until the part is compiled, a window without its needs costs
+		// neither the compilation nor the attempt; once it is, the
+		// anchored attempt fails sooner than the needs' search, and
+		// after maxNeedChecks windows so does compiling it.
+		if !exhaustive && !p.headOK(window) {
+			continue
+		}
+		if !p.re.ready() && checks < maxNeedChecks && !exhaustive {
+			checks++
+			if !p.mayMatch(window) {
+				continue
+			}
+		}
+		m := p.re.get().FindStringIndex(window)
 		if m == nil {
 			continue
 		}
@@ -240,6 +284,82 @@ func (p part) find(s, notAfter string, spans [][2]int) [][2]int {
 		from = max(a+m[1], a+1)
 	}
 	return spans
+}
+
+// exhaustive turns the candidates' prefilters off (the word starts and
+// the needs): the tests compare what the engine finds with and without.
+var exhaustive = false
+
+// maxNeedChecks is how many windows of one text the needs are searched
+// in before the part is compiled instead: each search reads the window
+// once per need, about what compiling a part costs after a few.
+const maxNeedChecks = 4
+
+// wordStarts are the positions of a text where a word starts (a word
+// byte at the start of the text or after a byte that is not one), by
+// their first byte, in order: one pass over the text, instead of a
+// substring search of the whole text for each of a rule's alternatives.
+type wordStarts struct {
+	at  [257]int32 // pos[at[c]:at[c+1]] start with c
+	pos []int32
+}
+
+func newWordStarts(s string) *wordStarts {
+	w := &wordStarts{}
+	var count [256]int32
+	prev := false
+	for i := 0; i < len(s); i++ {
+		word := wordByte[s[i]]
+		if word && !prev {
+			count[s[i]]++
+		}
+		prev = word
+	}
+	for c := 0; c < 256; c++ {
+		w.at[c+1] = w.at[c] + count[c]
+	}
+	w.pos = make([]int32, w.at[256])
+	next := w.at
+	prev = false
+	for i := 0; i < len(s); i++ {
+		word := wordByte[s[i]]
+		if word && !prev {
+			w.pos[next[s[i]]] = int32(i)
+			next[s[i]]++
+		}
+		prev = word
+	}
+	return w
+}
+
+// wordByte is isWordByte by table.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
+
+// of is the word starts whose first byte is c.
+func (w *wordStarts) of(c byte) []int32 { return w.pos[w.at[c]:w.at[int(c)+1]] }
+
+// mayMatch reports whether s holds one string of each of the part's
+// needs: a match (which lies inside s) contains them, so without them
+// there is none to look for.
+func (p part) mayMatch(s string) bool {
+	for _, any := range p.needs {
+		found := false
+		for _, n := range any {
+			if strings.Contains(s, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // dropSuperseded removes general hits covered by a specific one.

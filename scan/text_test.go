@@ -139,6 +139,12 @@ func TestRulesCompile(t *testing.T) {
 		if r.pattern != "" && len(r.parts()) == 0 {
 			t.Errorf("%s: no parts", r.id)
 		}
+		for _, p := range r.parts() {
+			// each alternative compiles on first need: compile all here
+			// (MustCompile must not fail in a hook)
+			p.re.get()
+			p.whole()
+		}
 	}
 }
 

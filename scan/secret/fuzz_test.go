@@ -3,6 +3,7 @@ package secret
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,8 @@ func FuzzMask(f *testing.F) {
 
 // FuzzMaskBytes: a result of arbitrary text around a token, as a JSON
 // string and as plain bytes: never a panic, a JSON result stays valid
-// JSON, the token is gone from it, and no hit carries it.
+// JSON, the token is gone from it, and no hit carries it; MaskResult
+// answers the same.
 func FuzzMaskBytes(f *testing.F) {
 	f.Add("password=ab\\", "\"x", uint8(0))
 	f.Add("-----BEGIN PRIVATE KEY-----\nProc-Type: ", "\"}", uint8(1))
@@ -75,6 +77,9 @@ func FuzzMaskBytes(f *testing.F) {
 		text := pre + " " + tok + " " + post
 		js := marshalPlain(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "n": 1})
 		out, hits := MaskBytes(js)
+		if sout, shits := MaskResult(string(js)); sout != string(out) || !slices.Equal(shits, hits) {
+			t.Fatalf("MaskResult and MaskBytes differ:\n%s %v\n%s %v", sout, shits, out, hits)
+		}
 		if !json.Valid(out) {
 			t.Fatalf("masking broke the JSON:\n in: %s\nout: %s", js, out)
 		}

@@ -26,12 +26,24 @@ type Hit struct {
 // The table is the one Mask uses; its patterns read a JSON string's
 // escapes (\n in a PEM block) as the text they stand for.
 func MaskBytes(b []byte) ([]byte, []Hit) {
-	s := string(b)
-	ms := Find(s)
-	if len(ms) == 0 {
+	out, hits := MaskResult(string(b))
+	if len(hits) == 0 {
 		return b, nil
 	}
-	isJSON := json.Valid(b)
+	return []byte(out), hits
+}
+
+// MaskResult is MaskBytes on a string: for a caller that holds the result
+// as one (the proxy's answer, a hook event's raw field), without the two
+// copies a round trip through []byte costs. A text with no secret is
+// returned as it is.
+func MaskResult(s string) (string, []Hit) {
+	ms := Find(s)
+	if len(ms) == 0 {
+		return s, nil
+	}
+	orig := s
+	isJSON := json.Valid([]byte(s))
 	var hits []Hit
 	for pass := 0; len(ms) > 0; pass++ {
 		if isJSON {
@@ -43,9 +55,9 @@ func MaskBytes(b []byte) ([]byte, []Hit) {
 		if pass == maxPasses {
 			hits = append(hits, Hit{Rule: "too-many-matches"})
 			if isJSON {
-				return []byte(strconv.Quote(tooMany)), hits
+				return strconv.Quote(tooMany), hits
 			}
-			return []byte(tooMany), hits
+			return tooMany, hits
 		}
 		for _, m := range ms {
 			h := Hit{Rule: m.Kind}
@@ -58,9 +70,9 @@ func MaskBytes(b []byte) ([]byte, []Hit) {
 		ms = Find(s)
 	}
 	if len(hits) == 0 {
-		return b, nil
+		return orig, nil
 	}
-	return []byte(s), hits
+	return s, hits
 }
 
 // fitJSON keeps each match of a JSON text inside the string literal it
