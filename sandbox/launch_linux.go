@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -136,13 +137,18 @@ func Prepare(o Options) (*plan, error) {
 	var capGap string
 	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
+	lingerGap := ""
 	if f, ok := o.Stdin.(*os.File); ok && isTerminal(f) {
 		r.Terminal = terminalRelayed
 		if !foreground(f) {
 			r.Terminal = terminalShared
+			lingerGap = terminalSharedGap
 		}
 	}
 	r.Gaps = abiGaps(abi, o.EgressPort)
+	if lingerGap != "" {
+		r.Gaps = append(r.Gaps, lingerGap)
+	}
 	if capGap != "" {
 		r.Gaps = append([]string{capGap}, r.Gaps...)
 	}
@@ -434,7 +440,14 @@ func (p *plan) Run() (int, error) {
 				if relay != nil && s != unix.SIGINT {
 					relay.release() // who stops airlock run may kill it next
 				}
-				_ = cmd.Process.Signal(s)
+				if relay != nil && relay.in < 0 {
+					// output only: the command no longer shares the
+					// terminal's foreground group, which the person's
+					// Ctrl-C (or a kill of that group) reached whole
+					_ = unix.Kill(-cmd.Process.Pid, s.(unix.Signal))
+				} else {
+					_ = cmd.Process.Signal(s)
+				}
 				if !stopped && o.Stopped != nil {
 					stopped = true
 					o.Stopped(s)
@@ -468,6 +481,20 @@ func (p *plan) openRelay() (relay *termRelay, interactive bool) {
 	o := p.opt
 	in, ok := o.Stdin.(*os.File)
 	if !ok || !isTerminal(in) {
+		// stdin is not a terminal: a terminal among stdout and stderr
+		// is still the person's, and a command holding it could leave a
+		// process behind that reads what is typed into their shell after
+		// airlock run exits. It writes to a pty instead, relayed out.
+		for _, w := range []io.Writer{o.Stdout, o.Stderr} {
+			if f, ok := w.(*os.File); ok && isTerminal(f) {
+				relay, err := openRelay(nil, f)
+				if err != nil {
+					fmt.Fprintf(o.Stderr, "airlock run: no pty for the command's output (%v): it writes to your terminal\n", err)
+					return nil, false
+				}
+				return relay, false
+			}
+		}
 		return nil, false
 	}
 	if !foreground(in) {
@@ -515,15 +542,34 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		}
 		cmd.SysProcAttr.Setsid = true
 	}
+	ctty := -1 // the child's descriptor that is the pty
 	if relay != nil {
-		cmd.Stdin = relay.slave
+		if relay.in >= 0 {
+			cmd.Stdin, ctty = relay.slave, 0
+		}
 		if f, ok := cmd.Stdout.(*os.File); ok && isTerminal(f) {
 			cmd.Stdout = relay.slave
+			if ctty < 0 {
+				ctty = 1
+			}
 		}
 		if f, ok := cmd.Stderr.(*os.File); ok && isTerminal(f) {
 			cmd.Stderr = relay.slave
+			if ctty < 0 {
+				ctty = 2
+			}
 		}
-		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
+		if ctty >= 0 {
+			cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, ctty
+		}
+	} else if setsid {
+		// Start (airlock-mcp --sandbox): a terminal on stdout or stderr
+		// (the server's log, on the person's terminal) reaches the
+		// command through a pipe, not as the terminal itself
+		cmd.Stdout, cmd.Stderr = offTerminal(cmd.Stdout), offTerminal(cmd.Stderr)
+		if cmd.WaitDelay == 0 {
+			cmd.WaitDelay = time.Second // a process left behind holding the pipe does not hold up Wait
+		}
 	}
 	if p.reexec() {
 		err = startChild(cmd, path)
@@ -537,6 +583,18 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		return nil, fmt.Errorf("start the sandbox: %w", err)
 	}
 	return cmd, nil
+}
+
+// terminalWriter hides an *os.File from exec.Cmd, which then copies
+// through a pipe of its own.
+type terminalWriter struct{ io.Writer }
+
+// offTerminal is w, or w behind a pipe when w is a terminal.
+func offTerminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		return terminalWriter{f}
+	}
+	return w
 }
 
 // command is the exec.Cmd for either launch.

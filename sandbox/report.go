@@ -261,6 +261,10 @@ const terminalRelayed = "a session of its own on a pty airlock run relays: nothi
 // background and the command shares it.
 const terminalShared = "yours, shared (airlock run is in the background): TIOCSTI and TIOCLINUX are refused, its modes are not"
 
+// terminalSharedGap is the gap of a shared terminal: the relay cannot
+// read a terminal airlock run is in the background of.
+const terminalSharedGap = "your terminal is shared (airlock run started in the background with it on stdin): a process the command leaves behind can read what you type after airlock run exits"
+
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
 const metadataRefused = "chmod, chown, utimes and extended attributes refused everywhere for the run (the paranoid profile)"
