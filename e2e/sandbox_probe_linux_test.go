@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -499,13 +500,24 @@ func TestSandboxProbeLingerReadsNoTerminal(t *testing.T) {
 			for i, argv := range [][]string{
 				{"airlock", "run", "--", fx.probe, "linger"},
 				{"airlock-mcp", "--name", "probe", "--sandbox", "--", fx.probe, "-stderr", "linger"},
+				// the terminal on a descriptor past stderr, inherited by
+				// airlock run (a shell's or an IDE's leaked descriptor)
+				{"airlock", "run", "--", fx.probe, "linger", "", "9"},
+				{"airlock-mcp", "--name", "probe", "--sandbox", "--", fx.probe, "-stderr", "linger", "", "9"},
 			} {
 				file := filepath.Join(fx.tmp, fmt.Sprintf("stolen-%d", i))
+				inherited := len(argv) > 0 && argv[len(argv)-1] == "9"
+				if inherited {
+					argv = slices.Clone(argv)
+					argv[len(argv)-2] = file
+				} else {
+					argv = append(slices.Clone(argv), file)
+				}
 				p := openSilentPTY(t)
 				go func() { _, _ = io.Copy(io.Discard, p.master) }()
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				defer cancel()
-				cmd := fx.command(ctx, nil, argv[0], append(argv[1:], file)...)
+				cmd := fx.command(ctx, nil, argv[0], argv[1:]...)
 				null, err := os.Open(os.DevNull)
 				if err != nil {
 					t.Fatal(err)
@@ -515,10 +527,17 @@ func TestSandboxProbeLingerReadsNoTerminal(t *testing.T) {
 				if argv[0] == "airlock-mcp" {
 					cmd.Stdout = io.Discard // the JSON-RPC stream
 				}
+				ctty := 2
+				if inherited {
+					// stdout and stderr not terminals: the terminal is fd 9 only
+					cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+					cmd.ExtraFiles = []*os.File{null, null, null, null, null, null, p.slave}
+					ctty = 9
+				}
 				if cmd.SysProcAttr == nil {
 					cmd.SysProcAttr = &syscall.SysProcAttr{}
 				}
-				cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, 2
+				cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, ctty
 				if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
 					t.Fatalf("%s: %v", argv[0], err)
 				}

@@ -8,9 +8,9 @@
 //	jailprobe all SECRET TMPDIR   every probe but the supervisor kill
 //	jailprobe kill NAME…          SIGKILL the parent, signal 0 to every NAME
 //	jailprobe tiocsti TEXT        type TEXT into the terminal on stdin
-//	jailprobe linger FILE         leave a process behind, in a session of
-//	                              its own, that reads stderr (the person's
-//	                              terminal, when it is one) after the
+//	jailprobe linger FILE [FD]    leave a process behind, in a session of
+//	                              its own, that reads stderr or FD (the
+//	                              person's terminal, when it is one) after the
 //	                              sandbox's supervisor has exited and
 //	                              writes what it read, or the errno, to FILE
 //
@@ -70,9 +70,9 @@ func main() {
 	case "kill":
 		kill(args[1:])
 	case "linger":
-		linger(args[1])
+		linger(args[1:])
 	case "steal":
-		steal(args[1])
+		steal(args[1:])
 	case "tiocsti":
 		for _, c := range []byte(args[1]) {
 			_, _, e := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
@@ -266,9 +266,9 @@ func capsLine() {
 	fmt.Fprintf(out, "caps: %s\n", strings.Join(sets, ","))
 }
 
-// linger starts "steal FILE" in a session of its own, stdin /dev/null,
+// linger starts "steal FILE [FD]" in a session of its own, stdin /dev/null,
 // stdout and stderr this process's, and returns at once.
-func linger(file string) {
+func linger(args []string) {
 	null, err := os.Open("/dev/null")
 	if err != nil {
 		say("linger", err)
@@ -276,7 +276,7 @@ func linger(file string) {
 	}
 	defer null.Close()
 	attr := &os.ProcAttr{Files: []*os.File{null, os.Stdout, os.Stderr}, Sys: &syscall.SysProcAttr{Setsid: true}}
-	p, err := os.StartProcess("/proc/self/exe", []string{"jailprobe", "steal", file}, attr)
+	p, err := os.StartProcess("/proc/self/exe", append([]string{"jailprobe", "steal"}, args...), attr)
 	if err == nil {
 		_ = p.Release()
 	}
@@ -284,13 +284,17 @@ func linger(file string) {
 }
 
 // steal waits until its parent (linger, then what started it) is gone
-// and the supervisor with it, then reads one line from stderr: what the
+// and the supervisor with it, then reads one line from stderr or FD: what the
 // person types into their shell once airlock run has exited, when stderr
 // is their terminal.
-func steal(file string) {
+func steal(args []string) {
+	file, fd := args[0], 2
+	if len(args) > 1 {
+		fd, _ = strconv.Atoi(args[1])
+	}
 	time.Sleep(time.Second)
 	buf := make([]byte, 256)
-	n, err := unix.Read(2, buf)
+	n, err := unix.Read(fd, buf)
 	res := "read: " + name(err)
 	if err == nil {
 		res = "read: " + strconv.Quote(string(buf[:max(n, 0)]))
