@@ -366,7 +366,7 @@ func abiGaps(abi, egressPort int) []string {
 	g = append(g, "system trees (/usr, /bin, /lib*, /opt, /nix/store) are granted whole, not walked: a secret placed there is readable",
 		"UDP is not restricted (DNS needs it): UDP can leave the machine",
 		"mmap(PROT_EXEC) of a readable file is not mediated: execute is enforced on execve only",
-		"files opened before the sandbox started (inherited descriptors) keep their access",
+		"files opened before the sandbox started (inherited descriptors) keep their access; a terminal among them is not passed on",
 		"a hard link to a secret inside an allowed tree is readable: rules follow paths, not inodes")
 	return g
 }
@@ -571,6 +571,7 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 			cmd.WaitDelay = time.Second // a process left behind holding the pipe does not hold up Wait
 		}
 	}
+	cloexecTerminals()
 	if p.reexec() {
 		err = startChild(cmd, path)
 	} else {
@@ -595,6 +596,33 @@ func offTerminal(w io.Writer) io.Writer {
 		return terminalWriter{f}
 	}
 	return w
+}
+
+// cloexecTerminals marks close-on-exec every terminal among this
+// process's descriptors past stderr that it inherited open across exec
+// (a shell's or an IDE's leaked descriptor): exec would hand it to the
+// command, which could read the person's terminal, and go on reading it
+// from a process left behind once airlock run has exited. Other
+// inherited descriptors (a jobserver's pipe, a file given with 3<) pass
+// on, and the gap list says so.
+func cloexecTerminals() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil || flags&unix.FD_CLOEXEC != 0 {
+			continue
+		}
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
+		}
+	}
 }
 
 // command is the exec.Cmd for either launch.
