@@ -198,7 +198,7 @@ func probeLines(s string) map[string]string {
 // The escapes seccomp refuses, whoever runs them: EPERM, the errno the
 // kernel itself gives a caller without the capability.
 var probeEPERM = []string{
-	"tiocsti-stdin", "tiocsti-stderr", "tioclinux",
+	"tiocsti-stdin", "tiocsti-stderr", "tioclinux", "tiocsetd", "tioccons",
 	"sethostname", "setdomainname", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	"reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"swapon", "swapoff", "acct", "mknod-block", "mknod-char", "mknodat-block",

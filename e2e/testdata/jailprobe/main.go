@@ -119,6 +119,11 @@ func all(secret, tmp string) {
 	sub := [2]byte{12, 0} // TIOCL_GETSHIFTSTATE: a read
 	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCLINUX, uintptr(unsafe.Pointer(&sub[0])))
 	say("tioclinux", errno(e))
+	ldisc := int32(0) // N_TTY, the discipline a terminal has
+	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSETD, uintptr(unsafe.Pointer(&ldisc)))
+	say("tiocsetd", errno(e))
+	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCCONS, 0)
+	say("tioccons", errno(e))
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err == nil {
 		f.Close()
