@@ -251,7 +251,7 @@ func (r Report) Details() string {
 // SeccompRefuses is what the seccomp filter refuses, for the banner and
 // doctor.
 const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets, " +
-	"TIOCSTI and TIOCLINUX, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
+	"TIOCSTI and TIOCLINUX, TIOCSETD and TIOCCONS, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
 	"block and character device nodes refused"
 
 // terminalRelayed is the banner's line on the terminal when stdin is one.
