@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -58,5 +59,42 @@ func TestSharedTerminalIsAGap(t *testing.T) {
 	defer plan2.Close()
 	if slices.Contains(plan2.Report().Gaps, terminalSharedGap) {
 		t.Errorf("the shared-terminal gap without a terminal: %q", plan2.Report().Gaps)
+	}
+}
+
+// A denied entry inside a writable tree cannot be moved away (and a file
+// of the command's own put in its place) in the namespace launch: it is a
+// mount point there (EBUSY). Without the namespace Landlock lets the
+// directory's remove and make rights move it, so the gap list must say so.
+func TestDeniedEntryRenamedOrGap(t *testing.T) {
+	requireLandlock(t, 2)
+	f := newFixture(t)
+	for _, ns := range []bool{true, false} {
+		o := f.options(t, "rename", f.ws+"/.env", f.ws+"/env-moved")
+		o.NoMountNS = !ns
+		o.ReExec = true
+		plan, err := Prepare(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gaps := plan.Report().Gaps
+		mounts := plan.Report().ReadOnlyMounts > 0
+		plan.Close()
+		out, _ := f.runOnce(t, o)
+		if out == "ok" {
+			_ = os.Rename(f.ws+"/env-moved", f.ws+"/.env")
+		}
+		named := false
+		for _, g := range gaps {
+			if strings.Contains(g, "renamed or removed") {
+				named = true
+			}
+		}
+		switch {
+		case mounts && out != "EBUSY":
+			t.Errorf("namespace launch: renaming the denied .env got %q, want EBUSY", out)
+		case !mounts && out == "ok" && !named:
+			t.Errorf("launch without the namespace: the denied .env was renamed away and the gap list does not say so: %q", gaps)
+		}
 	}
 }
