@@ -205,6 +205,7 @@ func (p *plan) metadata() {
 		if !p.spec.Metadata {
 			r.Gaps = append(r.Gaps, metadataGap+"; the command is not in a namespace of its own: "+why)
 		}
+		r.Gaps = append(r.Gaps, renameGap)
 		p.roBinds = nil
 		return
 	}

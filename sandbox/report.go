@@ -276,6 +276,12 @@ const metadataMounts = "the denied entries are read-only mounts in a mount names
 // hardLinkMetadataGap is what the read-only mounts leave.
 const hardLinkMetadataGap = "a hard link to a denied file made before the run outside the denied entries is on a writable mount: its metadata (chmod, chown, utimes, xattrs) can be changed"
 
+// renameGap is what a launch without the namespace leaves of the denied
+// entries in a writable tree: Landlock's remove and make rights are the
+// directory's, for every entry in it (the namespace's read-only mounts
+// are mount points, which cannot be moved: EBUSY).
+const renameGap = "a denied entry inside a writable tree can be renamed or removed, and a file of the command's put in its place (the command is not in a namespace of its own, where it would be a mount point)"
+
 // metadataGap is the gap when it does not.
 const metadataGap = "chmod, chown, utimes and extended attributes of a file the rules deny are not refused " +
 	"(Landlock does not mediate metadata and seccomp cannot see paths; the paranoid profile refuses them for the whole run)"
