@@ -7,16 +7,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The probe suite of issue 18: each escape, tried by testdata/jailprobe
@@ -194,7 +198,7 @@ func probeLines(s string) map[string]string {
 // The escapes seccomp refuses, whoever runs them: EPERM, the errno the
 // kernel itself gives a caller without the capability.
 var probeEPERM = []string{
-	"tiocsti-stdin", "tiocsti-stderr", "tioclinux",
+	"tiocsti-stdin", "tiocsti-stderr", "tioclinux", "tiocsetd", "tioccons",
 	"sethostname", "setdomainname", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	"reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"swapon", "swapoff", "acct", "mknod-block", "mknod-char", "mknodat-block",
@@ -477,6 +481,86 @@ func TestSandboxProbeInteractiveInTmux(t *testing.T) {
 			p.waitFor("the program's exit status", containsAll("outer=3"))
 			p.typeLine("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e isig | tr '\\n' ,; echo")
 			p.waitFor("the terminal back in line mode", containsAll("icanon,", "isig,", "echo,"))
+		})
+	}
+}
+
+// A command whose stdin is not a terminal but whose stdout and stderr are
+// the person's (`make | airlock run -- agent`, an editor's task runner)
+// must not keep that terminal: a process it leaves behind, in a session
+// of its own, would read what the person types into their shell once
+// airlock run has exited (a sudo password), and the sandbox does not
+// stop UDP. The probe leaves such a process behind; after the supervisor
+// exits, a line is typed into the terminal; the process must not read it.
+func TestSandboxProbeLingerReadsNoTerminal(t *testing.T) {
+	runSbxNeedKernel(t)
+	for _, u := range probeUsers(t) {
+		t.Run(u.name, func(t *testing.T) {
+			fx := newProbeFx(t, u)
+			for i, argv := range [][]string{
+				{"airlock", "run", "--", fx.probe, "linger"},
+				{"airlock-mcp", "--name", "probe", "--sandbox", "--", fx.probe, "-stderr", "linger"},
+				// the terminal on a descriptor past stderr, inherited by
+				// airlock run (a shell's or an IDE's leaked descriptor)
+				{"airlock", "run", "--", fx.probe, "linger", "", "9"},
+				{"airlock-mcp", "--name", "probe", "--sandbox", "--", fx.probe, "-stderr", "linger", "", "9"},
+			} {
+				file := filepath.Join(fx.tmp, fmt.Sprintf("stolen-%d", i))
+				inherited := len(argv) > 0 && argv[len(argv)-1] == "9"
+				if inherited {
+					argv = slices.Clone(argv)
+					argv[len(argv)-2] = file
+				} else {
+					argv = append(slices.Clone(argv), file)
+				}
+				p := openSilentPTY(t)
+				go func() { _, _ = io.Copy(io.Discard, p.master) }()
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				defer cancel()
+				cmd := fx.command(ctx, nil, argv[0], argv[1:]...)
+				null, err := os.Open(os.DevNull)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer null.Close()
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = null, p.slave, p.slave
+				if argv[0] == "airlock-mcp" {
+					cmd.Stdout = io.Discard // the JSON-RPC stream
+				}
+				ctty := 2
+				if inherited {
+					// stdout and stderr not terminals: the terminal is fd 9 only
+					cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+					cmd.ExtraFiles = []*os.File{null, null, null, null, null, null, p.slave}
+					ctty = 9
+				}
+				if cmd.SysProcAttr == nil {
+					cmd.SysProcAttr = &syscall.SysProcAttr{}
+				}
+				cmd.SysProcAttr.Setsid, cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, true, ctty
+				if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+					t.Fatalf("%s: %v", argv[0], err)
+				}
+				p.slave.Close() // only what the command left behind holds it now
+				time.Sleep(300 * time.Millisecond)
+				const typed = "typed-into-the-shell-afterwards\n"
+				if _, err := unix.Write(int(p.master.Fd()), []byte(typed)); err != nil {
+					t.Fatalf("type into the terminal: %v", err)
+				}
+				var got []byte
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+					if got, err = os.ReadFile(file); err == nil {
+						break
+					}
+				}
+				if got == nil {
+					t.Fatalf("%s as %s: the lingering probe wrote nothing to %s (did it start?)", argv[0], u.name, file)
+				}
+				if strings.Contains(string(got), "typed-into-the-shell") {
+					t.Errorf("%s as %s: a process the command left behind read what was typed into the person's terminal after the supervisor exited: %s",
+						argv[0], u.name, got)
+				}
+			}
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -136,13 +137,18 @@ func Prepare(o Options) (*plan, error) {
 	var capGap string
 	r.Capabilities, capGap = capsLine(p.spec.Caps)
 	r.Network = networkLine(abi, o.EgressPort, o.AllowNetwork)
+	lingerGap := ""
 	if f, ok := o.Stdin.(*os.File); ok && isTerminal(f) {
 		r.Terminal = terminalRelayed
 		if !foreground(f) {
 			r.Terminal = terminalShared
+			lingerGap = terminalSharedGap
 		}
 	}
 	r.Gaps = abiGaps(abi, o.EgressPort)
+	if lingerGap != "" {
+		r.Gaps = append(r.Gaps, lingerGap)
+	}
 	if capGap != "" {
 		r.Gaps = append([]string{capGap}, r.Gaps...)
 	}
@@ -199,6 +205,7 @@ func (p *plan) metadata() {
 		if !p.spec.Metadata {
 			r.Gaps = append(r.Gaps, metadataGap+"; the command is not in a namespace of its own: "+why)
 		}
+		r.Gaps = append(r.Gaps, renameGap)
 		p.roBinds = nil
 		return
 	}
@@ -360,7 +367,7 @@ func abiGaps(abi, egressPort int) []string {
 	g = append(g, "system trees (/usr, /bin, /lib*, /opt, /nix/store) are granted whole, not walked: a secret placed there is readable",
 		"UDP is not restricted (DNS needs it): UDP can leave the machine",
 		"mmap(PROT_EXEC) of a readable file is not mediated: execute is enforced on execve only",
-		"files opened before the sandbox started (inherited descriptors) keep their access",
+		"files opened before the sandbox started (inherited descriptors) keep their access; a terminal among them is not passed on",
 		"a hard link to a secret inside an allowed tree is readable: rules follow paths, not inodes")
 	return g
 }
@@ -434,7 +441,14 @@ func (p *plan) Run() (int, error) {
 				if relay != nil && s != unix.SIGINT {
 					relay.release() // who stops airlock run may kill it next
 				}
-				_ = cmd.Process.Signal(s)
+				if relay != nil && relay.in < 0 {
+					// output only: the command no longer shares the
+					// terminal's foreground group, which the person's
+					// Ctrl-C (or a kill of that group) reached whole
+					_ = unix.Kill(-cmd.Process.Pid, s.(unix.Signal))
+				} else {
+					_ = cmd.Process.Signal(s)
+				}
 				if !stopped && o.Stopped != nil {
 					stopped = true
 					o.Stopped(s)
@@ -468,6 +482,20 @@ func (p *plan) openRelay() (relay *termRelay, interactive bool) {
 	o := p.opt
 	in, ok := o.Stdin.(*os.File)
 	if !ok || !isTerminal(in) {
+		// stdin is not a terminal: a terminal among stdout and stderr
+		// is still the person's, and a command holding it could leave a
+		// process behind that reads what is typed into their shell after
+		// airlock run exits. It writes to a pty instead, relayed out.
+		for _, w := range []io.Writer{o.Stdout, o.Stderr} {
+			if f, ok := w.(*os.File); ok && isTerminal(f) {
+				relay, err := openRelay(nil, f)
+				if err != nil {
+					fmt.Fprintf(o.Stderr, "airlock run: no pty for the command's output (%v): it writes to your terminal\n", err)
+					return nil, false
+				}
+				return relay, false
+			}
+		}
 		return nil, false
 	}
 	if !foreground(in) {
@@ -515,16 +543,36 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		}
 		cmd.SysProcAttr.Setsid = true
 	}
+	ctty := -1 // the child's descriptor that is the pty
 	if relay != nil {
-		cmd.Stdin = relay.slave
+		if relay.in >= 0 {
+			cmd.Stdin, ctty = relay.slave, 0
+		}
 		if f, ok := cmd.Stdout.(*os.File); ok && isTerminal(f) {
 			cmd.Stdout = relay.slave
+			if ctty < 0 {
+				ctty = 1
+			}
 		}
 		if f, ok := cmd.Stderr.(*os.File); ok && isTerminal(f) {
 			cmd.Stderr = relay.slave
+			if ctty < 0 {
+				ctty = 2
+			}
 		}
-		cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, 0
+		if ctty >= 0 {
+			cmd.SysProcAttr.Setctty, cmd.SysProcAttr.Ctty = true, ctty
+		}
+	} else if setsid {
+		// Start (airlock-mcp --sandbox): a terminal on stdout or stderr
+		// (the server's log, on the person's terminal) reaches the
+		// command through a pipe, not as the terminal itself
+		cmd.Stdout, cmd.Stderr = offTerminal(cmd.Stdout), offTerminal(cmd.Stderr)
+		if cmd.WaitDelay == 0 {
+			cmd.WaitDelay = time.Second // a process left behind holding the pipe does not hold up Wait
+		}
 	}
+	cloexecTerminals()
 	if p.reexec() {
 		err = startChild(cmd, path)
 	} else {
@@ -537,6 +585,45 @@ func (p *plan) start(relay *termRelay, setsid bool) (*exec.Cmd, error) {
 		return nil, fmt.Errorf("start the sandbox: %w", err)
 	}
 	return cmd, nil
+}
+
+// terminalWriter hides an *os.File from exec.Cmd, which then copies
+// through a pipe of its own.
+type terminalWriter struct{ io.Writer }
+
+// offTerminal is w, or w behind a pipe when w is a terminal.
+func offTerminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		return terminalWriter{f}
+	}
+	return w
+}
+
+// cloexecTerminals marks close-on-exec every terminal among this
+// process's descriptors past stderr that it inherited open across exec
+// (a shell's or an IDE's leaked descriptor): exec would hand it to the
+// command, which could read the person's terminal, and go on reading it
+// from a process left behind once airlock run has exited. Other
+// inherited descriptors (a jobserver's pipe, a file given with 3<) pass
+// on, and the gap list says so.
+func cloexecTerminals() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil || flags&unix.FD_CLOEXEC != 0 {
+			continue
+		}
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags|unix.FD_CLOEXEC)
+		}
+	}
 }
 
 // command is the exec.Cmd for either launch.

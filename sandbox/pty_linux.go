@@ -33,8 +33,14 @@ import (
 )
 
 // termRelay is one command's pty and the relay to the person's terminal.
+// An output-only relay (in -1: stdin is not a terminal, stdout or stderr
+// is) copies what the command writes and nothing else: it never reads the
+// terminal nor changes its mode, and the command keeps no descriptor of
+// it, so nothing the command leaves behind can read what the person types
+// into their shell once airlock run has exited.
 type termRelay struct {
-	in     int      // the person's terminal, read (stdin)
+	in     int      // the person's terminal, read (stdin); -1: output only
+	size   int      // the terminal whose window size the pty follows
 	out    *os.File // where the command's output goes (the terminal)
 	master *os.File
 	slave  *os.File
@@ -57,8 +63,12 @@ type termRelay struct {
 // with the terminal's mode and window size. out is where the command's
 // output is written (a terminal among stdout and stderr, else in).
 func openRelay(in, out *os.File) (*termRelay, error) {
-	infd := int(in.Fd())
-	saved, err := unix.IoctlGetTermios(infd, unix.TCGETS)
+	infd, sizefd := -1, int(out.Fd())
+	if in != nil {
+		infd = int(in.Fd())
+		sizefd = infd
+	}
+	saved, err := unix.IoctlGetTermios(sizefd, unix.TCGETS)
 	if err != nil {
 		return nil, fmt.Errorf("read the terminal's mode: %w", err)
 	}
@@ -84,7 +94,7 @@ func openRelay(in, out *os.File) (*termRelay, error) {
 			return nil, fmt.Errorf("open the pty: %w", err)
 		}
 	}
-	r := &termRelay{in: infd, out: out, saved: *saved,
+	r := &termRelay{in: infd, size: sizefd, out: out, saved: *saved,
 		master: os.NewFile(uintptr(mfd), "/dev/ptmx"), slave: os.NewFile(uintptr(sfd), "pty"),
 		done: make(chan struct{}), outDone: make(chan struct{})}
 	r.cond = sync.NewCond(&r.mu)
@@ -105,7 +115,7 @@ func ptyPeer(mfd int) (int, error) {
 // resize gives the pty the terminal's window size; the kernel tells the
 // command's foreground group (SIGWINCH).
 func (r *termRelay) resize() {
-	if ws, err := unix.IoctlGetWinsize(r.in, unix.TIOCGWINSZ); err == nil {
+	if ws, err := unix.IoctlGetWinsize(r.size, unix.TIOCGWINSZ); err == nil {
 		if rc, err := r.master.SyscallConn(); err == nil {
 			_ = rc.Control(func(fd uintptr) { _ = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) })
 		}
@@ -114,6 +124,9 @@ func (r *termRelay) resize() {
 
 // raw puts the person's terminal in raw mode.
 func (r *termRelay) raw() {
+	if r.in < 0 {
+		return // output only: the terminal's mode is the person's
+	}
 	t := r.saved
 	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
 	t.Oflag &^= unix.OPOST
@@ -125,7 +138,11 @@ func (r *termRelay) raw() {
 }
 
 // restore puts the person's terminal back in the mode it had.
-func (r *termRelay) restore() { _ = unix.IoctlSetTermios(r.in, unix.TCSETSW, &r.saved) }
+func (r *termRelay) restore() {
+	if r.in >= 0 {
+		_ = unix.IoctlSetTermios(r.in, unix.TCSETSW, &r.saved)
+	}
+}
 
 // start puts the terminal in raw mode and starts the relay, once the
 // command has started (its copy of the pty is its own: ours is closed).
@@ -141,7 +158,11 @@ func (r *termRelay) start() error {
 	r.sigsDone = make(chan struct{})
 	signal.Notify(r.sigs, unix.SIGWINCH, unix.SIGCONT, unix.SIGTSTP)
 	go r.signals()
-	go r.input()
+	if r.in >= 0 {
+		go r.input()
+	} else {
+		close(r.done)
+	}
 	go func() {
 		defer close(r.outDone)
 		_, _ = io.Copy(r.out, r.master)

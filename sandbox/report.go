@@ -251,7 +251,7 @@ func (r Report) Details() string {
 // SeccompRefuses is what the seccomp filter refuses, for the banner and
 // doctor.
 const SeccompRefuses = "ptrace, io_uring, bpf, mount, namespaces, keyrings, raw and packet sockets, " +
-	"TIOCSTI and TIOCLINUX, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
+	"TIOCSTI and TIOCLINUX, TIOCSETD and TIOCCONS, the hostname, the clock, reboot, kexec, modules, swap, acct, chroot, raw I/O ports, " +
 	"block and character device nodes refused"
 
 // terminalRelayed is the banner's line on the terminal when stdin is one.
@@ -260,6 +260,10 @@ const terminalRelayed = "a session of its own on a pty airlock run relays: nothi
 // terminalShared is the line when airlock run is in the terminal's
 // background and the command shares it.
 const terminalShared = "yours, shared (airlock run is in the background): TIOCSTI and TIOCLINUX are refused, its modes are not"
+
+// terminalSharedGap is the gap of a shared terminal: the relay cannot
+// read a terminal airlock run is in the background of.
+const terminalSharedGap = "your terminal is shared (airlock run started in the background with it on stdin): a process the command leaves behind can read what you type after airlock run exits"
 
 // metadataRefused is the banner's line when seccomp refuses the metadata
 // syscalls.
@@ -271,6 +275,12 @@ const metadataMounts = "the denied entries are read-only mounts in a mount names
 
 // hardLinkMetadataGap is what the read-only mounts leave.
 const hardLinkMetadataGap = "a hard link to a denied file made before the run outside the denied entries is on a writable mount: its metadata (chmod, chown, utimes, xattrs) can be changed"
+
+// renameGap is what a launch without the namespace leaves of the denied
+// entries in a writable tree: Landlock's remove and make rights are the
+// directory's, for every entry in it (the namespace's read-only mounts
+// are mount points, which cannot be moved: EBUSY).
+const renameGap = "a denied entry inside a writable tree can be renamed or removed, and a file of the command's put in its place (the command is not in a namespace of its own, where it would be a mount point)"
 
 // metadataGap is the gap when it does not.
 const metadataGap = "chmod, chown, utimes and extended attributes of a file the rules deny are not refused " +

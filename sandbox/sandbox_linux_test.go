@@ -114,6 +114,8 @@ func probe(args []string) int {
 		return say(unix.Mknod(args[1], unix.S_IFIFO|0o600, 0))
 	case "chmod":
 		return say(unix.Chmod(args[1], 0o644))
+	case "rename":
+		return say(unix.Rename(args[1], args[2]))
 	case "caps":
 		b, err := os.ReadFile("/proc/self/status")
 		if err != nil {

@@ -18,7 +18,8 @@ package sandbox
 // ports, device nodes (mknod of a block or character device; FIFOs,
 // sockets and files stay allowed) and the terminal's input queue
 // (ioctl TIOCSTI, which types into the terminal as if the person had,
-// and TIOCLINUX, which does the same on a virtual console). With
+// and TIOCLINUX, which does the same on a virtual console), its line
+// discipline (TIOCSETD) and the console (TIOCCONS). With
 // Options.RefuseMetadata (the paranoid profile) the metadata syscalls
 // (chmod, chown, utimes, extended attributes) are refused for the whole
 // run: Landlock does not mediate them, and seccomp cannot see paths.
@@ -66,8 +67,12 @@ var seccompMetadata = append([]uintptr{
 }, archMetadata...)
 
 // Terminal ioctls refused whatever the descriptor (the request is the
-// ioctl's second argument, an unsigned int).
-var seccompIoctls = []uint32{unix.TIOCSTI, unix.TIOCLINUX}
+// ioctl's second argument, an unsigned int, so its low word is the whole
+// of it): TIOCSTI and TIOCLINUX type into a terminal; TIOCSETD attaches a
+// line discipline, kernel code no command needs and a known way up
+// (n_hdlc, n_gsm: local privilege escalations), and on a shared terminal
+// breaks it past airlock run's end; TIOCCONS takes the console's output.
+var seccompIoctls = []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCSETD, unix.TIOCCONS}
 
 // Offsets into struct seccomp_data (little-endian: the low word of an
 // argument is at its start).

@@ -8,6 +8,11 @@
 //	jailprobe all SECRET TMPDIR   every probe but the supervisor kill
 //	jailprobe kill NAME…          SIGKILL the parent, signal 0 to every NAME
 //	jailprobe tiocsti TEXT        type TEXT into the terminal on stdin
+//	jailprobe linger FILE [FD]    leave a process behind, in a session of
+//	                              its own, that reads stderr or FD (the
+//	                              person's terminal, when it is one) after the
+//	                              sandbox's supervisor has exited and
+//	                              writes what it read, or the errno, to FILE
 //
 // With -stderr the lines go to stderr (under airlock-mcp --sandbox,
 // whose stdout is the JSON-RPC stream).
@@ -22,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -63,6 +69,10 @@ func main() {
 		all(args[1], args[2])
 	case "kill":
 		kill(args[1:])
+	case "linger":
+		linger(args[1:])
+	case "steal":
+		steal(args[1:])
 	case "tiocsti":
 		for _, c := range []byte(args[1]) {
 			_, _, e := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptr(unsafe.Pointer(&c)))
@@ -109,6 +119,11 @@ func all(secret, tmp string) {
 	sub := [2]byte{12, 0} // TIOCL_GETSHIFTSTATE: a read
 	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCLINUX, uintptr(unsafe.Pointer(&sub[0])))
 	say("tioclinux", errno(e))
+	ldisc := int32(0) // N_TTY, the discipline a terminal has
+	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSETD, uintptr(unsafe.Pointer(&ldisc)))
+	say("tiocsetd", errno(e))
+	_, _, e = unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCCONS, 0)
+	say("tioccons", errno(e))
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err == nil {
 		f.Close()
@@ -254,4 +269,41 @@ func capsLine() {
 		}
 	}
 	fmt.Fprintf(out, "caps: %s\n", strings.Join(sets, ","))
+}
+
+// linger starts "steal FILE [FD]" in a session of its own, stdin /dev/null,
+// stdout and stderr this process's, and returns at once.
+func linger(args []string) {
+	null, err := os.Open("/dev/null")
+	if err != nil {
+		say("linger", err)
+		return
+	}
+	defer null.Close()
+	attr := &os.ProcAttr{Files: []*os.File{null, os.Stdout, os.Stderr}, Sys: &syscall.SysProcAttr{Setsid: true}}
+	p, err := os.StartProcess("/proc/self/exe", append([]string{"jailprobe", "steal"}, args...), attr)
+	if err == nil {
+		_ = p.Release()
+	}
+	say("linger", err)
+}
+
+// steal waits until its parent (linger, then what started it) is gone
+// and the supervisor with it, then reads one line from stderr or FD: what the
+// person types into their shell once airlock run has exited, when stderr
+// is their terminal.
+func steal(args []string) {
+	file, fd := args[0], 2
+	if len(args) > 1 {
+		fd, _ = strconv.Atoi(args[1])
+	}
+	time.Sleep(time.Second)
+	buf := make([]byte, 256)
+	n, err := unix.Read(fd, buf)
+	res := "read: " + name(err)
+	if err == nil {
+		res = "read: " + strconv.Quote(string(buf[:max(n, 0)]))
+	}
+	_ = os.WriteFile(file+".tmp", []byte(res+"\n"), 0o644)
+	_ = os.Rename(file+".tmp", file)
 }
