@@ -66,7 +66,7 @@ func parseCodex(root gjson.Result) (*Event, error) {
 		if wd := str(in, "workdir"); wd != "" {
 			ev.Cwd = joinCwd(ev.Cwd, wd)
 		}
-		if argv := cmdv.Array(); cmdv.IsArray() && len(argv) >= 2 && argv[0].Str == "apply_patch" {
+		if argv := cmdv.Array(); cmdv.IsArray() && len(argv) >= 2 && patchCommand(argv[0].Str) {
 			// the patch tool run through the shell: judged as the patch
 			calls, err := patchCalls(argv[1].Str)
 			if err != nil {
@@ -77,6 +77,22 @@ func parseCodex(root gjson.Result) (*Event, error) {
 		}
 		ni := newInput().set("command", cmd).from(in, "description", "description", "justification").consume("command", "cmd", "workdir")
 		ev.Calls = []Call{{Tool: "Bash", Input: ni.json(in)}}
+		// a patch in a shell script (bash -lc "apply_patch <<'EOF' …"):
+		// Codex applies it itself, so every file it touches is a call
+		if script, ok := shellPatchScript(cmdv); ok {
+			patch, dir, err := heredocPatch(script)
+			if err != nil {
+				return nil, fmt.Errorf("%s: apply_patch in a shell script: %w", raw, err)
+			}
+			if dir != "" {
+				dir = joinCwd(ev.Cwd, dir)
+			}
+			calls, err := patchCallsIn(patch, dir)
+			if err != nil {
+				return nil, fmt.Errorf("%s: apply_patch in a shell script: %w", raw, err)
+			}
+			ev.Calls = append(ev.Calls, calls...)
+		}
 	default:
 		ev.Calls = []Call{{Tool: raw, Input: ev.Input}}
 	}
@@ -85,6 +101,89 @@ func parseCodex(root gjson.Result) (*Event, error) {
 		ev.AgentTool = raw
 	}
 	return ev, nil
+}
+
+// patchCommand: the names Codex runs its patch tool by when the shell is
+// asked to (codex-rs apply-patch, invocation.rs), by the command's base
+// name.
+func patchCommand(name string) bool {
+	switch filepath.Base(name) {
+	case "apply_patch", "applypatch":
+		return true
+	}
+	return false
+}
+
+// shellPatchScript finds a shell script of a Codex shell call that runs
+// the patch tool with the patch in the script (a heredoc): Codex reads
+// such a script (bash, zsh or sh -c/-lc, pwsh -Command, cmd /c, or a
+// command string its shell runs) and applies the patch itself, without
+// the shell. Any word that names the patch tool and holds a patch counts,
+// whatever shell runs it: a form this reader does not know is judged as
+// a patch too, never let through as a command the policy cannot see
+// writing.
+func shellPatchScript(cmdv gjson.Result) (string, bool) {
+	holds := func(s string) bool {
+		return strings.Contains(s, "*** Begin Patch") && (strings.Contains(s, "apply_patch") || strings.Contains(s, "applypatch"))
+	}
+	if cmdv.Type == gjson.String {
+		return cmdv.Str, holds(cmdv.Str)
+	}
+	for _, w := range cmdv.Array() {
+		if w.Type == gjson.String && holds(w.Str) {
+			return w.Str, true
+		}
+	}
+	return "", false
+}
+
+// heredocPatch reads the patch out of a script that runs the patch tool:
+// the lines from "*** Begin Patch" to the last "*** End Patch", and the
+// directory of a `cd DIR &&` before the tool ("" when none), which Codex
+// applies the patch in.
+func heredocPatch(script string) (patch, dir string, err error) {
+	lines := strings.Split(strings.ReplaceAll(script, "\r\n", "\n"), "\n")
+	begin, end := -1, -1
+	for i, l := range lines {
+		switch strings.TrimSpace(l) {
+		case "*** Begin Patch":
+			if begin < 0 {
+				begin = i
+			}
+		case "*** End Patch":
+			end = i
+		}
+	}
+	if begin < 0 || end < begin {
+		return "", "", errors.New("no *** Begin Patch … *** End Patch in the script")
+	}
+	// what runs the tool: the script up to the patch, "cd DIR && apply_patch <<'EOF'"
+	head := strings.Join(lines[:begin], "\n")
+	if k := strings.LastIndex(head, "apply_patch"); k >= 0 {
+		head = head[:k]
+	} else if k := strings.LastIndex(head, "applypatch"); k >= 0 {
+		head = head[:k]
+	}
+	head = strings.TrimSpace(head)
+	if rest, ok := strings.CutPrefix(head, "cd "); ok {
+		d, _, ok := strings.Cut(rest, "&&")
+		if !ok {
+			return "", "", errors.New("a cd before the patch tool that this reader cannot follow")
+		}
+		d = strings.TrimSpace(d)
+		if len(d) >= 2 && (d[0] == '\'' || d[0] == '"') && d[len(d)-1] == d[0] {
+			d = d[1 : len(d)-1]
+		}
+		if d == "" || strings.ContainsAny(d, "$`\\;|&<>(){}* \t") {
+			return "", "", fmt.Errorf("a cd before the patch tool to %q, which this reader cannot follow", cutText(d, 80))
+		}
+		dir = d
+	} else if strings.Contains(head, "cd") {
+		// a directory change this reader cannot place: the paths are
+		// not known, so the call is refused
+		return "", "", errors.New("a directory change before the patch tool that this reader cannot follow")
+	}
+	return strings.Join(lines[begin:end+1], "\n") + "\n", dir, nil
 }
 
 // patchText finds the patch in apply_patch's arguments.
@@ -96,7 +195,7 @@ func patchText(in gjson.Result) (string, bool) {
 		}
 		if v.IsArray() {
 			a := v.Array()
-			if len(a) >= 2 && a[0].Str == "apply_patch" && a[1].Type == gjson.String {
+			if len(a) >= 2 && patchCommand(a[0].Str) && a[1].Type == gjson.String {
 				return a[1].Str, true
 			}
 		}
