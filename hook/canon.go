@@ -34,22 +34,32 @@ func (in *input) set(k string, v any) *input {
 }
 
 // from sets k from the first of the agent's names src holds (a string, or
-// any JSON value when raw), and marks every name as consumed.
+// any JSON value when raw), and marks it consumed, with every other name
+// that is absent or holds the same value. Another name holding another
+// value is carried under its own name (read conservatively): the agent
+// may read that one, and an event naming two paths must not have the one
+// the adapter does not take dropped.
 func (in *input) from(src gjson.Result, k string, names ...string) *input {
-	for _, n := range names {
-		in.used[n] = true
-	}
+	taken := ""
 	for _, n := range names {
 		v := src.Get(gjsonKey(n))
 		if !v.Exists() || v.Type == gjson.Null {
+			in.used[n] = true
 			continue
 		}
-		if v.Type == gjson.String {
-			in.set(k, v.Str)
-		} else {
-			in.m[k] = json.RawMessage(v.Raw)
+		if taken == "" {
+			taken = v.Raw
+			in.used[n] = true
+			if v.Type == gjson.String {
+				in.set(k, v.Str)
+			} else {
+				in.m[k] = json.RawMessage(v.Raw)
+			}
+			continue
 		}
-		return in
+		if v.Raw == taken {
+			in.used[n] = true
+		}
 	}
 	return in
 }
