@@ -43,6 +43,9 @@ func parseCodex(root gjson.Result) (*Event, error) {
 	ev.Agent = Codex
 	in := gjson.ParseBytes(ev.Input)
 	raw := ev.Tool
+	if !uniqueMembers(in) {
+		return nil, errDuplicateMember
+	}
 	switch {
 	case strings.EqualFold(raw, "apply_patch"):
 		patch, ok := patchText(in)

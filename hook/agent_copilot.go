@@ -47,6 +47,9 @@ func parseCopilot(root gjson.Result) (*Event, error) {
 	}
 	tool := str(root, "toolName")
 	in, ok := objectArgs(root.Get("toolArgs"))
+	if tool != "" && !ok && gjson.Parse(root.Get("toolArgs").String()).IsObject() {
+		return nil, errDuplicateMember
+	}
 	if tool == "" || !ok {
 		return nil, errors.New("the event has no toolName and toolArgs (a JSON object, or a string holding one)")
 	}
@@ -62,6 +65,9 @@ func parseCopilot(root gjson.Result) (*Event, error) {
 }
 
 func mapCopilot(ev *Event, tool string, in gjson.Result) (*Event, error) {
+	if !uniqueMembers(in) {
+		return nil, errDuplicateMember
+	}
 	var c Call
 	switch strings.ToLower(tool) {
 	case "bash", "powershell", "shell":

@@ -67,6 +67,9 @@ func parseGemini(root gjson.Result) (*Event, error) {
 	ev.Name = root.Get("hook_event_name").String()
 	in := gjson.ParseBytes(ev.Input)
 	raw := ev.Tool
+	if !uniqueMembers(in) {
+		return nil, errDuplicateMember
+	}
 	ev.Calls = nil
 	one := func(tool string, ni *input) { ev.Calls = []Call{{Tool: tool, Input: ni.json(in)}} }
 	switch raw {

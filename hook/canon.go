@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -169,6 +170,38 @@ func commandOf(v gjson.Result) (string, bool) {
 	return "", false
 }
 
+// uniqueMembers says no member name of the object r occurs twice. An
+// adapter reads an argument by its name, and gjson answers with the first
+// of two, while the agent's own JSON reader (JavaScript's, Go's, Python's)
+// takes the last: arguments with a repeated name would be judged on one
+// value and run with another, so they are refused. Never sent by an agent
+// that serialises an object; possible where the arguments are the model's
+// own text (Copilot's toolArgs, an MCP arguments string).
+func uniqueMembers(r gjson.Result) bool {
+	if !r.IsObject() {
+		return true
+	}
+	n := 0
+	r.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	if n < 2 {
+		return true
+	}
+	seen := make(map[string]bool, n)
+	ok := true
+	r.ForEach(func(k, _ gjson.Result) bool {
+		if seen[k.Str] {
+			ok = false
+			return false
+		}
+		seen[k.Str] = true
+		return true
+	})
+	return ok
+}
+
+// errDuplicateMember is arguments that name a member twice (uniqueMembers).
+var errDuplicateMember = errors.New("the tool's arguments name a member twice: which one the agent uses cannot be known")
+
 // objectArgs reads arguments that are a JSON object or a JSON string
 // holding one (Copilot's toolArgs, Cline's MCP arguments); "" or null is
 // an empty object.
@@ -177,7 +210,7 @@ func objectArgs(v gjson.Result) (gjson.Result, bool) {
 	case !v.Exists() || v.Type == gjson.Null:
 		return gjson.Parse(`{}`), true
 	case v.IsObject():
-		return v, true
+		return v, uniqueMembers(v)
 	case v.Type == gjson.String:
 		if strings.TrimSpace(v.Str) == "" {
 			return gjson.Parse(`{}`), true
@@ -186,7 +219,7 @@ func objectArgs(v gjson.Result) (gjson.Result, bool) {
 			return gjson.Result{}, false
 		}
 		r := gjson.Parse(v.Str)
-		return r, r.IsObject()
+		return r, r.IsObject() && uniqueMembers(r)
 	}
 	return gjson.Result{}, false
 }
