@@ -96,6 +96,10 @@ func parseCodex(root gjson.Result) (*Event, error) {
 			}
 			ev.Calls = append(ev.Calls, calls...)
 		}
+	case strings.EqualFold(raw, "write_stdin") && str(in, "chars") != "":
+		// text typed into a session exec_command started (a shell, as
+		// often as not): what the shell will run, judged as a command
+		ev.Calls = []Call{{Tool: "Bash", Input: newInput().set("command", str(in, "chars")).consume("chars", "session_id", "yield_time_ms", "max_output_tokens").json(in)}}
 	default:
 		ev.Calls = []Call{{Tool: raw, Input: ev.Input}}
 	}

@@ -76,6 +76,16 @@ func mapCopilot(ev *Event, tool string, in gjson.Result) (*Event, error) {
 			return nil, fmt.Errorf("%s without a command", tool)
 		}
 		c = Call{Tool: "Bash", Input: newInput().set("command", cmd).from(in, "description", "description").consume("command", "sessionId", "async", "timeout", "mode", "initial_wait").json(in)}
+	case "write_bash":
+		// text typed into a shell session bash started (async): what the
+		// shell will run, judged as a command ({enter} is a newline)
+		text := str(in, "input")
+		if text == "" {
+			c = Call{Tool: tool, Input: []byte(in.Raw)}
+			break
+		}
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "{enter}", "\n"), "{ENTER}", "\n")
+		c = Call{Tool: "Bash", Input: newInput().set("command", text).consume("input", "sessionId", "delay").json(in)}
 	case "view", "read":
 		c = Call{Tool: "Read", Input: newInput().from(in, "file_path", "path", "file_path").consume("view_range").json(in)}
 	case "create", "write":
