@@ -53,6 +53,16 @@ func findURLs(text string, max int) []string {
 			end = len(rest)
 		}
 		out = append(out, rest[:end])
+		// a reader that takes the URL up to the next space (as Gemini's
+		// may) reads more: "http://a.example'@169.254.169.254/" is a
+		// user name and another host. Both readings are judged.
+		word := strings.IndexFunc(rest, func(r rune) bool { return r <= ' ' })
+		if word < 0 {
+			word = len(rest)
+		}
+		if word > end {
+			out = append(out, rest[:word])
+		}
 		text = rest[end:]
 	}
 	return out
