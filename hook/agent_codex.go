@@ -48,15 +48,23 @@ func parseCodex(root gjson.Result) (*Event, error) {
 	}
 	switch {
 	case strings.EqualFold(raw, "apply_patch"):
-		patch, ok := patchText(in)
-		if !ok {
+		patches := patchTexts(in)
+		if len(patches) == 0 {
 			return nil, errors.New("apply_patch without a patch")
 		}
-		calls, err := patchCalls(patch)
-		if err != nil {
-			return nil, fmt.Errorf("apply_patch: %w", err)
+		// every member that holds a patch is judged: which one Codex
+		// applies is its own reading of the arguments
+		ev.Calls = nil
+		for _, patch := range patches {
+			calls, err := patchCalls(patch)
+			if err != nil {
+				return nil, fmt.Errorf("apply_patch: %w", err)
+			}
+			ev.Calls = append(ev.Calls, calls...)
 		}
-		ev.Calls = calls
+		if len(ev.Calls) > maxPatchFiles {
+			return nil, fmt.Errorf("apply_patch touches more than %d files: too many to inspect", maxPatchFiles)
+		}
 	case codexShell(raw):
 		cmdv := in.Get("command")
 		if !cmdv.Exists() {
@@ -193,21 +201,31 @@ func heredocPatch(script string) (patch, dir string, err error) {
 	return strings.Join(lines[begin:end+1], "\n") + "\n", dir, nil
 }
 
-// patchText finds the patch in apply_patch's arguments.
-func patchText(in gjson.Result) (string, bool) {
+// patchTexts finds the patches in apply_patch's arguments: each of the
+// members that may hold one, distinct.
+func patchTexts(in gjson.Result) []string {
+	var out []string
+	add := func(p string) {
+		for _, q := range out {
+			if q == p {
+				return
+			}
+		}
+		out = append(out, p)
+	}
 	for _, k := range []string{"patch", "input", "command", "content"} {
 		v := in.Get(k)
 		if v.Type == gjson.String && v.Str != "" {
-			return v.Str, true
+			add(v.Str)
 		}
 		if v.IsArray() {
 			a := v.Array()
 			if len(a) >= 2 && patchCommand(a[0].Str) && a[1].Type == gjson.String {
-				return a[1].Str, true
+				add(a[1].Str)
 			}
 		}
 	}
-	return "", false
+	return out
 }
 
 // joinCwd resolves a tool's working directory against the event's.
