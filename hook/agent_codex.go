@@ -66,9 +66,9 @@ func parseCodex(root gjson.Result) (*Event, error) {
 			return nil, fmt.Errorf("apply_patch touches more than %d files: too many to inspect", maxPatchFiles)
 		}
 	case codexShell(raw):
-		cmdv := in.Get("command")
-		if !cmdv.Exists() {
-			cmdv = in.Get("cmd")
+		cmdv, err := oneOf(in, "command", "cmd")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", raw, err)
 		}
 		cmd, ok := commandOf(cmdv)
 		if !ok {

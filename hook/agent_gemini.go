@@ -88,10 +88,12 @@ func parseGemini(root gjson.Result) (*Event, error) {
 		if cmd == "" {
 			return nil, fmt.Errorf("%s without a command", raw)
 		}
-		if d := str(in, "dir_path"); d != "" {
-			ev.Cwd = joinCwd(ev.Cwd, d)
-		} else if d := str(in, "directory"); d != "" {
-			ev.Cwd = joinCwd(ev.Cwd, d)
+		dir, err := oneOf(in, "dir_path", "directory")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", raw, err)
+		}
+		if dir.Type == gjson.String && dir.Str != "" {
+			ev.Cwd = joinCwd(ev.Cwd, dir.Str)
 		}
 		one("Bash", newInput().set("command", cmd).from(in, "description", "description").consume("command", "dir_path", "directory", "is_background"))
 	case "read_file":

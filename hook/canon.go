@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -197,6 +198,29 @@ func uniqueMembers(r gjson.Result) bool {
 		return true
 	})
 	return ok
+}
+
+// oneOf is the first of names src holds (not null), and an error when
+// another of them holds a different value: an argument an agent reads
+// under one of two names (an older build's, a newer's), given under both
+// and meaning different things, cannot be judged as the agent reads it.
+func oneOf(src gjson.Result, names ...string) (gjson.Result, error) {
+	var got gjson.Result
+	gotName := ""
+	for _, n := range names {
+		v := src.Get(gjsonKey(n))
+		if !v.Exists() || v.Type == gjson.Null {
+			continue
+		}
+		if gotName == "" {
+			got, gotName = v, n
+			continue
+		}
+		if v.Raw != got.Raw {
+			return gjson.Result{}, fmt.Errorf("the tool's arguments give %s and %s different values: which one the agent reads cannot be known", gotName, n)
+		}
+	}
+	return got, nil
 }
 
 // errDuplicateMember is arguments that name a member twice (uniqueMembers).
