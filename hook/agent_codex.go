@@ -91,18 +91,24 @@ func parseCodex(root gjson.Result) (*Event, error) {
 		// a patch in a shell script (bash -lc "apply_patch <<'EOF' …"):
 		// Codex applies it itself, so every file it touches is a call
 		if script, ok := shellPatchScript(cmdv); ok {
-			patch, dir, err := heredocPatch(script)
+			patches, dirs, err := heredocPatches(script)
 			if err != nil {
 				return nil, fmt.Errorf("%s: apply_patch in a shell script: %w", raw, err)
 			}
-			if dir != "" {
-				dir = joinCwd(ev.Cwd, dir)
+			for k, patch := range patches {
+				dir := dirs[k]
+				if dir != "" {
+					dir = joinCwd(ev.Cwd, dir)
+				}
+				calls, err := patchCallsIn(patch, dir)
+				if err != nil {
+					return nil, fmt.Errorf("%s: apply_patch in a shell script: %w", raw, err)
+				}
+				ev.Calls = append(ev.Calls, calls...)
 			}
-			calls, err := patchCallsIn(patch, dir)
-			if err != nil {
-				return nil, fmt.Errorf("%s: apply_patch in a shell script: %w", raw, err)
+			if len(ev.Calls) > maxPatchFiles {
+				return nil, fmt.Errorf("%s: the patches touch more than %d files: too many to inspect", raw, maxPatchFiles)
 			}
-			ev.Calls = append(ev.Calls, calls...)
 		}
 	case strings.EqualFold(raw, "write_stdin") && str(in, "chars") != "":
 		// text typed into a session exec_command started (a shell, as
@@ -152,53 +158,80 @@ func shellPatchScript(cmdv gjson.Result) (string, bool) {
 	return "", false
 }
 
-// heredocPatch reads the patch out of a script that runs the patch tool:
-// the lines from "*** Begin Patch" to the last "*** End Patch", and the
-// directory of a `cd DIR &&` before the tool ("" when none), which Codex
-// applies the patch in.
-func heredocPatch(script string) (patch, dir string, err error) {
+// heredocPatches reads the patches out of a script that runs the patch
+// tool: each run of lines from "*** Begin Patch" to its "*** End Patch"
+// (Codex puts an apply_patch program on its shell's PATH, so a script of
+// several runs them all), each with the directory it is applied in: that
+// of a `cd DIR &&` before it, relative to the previous one ("" when none).
+// A directory change this reader cannot follow refuses the script.
+func heredocPatches(script string) (patches, dirs []string, err error) {
 	lines := strings.Split(strings.ReplaceAll(script, "\r\n", "\n"), "\n")
-	begin, end := -1, -1
-	for i, l := range lines {
-		switch strings.TrimSpace(l) {
-		case "*** Begin Patch":
-			if begin < 0 {
-				begin = i
-			}
-		case "*** End Patch":
-			end = i
+	dir, from := "", 0
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "*** Begin Patch" {
+			continue
 		}
+		end := -1
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "*** End Patch" {
+				end = j
+				break
+			}
+		}
+		if end < 0 {
+			return nil, nil, errors.New("a *** Begin Patch in the script with no *** End Patch after it")
+		}
+		head := lines[from:i]
+		if len(patches) > 0 && len(head) > 0 && !strings.Contains(head[0], "cd") {
+			head = head[1:] // the previous heredoc's closing word
+		}
+		d, err := cdBefore(strings.Join(head, "\n"))
+		if err != nil {
+			return nil, nil, err
+		}
+		if d != "" {
+			dir = joinCwd(dir, d)
+		}
+		patches = append(patches, strings.Join(lines[i:end+1], "\n")+"\n")
+		dirs = append(dirs, dir)
+		i, from = end, end+1
 	}
-	if begin < 0 || end < begin {
-		return "", "", errors.New("no *** Begin Patch … *** End Patch in the script")
+	if len(patches) == 0 {
+		return nil, nil, errors.New("no *** Begin Patch … *** End Patch in the script")
 	}
-	// what runs the tool: the script up to the patch, "cd DIR && apply_patch <<'EOF'"
-	head := strings.Join(lines[:begin], "\n")
+	return patches, dirs, nil
+}
+
+// cdBefore reads what runs the patch tool, the script up to the patch
+// ("cd DIR && apply_patch <<'EOF'"): the DIR of a leading cd, "" when
+// there is none, an error when a directory change is there that this
+// reader cannot place.
+func cdBefore(head string) (string, error) {
 	if k := strings.LastIndex(head, "apply_patch"); k >= 0 {
 		head = head[:k]
 	} else if k := strings.LastIndex(head, "applypatch"); k >= 0 {
 		head = head[:k]
 	}
 	head = strings.TrimSpace(head)
-	if rest, ok := strings.CutPrefix(head, "cd "); ok {
-		d, _, ok := strings.Cut(rest, "&&")
-		if !ok {
-			return "", "", errors.New("a cd before the patch tool that this reader cannot follow")
+	rest, ok := strings.CutPrefix(head, "cd ")
+	if !ok {
+		if strings.Contains(head, "cd") {
+			return "", errors.New("a directory change before the patch tool that this reader cannot follow")
 		}
-		d = strings.TrimSpace(d)
-		if len(d) >= 2 && (d[0] == '\'' || d[0] == '"') && d[len(d)-1] == d[0] {
-			d = d[1 : len(d)-1]
-		}
-		if d == "" || strings.ContainsAny(d, "$`\\;|&<>(){}* \t") {
-			return "", "", fmt.Errorf("a cd before the patch tool to %q, which this reader cannot follow", cutText(d, 80))
-		}
-		dir = d
-	} else if strings.Contains(head, "cd") {
-		// a directory change this reader cannot place: the paths are
-		// not known, so the call is refused
-		return "", "", errors.New("a directory change before the patch tool that this reader cannot follow")
+		return "", nil
 	}
-	return strings.Join(lines[begin:end+1], "\n") + "\n", dir, nil
+	d, _, ok := strings.Cut(rest, "&&")
+	if !ok {
+		return "", errors.New("a cd before the patch tool that this reader cannot follow")
+	}
+	d = strings.TrimSpace(d)
+	if len(d) >= 2 && (d[0] == '\'' || d[0] == '"') && d[len(d)-1] == d[0] {
+		d = d[1 : len(d)-1]
+	}
+	if d == "" || strings.ContainsAny(d, "$`\\;|&<>(){}* \t") {
+		return "", fmt.Errorf("a cd before the patch tool to %q, which this reader cannot follow", cutText(d, 80))
+	}
+	return d, nil
 }
 
 // patchTexts finds the patches in apply_patch's arguments: each of the
