@@ -54,7 +54,7 @@ func TestCoverageTableNamesEachAgent(t *testing.T) {
 		t.Errorf("a Cursor hook for Shell only counts: %s row %q", c.Status, r)
 	}
 	// as init wires it: gated
-	writeFile(t, filepath.Join(e.home, ".cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 30, "failClosed": true}], "postToolUse": [{"command": "`+e.hookPath()+` --agent cursor --post", "timeout": 30}]}}`, 0o644)
+	writeFile(t, filepath.Join(e.home, ".cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 90, "failClosed": true}], "postToolUse": [{"command": "`+e.hookPath()+` --agent cursor --post", "timeout": 90}]}}`, 0o644)
 	c = check(t, e.run(t), "agent coverage")
 	if r := row(c, "Cursor"); !strings.HasPrefix(r, "Cursor       gated") {
 		t.Errorf("Cursor wired as init wires it: row %q\n%s", r, strings.Join(c.Items, "\n"))

@@ -53,6 +53,9 @@ func parseCopilot(root gjson.Result) (*Event, error) {
 	}
 	tool := str(root, "toolName")
 	in, ok := objectArgs(root.Get("toolArgs"))
+	if tool != "" && !ok && gjson.Parse(root.Get("toolArgs").String()).IsObject() {
+		return nil, errDuplicateMember
+	}
 	if tool == "" || !ok {
 		return nil, errors.New("the event has no toolName and toolArgs (a JSON object, or a string holding one)")
 	}
@@ -68,6 +71,9 @@ func parseCopilot(root gjson.Result) (*Event, error) {
 }
 
 func mapCopilot(ev *Event, tool string, in gjson.Result) (*Event, error) {
+	if !uniqueMembers(in) {
+		return nil, errDuplicateMember
+	}
 	var c Call
 	switch strings.ToLower(tool) {
 	case "bash", "powershell", "shell":
@@ -76,6 +82,16 @@ func mapCopilot(ev *Event, tool string, in gjson.Result) (*Event, error) {
 			return nil, fmt.Errorf("%s without a command", tool)
 		}
 		c = Call{Tool: "Bash", Input: newInput().set("command", cmd).from(in, "description", "description").consume("command", "sessionId", "async", "timeout", "mode", "initial_wait").json(in)}
+	case "write_bash":
+		// text typed into a shell session bash started (async): what the
+		// shell will run, judged as a command ({enter} is a newline)
+		text := str(in, "input")
+		if text == "" {
+			c = Call{Tool: tool, Input: []byte(in.Raw)}
+			break
+		}
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "{enter}", "\n"), "{ENTER}", "\n")
+		c = Call{Tool: "Bash", Input: newInput().set("command", text).consume("input", "sessionId", "delay").json(in)}
 	case "view", "read":
 		c = Call{Tool: "Read", Input: newInput().from(in, "file_path", "path", "file_path").consume("view_range").json(in)}
 	case "create", "write":

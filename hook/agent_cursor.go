@@ -131,10 +131,14 @@ func cursorTool(tool string, in gjson.Result, ev *Event) (Call, error) {
 		if !ok {
 			return Call{}, fmt.Errorf("%s without a command", tool)
 		}
-		for _, k := range []string{"cwd", "working_directory"} {
-			if d := str(in, k); d != "" {
-				ev.Cwd = joinCwd(ev.Cwd, d)
-			}
+		// one directory, under either name: both, different, cannot be
+		// judged as Cursor reads them (applying both judged a third)
+		dir, err := oneOf(in, "cwd", "working_directory")
+		if err != nil {
+			return Call{}, fmt.Errorf("%s: %w", tool, err)
+		}
+		if dir.Type == gjson.String && dir.Str != "" {
+			ev.Cwd = joinCwd(ev.Cwd, dir.Str)
 		}
 		return Call{Tool: "Bash", Input: newInput().set("command", cmd).from(in, "description", "description", "explanation").consume("command", "cwd", "working_directory", "is_background", "timeout").json(in)}, nil
 	case "Read", "read_file":

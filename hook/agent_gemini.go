@@ -53,6 +53,16 @@ func findURLs(text string, max int) []string {
 			end = len(rest)
 		}
 		out = append(out, rest[:end])
+		// a reader that takes the URL up to the next space (as Gemini's
+		// may) reads more: "http://a.example'@169.254.169.254/" is a
+		// user name and another host. Both readings are judged.
+		word := strings.IndexFunc(rest, func(r rune) bool { return r <= ' ' })
+		if word < 0 {
+			word = len(rest)
+		}
+		if word > end {
+			out = append(out, rest[:word])
+		}
 		text = rest[end:]
 	}
 	return out
@@ -67,6 +77,9 @@ func parseGemini(root gjson.Result) (*Event, error) {
 	ev.Name = root.Get("hook_event_name").String()
 	in := gjson.ParseBytes(ev.Input)
 	raw := ev.Tool
+	if !uniqueMembers(in) {
+		return nil, errDuplicateMember
+	}
 	ev.Calls = nil
 	one := func(tool string, ni *input) { ev.Calls = []Call{{Tool: tool, Input: ni.json(in)}} }
 	switch raw {
@@ -75,10 +88,12 @@ func parseGemini(root gjson.Result) (*Event, error) {
 		if cmd == "" {
 			return nil, fmt.Errorf("%s without a command", raw)
 		}
-		if d := str(in, "dir_path"); d != "" {
-			ev.Cwd = joinCwd(ev.Cwd, d)
-		} else if d := str(in, "directory"); d != "" {
-			ev.Cwd = joinCwd(ev.Cwd, d)
+		dir, err := oneOf(in, "dir_path", "directory")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", raw, err)
+		}
+		if dir.Type == gjson.String && dir.Str != "" {
+			ev.Cwd = joinCwd(ev.Cwd, dir.Str)
 		}
 		one("Bash", newInput().set("command", cmd).from(in, "description", "description").consume("command", "dir_path", "directory", "is_background"))
 	case "read_file":

@@ -31,7 +31,7 @@ func parseWindsurf(root gjson.Result) (*Event, error) {
 	}
 	name := str(root, "agent_action_name")
 	info := root.Get("tool_info")
-	if name == "" || !info.IsObject() {
+	if name == "" || !info.IsObject() || !uniqueMembers(info) {
 		return nil, errors.New("the event has no agent_action_name and tool_info object")
 	}
 	ev := &Event{Agent: Windsurf, Name: name, Session: str(root, "trajectory_id"), Cwd: str(info, "cwd"), Response: info.Get("output")}

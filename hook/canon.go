@@ -2,6 +2,8 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -34,22 +36,32 @@ func (in *input) set(k string, v any) *input {
 }
 
 // from sets k from the first of the agent's names src holds (a string, or
-// any JSON value when raw), and marks every name as consumed.
+// any JSON value when raw), and marks it consumed, with every other name
+// that is absent or holds the same value. Another name holding another
+// value is carried under its own name (read conservatively): the agent
+// may read that one, and an event naming two paths must not have the one
+// the adapter does not take dropped.
 func (in *input) from(src gjson.Result, k string, names ...string) *input {
-	for _, n := range names {
-		in.used[n] = true
-	}
+	taken := ""
 	for _, n := range names {
 		v := src.Get(gjsonKey(n))
 		if !v.Exists() || v.Type == gjson.Null {
+			in.used[n] = true
 			continue
 		}
-		if v.Type == gjson.String {
-			in.set(k, v.Str)
-		} else {
-			in.m[k] = json.RawMessage(v.Raw)
+		if taken == "" {
+			taken = v.Raw
+			in.used[n] = true
+			if v.Type == gjson.String {
+				in.set(k, v.Str)
+			} else {
+				in.m[k] = json.RawMessage(v.Raw)
+			}
+			continue
 		}
-		return in
+		if v.Raw == taken {
+			in.used[n] = true
+		}
 	}
 	return in
 }
@@ -159,6 +171,61 @@ func commandOf(v gjson.Result) (string, bool) {
 	return "", false
 }
 
+// uniqueMembers says no member name of the object r occurs twice. An
+// adapter reads an argument by its name, and gjson answers with the first
+// of two, while the agent's own JSON reader (JavaScript's, Go's, Python's)
+// takes the last: arguments with a repeated name would be judged on one
+// value and run with another, so they are refused. Never sent by an agent
+// that serialises an object; possible where the arguments are the model's
+// own text (Copilot's toolArgs, an MCP arguments string).
+func uniqueMembers(r gjson.Result) bool {
+	if !r.IsObject() {
+		return true
+	}
+	n := 0
+	r.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	if n < 2 {
+		return true
+	}
+	seen := make(map[string]bool, n)
+	ok := true
+	r.ForEach(func(k, _ gjson.Result) bool {
+		if seen[k.Str] {
+			ok = false
+			return false
+		}
+		seen[k.Str] = true
+		return true
+	})
+	return ok
+}
+
+// oneOf is the first of names src holds (not null), and an error when
+// another of them holds a different value: an argument an agent reads
+// under one of two names (an older build's, a newer's), given under both
+// and meaning different things, cannot be judged as the agent reads it.
+func oneOf(src gjson.Result, names ...string) (gjson.Result, error) {
+	var got gjson.Result
+	gotName := ""
+	for _, n := range names {
+		v := src.Get(gjsonKey(n))
+		if !v.Exists() || v.Type == gjson.Null {
+			continue
+		}
+		if gotName == "" {
+			got, gotName = v, n
+			continue
+		}
+		if v.Raw != got.Raw {
+			return gjson.Result{}, fmt.Errorf("the tool's arguments give %s and %s different values: which one the agent reads cannot be known", gotName, n)
+		}
+	}
+	return got, nil
+}
+
+// errDuplicateMember is arguments that name a member twice (uniqueMembers).
+var errDuplicateMember = errors.New("the tool's arguments name a member twice: which one the agent uses cannot be known")
+
 // objectArgs reads arguments that are a JSON object or a JSON string
 // holding one (Copilot's toolArgs, Cline's MCP arguments); "" or null is
 // an empty object.
@@ -167,7 +234,7 @@ func objectArgs(v gjson.Result) (gjson.Result, bool) {
 	case !v.Exists() || v.Type == gjson.Null:
 		return gjson.Parse(`{}`), true
 	case v.IsObject():
-		return v, true
+		return v, uniqueMembers(v)
 	case v.Type == gjson.String:
 		if strings.TrimSpace(v.Str) == "" {
 			return gjson.Parse(`{}`), true
@@ -176,7 +243,7 @@ func objectArgs(v gjson.Result) (gjson.Result, bool) {
 			return gjson.Result{}, false
 		}
 		r := gjson.Parse(v.Str)
-		return r, r.IsObject()
+		return r, r.IsObject() && uniqueMembers(r)
 	}
 	return gjson.Result{}, false
 }

@@ -154,6 +154,10 @@ type Options struct {
 	// askBy is when an ask on Airlock's channel must have ended (set by
 	// RunWithin from the deadline; zero: the deadline from now).
 	askBy time.Time
+	// refuseAs is the agent whose format a refusal by the Claude Code
+	// hook takes when the event is that agent's (shapeOf), "" for Claude
+	// Code's.
+	refuseAs Agent
 }
 
 // Run handles one event and returns the process exit code.
@@ -179,6 +183,12 @@ func Run(o Options) (code int) {
 	root := gjson.ParseBytes(data)
 	if ad.post(root) {
 		post = true
+	}
+	if o.Agent == Claude || o.Agent == "" {
+		// another agent's event on the hook wired as Claude Code's (its
+		// command line copied without --agent): refused, in a format
+		// that agent reads
+		o.refuseAs = shapeOf(root)
 	}
 	if !gjson.ValidBytes(data) {
 		return fail(o, failOpen || post, errors.New("unreadable hook event: the event is not valid JSON"))
@@ -388,6 +398,9 @@ func fail(o Options, pass bool, err error) int {
 		msg = fmt.Sprintf("%s. Airlock fails closed, and AIRLOCK_FAIL_OPEN lets nothing through on this managed machine: fix the problem (or ask your administrator).", oneLine(err.Error()))
 	}
 	if o.Agent == Claude || o.Agent == "" {
+		if o.refuseAs != "" {
+			return adapterFor(o.refuseAs).answer(answerTo{o.Stdout, o.Stderr}, &Event{Agent: o.refuseAs}, verdict{Action: policy.Block, Reason: msg})
+		}
 		fmt.Fprintf(o.Stderr, "Airlock blocked this call: %s\n", msg)
 		return ExitBlock
 	}

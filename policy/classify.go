@@ -384,9 +384,17 @@ func (c *classifier) generic(name, key, s string) {
 		return
 	}
 	hasURL := false
-	for _, u := range ExtractURLs(s) {
+	urls := ExtractURLs(s)
+	for _, u := range urls {
 		hasURL = true
 		c.url(name, u)
+	}
+	if whole && len(urls) > 0 && urls[0] != s && strings.HasPrefix(s, urls[0]) && !strings.ContainsAny(s, " \t") {
+		// a value that is one URL to the tool reading it (WebFetch's url,
+		// a fetch server's): a quote ends a URL in shell text, not there,
+		// and "http://a.example'@169.254.169.254/" is a user name and
+		// another host. The whole value is judged too.
+		c.url(name, s)
 	}
 	if whole && !hasURL && !strings.ContainsAny(s, " \t") && LooksLikeHost(s) {
 		c.f.Hosts = append(c.f.Hosts, HostFact{Raw: s, Arg: name})

@@ -96,7 +96,7 @@ func codexTrust(hooksPath string, data []byte, hookPath string) []trustRecord {
 			t := m.val.text()
 			status = &t
 		}
-		if t, ok := jlast(s.h, "type"); !ok || t.val.kind() != kStr || t.val.text() != "command" || hookProblem(h, codexDialect, hookPath) != "" {
+		if t, ok := jlast(s.h, "type"); !ok || t.val.kind() != kStr || t.val.text() != "command" || hookRunProblem(h, codexDialect, hookPath) != "" {
 			continue
 		}
 		out = append(out, trustRecord{

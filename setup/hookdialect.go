@@ -196,6 +196,12 @@ func (d *hookDialect) seconds() int {
 	return HookTimeout
 }
 
+// deadline is when airlock-hook, run with this dialect's --agent,
+// refuses a call it has not decided, in seconds (hook.TimeoutOf's
+// Deadline: 5 s before what init writes); a timeout at or under it ends
+// the hook first.
+func (d *hookDialect) deadline() int { return d.seconds() - (HookTimeout - HookDeadline) }
+
 // AskHookTimeout is the timeout, in seconds, init writes for an agent
 // whose hooks cannot ask (Codex, Gemini CLI, Cursor): the ask goes to
 // Airlock's channel, and a person needs the time to answer

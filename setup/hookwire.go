@@ -167,6 +167,21 @@ func runnable(prog string) bool {
 // way that can block ("" when it does). When hookPath is not known
 // (installedKnown), any program named airlock-hook counts.
 func hookProblem(h Hook, d *hookDialect, hookPath string) string {
+	if why := hookRunProblem(h, d, hookPath); why != "" {
+		return why
+	}
+	if !d.isPost(h.Event) && h.Timeout > 0 && h.Timeout <= d.deadline() {
+		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a call it is stuck on (or an ask still open) goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Event, h.Timeout, h.Timeout, d.deadline(), d.seconds())
+	}
+	return ""
+}
+
+// hookRunProblem is hookProblem without the measure of the timeout
+// against airlock-hook's deadline: whether the hook runs airlock-hook for
+// every call of its event, and can block at all. Codex's trust is recorded
+// for such a hook (an untrusted one does not run at all); doctor still
+// reports its timeout.
+func hookRunProblem(h Hook, d *hookDialect, hookPath string) string {
 	prog, rest := splitFirstWord(h.Command)
 	post := d.isPost(h.Event)
 	want := strings.TrimSpace(d.args(post))
@@ -191,8 +206,6 @@ func hookProblem(h Hook, d *hookDialect, hookPath string) string {
 		return fmt.Sprintf("%s runs airlock-hook asynchronously: it cannot block", h.Event)
 	case h.Timeout > 0 && h.Timeout < minHookTimeout:
 		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a timed-out hook lets the call through", h.Event, h.Timeout)
-	case !post && h.Timeout > 0 && h.Timeout <= HookDeadline:
-		return fmt.Sprintf("%s gives airlock-hook a %d s timeout: a call it is stuck on goes through at %d s, before airlock-hook refuses it at %d s (give it %d s, as init writes)", h.Event, h.Timeout, h.Timeout, HookDeadline, HookTimeout)
 	}
 	return ""
 }

@@ -8,9 +8,9 @@
 // It answers by its deadline (5 s before the hook timeout airlock init
 // writes for the agent, hook.TimeoutOf; AIRLOCK_HOOK_DEADLINE shortens it)
 // on every path: a decision still running then is refused in the agent's
-// format, as any failure is. An unknown --agent is refused in Claude
-// Code's format (exit 2), the one every agent reads as a refusal or an
-// error.
+// format, as any failure is. An unknown --agent is refused in the format
+// of the agent the event is shaped as (Copilot's and Cline's JSON), else
+// Claude Code's (exit 2), which the others read as a refusal.
 //
 // Build it with CGO_ENABLED=0 (install.sh does): a static binary skips the
 // dynamic loader, which is a third of this process's life. It runs on one
@@ -46,8 +46,7 @@ func main() {
 	}
 	agent, err := hook.ParseAgent(name)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "Airlock blocked this call: airlock-hook %s: %v. Airlock fails closed; fix the hook's command line (airlock init writes it).\n", hook.AgentFlag, err)
-		os.Exit(hook.ExitBlock)
+		os.Exit(hook.RefuseUnknownAgent(os.Stdin, os.Stdout, os.Stderr, fmt.Sprintf("airlock-hook %s: %v", hook.AgentFlag, err)))
 	}
 	os.Exit(hook.RunWithin(hook.Options{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
