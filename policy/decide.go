@@ -212,15 +212,22 @@ func (p *Policy) overlayDecision(f *Facts, d Decision) Decision {
 	if p.Overlay == nil {
 		return d
 	}
-	for _, r := range p.Overlay.Rules {
+	return tighten(p.Overlay.Rules, f, d, FromOverlay, " [project policy]")
+}
+
+// tighten is a tighten-only layer's answer (the overlay's, the managed
+// policy's): its first rule that matches decides when it is stricter than
+// d, and d stands otherwise.
+func tighten(rules []*Rule, f *Facts, d Decision, src Source, mark string) Decision {
+	for _, r := range rules {
 		hit, ok := r.Match(f)
 		if !ok {
 			continue
 		}
 		if r.Action > d.Action {
-			od := decisionFrom(r, hit, f, FromOverlay)
-			od.Reason += " [project policy]"
-			return od
+			td := decisionFrom(r, hit, f, src)
+			td.Reason += mark
+			return td
 		}
 		return d
 	}

@@ -251,19 +251,7 @@ func (p *Policy) managedDecision(f *Facts, d Decision) Decision {
 	if p.managed == nil {
 		return d
 	}
-	for _, r := range p.managed.Rules {
-		hit, ok := r.Match(f)
-		if !ok {
-			continue
-		}
-		if r.Action > d.Action {
-			md := decisionFrom(r, hit, f, FromManaged)
-			md.Reason += " [managed policy]"
-			return md
-		}
-		return d
-	}
-	return d
+	return tighten(p.managed.Rules, f, d, FromManaged, " [managed policy]")
 }
 
 // grantsBarred reports whether the managed layer bars the user's grants
