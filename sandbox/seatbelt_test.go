@@ -139,7 +139,7 @@ func TestSeatbeltProfileOrderAndDenies(t *testing.T) {
 			t.Errorf("rule %s has no deny in the profile", g.Rule)
 		}
 	}
-	for _, path := range []string{"/Users/dev/.airlock/askd.key", "/Users/dev/.ssh/id_ed25519", "/Users/dev/.aws/credentials"} {
+	for _, path := range []string{"/Users/dev/.airlock/askd.key", "/Users/dev/.ssh/id_ed25519", "/Users/dev/.aws/credentials", "/Users/dev/Library/Messages/chat.db"} {
 		if !deniedByProfile(t, prof, path, "file-read*") {
 			t.Errorf("the profile does not deny reading %s", path)
 		}
@@ -160,11 +160,23 @@ func deniedByProfile(t *testing.T, prof, path, op string) bool {
 		if !strings.HasPrefix(block, op) && !strings.Contains(strings.SplitN(block, "\n", 2)[0], op) {
 			continue
 		}
-		for _, m := range re.FindAllStringSubmatch(block, -1) {
-			pat := strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(m[1])
-			if regexp.MustCompile(pat).MatchString(path) {
-				return true
+		// (require-all (require-any POSITIVE…) (require-not EXCEPT)…):
+		// denied when a positive filter matches and no exception does
+		pos, neg := block, ""
+		if i := strings.Index(block, "(require-not "); i >= 0 {
+			pos, neg = block[:i], block[i:]
+		}
+		matches := func(part string) bool {
+			for _, m := range re.FindAllStringSubmatch(part, -1) {
+				pat := strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(m[1])
+				if regexp.MustCompile(pat).MatchString(path) {
+					return true
+				}
 			}
+			return false
+		}
+		if matches(pos) && !matches(neg) {
+			return true
 		}
 	}
 	return false
