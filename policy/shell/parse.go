@@ -158,6 +158,9 @@ type walker struct {
 
 	// dlFiles are absolute paths written with downloaded bytes.
 	dlFiles map[string]bool
+	// dlDirs are directories filled from a remote (git clone's
+	// destination): a file under one holds downloaded bytes.
+	dlDirs []string
 	// dlVars are variables assigned from a download.
 	dlVars      map[string]bool
 	sawDownload bool

@@ -176,6 +176,12 @@ func (w *walker) checkExecDownloaded(abs string, sc *scope) {
 		w.signal(SignalDownloadExec, sc.detail())
 		return
 	}
+	for _, d := range w.dlDirs {
+		if strings.HasPrefix(abs, d+"/") {
+			w.signal(SignalDownloadExec, sc.detail())
+			return
+		}
+	}
 	if w.sawDownload && isTempPath(abs) {
 		w.signal(SignalDownloadExec, sc.detail())
 	}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 )
 
@@ -78,13 +79,15 @@ func (w *walker) git(c *cmdCtx) {
 	case "clone":
 		sp := cloneOpts
 		n := 0
+		remote, dest := "", ""
 		scanOpts(gc.argv, 1, sp, func(o option) bool {
 			switch o.name {
 			case "":
 				if n == 0 {
 					w.remoteHost(o.val.s)
+					remote = o.val.s
 				} else {
-					w.argPath(o.val, sc, accW, true)
+					dest = w.argPath(o.val, sc, accW, true)
 				}
 				n++
 			case "u", "upload-pack":
@@ -98,6 +101,20 @@ func (w *walker) git(c *cmdCtx) {
 			}
 			return true
 		})
+		// the destination is filled from the remote: a file run from it
+		// later in the command runs downloaded bytes
+		if isRemoteRepo(remote) {
+			if dest == "" {
+				name := strings.TrimSuffix(path.Base(strings.TrimRight(remote, "/")), ".git")
+				if name != "" && name != "." && name != "/" {
+					dest = path.Join(sc.dir, name)
+				}
+			}
+			if dest != "" {
+				w.dlDirs = append(w.dlDirs, dest)
+				w.sawDownload = true
+			}
+		}
 	case "push", "pull", "fetch", "ls-remote", "remote", "submodule":
 		for _, a := range gc.argv[1:] {
 			if !strings.HasPrefix(a.s, "-") {
@@ -421,3 +438,14 @@ var opensslOpts = &optSpec{oneDash: true, long: set("in", "out", "key", "inkey",
 	"kfile", "keyfile", "out_trusted", "trusted", "crl", "nextprotoneg", "alpn", "starttls", "sess_out", "sess_in", "keylogfile", "msgfile")}
 
 var sshKeygenOpts = &optSpec{short: "bCEFfIJjKmMNnOPrsStVwYzZaD"}
+
+// isRemoteRepo reports a clone source that is another machine's: a URL
+// or scp-like host:path, not a local directory.
+func isRemoteRepo(s string) bool {
+	if strings.Contains(s, "://") {
+		return !strings.HasPrefix(s, "file://")
+	}
+	host, _, ok := strings.Cut(s, ":")
+	// C:/repo is a drive letter, not a host
+	return ok && len(host) > 1 && !strings.ContainsAny(host, "/\\") && !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, ".")
+}
