@@ -15,7 +15,7 @@ func TestIsRemoteRepo(t *testing.T) {
 		"/srv/git/x":             false,
 		"./x":                    false,
 		"host:path/x":            true,
-		"C:/repos/x":             true, // a drive letter reads as a host; git on Windows takes it as a path, but nothing here runs there
+		"C:/repos/x":             false, // a drive letter, not a host
 		"x":                      false,
 	} {
 		if got := isRemoteRepo(s); got != want {
