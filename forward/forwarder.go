@@ -346,6 +346,9 @@ func (f *run) read() ([]item, error) {
 		if errors.Is(err, audit.ErrPositionLost) {
 			return nil, fmt.Errorf("forward: the cursor %s names a record the chain no longer has — the log was replaced or its segments removed; run airlock verify, then remove the cursor to resend the chain from its start: %w", CursorPath(f.c.Home, f.c.Target), err)
 		}
+		if errors.Is(err, audit.ErrSegmentMissing) {
+			return nil, fmt.Errorf("forward: a segment after the cursor is gone, so its records cannot be shipped and nothing after them is, to leave no silent gap; run airlock verify: %w", err)
+		}
 		return nil, fmt.Errorf("forward: %w", err)
 	}
 	return items, nil
