@@ -3,8 +3,16 @@ package forward
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agentairlock/airlock/audit"
 )
 
 // FuzzReadRELPFrame feeds the RELP client's frame parser what a hostile or
@@ -55,4 +63,41 @@ func FuzzVerifyExport(f *testing.F) {
 			t.Fatal("a copy with no chain is OK")
 		}
 	})
+}
+
+// A segment removed behind the forwarder's back, after its cursor: it must
+// stop and say so, not ship the next segment as if it followed.
+func TestForwardStopsAtAMissingSegment(t *testing.T) {
+	t.Setenv(audit.MaxMBEnv, "0.002")
+	home := filepath.Join(t.TempDir(), "airlock")
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	tg, err := ParseTarget("udp://" + pc.LocalAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		return Run(ctx, Config{Home: home, Target: tg, Host: "h", Version: "t", Once: true, Poll: 10 * time.Millisecond})
+	}
+	appendRecords(t, home, 0, 3)
+	if err := run(); err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	appendRecords(t, home, 3, 30)
+	segs, err := filepath.Glob(filepath.Join(home, "audit-*.jsonl"))
+	if err != nil || len(segs) < 3 {
+		t.Fatalf("want several segments: %v %v", segs, err)
+	}
+	if err := os.Remove(segs[len(segs)-1]); err != nil {
+		t.Fatal(err)
+	}
+	err = run()
+	if !errors.Is(err, audit.ErrSegmentMissing) || !strings.Contains(err.Error(), "segment after the cursor is gone") {
+		t.Fatalf("a removed segment: %v; want a stop naming it", err)
+	}
 }
