@@ -201,6 +201,12 @@ func (f *run) acked() bool {
 
 func (f *run) loop(ctx context.Context) error {
 	f.sent, f.backoff = f.cur.Pos, f.c.MinBackoff
+	// the cursor is found (and no segment after it is missing) before the
+	// first heartbeat: a forwarder that cannot go on, restarted by its
+	// service, must be silence at the receiver, not beats of an idle one
+	if _, err := f.read(); err != nil {
+		return err
+	}
 	f.status("starting after %s (%d shipped so far)", describe(f.cur.Pos), f.cur.Shipped)
 	for !f.beat(ctx) {
 		if ctx.Err() != nil {

@@ -96,8 +96,29 @@ func TestForwardStopsAtAMissingSegment(t *testing.T) {
 	if err := os.Remove(segs[len(segs)-1]); err != nil {
 		t.Fatal(err)
 	}
+	drain(pc)
 	err = run()
 	if !errors.Is(err, audit.ErrSegmentMissing) || !strings.Contains(err.Error(), "segment after the cursor is gone") {
 		t.Fatalf("a removed segment: %v; want a stop naming it", err)
+	}
+	// a forwarder that cannot go on sends no heartbeat: restarted by its
+	// service every few seconds, it would look alive and idle, not stopped
+	if got := drain(pc); got != "" {
+		t.Fatalf("a forwarder that cannot go on sent: %s", got)
+	}
+}
+
+// drain returns what pc received until it is quiet for 200ms.
+func drain(pc net.PacketConn) string {
+	var b strings.Builder
+	buf := make([]byte, 1<<16)
+	for {
+		_ = pc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		n, _, err := pc.ReadFrom(buf)
+		if err != nil {
+			return b.String()
+		}
+		b.Write(buf[:n])
+		b.WriteByte('\n')
 	}
 }
