@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 )
 
 // Position names one line of the chain for a reader that resumes after it
@@ -32,6 +31,11 @@ type Line struct {
 // its segments deleted. Resuming anywhere else would hide a gap.
 var ErrPositionLost = errors.New("the record the position names is in no file of the chain")
 
+// ErrSegmentMissing is returned by LinesAfter when a segment the ledger
+// lists is gone from the audit home after the position (or anywhere, from
+// the start): the lines it held would be skipped without a trace.
+var ErrSegmentMissing = errors.New("a segment of the chain is missing")
+
 // LinesAfter calls fn, in chain order, for every complete line of the chain
 // after the line at p, or from the first line when p.H is "". Like Each it
 // reads a snapshot taken under the append lock: lines appended later are not
@@ -43,14 +47,34 @@ func LinesAfter(home string, p Position, fn func(Line) error) error {
 		return fmt.Errorf("audit: lines: %w", err)
 	}
 	defer snap.close()
-	items := walkOrder(parseLedger(snap.ledger).entries, snap.segFiles)
-	items = slices.DeleteFunc(items, func(it walkItem) bool {
-		return (it.live && snap.live == nil) || (!it.live && !it.exists)
-	})
+	all := walkOrder(parseLedger(snap.ledger).entries, snap.segFiles)
+	var items []walkItem
+	var orig []int // orig[i]: the index in all of items[i]
+	for i, it := range all {
+		if (it.live && snap.live == nil) || (!it.live && !it.exists) {
+			continue
+		}
+		items, orig = append(items, it), append(orig, i)
+	}
 	start, off := 0, int64(0)
 	if p.H != "" {
 		if start, off, err = locate(snap, home, items, p); err != nil {
 			return err
+		}
+	}
+	// a segment the ledger lists and the directory lacks, after where the
+	// reader resumes, is a hole: stepping over it would yield the next
+	// file's lines as if they followed
+	from := 0
+	if p.H != "" {
+		from = len(all)
+		if start < len(orig) {
+			from = orig[start]
+		}
+	}
+	for _, it := range all[from:] {
+		if !it.live && !it.exists {
+			return fmt.Errorf("audit: lines: segment %s is in the ledger and not in %s: %w", it.name, home, ErrSegmentMissing)
 		}
 	}
 	var cp canonParser

@@ -2,7 +2,9 @@ package audit
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +111,38 @@ func TestCheckLineDetectsAnEdit(t *testing.T) {
 	}
 	if _, err := CheckLine([]byte("not json")); err == nil {
 		t.Fatal("not json passed CheckLine")
+	}
+}
+
+// A segment between the position and the live file deleted underneath a
+// follower: LinesAfter must not step over it and yield the next segment's
+// lines as if they followed (airlock forward would ship past the hole).
+func TestLinesAfterAMissingSegmentIsAnError(t *testing.T) {
+	t.Setenv(MaxMBEnv, "0.002")
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 3)
+	_, pos := collect(t, home, Position{})
+	appendRecords(t, home, 3, 30)
+	segs, _ := listSegments(home)
+	if len(segs) < 3 {
+		t.Fatalf("want several segments, got %d", len(segs))
+	}
+	// the newest segment that holds nothing at or before pos
+	victim := segs[len(segs)-1]
+	if err := os.Remove(filepath.Join(home, victim)); err != nil {
+		t.Fatal(err)
+	}
+	var got []Line
+	err := LinesAfter(home, pos, func(l Line) error { got = append(got, l); return nil })
+	if err == nil {
+		for i := 1; i < len(got); i++ {
+			if got[i].Pos.H != "" && got[i-1].Pos.H != "" && got[i].Prev != got[i-1].Pos.H {
+				t.Fatalf("segment %s removed: LinesAfter yielded line %d (prev %s) after %s without an error", victim, i, got[i].Prev[:12], got[i-1].Pos.H[:12])
+			}
+		}
+		t.Fatalf("segment %s removed: no error, %d lines", victim, len(got))
+	}
+	if !errors.Is(err, ErrSegmentMissing) || !strings.Contains(err.Error(), victim) {
+		t.Fatalf("segment %s removed: %v; want ErrPositionLost naming it", victim, err)
 	}
 }

@@ -201,6 +201,12 @@ func (f *run) acked() bool {
 
 func (f *run) loop(ctx context.Context) error {
 	f.sent, f.backoff = f.cur.Pos, f.c.MinBackoff
+	// the cursor is found (and no segment after it is missing) before the
+	// first heartbeat: a forwarder that cannot go on, restarted by its
+	// service, must be silence at the receiver, not beats of an idle one
+	if _, err := f.read(); err != nil {
+		return err
+	}
 	f.status("starting after %s (%d shipped so far)", describe(f.cur.Pos), f.cur.Shipped)
 	for !f.beat(ctx) {
 		if ctx.Err() != nil {
@@ -345,6 +351,9 @@ func (f *run) read() ([]item, error) {
 	if err != nil && !errors.Is(err, errFull) {
 		if errors.Is(err, audit.ErrPositionLost) {
 			return nil, fmt.Errorf("forward: the cursor %s names a record the chain no longer has — the log was replaced or its segments removed; run airlock verify, then remove the cursor to resend the chain from its start: %w", CursorPath(f.c.Home, f.c.Target), err)
+		}
+		if errors.Is(err, audit.ErrSegmentMissing) {
+			return nil, fmt.Errorf("forward: a segment after the cursor is gone, so its records cannot be shipped and nothing after them is, to leave no silent gap; run airlock verify: %w", err)
 		}
 		return nil, fmt.Errorf("forward: %w", err)
 	}

@@ -65,6 +65,11 @@ func ParseTarget(s string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("target %q: %w", s, err)
 	}
+	if u.User != nil {
+		// no transport uses it, and the target travels in every heartbeat
+		// and the cursor: refuse it without repeating it
+		return Target{}, fmt.Errorf("target %s://…@%s: credentials in the URL are not supported (they would be sent in every heartbeat); use a client certificate (cert=, key=)", u.Scheme, u.Host)
+	}
 	q := u.Query()
 	t := Target{Raw: s, Format: FormatSyslog, CA: q.Get("ca"), Cert: q.Get("cert"), Key: q.Get("key"), ServerName: q.Get("servername")}
 	for k := range q {

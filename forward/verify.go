@@ -53,6 +53,8 @@ type chainState struct {
 	out   *ChainCopy
 	byH   map[string]*copyRecord
 	order []*copyRecord
+	beats []Beat // every heartbeat: none is signed, so the newest alone cannot be trusted to speak for the others
+	cef   int    // records that carry a CEF line, not the stored one
 }
 
 // VerifyExport checks a receiver's copy without the machine: lines written
@@ -130,12 +132,16 @@ func (st *chainState) add(where string, h, prev string, raw []byte) {
 		c.Duplicates++
 		return
 	}
+	if raw == nil {
+		st.cef++
+	}
 	r := &copyRecord{h: h, prev: prev, seen: len(st.order)}
 	st.byH[h] = r
 	st.order = append(st.order, r)
 }
 
 func (st *chainState) beat(b Beat) {
+	st.beats = append(st.beats, b)
 	if st.out.LastBeat == nil || b.Time >= st.out.LastBeat.Time {
 		st.out.LastBeat = &b
 	}
@@ -188,8 +194,35 @@ func (st *chainState) check() {
 		}
 	}
 	c.Last = last.h
-	if b := c.LastBeat; b != nil && b.LastH != "" && st.byH[b.LastH] == nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("the last heartbeat (%s) says the chain was shipped through %s, which the copy does not have: records are missing at the end", b.Time, short(b.LastH)))
+	if st.cef > 0 && c.Verified > 0 {
+		c.Problems = append(c.Problems, fmt.Sprintf("%d records carry a CEF line and %d their stored line: one target sends one format, so a stored line was replaced (a CEF line cannot be recomputed)", st.cef, c.Verified))
+	}
+	// every heartbeat, not only the newest (a forged beat can claim any
+	// time): each names a record the receiver confirmed, which the copy
+	// must have, and how many were shipped through it since the cursor
+	// began at the chain's start, which the run must hold up to it
+	depth := make(map[string]int64, walked)
+	d := int64(0)
+	for r := first; r != nil && d < int64(walked); r = next[r.h] {
+		d++
+		depth[r.h] = d
+	}
+	missingEnd, missingStart := map[string]bool{}, false
+	for _, b := range st.beats {
+		if b.LastH == "" {
+			continue
+		}
+		if st.byH[b.LastH] == nil {
+			if !missingEnd[b.LastH] {
+				missingEnd[b.LastH] = true
+				c.Problems = append(c.Problems, fmt.Sprintf("the heartbeat of %s says the chain was shipped through %s, which the copy does not have: records are missing at the end", b.Time, short(b.LastH)))
+			}
+			continue
+		}
+		if n, ok := depth[b.LastH]; ok && n < b.Shipped && !missingStart {
+			missingStart = true
+			c.Problems = append(c.Problems, fmt.Sprintf("the heartbeat of %s says %d records were shipped through %s, and the copy holds %d up to it: records are missing at the start (a receiver's earlier files belong with this one)", b.Time, b.Shipped, short(b.LastH), n))
+		}
 	}
 }
 
@@ -218,9 +251,9 @@ func syslogLine(line []byte, n int, get func(string) *chainState) bool {
 		}
 		return true
 	}
-	var raw []byte
-	if len(msg) > 0 && msg[0] == '{' {
-		raw = msg
+	raw := msg
+	if bytes.HasPrefix(msg, []byte("CEF:")) {
+		raw = nil // a CEF rendering: the links are in the SD element only
 	}
 	st.add(where, params["h"], params["prev"], raw)
 	return true

@@ -129,3 +129,69 @@ func TestVerifyExportOfNothingIsNotOK(t *testing.T) {
 		t.Fatalf("an export with no record: OK %v, other %d", rep.OK(), rep.Other)
 	}
 }
+
+// A record's stored line replaced by text that is not JSON keeps its h and
+// prev in the SD element: nothing recomputes it, so the edit must be
+// reported, not counted as a record that cannot be checked.
+func TestVerifyExportAReplacedMessageIsAProblem(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 5)
+	c := verifyString(t, exportOf(t, home, func(i int, line string) string {
+		if i == 3 {
+			at := strings.Index(line, "] {")
+			return line[:at] + "] nothing to see here"
+		}
+		return line
+	}))
+	if len(c.Problems) == 0 {
+		t.Fatalf("a record whose line was replaced passed: %+v", c)
+	}
+}
+
+// Heartbeats are not signed: a forged one with a later time naming an
+// earlier h must not hide a real beat naming a record the copy lacks.
+func TestVerifyExportEveryBeatIsChecked(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 6)
+	hs := chainHashes(t, home)
+	s := exportOf(t, home, func(i int, line string) string {
+		if i >= len(hs)-2 {
+			return ""
+		}
+		return line
+	})
+	forged := item{beat: &Beat{Event: HeartbeatEvent, Time: "2099-01-01T00:00:00.000Z", Chain: "chain1", Seq: 9, LastH: hs[1], Shipped: 2, EveryS: 60}}
+	s += string(syslogMessage(forged, FormatSyslog, "host", "chain1", "test")) + "\n"
+	c := verifyString(t, s)
+	if !strings.Contains(strings.Join(c.Problems, ";"), "missing at the end") {
+		t.Fatalf("a forged later beat hid a cut end: %+v", c)
+	}
+}
+
+// A copy with its first records cut: the heartbeat says how many records
+// were shipped through its last_h, and the copy holds fewer up to it.
+func TestVerifyExportAGapAtTheStartIsAProblem(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "airlock")
+	appendRecords(t, home, 0, 8)
+	c := verifyString(t, exportOf(t, home, func(i int, line string) string {
+		if i < 3 {
+			return ""
+		}
+		return line
+	}))
+	if c.FromStart || !strings.Contains(strings.Join(c.Problems, ";"), "missing at the start") {
+		t.Fatalf("a copy missing its first records passed: %+v", c)
+	}
+}
+
+// Credentials in a target URL's userinfo are not used by any transport and
+// would travel in every heartbeat (its target field) and the cursor.
+func TestParseTargetRefusesUserinfo(t *testing.T) {
+	for _, s := range []string{"otlp+https://alice:s3cret@collector:4318", "https://tok@collector:4318/v1/logs", "relp://u:p@host:2514", "tls://u:p@host:6514"} {
+		if tg, err := ParseTarget(s); err == nil {
+			t.Errorf("%s: accepted (%+v)", s, tg)
+		} else if strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), ":p@") {
+			t.Errorf("%s: the error repeats the secret: %v", s, err)
+		}
+	}
+}
