@@ -28,6 +28,11 @@ import (
 type admission struct {
 	p *Proxy
 
+	// listing counts the proxy's own listings in flight (a hidden page's
+	// rest, listed by the proxy): a test waits for them before its
+	// directories go
+	listing sync.WaitGroup
+
 	mu      sync.Mutex
 	live    *pins.Toolset // nil until the first complete listing
 	held    bool
@@ -132,7 +137,11 @@ func (a *admission) clientPage(first bool, m gjson.Result) (hide bool) {
 		// the listing ends here for the client; the proxy lists the rest
 		// itself, so the hold is admitted and recorded now
 		a.invalidate()
-		go a.await(gjson.Result{})
+		a.listing.Add(1)
+		go func() {
+			defer a.listing.Done()
+			a.await(gjson.Result{})
+		}()
 		return true
 	}
 	return a.hidden()

@@ -292,6 +292,9 @@ func newSplitRelay(t *testing.T, home string, s *splitServer, inspect pins.Inspe
 		clientW.Close()
 		srvOutW.Close()
 		p.adm.close()
+		// the proxy's own listing of a hidden page's rest still writes
+		// pins and records: wait for it before the directories go
+		p.adm.listing.Wait()
 		p.log.close()
 		log.Close()
 	})
