@@ -26,6 +26,9 @@ type Daemon struct {
 	// Refused, when set, is told of each question refused for want of a
 	// valid proof (who sent it, why), before it is logged on Out.
 	Refused func(from, why string)
+	// Listening, when set, is told once askd's address is bound (where it
+	// listens): only then can a caller reach it.
+	Listening func(addr string)
 
 	key []byte
 }
@@ -54,6 +57,9 @@ func (d *Daemon) Serve(ctx context.Context) error {
 		return err
 	}
 	defer ln.Close()
+	if d.Listening != nil {
+		d.Listening(SocketAddress(d.Home))
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

@@ -39,8 +39,12 @@ func runAskd(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w := c.App.Writer
-	fmt.Fprintf(w, "airlock askd: answering asks on %s (Ctrl-C or Ctrl-D to stop)\n", ask.SocketAddress(env.AirlockHome))
 	d := &ask.Daemon{Home: env.AirlockHome, In: os.Stdin, Out: w}
+	// said once the address is bound: a caller that waits for the line
+	// can reach askd
+	d.Listening = func(addr string) {
+		fmt.Fprintf(w, "airlock askd: answering asks on %s (Ctrl-C or Ctrl-D to stop)\n", addr)
+	}
 	// a refused question is in the chain as well as on the screen: a
 	// process forging questions is something the person's report shows
 	if log, err := audit.Open(env.AirlockHome); err != nil {
