@@ -56,19 +56,8 @@ func Probe() Report {
 // Prepare makes the profile. RequireABI and MaxABI are Landlock's and do
 // not apply; a Mac without sandbox-exec is refused (ErrUnsupported).
 func Prepare(o Options) (*plan, error) {
-	o.defaults()
-	if len(o.Argv) == 0 {
-		return nil, errors.New("sandbox: no command to run")
-	}
-	if o.Policy == nil {
-		return nil, errors.New("sandbox: no policy")
-	}
-	if o.Dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		o.Dir = wd
+	if err := o.settle(); err != nil {
+		return nil, err
 	}
 	if _, err := os.Stat(sandboxExec); err != nil {
 		return nil, noSandboxExec{err}

@@ -96,19 +96,8 @@ func Probe() Report {
 // Prepare walks the allowed trees and builds the ruleset. It refuses
 // (ErrKernelTooOld) when RequireABI is more than the kernel offers.
 func Prepare(o Options) (*plan, error) {
-	o.defaults()
-	if len(o.Argv) == 0 {
-		return nil, errors.New("sandbox: no command to run")
-	}
-	if o.Policy == nil {
-		return nil, errors.New("sandbox: no policy")
-	}
-	if o.Dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		o.Dir = wd
+	if err := o.settle(); err != nil {
+		return nil, err
 	}
 	p := &plan{opt: o}
 	r := &p.report

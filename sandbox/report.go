@@ -302,6 +302,26 @@ func (r Report) AuditDetail() string {
 		r.Enforced(), len(r.Gaps), strings.Join(r.Gaps, "; "))
 }
 
+// settle fills the defaults and refuses options no launch can run:
+// Prepare's first step on every OS.
+func (o *Options) settle() error {
+	o.defaults()
+	if len(o.Argv) == 0 {
+		return errors.New("sandbox: no command to run")
+	}
+	if o.Policy == nil {
+		return errors.New("sandbox: no policy")
+	}
+	if o.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		o.Dir = wd
+	}
+	return nil
+}
+
 func (o *Options) defaults() {
 	if o.Stdin == nil {
 		o.Stdin = os.Stdin
