@@ -154,7 +154,7 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 			if p.Glob || p.Tree || p.Names {
 				// a pattern, a tree or a name: its literal keys say
 				// nothing about what it can name (match_shapes.go)
-				if m.denyShaped(p, form) {
+				if m.denyShaped(p, form, &keys[k]) {
 					return Hit{Target: p.Path, Arg: p.Arg}, true
 				}
 				continue
