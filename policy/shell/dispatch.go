@@ -253,6 +253,10 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		return nil, w.source(c)
 	case "find":
 		return nil, w.find(c)
+	case "visudo", "vipw", "vigr", "sudoedit", "crontab", "systemctl":
+		if w.editorRuns(c) {
+			return nil, flow{}
+		}
 	}
 	if progs.has(c.prog) {
 		return nil, w.shell(c)

@@ -156,6 +156,11 @@ type walker struct {
 	scopes  [16]scope // backing store for sub
 	nScopes int
 
+	// editor is the editor the environment names (SUDO_EDITOR, VISUAL or
+	// EDITOR, the first set in that order), for the programs that hand it
+	// a file (editorFile).
+	editor, editorVar string
+
 	// dlFiles are absolute paths written with downloaded bytes.
 	dlFiles map[string]bool
 	// dlDirs are directories filled from a remote (git clone's
