@@ -161,6 +161,11 @@ type walker struct {
 	// a file (editorFile).
 	editor, editorVar string
 
+	// progLinks are paths made a link or a copy of a program (ln -s
+	// /bin/sh /tmp/x, cp /bin/bash /tmp/x): run by that path, the program
+	// is the one linked (progLink).
+	progLinks map[string]string
+
 	// dlFiles are absolute paths written with downloaded bytes.
 	dlFiles map[string]bool
 	// dlDirs are directories filled from a remote (git clone's
