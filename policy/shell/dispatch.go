@@ -49,13 +49,18 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		if a0.s == "" {
 			return flow{bits: in.bits & flowTaint}
 		}
+		linked := ""
 		if !a0.proc && (strings.IndexByte(a0.s, '/') >= 0 || cmdPathForm(a0.s)) {
 			if abs, ok := w.resolve(a0.s, c.sc.dir); ok {
 				w.addPathAbs(a0.s, abs, AccessExec)
 				w.checkExecDownloaded(abs, c.sc)
+				linked = w.progLinks[abs]
 			}
 		}
 		c.prog = progName(a0.s)
+		if linked != "" {
+			c.prog = linked // a link or copy of a program is that program
+		}
 		prev := c.argv
 		inner, f := w.dispatch(c)
 		if c.modelled || len(inner) > 0 || modelledProgs()[c.prog] {
@@ -253,6 +258,10 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		return nil, w.source(c)
 	case "find":
 		return nil, w.find(c)
+	case "visudo", "vipw", "vigr", "sudoedit", "crontab", "systemctl":
+		if w.editorRuns(c) {
+			return nil, flow{}
+		}
 	}
 	if progs.has(c.prog) {
 		return nil, w.shell(c)

@@ -112,6 +112,9 @@ func (w *walker) copyLike(c *cmdCtx) {
 		}
 		if dst != "" && abs != "" {
 			w.copiedInto(dst, abs, len(srcs) == 1, w.dlFiles[abs])
+			if len(srcs) == 1 && !tree {
+				w.progLink(dst, abs)
+			}
 		}
 	}
 	if dst != "" && len(dlSrc) > 0 {
@@ -121,6 +124,32 @@ func (w *walker) copyLike(c *cmdCtx) {
 		for _, s := range dlSrc {
 			w.markDownloaded(path.Join(dst, path.Base(s)))
 		}
+	}
+}
+
+// progLink records dst as a link or copy of the program at src when src
+// is in a directory of programs: GTFOBins' trick of running a program
+// under another name (a copy of sh called git-x) changes nothing of what
+// it does.
+func (w *walker) progLink(dst, src string) {
+	dir := path.Dir(src)
+	switch dir {
+	case "/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin":
+	default:
+		if p := w.progLinks[src]; p != "" {
+			break // a link of a link
+		}
+		return
+	}
+	prog := progName(src)
+	if p := w.progLinks[src]; p != "" {
+		prog = p
+	}
+	if w.progLinks == nil {
+		w.progLinks = make(map[string]string, 2)
+	}
+	if len(w.progLinks) < 16 {
+		w.progLinks[dst] = prog
 	}
 }
 

@@ -771,10 +771,10 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 	if interps()[prog] != nil || prog == "awk" || prog == "gawk" || prog == "mawk" || prog == "cmd" {
 		var bits flowBits
 		for _, a := range argv[1:] {
-			bits |= w.envAPI(a.s, prog)
+			bits |= w.envAPI(a.s, prog) | w.credAPI(a.s, prog)
 		}
 		if c.in.hasText && !c.xargs {
-			bits |= w.envAPI(c.in.text, prog) // a here-document of code
+			bits |= w.envAPI(c.in.text, prog) | w.credAPI(c.in.text, prog) // a here-document of code
 		}
 		return bits
 	}
@@ -1288,6 +1288,20 @@ func (w *walker) envAPI(code, prog string) flowBits {
 		bits |= w.secSource("a secret scanner over the home, started by "+prog, SourceProgram, nil)
 	}
 	return bits
+}
+
+// credAPI finds a credential store opened by interpreter code (credAPIs).
+func (w *walker) credAPI(code, prog string) flowBits {
+	if len(code) < 8 {
+		return 0
+	}
+	lc := strings.ToLower(code)
+	for _, a := range credAPIs {
+		if strings.Contains(lc, a.needle) && strings.Contains(lc, a.with) {
+			return w.secSource(a.name+" in "+prog, SourceProgram, nil)
+		}
+	}
+	return 0
 }
 
 // testedOnly reports an environment read used only as a test of presence

@@ -284,6 +284,7 @@ func perlArgs(c *cmdCtx) interpArgs {
 	var script *argVal
 	rest := -1
 	inplace, stdin, module := false, false, false
+	var prelude strings.Builder // perl -MMOD, ruby -rLIB: the code starts with use MOD; / require 'LIB'
 	i := 1
 	for i < len(argv) {
 		s := argv[i].s
@@ -315,14 +316,28 @@ func perlArgs(c *cmdCtx) interpArgs {
 				inplace = true
 				break cluster
 			case c.prog == "ruby" && strings.IndexByte("rICE", ch) >= 0:
-				_, n := attachedOrNext(argv, i, j)
+				v, n := attachedOrNext(argv, i, j)
+				if ch == 'r' && prelude.Len() < maxWord {
+					prelude.WriteString("require '" + v.s + "'; ")
+				}
 				next = n
 				break cluster
 			case strings.IndexByte("IMmxCdDlF0KTW", ch) >= 0:
+				if (ch == 'M' || ch == 'm') && c.prog == "perl" && j+1 < len(s) && prelude.Len() < maxWord {
+					mod, _, _ := strings.Cut(strings.TrimPrefix(s[j+1:], "-"), "=")
+					prelude.WriteString("use " + mod + "; ")
+				}
 				break cluster // attached value
 			}
 		}
 		i = next
+	}
+	// perl -MLWP::Simple -e 'eval get(…)' is `use LWP::Simple; eval get(…)`:
+	// the modules a command line loads are part of the code it runs.
+	if prelude.Len() > 0 {
+		for k := range code {
+			code[k].s = prelude.String() + code[k].s
+		}
 	}
 	if len(code) == 0 && !stdin && i < len(argv) {
 		script = &argv[i]

@@ -76,13 +76,17 @@ func (b *wordBuilder) lookup(name string) (string, bool) {
 	case "HOME":
 		return b.w.home, b.w.home != ""
 	case "HISTFILE", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "APPDATA", "LOCALAPPDATA", "USERPROFILE",
-		"KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GNUPGHOME", "DOCKER_CONFIG", "CLOUDSDK_CONFIG", "NPM_CONFIG_USERCONFIG":
+		"KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "GNUPGHOME", "DOCKER_CONFIG", "CLOUDSDK_CONFIG", "NPM_CONFIG_USERCONFIG",
+		"GOOGLE_APPLICATION_CREDENTIALS", "NETRC", "PGPASSFILE", "GH_CONFIG_DIR", "AZURE_CONFIG_DIR", "TF_CLI_CONFIG_FILE", "CARGO_HOME", "GRADLE_USER_HOME":
 		// variables that name a home file: their default, the place a
 		// reader of them opens unless the user moved it
 		if b.w.home == "" {
 			return "", false
 		}
 		return b.w.home + homeVarDefaults[name], true
+	case "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_STATE":
+		// the runner's step files: RUNNER_TEMP/_runner_file_commands/KIND_GUID
+		return runnerFileDefaults[name], true
 	case "USER", "LOGNAME":
 		return b.w.user, b.w.user != ""
 	case "PWD":

@@ -156,6 +156,16 @@ type walker struct {
 	scopes  [16]scope // backing store for sub
 	nScopes int
 
+	// editor is the editor the environment names (SUDO_EDITOR, VISUAL or
+	// EDITOR, the first set in that order), for the programs that hand it
+	// a file (editorFile).
+	editor, editorVar string
+
+	// progLinks are paths made a link or a copy of a program (ln -s
+	// /bin/sh /tmp/x, cp /bin/bash /tmp/x): run by that path, the program
+	// is the one linked (progLink).
+	progLinks map[string]string
+
 	// dlFiles are absolute paths written with downloaded bytes.
 	dlFiles map[string]bool
 	// dlDirs are directories filled from a remote (git clone's

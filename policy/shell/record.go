@@ -66,6 +66,7 @@ func (w *walker) addEnv(name, val string, sc *scope) {
 		}
 	}
 	w.res.Env = append(w.res.Env, kv)
+	w.noteEditor(name, val)
 	w.envRun(name, val, sc)
 }
 

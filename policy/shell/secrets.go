@@ -168,6 +168,15 @@ var credPrograms = []credProgram{
 	{prog: "security", sub: []string{"export"}, note: "keychain items, private keys included", source: "https://attack.mitre.org/techniques/T1555/001/"},
 	{prog: "secret-tool", sub: []string{"lookup"}, note: "a libsecret item", source: srcLibS},
 	{prog: "secret-tool", sub: []string{"search"}, note: "matching libsecret items with their secrets", source: srcLibS},
+	{prog: "keyring", sub: []string{"get"}, note: "the OS keyring's password for a service (python keyring's CLI)", source: "https://pypi.org/project/keyring/"},
+	{prog: "keyctl", sub: []string{"print"}, note: "a kernel keyring key's payload", source: "https://man7.org/linux/man-pages/man1/keyctl.1.html"},
+	{prog: "keyctl", sub: []string{"pipe"}, note: "a kernel keyring key's payload", source: "https://man7.org/linux/man-pages/man1/keyctl.1.html"},
+	{prog: "keyctl", sub: []string{"read"}, note: "a kernel keyring key's payload", source: "https://man7.org/linux/man-pages/man1/keyctl.1.html"},
+	{prog: "dbus-send", argHas: []string{"getsecrets", "secret.item.getsecret"}, note: "the Secret Service (GNOME Keyring, KWallet) asked over D-Bus", source: "https://specifications.freedesktop.org/secret-service-spec/latest/"},
+	{prog: "gdbus", sub: []string{"call"}, argHas: []string{"getsecrets", "secret.item.getsecret"}, note: "the Secret Service asked over D-Bus", source: "https://specifications.freedesktop.org/secret-service-spec/latest/"},
+	{prog: "busctl", argHas: []string{"getsecrets"}, note: "the Secret Service asked over D-Bus", source: "https://specifications.freedesktop.org/secret-service-spec/latest/"},
+	{prog: "get-storedcredential", note: "a Windows Credential Manager entry (PowerShell CredentialManager)", source: "https://www.powershellgallery.com/packages/CredentialManager"},
+	{prog: "get-secret", note: "a SecretManagement vault's secret", source: "https://learn.microsoft.com/en-us/powershell/module/microsoft.powershell.secretmanagement/get-secret"},
 	{prog: "kwallet-query", flags: []string{"r", "read-password"}, note: "a KWallet entry", source: "https://invent.kde.org/utilities/kwalletmanager"},
 	{prog: "docker-credential-*", sub: []string{"get"}, note: "a registry credential", source: srcDCH},
 	{prog: "gpg", flags: []string{"export-secret-keys", "export-secret-subkeys"}, issuers: issNone, note: "secret keys exported", source: srcGPG},
@@ -191,6 +200,31 @@ var credPrograms = []credProgram{
 	{prog: "xclip", oneDash: true, flags: []string{"o", "out"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 	{prog: "xsel", oneDash: true, flags: []string{"o", "output"}, issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
 	{prog: "termux-clipboard-get", issuers: issNone, note: "the clipboard", source: "https://attack.mitre.org/techniques/T1115/"},
+}
+
+// credAPIs are the library calls of the interpreters' languages that open
+// a credential store and return a secret: the same sources as the keyring
+// and password-manager programs above, reached through code (python -c
+// "import keyring; print(keyring.get_password(…))"). Lower case; a needle
+// found in the code (with the module it belongs to, where the call
+// name alone is common) is the source. The 2025 npm worms and the infostealers
+// ATT&CK T1555 lists read these stores the same way.
+var credAPIs = []struct{ with, needle, name string }{
+	{"", "keyring.get_password(", "python keyring.get_password"},               // https://pypi.org/project/keyring/ (the OS keyring)
+	{"", "keyring.get_credential(", "python keyring.get_credential"},           // as get_password, with the user name
+	{"", "get_keyring().get_password(", "python keyring backend"},              // a backend asked directly
+	{"secretstorage", ".get_secret()", "python secretstorage item.get_secret"}, // https://secretstorage.readthedocs.io/ (libsecret over D-Bus)
+	{"", "win32cred.credread", "python win32cred.CredRead"},                    // Windows Credential Manager through pywin32
+	{"", "cryptunprotectdata", "DPAPI CryptUnprotectData"},                     // T1555.003: browser and vault secrets decrypted with the user's key
+	{"", "browser_cookie3", "python browser_cookie3"},                          // decrypts every browser's cookies (T1539)
+	{"", "pycookiecheat", "python pycookiecheat"},                              // decrypts Chrome's cookies with the keychain key
+	{"keytar", "getpassword(", "node keytar.getPassword"},                      // https://github.com/atom/node-keytar (VS Code, Electron apps)
+	{"keytar", "findpassword(", "node keytar.findPassword"},                    // as getPassword, any account
+	{"keytar", "findcredentials(", "node keytar.findCredentials"},              // every account of a service with its password
+	{"", "safestorage.decryptstring(", "electron safeStorage"},                 // an Electron app's stored secrets decrypted
+	{"keyring", ".getpassword()", "node @napi-rs/keyring Entry.getPassword"},
+	{"passwordvault", "retrieve", "Windows PasswordVault"},                    // Windows.Security.Credentials.PasswordVault.RetrieveAll/Retrieve
+	{"", "getnetworkcredential().password", "a stored credential's password"}, // PowerShell: a PSCredential's plain text
 }
 
 // passNonShow are pass and gopass subcommands that print no secret; any

@@ -18,10 +18,20 @@ var (
 		"urlretrieve", "lwp::", "getstore", "net::http", "open-uri", "uri.open", "file_get_contents('http",
 		`file_get_contents("http`, "curl_exec", "invoke-webrequest", "iwr ", "invoke-restmethod", "irm ",
 		"downloadstring", "downloadfile", "webclient", "start-bitstransfer", "fetch(", "http.get(", "https.get(",
-		"curl ", "wget ", "httpx.get", "aiohttp"}
+		"curl ", "wget ", "httpx.get", "aiohttp", "http::tiny", "mojo::useragent"}
 	codeRun = []string{"exec(", "exec ", "eval(", "eval ", "iex", "invoke-expression", "os.system", "subprocess",
 		"system(", "system ", "| sh", "|sh", "| bash", "|bash", "child_process", "execsync", "spawn", "popen",
-		"`", "runpy", "compile(", "load(", "loadstring", "instance_eval", "%x"}
+		"`", "runpy", "compile(", "load(", "loadstring", "instance_eval", "%x",
+		// node: eval handed as a callback, the Function constructor, the vm module
+		"(eval)", ",eval)", "new function(", "function(d)(", "runinthiscontext", "runinnewcontext", "runincontext",
+		"vm.script", "_compile("}
+	// nodeHTTP: node's http and https modules, loaded by require or import;
+	// their get and request download (require('https').get(u, …), h.get(u, …)).
+	nodeHTTP = []string{"require('https')", `require("https")`, "require('http')", `require("http")`,
+		"require('node:https')", `require("node:https")`, "require('node:http')", `require("node:http")`,
+		"from 'https'", `from "https"`, "from 'http'", `from "http"`, "from 'node:https'", `from "node:https"`,
+		"import('https')", `import("https")`, "require('axios')", `require("axios")`, "require('node-fetch')", `require("node-fetch")`,
+		"require('undici')", `require("undici")`, "require('got')", `require("got")`}
 )
 
 func containsAny(s string, words []string) bool {
@@ -52,7 +62,7 @@ func (w *walker) embedded(code argVal, sc *scope) flowBits {
 	if socket && containsAny(lc, codeProc) {
 		w.signal(SignalReverseShell, sc.detail())
 	}
-	if containsAny(lc, codeDownload) {
+	if containsAny(lc, codeDownload) || nodeDownload(lc) {
 		f |= flowDL | flowDownloader
 		w.sawDownload = true
 		if containsAny(lc, codeRun) {
@@ -63,6 +73,13 @@ func (w *walker) embedded(code argVal, sc *scope) flowBits {
 		w.signal(SignalForkBomb, sc.detail())
 	}
 	return f
+}
+
+// nodeDownload: code that loads an HTTP client module of node's and calls
+// its get or request (or the module itself: axios(u), got(u)).
+func nodeDownload(lc string) bool {
+	return containsAny(lc, nodeHTTP) && (strings.Contains(lc, ".get(") || strings.Contains(lc, ".request(") ||
+		strings.Contains(lc, "axios(") || strings.Contains(lc, "got(") || strings.Contains(lc, "fetch("))
 }
 
 // isForkLoop spots `fork while fork`, `while(1){fork}`, `while True: os.fork()`.

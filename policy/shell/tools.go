@@ -10,6 +10,7 @@ func (w *walker) git(c *cmdCtx) {
 	i := 1
 	sc := c.sc
 	var dirArg *argVal
+	execDir := ""
 	for i < len(argv) {
 		s := argv[i].s
 		if len(s) < 2 || s[0] != '-' {
@@ -37,6 +38,9 @@ func (w *walker) git(c *cmdCtx) {
 		case strings.HasPrefix(s, "--exec-path="):
 			// git runs its subcommands as DIR/git-SUB
 			w.execPath(argVal{s: s[len("--exec-path="):], dyn: argv[i].dyn}, sc)
+			if abs, ok := w.resolve(s[len("--exec-path="):], sc.dir); ok {
+				execDir = abs
+			}
 		case strings.HasPrefix(s, "--git-dir=") || strings.HasPrefix(s, "--work-tree="):
 			_, v, _ := strings.Cut(s, "=")
 			w.argPath(argVal{s: v, dyn: argv[i].dyn}, sc, accRW, true)
@@ -59,6 +63,15 @@ func (w *walker) git(c *cmdCtx) {
 	gc := &cmdCtx{prog: "git", argv: argv[i-1:], sc: sc, in: c.in}
 	if sub == "" {
 		return
+	}
+	if execDir != "" {
+		// git SUB runs EXEC_PATH/git-SUB with the rest of the arguments
+		// when SUB is not built in: a program linked there runs as itself
+		prog := path.Join(execDir, "git-"+sub)
+		if w.progLinks[prog] != "" {
+			w.classify(append([]argVal{{s: prog}}, gc.argv[1:]...), sc, c.in)
+			return
+		}
 	}
 	if gitModelled.has(sub) {
 		c.modelled = true

@@ -74,6 +74,7 @@ func (w *walker) sudo(c *cmdCtx) ([]argVal, flow) {
 		for _, a := range argv[i:] {
 			w.argPath(a, c.sc, AccessRead|AccessWrite, true)
 		}
+		w.runEditor(argv[i:], c)
 		return nil, flow{}
 	}
 	if noCmd {
