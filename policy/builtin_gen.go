@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "4b0ffd0199e3654d3cd1d912c1bad66464c4ce77286b9b8f7a76e9018b1fa1d4"
+const builtinDigest = "c83f5f2e82c98d3e2a8d20c5c5b704277c340450a526b40fcaa6f8cac9eda86a"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -1109,7 +1109,7 @@ var builtinForbids = []rawRule{
 	{ID: "persist.gitconfig-global", Command: rawCommands{{Program: strList{"git"},
 		Subcommand: strList{"config"},
 		Flags:      strList{"global|system"},
-		Args:       strList{"*.*"},
+		Args:       strList{"*.*", "*.*/**"},
 		Unless:     strList{"get|get-all|get-regexp|get-urlmatch|list|l|show-origin|show-scope"},
 		MinArgs:    2,
 	},
@@ -1118,7 +1118,7 @@ var builtinForbids = []rawRule{
 	{ID: "secrets.flow-unknown-issuer", Flow: &rawFlow{From: strList{"secret"},
 		To: strList{"host-unknown-issuer", "agent", "written", "label"},
 	},
-		Action: "ask", Reason: "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)", line: 1550},
+		Action: "ask", Reason: "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)", line: 1554},
 }
 
 var builtinIndicators = []rawIndicator{

@@ -2,7 +2,7 @@
 
 package policy
 
-const compiledDigest = "4b0ffd0199e3654d3cd1d912c1bad66464c4ce77286b9b8f7a76e9018b1fa1d4"
+const compiledDigest = "c83f5f2e82c98d3e2a8d20c5c5b704277c340450a526b40fcaa6f8cac9eda86a"
 
 // compiledForbids holds, at the index of each built-in forbid, the rule
 // compiled once for all, or nil where a ${variable} makes it the call's.
@@ -10119,6 +10119,9 @@ var compiledForbids = [...]*Rule{
 			args: []argPattern{argPattern{p: PathPattern{pattern: "*.*",
 				alts: []string{"*.*"},
 			},
+			}, argPattern{p: PathPattern{pattern: "*.*/**",
+				alts: []string{"*.*/**"},
+			},
 			}},
 		}},
 		progs:    progFilter{bloom: [8]uint64{0, 70368744177664, 1125899906842624, 0, 0, 0, 0, 0}},
@@ -10128,7 +10131,7 @@ var compiledForbids = [...]*Rule{
 		Reason:   "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)",
 		Action:   1,
 		File:     "built-in forbids",
-		Line:     1550,
+		Line:     1554,
 		flows:    []string{"host-unknown-issuer", "agent", "written", "label"},
 		hasFacts: true,
 	},
