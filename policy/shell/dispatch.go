@@ -267,6 +267,9 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		return nil, w.shell(c)
 	}
 	if interps()[c.prog] != nil {
+		if inner := pythonModuleCommand(c); inner != nil {
+			return inner, flow{}
+		}
 		return nil, w.interpreter(c)
 	}
 	return nil, w.command(c)

@@ -347,7 +347,7 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 		}
 		f.bits &^= flowSecret
 		return f
-	case resolvers.has(prog):
+	case resolvers.has(prog) && src == 0: // getent shadow prints hashes, it resolves no name
 		if args != 0 {
 			named := false
 			for _, a := range c.argv[1:] {

@@ -13,6 +13,7 @@ type interpArgs struct {
 	inplace bool     // the file arguments are edited in place (perl -i)
 	stdin   bool     // the program comes from stdin
 	module  bool     // a module runs (python -m), not a script file
+	modName argVal   // the module python -m runs
 }
 
 // interp is how one interpreter reads its arguments: an option table
@@ -169,6 +170,29 @@ func (w *walker) pythonSiteDir(argv []argVal, code []argVal) string {
 	return ""
 }
 
+// pythonModuleCommand: `python -m M ARGS…` runs what M's console script
+// runs (python -m pip is pip, python -m keyring is keyring), so the rest is
+// the command `M ARGS…`, judged as that program. A dotted module
+// (http.server, json.tool) has no program of its name and stays python's,
+// and so does site, whose printed directory the interpreter models
+// (pythonSiteDir).
+func pythonModuleCommand(c *cmdCtx) []argVal {
+	if c.prog != "python" {
+		return nil
+	}
+	a := pythonArgs(c)
+	if !a.module || a.rest > len(c.argv) {
+		return nil
+	}
+	m := a.modName
+	if m.dyn || m.s == "" || m.s == "site" || strings.ContainsAny(m.s, "./\\") || strings.HasPrefix(m.s, "-") {
+		return nil
+	}
+	inner := make([]argVal, 0, len(c.argv)-a.rest+1)
+	inner = append(inner, argVal{s: m.s})
+	return append(inner, c.argv[a.rest:]...)
+}
+
 // attachedOrNext returns the value of the option at argv[i][j]: the rest of
 // the cluster or the next argument, and the index after it.
 func attachedOrNext(argv []argVal, i, j int) (argVal, int) {
@@ -227,6 +251,7 @@ func pythonArgs(c *cmdCtx) interpArgs {
 	var script *argVal
 	rest := -1
 	inplace, stdin, module := false, false, false
+	var modName argVal
 	i := 1
 py:
 	for i < len(argv) {
@@ -256,7 +281,7 @@ py:
 				if s[j] == 'c' {
 					code = append(code, v)
 				} else {
-					module = true
+					module, modName = true, v
 				}
 				i = next
 				rest = next
@@ -273,7 +298,7 @@ py:
 		script = &argv[i]
 		rest = i + 1
 	}
-	return interpArgs{code, script, rest, inplace, stdin, module}
+	return interpArgs{code: code, script: script, rest: rest, inplace: inplace, stdin: stdin, module: module, modName: modName}
 }
 
 // perlArgs reads perl's and ruby's command line: -e (perl also -E) is
@@ -345,7 +370,7 @@ func perlArgs(c *cmdCtx) interpArgs {
 	} else {
 		rest = i
 	}
-	return interpArgs{code, script, rest, inplace, stdin, module}
+	return interpArgs{code: code, script: script, rest: rest, inplace: inplace, stdin: stdin, module: module}
 }
 
 // nodeArgs reads node's, deno's and bun's command line: -e/-p is code
@@ -401,7 +426,7 @@ func nodeArgs(c *cmdCtx) interpArgs {
 		script = &argv[i]
 		rest = i + 1
 	}
-	return interpArgs{code, script, rest, inplace, stdin, module}
+	return interpArgs{code: code, script: script, rest: rest, inplace: inplace, stdin: stdin, module: module}
 }
 
 // evalFlagArgs reads the command line of an interpreter whose -e, -c,
@@ -434,5 +459,5 @@ func evalFlagArgs(c *cmdCtx) interpArgs {
 		script = &argv[i]
 		rest = i + 1
 	}
-	return interpArgs{code, script, rest, inplace, stdin, module}
+	return interpArgs{code: code, script: script, rest: rest, inplace: inplace, stdin: stdin, module: module}
 }
