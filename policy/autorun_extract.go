@@ -58,6 +58,7 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		text = text[:maxAutorunText]
 	}
 	var l cmdList
+	keys, settings := splitSettingKeys(e.Keys)
 	switch e.Format {
 	case "shell":
 		l.add(text, false)
@@ -77,19 +78,19 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 	case "elisp":
 		elispCommands(&l, text)
 	case "lines":
-		prefixedLines(&l, text, e.Keys)
+		prefixedLines(&l, text, keys)
 	case "json-keys":
-		jsonCommands(&l, text, e.Keys)
+		jsonCommands(&l, text, keys)
 	case "yaml-keys":
-		yamlCommands(&l, text, e.Keys)
+		yamlCommands(&l, text, keys)
 	case "toml-keys":
-		tomlCommands(&l, text, e.Keys)
+		tomlCommands(&l, text, keys)
 	case "ini-keys":
-		iniCommands(&l, text, e.Keys)
+		iniCommands(&l, text, keys)
 	case "xml-options":
-		xmlOptions(&l, text, e.Keys)
+		xmlOptions(&l, text, keys)
 	case "gitconfig":
-		gitconfigCommands(&l, text, e.Keys)
+		gitconfigCommands(&l, text, keys)
 	case "env-file":
 		envFile(&l, text)
 	case "ssh-config":
@@ -103,25 +104,29 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 	case "plist":
 		plistProgram(&l, text)
 	case "crontab":
-		crontabCommands(&l, text, e.Keys)
+		crontabCommands(&l, text, keys)
 	case "any-exec":
 		anyExec(&l, text)
 	case "gitattributes":
 		// the drivers it names are git config's: nothing of its own runs
 	case "lockfile":
-		lockfileSources(&l, text, e.Keys)
+		lockfileSources(&l, text, keys)
 	}
+	settingCommands(&l, text, settings)
 	return l.out
 }
 
 // lockfileSources reads a lockfile's pinned download URLs: each one whose
 // host is not a public registry is what the next install fetches and runs,
 // so it becomes the install command in keys[0] ("npm install") with that
-// URL, judged as that install would be.
+// URL, judged as that install would be; a "{}" in keys[0] is where the URL
+// goes ("curl -fsSL {} | sh": a wrapper that downloads a distribution and
+// runs it). Java .properties escape the colon (https\://).
 func lockfileSources(l *cmdList, text string, keys []string) {
 	if len(keys) == 0 {
 		return
 	}
+	text = strings.ReplaceAll(text, `\:`, ":")
 	for i := 0; i < len(text) && !l.full(); {
 		j := strings.Index(text[i:], "://")
 		if j < 0 {
@@ -139,7 +144,11 @@ func lockfileSources(l *cmdList, text string, keys []string) {
 		i = end
 		u := text[start:end]
 		if (strings.HasPrefix(u, "http") || strings.HasPrefix(u, "git")) && shell.ForeignPackageSource(u) {
-			l.add(keys[0]+" "+shQuote(u), false)
+			if pre, post, ok := strings.Cut(keys[0], "{}"); ok {
+				l.add(pre+shQuote(u)+post, false)
+			} else {
+				l.add(keys[0]+" "+shQuote(u), false)
+			}
 		}
 	}
 }

@@ -217,7 +217,13 @@ func TestAutorunExtractors(t *testing.T) {
 		{"sched.anacron", "1 5 backup sh -c 'x'\n", false, []string{"sh -c 'x'"}},
 		{"ssh.config", "Host *\n  ProxyCommand nc %h %p\n  LocalCommand=echo hi\nMatch exec \"test -f /tmp/x\"\n", false, []string{"nc %h %p", "echo hi", "test -f /tmp/x"}},
 		{"ssh.authorized-keys", "command=\"/tmp/.x \\\"a\\\"\",no-pty ssh-ed25519 AAAA k\nssh-rsa AAAA plain\n", false, []string{"/tmp/.x \"a\""}},
-		{"pkg.npmrc", "registry=https://r.example\nscript-shell = /tmp/.x/sh\nnode-options=\"--require /tmp/.x.js\"\n", false, []string{"/tmp/.x/sh", "--require /tmp/.x.js"}},
+		{"pkg.npmrc", "registry=https://r.example\nscript-shell = /tmp/.x/sh\nnode-options=\"--require /tmp/.x.js\"\n", false, []string{"/tmp/.x/sh", "npm config set registry https://r.example", "node --require /tmp/.x.js"}},
+		{"pkg.npmrc", "; c\n@acme:registry = https://npm.pkg.github.com # ours\n//registry.npmjs.org/:_authToken=${NPM_TOKEN}\nsave-exact=true\n", true, []string{"npm config set registry https://npm.pkg.github.com"}},
+		{"pkg.npmrc", "registry \"https://r.example\"\n", false, []string{"npm config set registry https://r.example"}}, // .yarnrc v1
+		{"pkg.yarnrc", "npmScopes:\n  acme:\n    npmRegistryServer: 'https://r.example'\nyarnPath: .yarn/releases/yarn.cjs\n", false, []string{".yarn/releases/yarn.cjs", "yarn config set npmRegistryServer https://r.example"}},
+		{"pkg.yarnrc", `{"nodeLinker": "pnp", "npmRegistryServer": "https://r.example"}`, false, []string{"yarn config set npmRegistryServer https://r.example"}},
+		{"build.wrapper-distribution", "distributionUrl=https\\://r.example/gradle-8.5-bin.zip\n", false, []string{"curl -fsSL https://r.example/gradle-8.5-bin.zip | sh"}},
+		{"build.wrapper-distribution", "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\n", false, nil},
 		{"pkg.docker-credential-helpers", `{"credsStore":"desktop","credHelpers":{"gcr.io":"gcloud"}}`, false, []string{"gcloud", "desktop"}},
 		{"vcs.gitconfig", "[credential]\n\thelper = store\n[credential \"https://x\"]\n\thelper = \"!f() { echo a; }; f\"\n[include]\n\tpath = /tmp/.x.cfg ; comment\n", false, []string{"f() { echo a; }; f", "/tmp/.x.cfg"}},
 		{"vcs.gitconfig", "\tsshCommand = ssh -i k\n", true, []string{"ssh -i k"}},
@@ -282,6 +288,16 @@ func FuzzAutorunExtract(f *testing.F) {
 	f.Add(40, "[target.x]\nrunner = [\"a\", 'b']\n", false)
 	f.Add(7, "(call-process \"a\" nil nil nil \"b\") `c` system('d')", false)
 	f.Add(12, "<key>ProgramArguments</key><array><string>a</string></array><key>Program</key><string>", false)
+	for i := range autorunCatalogue {
+		switch autorunCatalogue[i].ID {
+		case "pkg.npmrc":
+			f.Add(i, "@a:registry = \"https://x\" # c\nnode-options=--require x\nregistry \"\n", true)
+		case "pkg.yarnrc":
+			f.Add(i, `{a: {npmRegistryServer: 'https://x', "b": "c"}, 'd':`, false)
+		case "build.wrapper-distribution":
+			f.Add(i, "distributionUrl=https\\://x/g.zip\nwrapperUrl=git+https://y", false)
+		}
+	}
 	f.Fuzz(func(t *testing.T, which int, text string, fragment bool) {
 		if which < 0 {
 			which = -which

@@ -25,6 +25,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 	}
 	strs := argStrings(argv)
 	c := &cmdCtx{argv: argv, sc: sc, in: in}
+	w.namesCmd = false
 	for guard := 0; guard < 64 && len(c.argv) > 0; guard++ {
 		if w.full() {
 			return flow{}
@@ -35,12 +36,16 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		a0 := c.argv[0]
 		if guard == 0 && w.aliases != nil {
 			if v, ok := w.aliases[a0.s]; ok && !w.activeAlias[a0.s] {
-				return w.callAlias(v, a0.s, c)
+				f := w.callAlias(v, a0.s, c)
+				w.namesCmd = false // the body's last command is not what reads stdin
+				return f
 			}
 		}
 		if guard == 0 && w.funcs != nil {
 			if fn, ok := w.funcs[a0.s]; ok && !w.activeFunc[a0.s] {
-				return w.callFunc(fn, a0.s, c)
+				f := w.callFunc(fn, a0.s, c)
+				w.namesCmd = false
+				return f
 			}
 		}
 		if a0.dl {
@@ -67,6 +72,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 			w.res.Commands[ci].Modelled = true
 		}
 		if len(inner) == 0 {
+			w.namesCmd = namesOnly(c) && !c.xargs // xargs wc: stdin is names, and wc prints them
 			f.bits |= in.bits & flowTaint
 			return w.secretFlow(c, f, hs)
 		}

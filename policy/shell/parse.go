@@ -191,6 +191,10 @@ type walker struct {
 
 	pathSeen map[pathKey]bool
 	mode     pathMode // shape of the paths being recorded (tree, names)
+	// namesCmd: the last simple command classified reads its input only
+	// for names or metadata (namesOnly): a file redirected into its
+	// stdin reaches the output as a count, not as content
+	namesCmd bool
 	hostSeen map[string]bool
 
 	// deferred output process substitutions >(…) of the word being evaluated.

@@ -14,7 +14,9 @@ const SignalPackageSource Signal = "package-source"
 var publicRegistries = set("registry.npmjs.org", "registry.yarnpkg.com", "pypi.org", "pypi.python.org",
 	"files.pythonhosted.org", "proxy.golang.org", "sum.golang.org", "rubygems.org", "index.rubygems.org",
 	"crates.io", "index.crates.io", "static.crates.io", "api.nuget.org", "repo.maven.apache.org", "repo1.maven.org",
-	"conda.anaconda.org", "repo.anaconda.com", "jsr.io", "registry.bower.io", "repo.packagist.org", "packagist.org")
+	"conda.anaconda.org", "repo.anaconda.com", "jsr.io", "registry.bower.io", "repo.packagist.org", "packagist.org",
+	// the build tools' own distributions, which their wrappers download and run
+	"services.gradle.org", "downloads.gradle.org")
 
 // packageSource records a setting of where a package manager gets its
 // packages (the registry, index or proxy it downloads code from and runs

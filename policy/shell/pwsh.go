@@ -108,6 +108,7 @@ var psSpecs = map[string]psSpec{
 	"import-csv":              {vals: []string{"path", "literalpath", "delimiter", "encoding", "header"}, pos: []string{"path"}},
 	"import-clixml":           {vals: []string{"path", "literalpath"}, pos: []string{"path"}},
 	"get-filehash":            {vals: []string{"path", "literalpath", "algorithm"}, pos: []string{"path"}},
+	"test-path":               {vals: []string{"path", "literalpath", "pathtype", "filter", "include", "exclude", "olderthan", "newerthan"}, pos: []string{"path"}},
 	"select-string":           {vals: []string{"pattern", "path", "literalpath", "include", "exclude", "encoding", "context"}, pos: []string{"pattern", "path"}},
 	"set-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
 	"add-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
@@ -285,6 +286,13 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 			return "printenv " + strings.ToUpper(strings.Trim(l[4:], `\/`)), false
 		}
 		b = "cat " + src
+	case "test-path":
+		// whether the path exists: test -e, which opens nothing
+		src := p("path")
+		if src == "" {
+			src = p("literalpath")
+		}
+		return strings.TrimSpace("test -e " + src), false
 	case "set-location":
 		dst := p("path")
 		if dst == "" {
@@ -1080,20 +1088,23 @@ func psRegKey(w string) string {
 }
 
 // pwshCode is PowerShell code a command hands to powershell or pwsh: kept
-// as embedded code, and walked as its bash translation.
-func (w *walker) pwshCode(code argVal, sc *scope) flowBits {
-	bits := w.embedded(code, sc)
+// as embedded code, and walked as its bash translation. whole reports that every command of the code was translated and
+// walked, so the words of the command that hands it over are modelled (a
+// path in a string Write-Output prints is data).
+func (w *walker) pwshCode(code argVal, sc *scope) (bits flowBits, whole bool) {
 	tr, complete := translatePS(code.s, w.home)
+	whole = complete && !code.dyn && !code.dl
+	bits = w.embeddedCode(code, sc, !whole)
 	if tr != "" {
 		bits |= w.evalProgram(tr, sc).bits
 	}
-	if complete && !code.dyn && !code.dl {
+	if whole {
 		// every command was read: its facts are the translation's, and
 		// a path in the text is not opened by any other (a public key
 		// read by Get-Content is a read, not any access)
 		w.res.Inert = append(w.res.Inert, code.s)
 	}
-	return bits
+	return bits, whole
 }
 
 // psHarmlessEmpty: statements that translate to nothing and do nothing a

@@ -20,10 +20,30 @@ func (w *walker) withMode(m pathMode) func() {
 // the public half (age-keygen -y).
 func namesOnly(c *cmdCtx) bool {
 	switch c.prog {
-	case "ls", "dir", "vdir", "stat", "du", "tree", "exa", "eza", "lsd", "lsattr", "getfacl", "namei":
+	case "ls", "dir", "vdir", "stat", "exa", "eza", "lsd", "lsattr", "getfacl", "namei":
 		return true
+	case "wc", "du":
+		// counts and sizes; but the names read from a --files0-from file
+		// come back in the output (and in its error messages)
+		return !longOpt(c.argv, "--files0-from", 3)
+	case "tree":
+		// --fromfile prints a listing read from the files (or stdin)
+		return !longOpt(c.argv, "--fromfile", 6) && !longOpt(c.argv, "--fromtabfile", 6)
 	case "age-keygen":
 		return hasArg(c.argv, "-y")
+	}
+	return false
+}
+
+// longOpt reports whether argv holds the long option long, or an
+// abbreviation of it of at least min bytes as getopt_long takes
+// (--files0 for --files0-from), with or without "=value".
+func longOpt(argv []argVal, long string, min int) bool {
+	for _, a := range argv[1:] {
+		name, _, _ := strings.Cut(a.s, "=")
+		if len(name) >= min && strings.HasPrefix(long, name) {
+			return true
+		}
 	}
 	return false
 }

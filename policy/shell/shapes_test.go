@@ -26,6 +26,17 @@ func TestPathShapes(t *testing.T) {
 		{`ls ~/.ssh | xargs -I{} cat ~/.ssh/{}`, []want{{path: testHome + "/.ssh/*", glob: true}}},
 		{`python3 -c "from pathlib import Path; print((Path.home() / '.ssh' / 'id_rsa').read_text())"`, []want{{path: testHome + "/.ssh/id_rsa"}}},
 		{`node --env-file=.env -e 'console.log(process.env)'`, []want{{path: testCwd + "/.env"}}},
+		// counts and sizes: wc's operands, and a file redirected into a names-only program's stdin
+		{`wc -c ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa", names: true}}},
+		{`wc -l < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa", names: true}}},
+		{`timeout 5 wc -c < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa", names: true}}},
+		// but not names a program reads from the file and prints back, nor stdin another reader takes
+		{`wc --files0=- < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa"}}},
+		{`du --files0-from ~/.netrc`, []want{{path: testHome + "/.netrc"}}},
+		{`tree --fromfile ~/.netrc`, []want{{path: testHome + "/.netrc"}}},
+		{`xargs wc < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa"}}},
+		{`f() { cat; wc -c; }; f < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa"}}},
+		{`{ wc -c; cat; } < ~/.ssh/id_rsa`, []want{{path: testHome + "/.ssh/id_rsa"}}},
 	} {
 		r := Parse(c.src, testCwd, testHome, "u")
 		for _, w := range c.want {

@@ -168,7 +168,9 @@ func (w *walker) powershell(c *cmdCtx) flow {
 				if code.s == "-" {
 					return w.stdinSink(c, flowInterpSink)
 				}
-				f.bits |= w.pwshCode(code, c.sc)
+				bits, whole := w.pwshCode(code, c.sc)
+				f.bits |= bits
+				c.modelled = whole
 				return f
 			case name == "e" || name == "ec" || len(name) >= 2 && strings.HasPrefix("encodedcommand", name):
 				if i+1 < len(argv) {
@@ -176,7 +178,9 @@ func (w *walker) powershell(c *cmdCtx) flow {
 					if dec, ok := decodePSBase64(code.s); ok {
 						code.s = dec
 					}
-					f.bits |= w.pwshCode(code, c.sc)
+					bits, whole := w.pwshCode(code, c.sc)
+					f.bits |= bits
+					c.modelled = whole
 				}
 				return f
 			case name == "f" || len(name) >= 2 && strings.HasPrefix("file", name):
@@ -199,7 +203,9 @@ func (w *walker) powershell(c *cmdCtx) flow {
 		if strings.HasSuffix(strings.ToLower(s), ".ps1") {
 			return w.runScript(c, argv[i])
 		}
-		f.bits |= w.pwshCode(joinArgs(argv[i:]), c.sc)
+		bits, whole := w.pwshCode(joinArgs(argv[i:]), c.sc)
+		f.bits |= bits
+		c.modelled = whole
 		return f
 	}
 	return w.stdinSink(c, flowInterpSink)

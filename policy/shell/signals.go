@@ -47,11 +47,21 @@ func containsAny(s string, words []string) bool {
 // shells, download-and-run and fork bombs in it. It returns flow bits: a
 // program that downloads writes downloaded bytes.
 func (w *walker) embedded(code argVal, sc *scope) flowBits {
+	return w.embeddedCode(code, sc, true)
+}
+
+// embeddedCode is embedded; fold says whether the paths the code's
+// literals build are recorded (not when a complete translation of the
+// code was walked instead: its commands say what opens which path, and
+// a path in a string it only prints is data).
+func (w *walker) embeddedCode(code argVal, sc *scope, fold bool) flowBits {
 	if strings.TrimSpace(code.s) == "" {
 		return 0
 	}
 	w.addEmbedded(code.s)
-	w.foldedPaths(code.s, sc)
+	if fold {
+		w.foldedPaths(code.s, sc)
+	}
 	if code.dl {
 		w.signal(SignalDownloadExec, sc.detail())
 	}

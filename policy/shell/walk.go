@@ -102,8 +102,12 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 		}
 	}
 	var f flow
+	names := false
 	if st.Cmd != nil {
+		w.namesCmd = false
 		f = w.walkCommand(st.Cmd, sc, in, st)
+		_, call := st.Cmd.(*syntax.CallExpr)
+		names = call && w.namesCmd
 	}
 	if st.Background && f.hasText {
 		f = flow{bits: f.bits}
@@ -111,6 +115,14 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 	saveDeferred := len(w.deferred)
 	out := false
 	for _, r := range st.Redirs {
+		if names && r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
+			// wc -c < FILE: the file is the input of a program that
+			// prints only its size (or ignores stdin: ls, stat)
+			restore := w.withMode(modeNames)
+			out = w.redirect(r, sc, f, stdinRedir) || out
+			restore()
+			continue
+		}
 		out = w.redirect(r, sc, f, stdinRedir) || out
 	}
 	if out {
