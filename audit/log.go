@@ -29,6 +29,19 @@ var ErrCheckpoint = errors.New("audit: record written but checkpoint not updated
 // next due anchor (or `airlock verify --anchor`) covers them.
 var ErrAnchor = errors.New("audit: record written but not anchored")
 
+// SignRequiredError is OpenWith's error when Options.Sign requires signing
+// and its configuration cannot be loaded (Err says why).
+type SignRequiredError struct {
+	Mode string
+	Err  error
+}
+
+func (e *SignRequiredError) Error() string {
+	return "audit: open: signing with " + e.Mode + " is required and cannot be set up: " + e.Err.Error()
+}
+
+func (e *SignRequiredError) Unwrap() error { return e.Err }
+
 // FsyncEnv names the environment variable that says when Append fsyncs:
 // "critical" (the default, also for any unknown value) fsyncs appends that
 // hold a record worth surviving a power cut: a decision or effect of block,
@@ -79,6 +92,11 @@ type Options struct {
 	Getenv func(string) string
 	// AnchorDir overrides AIRLOCK_ANCHOR_DIR when not empty.
 	AnchorDir string
+	// Sign, when not empty ("hmac" or "ed25519"), is the signing mode
+	// whatever AIRLOCK_SIGN says (a managed policy's requirement). Then a
+	// signing configuration that cannot be loaded fails OpenWith itself:
+	// the caller required signing, and no record may be written without.
+	Sign string
 }
 
 // Open prepares home for appending: it creates the directory (0700) if it
@@ -97,10 +115,7 @@ func Open(home string) (*Log, error) {
 // handle audit failures. With an anchor directory it also reads (or
 // creates) install.id for HomeID.
 func OpenWith(home string, o Options) (*Log, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := withSign(o.Getenv, o.Sign)
 	if home == "" {
 		return nil, errors.New("audit: open: empty home directory")
 	}
@@ -124,6 +139,10 @@ func OpenWith(home string, o Options) (*Log, error) {
 		l.anchorDir = getenv(AnchorDirEnv)
 	}
 	if l.sign, l.signErr = LoadSignConfig(home, getenv); l.signErr != nil {
+		if o.Sign != "" {
+			_ = lf.Close()
+			return nil, &SignRequiredError{Mode: o.Sign, Err: l.signErr}
+		}
 		l.signErr = fmt.Errorf("audit: append: signing: %w", l.signErr)
 	}
 	if l.anchorDir != "" {

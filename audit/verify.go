@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/agentairlock/airlock/internal/textsafe"
@@ -140,10 +139,7 @@ func Verify(home string) (*Report, error) {
 // VerifyWith is Verify with explicit options; see verify_sign.go for what
 // signatures and anchors add.
 func VerifyWith(home string, o VerifyOptions) (*Report, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := withSign(o.Getenv, o.Sign)
 	// A signing configuration that cannot be loaded (an unknown mode, an
 	// unreadable or malformed key) is a finding, not an I/O failure: the
 	// signatures cannot be checked, which must not read as intact.

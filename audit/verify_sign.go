@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -63,6 +64,26 @@ type VerifyOptions struct {
 	Getenv func(string) string
 	// AnchorDir overrides AIRLOCK_ANCHOR_DIR when not empty.
 	AnchorDir string
+	// Sign, when not empty, is the signing mode the log is checked for
+	// whatever AIRLOCK_SIGN says (a managed policy's requirement).
+	Sign string
+}
+
+// withSign is getenv (os.Getenv when nil) with AIRLOCK_SIGN read as sign
+// when sign is not empty.
+func withSign(getenv func(string) string, sign string) func(string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if sign == "" {
+		return getenv
+	}
+	return func(k string) string {
+		if k == SignEnv {
+			return sign
+		}
+		return getenv(k)
+	}
 }
 
 // sigCheck is the signing state of one Verify walk.

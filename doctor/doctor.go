@@ -95,7 +95,7 @@ func Run(o Options) *report {
 	}
 	r := &report{}
 	r.add(checkPolicy(o))
-	r.add(checkAudit(o.Env.AirlockHome))
+	r.add(checkAudit(o.Env.AirlockHome, auditOptions(o)))
 	setupChecks, unwired := checkSetup(o)
 	r.NothingWired = unwired
 	for _, c := range setupChecks {
@@ -139,6 +139,7 @@ func checkPolicy(o Options) Check {
 		if t := p.ManagedExport(); len(t) > 0 {
 			c.Items = append(c.Items, "export targets of the managed policy: "+strings.Join(t, ", ")+" (airlock forward with no --target ships there)")
 		}
+		c.Items = append(c.Items, AuditNotes(p, o.Getenv)...)
 	}
 	if p.ModeFromEnv != "" {
 		c.Items = append(c.Items, "mode set by AIRLOCK_MODE="+p.ModeFromEnv)
@@ -157,7 +158,18 @@ func checkPolicy(o Options) Check {
 	return c
 }
 
-func checkAudit(home string) Check {
+// auditOptions are what the log is verified with: the managed policy's
+// audit requirement over the environment's, when the policy loads (when
+// it does not, the policy check says so).
+func auditOptions(o Options) audit.VerifyOptions {
+	p, err := policy.LoadEnv(o.Env, o.Workspace)
+	if err != nil {
+		p = nil
+	}
+	return VerifyOptions(p, "")
+}
+
+func checkAudit(home string, vo audit.VerifyOptions) Check {
 	c := Check{Name: "audit log"}
 	if home == "" {
 		return Check{Name: "audit log", Status: fail, Detail: "no Airlock home", Fix: "set AIRLOCK_HOME or HOME"}
@@ -167,7 +179,7 @@ func checkAudit(home string) Check {
 	} else {
 		// Verified even without audit.jsonl: a started chain whose log was
 		// deleted is a finding (audit.GenesisFile), not "nothing yet".
-		rep, err := audit.Verify(home)
+		rep, err := audit.VerifyWith(home, vo)
 		switch {
 		case err != nil:
 			c.Status, c.Detail = fail, "cannot verify: "+err.Error()

@@ -26,7 +26,7 @@ func TestAuditCheckFailsOnFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if c := checkAudit(home); c.Status != OK {
+	if c := checkAudit(home, audit.VerifyOptions{}); c.Status != OK {
 		t.Fatalf("with room: %+v", c)
 	}
 	before, err := os.ReadFile(filepath.Join(home, audit.LogFile))
@@ -36,7 +36,7 @@ func TestAuditCheckFailsOnFullDisk(t *testing.T) {
 	filler := filepath.Join(filepath.Dir(home), "filler")
 	fulldisk.Fill(t, filler)
 
-	c := checkAudit(home)
+	c := checkAudit(home, audit.VerifyOptions{})
 	if c.Status != fail || !strings.Contains(strings.Join(c.Items, "\n"), "the disk is full") || !strings.Contains(c.Fix, "free space") {
 		t.Fatalf("on a full disk: %+v", c)
 	}
@@ -54,7 +54,7 @@ func TestAuditCheckFailsOnFullDisk(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	if c := checkAudit(home); c.Status != OK {
+	if c := checkAudit(home, audit.VerifyOptions{}); c.Status != OK {
 		t.Fatalf("after freeing space: %+v", c)
 	}
 }

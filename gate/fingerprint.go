@@ -40,6 +40,9 @@ func ConfigOf(source string, p *policy.Policy, env home.Env, extra ...string) Co
 		c.Lines = append(c.Lines, "profile "+p.Source)
 	}
 	c.Lines = append(c.Lines, "mode "+p.Mode.String())
+	if req := p.ManagedAudit(); req.Required() {
+		c.Lines = append(c.Lines, "managed-audit "+req.String())
+	}
 	for _, v := range home.WeakeningVars {
 		if val := getenv(env)(v); val != "" {
 			c.Lines = append(c.Lines, v+"="+val)

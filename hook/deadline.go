@@ -3,10 +3,12 @@ package hook
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 )
 
@@ -146,7 +148,9 @@ func recordTimeout(o Options, failOpen bool, cause error, wg *sync.WaitGroup) {
 		if err != nil {
 			return
 		}
-		log, err := audit.Open(env.AirlockHome)
+		// as the managed layer requires (signed, anchored), if it loads
+		wd, _ := os.Getwd()
+		log, err := gate.OpenLogEnv(env, wd)
 		if err != nil {
 			return
 		}

@@ -213,19 +213,21 @@ func Run(o Options) (code int) {
 	if err != nil {
 		return fail(o, failOpen || post, err)
 	}
-	log, err := audit.Open(env.AirlockHome)
+	// the policy first: the managed layer says how the log is written
+	// (signed, anchored) before its first record
+	p, perr := policy.LoadEnv(env, ev.Cwd)
+	log, err := openLog(env, p)
 	if err != nil {
-		return fail(o, failOpen || post, fmt.Errorf("AIRLOCK_HOME %s is unusable: %w", env.AirlockHome, err))
+		return fail(o, failOpen || post, err)
 	}
 	if post {
-		return recordOutcome(o, ad, log, env, ev)
+		return recordOutcome(o, ad, log, env, ev, p, perr)
 	}
-	p, err := policy.LoadEnv(env, ev.Cwd)
-	if err != nil {
+	if perr != nil {
 		_, _ = log.Append(audit.Record{Event: "hook_error", Source: "hook", Session: ev.Session, Tool: ev.Tool,
 			Agent: agentField(ev), AgentTool: ev.AgentTool,
-			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(err.Error())})
-		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", err))
+			Decision: "block", Effective: effectiveOnFailure(failOpen), Reason: oneLine(perr.Error())})
+		return fail(o, failOpen, fmt.Errorf("the policy did not load: %w", perr))
 	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv}),
@@ -338,14 +340,23 @@ func writeJSON(w io.Writer, v any) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
-func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Event) int {
+// openLog opens the audit log as p's managed layer requires (p nil: a
+// policy that did not load, as the environment says).
+func openLog(env home.Env, p *policy.Policy) (*audit.Log, error) {
+	log, err := gate.OpenLog(env.AirlockHome, p, env.Getenv)
+	if err != nil && !errors.Is(err, gate.ErrAuditRequirement) {
+		err = fmt.Errorf("AIRLOCK_HOME %s is unusable: %w", env.AirlockHome, err)
+	}
+	return log, err
+}
+
+func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Event, p *policy.Policy, err error) int {
 	r := audit.Record{Event: "outcome", Source: "hook", Session: ev.Session, Tool: ev.Tool,
 		Agent: agentField(ev), AgentTool: ev.AgentTool,
 		Effective: "ran", ArgsDigest: audit.ArgsDigest(ev.Input), Reason: outcomeReason(ev)}
 	// A secret-class read that ran: record digests of what it returned
 	// (never the content), so a later outbound call carrying it can be
 	// matched (airlock breach).
-	p, err := policy.LoadEnv(env, ev.Cwd)
 	var f *policy.Facts
 	if err == nil {
 		f = policy.Classify(ev.Tool, ev.Input, policy.CallEnv{Cwd: ev.Cwd, Home: env.Home, User: env.User})

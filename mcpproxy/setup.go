@@ -9,7 +9,6 @@ import (
 	taintstore "github.com/agentairlock/airlock/taint"
 
 	"github.com/agentairlock/airlock/ask"
-	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
 	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
@@ -63,7 +62,7 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 	if err := probeWritable(env.AirlockHome); err != nil {
 		return o, exitConfig, err
 	}
-	log, err := audit.Open(env.AirlockHome)
+	log, err := gate.OpenLog(env.AirlockHome, g.Policy, env.Getenv)
 	if err != nil {
 		return o, exitConfig, fmt.Errorf("open the audit log: %w", err)
 	}

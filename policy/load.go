@@ -306,7 +306,7 @@ type rawDoc struct {
 	forbids    []rawRule
 	indicators []rawIndicator
 	hasRules   bool
-	lines      map[string]int // top-level key → line
+	lines      map[string]int // top-level key → line (audit.KEY: audit's keys)
 }
 
 func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) {
@@ -413,6 +413,11 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.NoGrants)
 		case "export":
 			err = v.Decode(&out.Export)
+		case "audit":
+			err = v.Decode(&out.Audit)
+			for j := 0; err == nil && j+1 < len(v.Content); j += 2 {
+				out.lines["audit."+v.Content[j].Value] = v.Content[j].Line
+			}
 		case "tests":
 			// examples for `airlock policy test` (Tests reads and checks
 			// them); deciding a call never needs them
@@ -445,7 +450,7 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 				errs.Add(l, "%s: is for Airlock's built-in list only: write your own as rules with action: block", k)
 			}
 		}
-		for _, k := range []string{"lock_forbids", "no_grants", "export"} {
+		for _, k := range []string{"lock_forbids", "no_grants", "export", "audit"} {
 			if l, ok := out.lines[k]; ok {
 				errs.Add(l, "%s: is for the managed policy only (%s), which an administrator sets", k, airlockhome.ManagedFile())
 			}

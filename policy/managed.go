@@ -29,12 +29,15 @@ import (
 //   - export: the receivers `airlock forward` ships the log to when it is
 //     given no --target, in its --target syntax (forward.ParseTarget
 //     checks them; here only their shape), and for which init installs
-//     the forwarder's user service.
+//     the forwarder's user service;
+//   - audit: sign (hmac or ed25519) and anchor_dir, which every appender
+//     applies over AIRLOCK_SIGN and AIRLOCK_ANCHOR_DIR (managed_audit.go).
 type managed struct {
 	File     string
 	Rules    []*Rule
 	noGrants *Rule // the tools no user grant applies to; nil: none
 	Export   []string
+	Audit    AuditRequirement
 }
 
 // ManagedExport is the managed policy's export targets (nil when the
@@ -186,6 +189,7 @@ func (p *Policy) applyManaged(vars Vars) error {
 			errs.Add(raw.lines["export"], "export: %q is not a receiver URL: write it as airlock forward --target takes it (%s://HOST:PORT)", t, strings.Join(exportSchemes, ", "))
 		}
 	}
+	audit := managedAudit(raw, file, &errs)
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -240,7 +244,7 @@ func (p *Policy) applyManaged(vars Vars) error {
 		p.Forbids = out
 	}
 	p.Forbids = append(forbids, p.Forbids...)
-	p.managed = &managed{File: file, Rules: m.Rules, noGrants: noGrants, Export: raw.Export}
+	p.managed = &managed{File: file, Rules: m.Rules, noGrants: noGrants, Export: raw.Export, Audit: audit}
 	p.Files = append([]loadedFile{{Path: file, Digest: digest(data), Role: "managed"}}, p.Files...)
 	return nil
 }

@@ -29,7 +29,16 @@ type rawFile struct {
 	LockForbids strList  `yaml:"lock_forbids"`
 	NoGrants    strList  `yaml:"no_grants"`
 	Export      strList  `yaml:"export"`
+	Audit       rawAudit `yaml:"audit"`
 	Taint       rawTaint `yaml:"taint"`
+}
+
+// rawAudit is what the managed policy requires of every user's audit log
+// (managed.go): records signed (sign: hmac or ed25519) and anchors kept in
+// a directory (anchor_dir).
+type rawAudit struct {
+	Sign      string `yaml:"sign"`
+	AnchorDir string `yaml:"anchor_dir"`
 }
 
 // rawTaint is what a tainted session's privileged actions get (ask or
@@ -201,7 +210,8 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint", "export"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint", "export", "audit"}
+	auditKeys     = []string{"sign", "anchor_dir"}
 	taintKeys     = []string{"action", "ttl"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
@@ -266,6 +276,12 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 				yamldoc.UnknownKeys(v, egressKeys, "egress", errs)
 			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
 				errs.Add(v.Line, "egress must be a mapping like {max_bytes_out: {api.example.com: 10000000}}")
+			}
+		case "audit":
+			if v.Kind == yaml.MappingNode {
+				yamldoc.UnknownKeys(v, auditKeys, "audit", errs)
+			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+				errs.Add(v.Line, "audit must be a mapping like {sign: hmac, anchor_dir: /var/lib/airlock/anchors}")
 			}
 		case "taint":
 			if v.Kind == yaml.MappingNode {

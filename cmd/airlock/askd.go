@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentairlock/airlock/ask"
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/urfave/cli/v2"
 )
@@ -47,7 +48,7 @@ func runAskd(c *cli.Context) error {
 	}
 	// a refused question is in the chain as well as on the screen: a
 	// process forging questions is something the person's report shows
-	if log, err := audit.Open(env.AirlockHome); err != nil {
+	if log, err := gate.OpenLogEnv(env, ""); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "airlock askd: questions it refuses are shown here only, not recorded: %v\n", err)
 	} else {
 		defer log.Close()

@@ -113,6 +113,9 @@ func showProfile(c *cli.Context, env home.Env, file string, current []byte, rerr
 			if t := p.ManagedExport(); len(t) > 0 {
 				fmt.Fprintf(w, "export: %s (the managed policy's targets: airlock forward ships the log there)\n", strings.Join(t, ", "))
 			}
+			if req := p.ManagedAudit(); req.Required() {
+				fmt.Fprintf(w, "audit: %s (the managed policy's: AIRLOCK_SIGN and AIRLOCK_ANCHOR_DIR cannot change it)\n", req)
+			}
 		}
 	}
 	fmt.Fprintln(w, "path: yolo (observe a week) → airlock policy propose --apply → default → paranoid (docs/policy.md)")

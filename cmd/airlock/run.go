@@ -72,7 +72,7 @@ func runSandboxed(c *cli.Context) error {
 	if err := home.Make(env.AirlockHome); err != nil {
 		return exitWith(exitConfig, "airlock run: %v", err)
 	}
-	log, err := audit.Open(env.AirlockHome)
+	log, err := gate.OpenLog(env.AirlockHome, p, env.Getenv)
 	if err != nil {
 		return exitWith(exitConfig, "airlock run: open the audit log; nothing was started: %v", err)
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/taint"
@@ -61,7 +63,8 @@ func runTaintClear(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock taint clear: %v", err)
 	}
-	log, err := audit.Open(env.AirlockHome)
+	cwd, _ := os.Getwd()
+	log, err := gate.OpenLogEnv(env, cwd)
 	if err != nil {
 		return exitWith(1, "airlock taint clear: %v", err)
 	}

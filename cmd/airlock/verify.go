@@ -9,8 +9,10 @@ import (
 	"os"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/doctor"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
+	"github.com/agentairlock/airlock/policy"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,17 +45,18 @@ func runVerify(c *cli.Context) error {
 	if err != nil {
 		return exitWith(1, "airlock verify: %v", err)
 	}
-	dir := c.String("anchor-dir")
-	if dir == "" {
-		dir = os.Getenv(audit.AnchorDirEnv)
+	vo, err := verifyOptions(env, c.String("anchor-dir"))
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "airlock verify: warning: %v\n", err)
 	}
+	dir := vo.AnchorDir
 	if c.Bool("anchor") && dir == "" {
 		return exitWith(1, "airlock verify --anchor: no anchor directory: pass --anchor-dir DIR or set %s (a directory the agent cannot rewrite)", audit.AnchorDirEnv)
 	}
 	if err := requireHome(env.AirlockHome); err != nil {
 		return exitWith(1, "airlock verify: %v", err)
 	}
-	rep, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir})
+	rep, err := audit.VerifyWith(env.AirlockHome, vo)
 	if err != nil {
 		return exitWith(1, "airlock verify: %v", err)
 	}
@@ -66,7 +69,7 @@ func runVerify(c *cli.Context) error {
 		}
 		anchored = fmt.Sprintf("anchored: %d records (last h %.12s…) in %s", count, last, textsafe.Escape(dir))
 		// report what the log is worth now that the anchor is there
-		if again, err := audit.VerifyWith(env.AirlockHome, audit.VerifyOptions{AnchorDir: dir}); err == nil && again.Status == audit.Intact {
+		if again, err := audit.VerifyWith(env.AirlockHome, vo); err == nil && again.Status == audit.Intact {
 			rep = again
 		}
 	}
@@ -91,6 +94,29 @@ func runVerify(c *cli.Context) error {
 		return exitWith(int(rep.Status), "tail unprovable: %d records chain correctly, but nothing proves that no records were cut from the end", rep.Records)
 	}
 	return exitWith(int(rep.Status), "BROKEN: the audit log was altered (%d problem(s))", len(rep.Problems))
+}
+
+// verifyOptions are what the log is checked with: the managed policy's
+// signing mode and anchor directory over AIRLOCK_SIGN and
+// AIRLOCK_ANCHOR_DIR (flag, --anchor-dir, names another directory). A
+// managed machine whose policy does not load is checked as the
+// environment says, and the error says so.
+func verifyOptions(env home.Env, flag string) (audit.VerifyOptions, error) {
+	cwd, _ := os.Getwd()
+	p, err := policy.LoadEnv(env, cwd)
+	if err != nil {
+		p = nil
+		if home.ManagedInForce() {
+			err = fmt.Errorf("the policy does not load, so the managed policy's audit requirement (signing, anchors) is not applied to this check: %w", err)
+		} else {
+			err = nil
+		}
+	}
+	vo := doctor.VerifyOptions(p, flag)
+	if vo.AnchorDir == "" {
+		vo.AnchorDir = os.Getenv(audit.AnchorDirEnv)
+	}
+	return vo, err
 }
 
 // printReport writes one line per problem ("FILE line N: kind: message"),
