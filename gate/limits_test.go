@@ -93,3 +93,26 @@ func TestLimitsStateIsTheGates(t *testing.T) {
 		}
 	}
 }
+
+// TestBenignCorpusAsOneSession: the whole benign corpus as one session's
+// work, counted, under default and paranoid: the limits never decide one
+// of its calls (the bundled loop detector never touches ordinary work).
+func TestBenignCorpusAsOneSession(t *testing.T) {
+	for _, profile := range []string{"default", "paranoid"} {
+		g, fx := fixtureGate(t, profile)
+		g.Calls = &calls.Memory{}
+		cases, err := fx.Load("benign.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			res := g.Decide(Call{Source: "hook", Tool: c.Tool, Input: []byte(c.Input), Cwd: fx.WS, Session: "corpus", Attended: true})
+			if res.Decision.Source == policy.FromLimit {
+				t.Errorf("%s: %s: %s", profile, c.Name(), res.Decision.Explain())
+			}
+		}
+		if len(cases) < 100 {
+			t.Errorf("only %d benign cases", len(cases))
+		}
+	}
+}
