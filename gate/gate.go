@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentairlock/airlock/ask/question"
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/calls"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
 	"github.com/agentairlock/airlock/policy"
@@ -82,6 +83,18 @@ type Gate struct {
 	// a tainted session's privileged actions escalate (policy.Taint).
 	// nil: no taint stage.
 	Taints Taints
+
+	// Calls counts the calls of a session and of an MCP server for the
+	// policy's limits (*calls.Store for the hook, *calls.Memory for the
+	// proxy). nil: no limits stage.
+	Calls Counter
+}
+
+// Counter records a call under a key ("session:ID", "server:NAME") and
+// returns the key's calls within window, this one last. An error wrapping
+// calls.ErrReset comes with the counts of the started-over key.
+type Counter interface {
+	Count(key string, c calls.Call, window time.Duration) ([]calls.Call, error)
 }
 
 // Taints reads a session's taint. Of returns nil for a session that has
@@ -168,6 +181,9 @@ func blockNote(c Call, d policy.Decision) notify.Block {
 	case d.Source == policy.FromTaint:
 		// the session saw injected content: a person ends the taint
 		fix = "airlock taint clear " + c.Session + " (after reading airlock taint)"
+	case d.Source == policy.FromLimit:
+		// counted after the grants: the window passing ends it
+		fix = "none by a grant (a call limit): it ends as the window passes; see airlock log"
 	case d.Source == policy.FromSchema || d.Source == policy.FromContract || d.Source == policy.FromEscalation:
 		// decided after grants (escalation) or by the server's own
 		// terms: a grant would not change it
@@ -221,8 +237,10 @@ func (g *Gate) decide(c Call) Result {
 			}
 		}
 	}
-	st.Taint = g.sessionTaint(c, now())
-	v := p.Decide(f, now(), st)
+	at := now()
+	st.Taint = g.sessionTaint(c, at)
+	st.Limits = g.recentCalls(c, server, at)
+	v := p.Decide(f, at, st)
 	res.Decision, res.Effective, res.Note = v.Decision, v.Effective, v.Note
 	if res.Effective == policy.Ask && !c.Attended {
 		// every stage that can refuse has run: only an ask reaches a

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/calls"
 	"github.com/agentairlock/airlock/gate"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/internal/textsafe"
@@ -231,7 +232,7 @@ func Run(o Options) (code int) {
 	}
 	g := WithMCPStages(&gate.Gate{Policy: p, Log: log, Env: env,
 		Notify: notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv}),
-		Taints: taint.Open(env.AirlockHome, env.Now)})
+		Taints: taint.Open(env.AirlockHome, env.Now), Calls: calls.Open(env.AirlockHome, env.Now)})
 	attended := ad.asks(ev)
 	if !attended {
 		g.Ask = &channelAsker{home: env.AirlockHome, getenv: env.Getenv, by: askDeadline(o)}
@@ -243,6 +244,7 @@ func Run(o Options) (code int) {
 		var first bool
 		if dup, first = claimCall(env.AirlockHome, ev.Dedupe); !first {
 			g.Log, g.Notify = nil, nil
+			g.Calls = nil // counted once, by the first
 			g.Ask = dup.asker(askDeadline(o))
 		}
 	}

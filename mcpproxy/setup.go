@@ -9,6 +9,7 @@ import (
 	taintstore "github.com/agentairlock/airlock/taint"
 
 	"github.com/agentairlock/airlock/ask"
+	"github.com/agentairlock/airlock/calls"
 	"github.com/agentairlock/airlock/gate"
 	airlockhome "github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/notify"
@@ -47,6 +48,9 @@ func Setup(name string, argv []string, yes bool, stderr io.Writer) (Options, int
 	g.Notify = notify.New(notify.Options{AirlockHome: env.AirlockHome, Getenv: env.Getenv})
 	store := taintstore.Open(env.AirlockHome, nil)
 	g.Taints = store
+	// per client connection (its session) and per server, in memory:
+	// the proxy is one long-lived process
+	g.Calls = &calls.Memory{}
 	ttl := g.Policy.TaintTTL
 	o.MarkTaint = func(session, tool, why string) {
 		if _, err := store.Mark(session, taintstore.Source{Origin: "mcp", Tool: tool, What: why}, ttl); err != nil {

@@ -19,6 +19,10 @@ type Stages struct {
 	// Taint is the session's taint (nil: none); its stage runs after
 	// escalation and before the contract.
 	Taint *Taint
+	// Limits is what the caller's counter saw of the session's and the
+	// server's recent calls (nil: nothing counted); its stage runs after
+	// the taint stage and before the contract.
+	Limits *Recent
 }
 
 // verdict is what Decide found.
@@ -29,8 +33,8 @@ type verdict struct {
 }
 
 // Decide runs the one stage order on the facts of a call: budget → forbid
-// → hold → grants → rules → default → escalation → taint → contract →
-// overlay → mode. Every front end (the gate, the sandbox's egress proxy, `airlock
+// → hold → grants → rules → default → escalation → taint → limits →
+// contract → overlay → mode. Every front end (the gate, the sandbox's egress proxy, `airlock
 // allow`'s check of a new grant) and the property tests decide through it,
 // so the order is written here alone. now is when grants expire against.
 //
@@ -59,6 +63,7 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) verdict {
 	if d.Source != FromBudget {
 		d = p.EscalateDecision(f, d)
 		d = p.taintDecision(f, d, s.Taint)
+		d = p.limitsDecision(f, d, s.Limits, now)
 	}
 	if s.Contract != nil {
 		d, v.Note = s.Contract(f, d)

@@ -82,6 +82,8 @@ type Policy struct {
 	// how long a taint lasts (taint.ttl).
 	TaintAction Action
 	TaintTTL    time.Duration
+	// Limits are the call budgets and the loop detector (limits:, loop:).
+	Limits Limits
 	// secretReads are the secrets.* forbids, overridden ones too: a
 	// tainted session's read of a secret-class path escalates even where
 	// an override lets it through.
@@ -243,6 +245,8 @@ func parseDoc(raw *rawDoc, data []byte, name, role string, vars Vars) (*Policy, 
 		// unnamed, a taint asks and lasts two hours (taint.DefaultTTL);
 		// an overlay that names none changes nothing
 		p.TaintAction, p.TaintTTL = Ask, 2*time.Hour
+		// and the loop detector is on (limits.go, DefaultLoop)
+		p.Limits.Loop = DefaultLoop()
 	}
 	if err := p.settle(raw, name, vars, &errs); err != nil {
 		return nil, err
@@ -305,6 +309,7 @@ type rawDoc struct {
 	overrides  []rawOverride
 	forbids    []rawRule
 	indicators []rawIndicator
+	limits     []rawLimit
 	hasRules   bool
 	lines      map[string]int // top-level key → line (audit.KEY: audit's keys)
 }
@@ -405,6 +410,18 @@ func decode(data []byte, name string, builtin bool) (*rawDoc, yamldoc.Problems) 
 			err = v.Decode(&out.Egress)
 		case "taint":
 			err = v.Decode(&out.Taint)
+		case "loop":
+			err = v.Decode(&out.Loop)
+		case "limits":
+			err = eachItem(v, func(n *yaml.Node) error {
+				var l rawLimit
+				if err := n.Decode(&l); err != nil {
+					return err
+				}
+				l.line = n.Line
+				out.limits = append(out.limits, l)
+				return nil
+			})
 		case "version":
 			err = v.Decode(&out.Version)
 		case "lock_forbids":
@@ -615,6 +632,7 @@ func (p *Policy) settle(raw *rawDoc, name string, vars Vars, errs *yamldoc.Probl
 		}
 		p.TaintAction = a
 	}
+	p.settleLimits(raw, vars, name, errs)
 	if raw.Taint.TTL != "" {
 		d, err := time.ParseDuration(raw.Taint.TTL)
 		if err != nil || d <= 0 {
@@ -840,6 +858,7 @@ func (p *Policy) applyOverlay(data []byte, file string) error {
 		p.TaintAction = o.TaintAction
 	}
 	p.TaintTTL = max(p.TaintTTL, o.TaintTTL) // a repository may keep a taint longer, never shorten it
+	p.Limits.tighten(o.Limits)               // a repository may lower a limit, never raise one
 	for sev, a := range o.Escalate {
 		if cur, ok := p.Escalate[sev]; !ok || a > cur {
 			p.Escalate[sev] = a

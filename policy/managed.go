@@ -213,6 +213,7 @@ func (p *Policy) applyManaged(vars Vars) error {
 	}
 	p.Default = stricter(p.Default, m.Default)
 	p.AskFallback = stricter(p.AskFallback, m.AskFallback)
+	p.Limits.tighten(m.Limits) // a floor: the user's policy may lower a limit, never raise one
 	for sev, a := range m.Escalate {
 		if cur, ok := p.Escalate[sev]; !ok || a > cur {
 			p.Escalate[sev] = a

@@ -140,6 +140,7 @@ const (
 	FromSchema     Source = "schema"   // the arguments do not fit the pinned inputSchema
 	FromContract   Source = "contract" // the server's contract does not cover the call
 	FromTaint      Source = "taint"    // a privileged action of a tainted session
+	FromLimit      Source = "limit"    // a call budget or the loop detector (limits.go)
 )
 
 // Decision is the verdict on one call, with enough to explain it.

@@ -31,6 +31,25 @@ type rawFile struct {
 	Export      strList  `yaml:"export"`
 	Audit       rawAudit `yaml:"audit"`
 	Taint       rawTaint `yaml:"taint"`
+	Loop        rawLoop  `yaml:"loop"`
+}
+
+// rawLoop is the loop detector (limits.go): more than repeat identical
+// calls within window get action; except names tools never counted.
+type rawLoop struct {
+	Repeat int     `yaml:"repeat"`
+	Window string  `yaml:"window"`
+	Action string  `yaml:"action"`
+	Except strList `yaml:"except"`
+}
+
+// rawLimit is one cap of limits: (limits.go).
+type rawLimit struct {
+	Tool      string `yaml:"tool"`
+	PerMinute int    `yaml:"per_minute"`
+	Per       string `yaml:"per"`
+	Action    string `yaml:"action"`
+	line      int
 }
 
 // rawAudit is what the managed policy requires of every user's audit log
@@ -210,9 +229,11 @@ func (c *rawCommands) UnmarshalYAML(n *yaml.Node) error {
 
 // known keys of each mapping, for the typo check.
 var (
-	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint", "export", "audit"}
+	topKeys       = []string{"version", "profile", "mode", "default", "ask_fallback", "escalate", "rules", "grants", "overrides", "forbids", "indicators", "egress", "tests", "lock_forbids", "no_grants", "taint", "export", "audit", "limits", "loop"}
 	auditKeys     = []string{"sign", "anchor_dir"}
 	taintKeys     = []string{"action", "ttl"}
+	loopKeys      = []string{"repeat", "window", "action", "except"}
+	limitKeys     = []string{"tool", "per_minute", "per", "action"}
 	egressKeys    = []string{"max_bytes_out"}
 	ruleKeys      = []string{"id", "tool", "path", "host", "command", "text", "signal", "env", "flow", "action", "reason"}
 	forbidKeys    = append(ruleKeys[:len(ruleKeys):len(ruleKeys)], "tests") // a forbid carries its own examples (Tests)
@@ -288,6 +309,14 @@ func checkKeys(doc *yaml.Node, errs *yamldoc.Problems) {
 				yamldoc.UnknownKeys(v, taintKeys, "taint", errs)
 			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
 				errs.Add(v.Line, "taint must be a mapping like {action: ask, ttl: 2h}")
+			}
+		case "limits":
+			eachMap(v, k, errs, func(m *yaml.Node) { yamldoc.UnknownKeys(m, limitKeys, "a limit", errs) })
+		case "loop":
+			if v.Kind == yaml.MappingNode {
+				yamldoc.UnknownKeys(v, loopKeys, "loop", errs)
+			} else if !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+				errs.Add(v.Line, "loop must be a mapping like {repeat: 20, window: 2m, action: ask}")
 			}
 		case "escalate":
 			if v.Kind == yaml.MappingNode {

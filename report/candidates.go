@@ -43,7 +43,7 @@ func grantCandidates(groups []Gated, toEnd bool, granted func(tool, target strin
 	for _, g := range groups {
 		// a call a person refused when asked is their decision, not
 		// something that got in their way
-		if forbid[g.Rule] || g.Rule == TaintRule || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
+		if forbid[g.Rule] || g.Rule == TaintRule || IsLimitRule(g.Rule) || g.Refused > 0 || (granted != nil && granted(g.Tool, g.Target)) {
 			continue
 		}
 		if fix, held := HoldFix(g.Tool, g.Rule); held {
@@ -120,6 +120,11 @@ func GrantedBy(p *policy.Policy, home, user string, now time.Time) func(tool, ta
 // TaintRule is the rule of a tainted session's escalated calls: decided
 // after the grants, so no grant lifts it (a person ends the taint).
 const TaintRule = "taint.privileged"
+
+// IsLimitRule reports a decision of the policy's call limits (the loop
+// detector, a per-minute cap; policy.Limits): counted after the grants,
+// so no grant lifts it; it ends as its window passes.
+func IsLimitRule(rule string) bool { return strings.HasPrefix(rule, "limits.") }
 
 func ForbidRules() (map[string]bool, error) {
 	ids, err := policy.ForbidIDs()

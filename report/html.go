@@ -28,6 +28,7 @@ type htmlView struct {
 	Policy         [][]piece
 	Holds          [][]piece
 	Taints         [][]piece
+	Limits         [][]piece
 	NeedsNothing   string // the one line when nothing needs the person
 	NeedsCount     int
 	Needs          []htmlNeedBlock
@@ -134,6 +135,9 @@ func (s Summary) htmlView() htmlView {
 	}
 	for _, r := range s.Taints {
 		v.Taints = append(v.Taints, pieces(recordLine(st, r)))
+	}
+	for _, r := range s.Limits {
+		v.Limits = append(v.Limits, pieces(recordLine(st, r)))
 	}
 	if s.Needs.Nothing() {
 		v.NeedsNothing = nothingNeedsYou
@@ -324,7 +328,11 @@ code.cmd{display:inline-block;background:#f1f3f5;border:1px solid #d0d5dc;border
 
 <a id="taints"></a><h2>Tainted sessions</h2>
 <p>{{len .Taints}} taint record(s): a session saw a result carrying injection, and its privileged actions were escalated until the taint ended (airlock taint):</p>
-<ul>{{range .Taints}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>{{end}}
+<ul>{{range .Taints}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>{{end}}{{if .Limits}}
+
+<a id="limits"></a><h2>Call limits</h2>
+<p>{{len .Limits}} call-limit decision(s): the same call repeated past the loop detector, or a per-minute cap passed (loop:, limits:):</p>
+<ul>{{range .Limits}}<li class="mono">{{template "pieces" .}}</li>{{end}}</ul>{{end}}
 
 <a id="tools"></a><h2>Top tools</h2>
 {{if .Tools.Rects}}<svg xmlns="http://www.w3.org/2000/svg" width="{{.Tools.Width}}" height="{{.Tools.Height}}" viewBox="0 0 {{.Tools.Width}} {{.Tools.Height}}" role="img" aria-label="decisions by tool">

@@ -123,6 +123,16 @@ func (s Summary) render(w io.Writer, st style) error {
 		st.list(&b, items)
 	}
 
+	if len(s.Limits) > 0 {
+		st.heading(&b, "Call limits")
+		var items []string
+		for _, r := range s.Limits {
+			items = append(items, st.short(recordLine(st, r)))
+		}
+		st.para(&b, fmt.Sprintf("%d call-limit decision(s): the same call repeated past the loop detector, or a per-minute cap passed (loop:, limits:):", len(s.Limits)))
+		st.list(&b, items)
+	}
+
 	st.heading(&b, "Top tools")
 	if len(s.TopTools) == 0 {
 		st.para(&b, "No tool calls in this window.")

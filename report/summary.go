@@ -34,6 +34,7 @@ type Summary struct {
 	GrantCandidates   []candidate    // the gated calls seen most often that a grant could lift
 	Holds             []audit.Record // mcp_admit blocks: a server's toolset held
 	Taints            []audit.Record // taint records: a session saw injected content (and taint_clear: a person ended it)
+	Limits            []audit.Record // decisions of the call limits: the same call repeated, a per-minute cap passed
 	TopTools          []Count        // decision records by tool
 	Trouble           []Count        // hook_error, audit_recover, mcp_malformed, ... by event
 	Series            series         // decisions over time
@@ -112,6 +113,9 @@ func SummarizeWith(entries []Entry, integ Integrity, f Filter, granted func(tool
 			}
 			if r.Effective == "block" {
 				blocked[orNone(r.Target)]++
+			}
+			if IsLimitRule(r.Rule) {
+				s.Limits = append(s.Limits, r)
 			}
 			if r.Decision == "ask" {
 				s.countAsk(r)

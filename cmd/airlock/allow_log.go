@@ -40,6 +40,9 @@ func runAllowRecent(c *cli.Context) error {
 		if g.Rule == report.TaintRule {
 			note = "  (tainted session: airlock taint)"
 		}
+		if report.IsLimitRule(g.Rule) {
+			note = "  (call limit: it ends as the window passes)"
+		}
 		fmt.Fprintf(w, "%3d  %4d×  %-14s %-22s %s%s\n", i+1, g.Count, textsafe.Escape(g.Tool), textsafe.Escape(g.Rule), textsafe.Escape(g.Target), note)
 	}
 	fmt.Fprintln(w, "grant the latest with: airlock allow last")
@@ -141,6 +144,10 @@ func runAllowLast(c *cli.Context) error {
 	if latest.Rule == report.TaintRule {
 		return exitWith(1, "airlock allow last: refused: %s was asked about because its session is tainted, which is decided after grants; a grant cannot lift it: read airlock taint, then airlock taint clear SESSION",
 			textsafe.Escape(latest.Tool))
+	}
+	if report.IsLimitRule(latest.Rule) {
+		return exitWith(1, "airlock allow last: refused: %s was stopped by a call limit (%s: the same call repeated, or too many calls a minute), which is counted after grants; a grant cannot lift it: it ends as the window passes, or raise the limit in your policy (loop:, limits:)",
+			textsafe.Escape(latest.Tool), latest.Rule)
 	}
 	if _, overridden := a.p.Overrides[latest.Rule]; forbidSet()[latest.Rule] && !overridden {
 		return exitWith(1, "airlock allow last: refused: %s was stopped by the built-in forbid %s; a grant cannot lift it: %s",
