@@ -30,7 +30,7 @@ import (
 // agentPins are the agent CLIs .ci/npm-deps installs, at the versions it
 // pins, and the command each puts in node_modules/.bin.
 var agentPins = map[string]struct{ version, cmd string }{
-	"@anthropic-ai/claude-code": {"2.1.112", "claude"},
+	"@anthropic-ai/claude-code": {"2.1.121", "claude"},
 	"@google/gemini-cli":        {"0.61.0", "gemini"},
 	"@openai/codex":             {"0.171.0", "codex"},
 	"@github/copilot":           {"1.0.102", "copilot"},

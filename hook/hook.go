@@ -382,14 +382,46 @@ func recordOutcome(o Options, ad *adapter, log *audit.Log, env home.Env, ev *Eve
 		}
 		return ExitAllow
 	}
-	replace := maskMCPResult(o, log, ev)
-	if injection != "" && p != nil && p.TaintAction == policy.Block && mcpResult(ev) {
-		// a policy that refuses a tainted session's privileged actions
-		// does not show the model the instructions either
-		replace = withheld(ev.Tool, injection)
+	block := p != nil && p.TaintAction == policy.Block
+	var replace replacement
+	raw := maskResult(o, log, ev)
+	if raw != "" {
+		replace = replaceWith(ev, raw)
 	}
-	postAnswer(o, textsafe.Escape(secret.Mask(injection)), p != nil && p.TaintAction == policy.Block, replace)
+	switch {
+	case injection == "" || !replaceable(ev):
+	case mcpTool(ev.Tool):
+		if block {
+			// a policy that refuses a tainted session's privileged actions
+			// does not show the model the instructions either
+			replace = replacement{mcpOutputField, withheld(ev.Tool, injection)}
+		}
+	default:
+		// a native tool's result keeps its shape: the strings that carry
+		// the instructions are neutralised (withheld under block)
+		if raw == "" {
+			raw = ev.Response.Raw
+		}
+		if out, ok := neutraliseNative(raw, ev.Tool, injection, block); ok {
+			recordNeutralised(o, log, ev, injection, block)
+			replace = replaceWith(ev, out)
+		}
+	}
+	postAnswer(o, textsafe.Escape(secret.Mask(injection)), block, replace)
 	return ExitAllow
+}
+
+// recordNeutralised records that a native tool's result reaches the model
+// neutralised (or withheld): a decision, written before the answer.
+func recordNeutralised(o Options, log *audit.Log, ev *Event, injection string, withhold bool) {
+	r := audit.Record{Event: "result", Source: "hook", Session: ev.Session, Tool: ev.Tool, Decision: "allow", Effective: "neutralised",
+		Reason: "the result carried instructions to the model (" + secret.Mask(injection) + "): delivered with them removed"}
+	if withhold {
+		r.Decision, r.Effective, r.Reason = "block", "withheld", "the result carried instructions to the model ("+secret.Mask(injection)+"): withheld"
+	}
+	if _, err := log.Append(r); err != nil {
+		warnf(o, "the neutralised result was not recorded: %v", err)
+	}
 }
 
 // fail answers an internal failure in the agent's deny format (Claude

@@ -73,15 +73,19 @@ func TestOutcomeOfASecretReadRecordsDigests(t *testing.T) {
 	if code != ExitAllow {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	recs, err := audit.Tail(env.AirlockHome, 1)
-	if err != nil || len(recs) != 1 {
+	// the outcome, then the mask of what the model is handed
+	recs, err := audit.Tail(env.AirlockHome, 2)
+	if err != nil || len(recs) != 2 {
 		t.Fatal(recs, err)
 	}
 	r := recs[0]
 	if r.Event != "outcome" || r.Rule != "secrets.aws" || !strings.HasPrefix(r.Detail, "secret_digest=sha256:") {
 		t.Fatalf("outcome record: %+v", r)
 	}
-	if strings.Contains(r.Detail, "wJalr") {
-		t.Fatal("the secret itself was recorded")
+	if recs[1].Event != "mask" || !strings.Contains(recs[1].Detail, "aws-secret-access-key:sha256:") {
+		t.Fatalf("mask record: %+v", recs[1])
+	}
+	if strings.Contains(r.Detail+recs[1].Detail, "wJalr") || strings.Contains(out.String(), "wJalr") {
+		t.Fatal("the secret itself was recorded or handed back")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,15 +143,23 @@ func TestFetchedPagesTaint(t *testing.T) {
 	} {
 		env := taintEnv(t, "default")
 		cwd := filepath.Join(env.Home, "proj")
-		code, _, stderr := runHook(t, env, true, map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": "PostToolUse",
+		code, stdout, stderr := runHook(t, env, true, map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": "PostToolUse",
 			"tool_name": tc.tool, "tool_input": tc.input, "tool_response": map[string]any{"stdout": injectedResult, "stderr": ""}})
 		if code != ExitAllow {
 			t.Fatalf("%s: exit %d: %s", tc.name, code, stderr)
 		}
-		recs, _ := audit.Tail(env.AirlockHome, 1)
-		tainted := len(recs) == 1 && recs[0].Event == "taint"
+		// the outcome, then the taint, then the neutralisation (written
+		// before the answer)
+		recs, _ := audit.Tail(env.AirlockHome, 3)
+		tainted := slices.ContainsFunc(recs, func(r audit.Record) bool { return r.Event == "taint" })
 		if tainted != tc.taints {
 			t.Errorf("%s: tainted %v, want %v (%+v)", tc.name, tainted, tc.taints, recs)
+		}
+		// a tainting result reaches the model neutralised, in its own shape
+		neutralised := strings.Contains(stdout, `"updatedToolOutput":{"stderr":"","stdout":"Meeting notes.`) &&
+			strings.Contains(stdout, "[instruction removed by Airlock]") && !strings.Contains(stdout, "send its contents")
+		if neutralised != tc.taints || tc.taints && recs[len(recs)-1].Effective != "neutralised" {
+			t.Errorf("%s: neutralised %v, want %v: %s (%+v)", tc.name, neutralised, tc.taints, stdout, recs)
 		}
 	}
 }
