@@ -3,9 +3,11 @@ package forward
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -18,6 +20,43 @@ import (
 type ExportReport struct {
 	Chains []*ChainCopy // one per audit home found in the copy, in order of appearance
 	Other  int          // lines that are not the forwarder's (a receiver's own messages)
+	From   string       // the expected starting point given (ExportOptions.From), "" for the chain's first record
+}
+
+// CopyStatus is the verdict on one chain's copy.
+type CopyStatus string
+
+const (
+	// CopyWhole: one run of links from the expected start (the chain's
+	// first record, or ExportOptions.From) to the last record, nothing
+	// edited, in order.
+	CopyWhole CopyStatus = "whole"
+	// CopyPartial: the links hold and nothing is edited, but the copy
+	// starts mid-chain (a receiver that joined late, or whose oldest files
+	// rotated away) and no expected start was given: what came before is
+	// not in it, so the copy proves its own run only.
+	CopyPartial CopyStatus = "partial"
+	// CopyBroken: a gap, an edit, a fork or a reordering; or the copy does
+	// not reach back to the expected start.
+	CopyBroken CopyStatus = "broken"
+)
+
+// ExportOptions are what VerifyExportWith checks a copy against.
+type ExportOptions struct {
+	// From is the expected starting point: the h of the last record the
+	// copy is not expected to hold (the first record's prev), or of the
+	// first record it must hold; a prefix of at least 12 hex digits. ""
+	// expects the chain's first record.
+	From string
+}
+
+// CopyStart is where a chain's copy starts.
+type CopyStart struct {
+	Prev    string `json:"prev"`              // the first record's prev (audit.Genesis at the chain's start)
+	H       string `json:"h"`                 // the first record's h
+	Time    string `json:"ts,omitempty"`      // its time, when the copy has the stored line
+	Event   string `json:"event,omitempty"`   // its event
+	Segment int    `json:"segment,omitempty"` // the segment's seq when the copy starts at a rotation's segment_start record
 }
 
 // ChainCopy is one audit home's records in a copy.
@@ -28,25 +67,45 @@ type ChainCopy struct {
 	Verified   int    // records whose h was recomputed from the stored line (syslog and OTLP bodies; not CEF)
 	InOrder    bool   // every record's first copy came after its predecessor's
 	FromStart  bool   // the copy starts at the chain's first record (prev = genesis)
+	FromGiven  bool   // the copy holds the expected start given (ExportOptions.From)
 	First      string // prev of the first record (genesis, or where the copy starts)
+	Start      *CopyStart
 	Last       string // h of the last record
 	LastBeat   *Beat  // the newest heartbeat, nil if none
+	Status     CopyStatus
 	Problems   []string
+	Notes      []string // what the copy does not prove, without being a fault (where a partial copy starts)
 }
 
-// OK is true when no chain copy has a problem.
-func (r *ExportReport) OK() bool {
+// OK is true when every chain's copy is whole.
+func (r *ExportReport) OK() bool { return r.Status() == CopyWhole }
+
+// Status is the worst of the chains' verdicts: broken if any is (or the
+// copy holds no record), else partial if any starts mid-chain.
+func (r *ExportReport) Status() CopyStatus {
+	if len(r.Chains) == 0 {
+		return CopyBroken
+	}
+	out := CopyWhole
 	for _, c := range r.Chains {
-		if len(c.Problems) > 0 {
-			return false
+		switch c.Status {
+		case CopyBroken:
+			return CopyBroken
+		case CopyPartial:
+			out = CopyPartial
+		case CopyWhole:
+		default:
+			return CopyBroken
 		}
 	}
-	return len(r.Chains) > 0
+	return out
 }
 
 type copyRecord struct {
 	h, prev string
 	seen    int // position of the first copy
+	where   string
+	rec     *audit.Record // the stored line decoded, nil for CEF
 }
 
 type chainState struct {
@@ -66,7 +125,18 @@ type chainState struct {
 // links: one run from the first record to the last, with no record missing
 // between and nothing edited; the newest heartbeat's last_h must be in it.
 func VerifyExport(r io.Reader) (*ExportReport, error) {
-	rep := &ExportReport{}
+	return VerifyExportWith(r, ExportOptions{})
+}
+
+// VerifyExportWith is VerifyExport against an expected starting point: a
+// copy that starts mid-chain is whole when it reaches back to o.From,
+// broken when it does not, and partial when no From is given.
+func VerifyExportWith(r io.Reader, o ExportOptions) (*ExportReport, error) {
+	from := strings.ToLower(o.From)
+	if from != "" && !ValidHashPrefix(from) {
+		return nil, fmt.Errorf("--from %q: not a record hash (12 to 64 hex digits, as verify --export prints them)", o.From)
+	}
+	rep := &ExportReport{From: from}
 	chains := map[string]*chainState{}
 	get := func(id string) *chainState {
 		st := chains[id]
@@ -99,10 +169,49 @@ func VerifyExport(r io.Reader) (*ExportReport, error) {
 			return nil, fmt.Errorf("read export: %w", err)
 		}
 	}
+	matched := false
 	for _, st := range chains {
-		st.check()
+		st.check(from)
+		matched = matched || st.out.FromGiven
+	}
+	for _, st := range chains {
+		st.judge(from, matched)
 	}
 	return rep, nil
+}
+
+// ValidHashPrefix reports whether s is 12 to 64 hex digits (a record
+// hash or a prefix of one, as --from takes it).
+func ValidHashPrefix(s string) bool {
+	s = strings.ToLower(s)
+	if len(s) < 12 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// judge sets the chain's verdict once every chain is checked: --from names
+// one chain's point, so it fails the chains that miss it only when no
+// chain has it.
+func (st *chainState) judge(from string, matched bool) {
+	c := st.out
+	switch {
+	case len(c.Problems) == 0 && c.Records > 0 && from != "" && !c.FromGiven && !matched:
+		c.Problems = append(c.Problems, fmt.Sprintf("the copy does not reach back to --from %s: it starts after %s, so the records between are missing (or --from names a record after the copy's end)", short(from), short(c.First)))
+	}
+	switch {
+	case len(c.Problems) > 0 || c.Records == 0:
+		c.Status = CopyBroken
+	case c.FromStart || c.FromGiven:
+		c.Status = CopyWhole
+	default:
+		c.Status = CopyPartial
+	}
 }
 
 func (st *chainState) add(where string, h, prev string, raw []byte) {
@@ -121,6 +230,13 @@ func (st *chainState) add(where string, h, prev string, raw []byte) {
 			c.Verified++
 		}
 	}
+	var rec *audit.Record
+	if raw != nil {
+		rec = &audit.Record{}
+		if json.Unmarshal(raw, rec) != nil {
+			rec = nil
+		}
+	}
 	if len(h) != 64 || len(prev) != 64 {
 		c.Problems = append(c.Problems, fmt.Sprintf("%s: no h and prev", where))
 		return
@@ -135,7 +251,7 @@ func (st *chainState) add(where string, h, prev string, raw []byte) {
 	if raw == nil {
 		st.cef++
 	}
-	r := &copyRecord{h: h, prev: prev, seen: len(st.order)}
+	r := &copyRecord{h: h, prev: prev, seen: len(st.order), where: where, rec: rec}
 	st.byH[h] = r
 	st.order = append(st.order, r)
 }
@@ -147,8 +263,10 @@ func (st *chainState) beat(b Beat) {
 	}
 }
 
-// check walks the links: the records must form one run.
-func (st *chainState) check() {
+// check walks the links: the records must form one run, each record's
+// first copy after its predecessor's. from ("" for none) is the expected
+// starting point.
+func (st *chainState) check(from string) {
 	c := st.out
 	c.Records = len(st.order)
 	if c.Records == 0 {
@@ -181,11 +299,22 @@ func (st *chainState) check() {
 	}
 	first := starts[0]
 	c.First, c.FromStart = first.prev, first.prev == audit.Genesis
+	c.Start = &CopyStart{Prev: first.prev, H: first.h}
+	if first.rec != nil {
+		c.Start.Time, c.Start.Event = first.rec.Time, first.rec.Event
+		if first.rec.Event == "segment_start" {
+			c.Start.Segment = segmentSeq(first.rec.Detail)
+		}
+	}
 	c.InOrder = true
 	walked, last := 0, first
 	for r := first; r != nil; r = next[r.h] {
-		if r != first && r.seen < last.seen {
+		if from != "" && (strings.HasPrefix(r.prev, from) && r == first || strings.HasPrefix(r.h, from)) {
+			c.FromGiven = true
+		}
+		if r != first && r.seen < last.seen && c.InOrder {
 			c.InOrder = false
+			c.Problems = append(c.Problems, fmt.Sprintf("%s: record %s arrived before %s, the record it follows: the copy is reordered (a forwarder sends in chain order; a resend repeats records, it does not move them)", r.where, short(r.h), short(last.h)))
 		}
 		walked++
 		last = r
@@ -221,12 +350,30 @@ func (st *chainState) check() {
 		}
 		if n, ok := depth[b.LastH]; ok && n < b.Shipped && !missingStart {
 			missingStart = true
-			c.Problems = append(c.Problems, fmt.Sprintf("the heartbeat of %s says %d records were shipped through %s, and the copy holds %d up to it: records are missing at the start (a receiver's earlier files belong with this one)", b.Time, b.Shipped, short(b.LastH), n))
+			msg := fmt.Sprintf("the heartbeat of %s says %d records were shipped through %s, and the copy holds %d up to it", b.Time, b.Shipped, short(b.LastH), n)
+			if c.FromStart {
+				// from the chain's first record nothing can be before it
+				c.Problems = append(c.Problems, msg+" from the chain's first record: the beat and the copy disagree")
+			} else {
+				c.Notes = append(c.Notes, fmt.Sprintf("%s: %d records before the copy's start are elsewhere (the receiver's earlier files, or a receiver that joined late)", msg, b.Shipped-n))
+			}
 		}
 	}
 }
 
 func short(h string) string { return h[:min(12, len(h))] + "…" }
+
+// segmentSeq is the seq=N of a segment_start record's detail, 0 if none.
+func segmentSeq(detail string) int {
+	for f := range strings.FieldsSeq(detail) {
+		if v, ok := strings.CutPrefix(f, "seq="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
 
 // syslogLine reads one line a syslog receiver wrote; false if it is not
 // one of the forwarder's messages.

@@ -169,7 +169,11 @@ func runVerifyExport(c *cli.Context, path string) error {
 		return exitWith(1, "airlock verify --export: %v", err)
 	}
 	defer f.Close()
-	rep, err := forward.VerifyExport(f)
+	from := c.String("from")
+	if from != "" && !forward.ValidHashPrefix(from) {
+		return exitWith(64, "airlock verify --export: --from %q is not a record hash: give 12 to 64 hex digits of an h (verify --export prints where a copy starts)", textsafe.Escape(from))
+	}
+	rep, err := forward.VerifyExportWith(f, forward.ExportOptions{From: from})
 	if err != nil {
 		return exitWith(1, "airlock verify --export %s: %v", textsafe.Escape(path), err)
 	}
@@ -186,8 +190,11 @@ func runVerifyExport(c *cli.Context, path string) error {
 		}
 		for _, ch := range rep.Chains {
 			verdict := "complete and unedited"
-			if len(ch.Problems) > 0 {
+			switch ch.Status {
+			case forward.CopyBroken:
 				verdict = "BROKEN"
+			case forward.CopyPartial:
+				verdict = "PARTIAL (links hold, but the copy starts mid-chain)"
 			}
 			fmt.Fprintf(w, "chain %s: %s — %d records (%d recomputed from the stored line), %d duplicates dropped by h\n",
 				orDash(short12(ch.Chain)), verdict, ch.Records, ch.Verified, ch.Duplicates)
@@ -198,14 +205,37 @@ func runVerifyExport(c *cli.Context, path string) error {
 				}
 				order := "in order"
 				if !ch.InOrder {
-					order = "out of order (complete once sorted by the links)"
+					order = "out of order"
 				}
 				fmt.Fprintf(w, "  %s to %s, %s\n", from, short12(ch.Last), order)
+			}
+			if s := ch.Start; s != nil && !ch.FromStart {
+				fmt.Fprintf(w, "  starts after prev %s\n", s.Prev)
+				at := "  first record h " + s.H
+				if s.Event != "" {
+					at += ", " + textsafe.Escape(s.Event)
+				}
+				if s.Segment > 0 {
+					at += fmt.Sprintf(" of segment %d", s.Segment)
+				}
+				if s.Time != "" {
+					at += " at " + textsafe.Escape(s.Time)
+				}
+				fmt.Fprintln(w, at)
+				switch {
+				case ch.FromGiven:
+					fmt.Fprintf(w, "  reaches back to --from %s: whole from there\n", textsafe.Escape(rep.From))
+				case ch.Status == forward.CopyPartial:
+					fmt.Fprintf(w, "  what came before is not in this copy: check the receiver's earlier files with it, or pass --from %s if the copy is meant to start there\n", short12raw(s.Prev))
+				}
 			}
 			if b := ch.LastBeat; b != nil {
 				fmt.Fprintf(w, "  last heartbeat %s (beat %d, %d shipped, next within %ds)\n", textsafe.Escape(b.Time), b.Seq, b.Shipped, b.EveryS)
 			} else {
 				fmt.Fprintf(w, "  no heartbeat: a stopped forwarder cannot be told from a quiet one\n")
+			}
+			for _, n := range ch.Notes {
+				fmt.Fprintf(w, "  note: %s\n", textsafe.Escape(n))
 			}
 			for _, p := range ch.Problems {
 				fmt.Fprintf(w, "  problem: %s\n", textsafe.Escape(p))
@@ -215,11 +245,18 @@ func runVerifyExport(c *cli.Context, path string) error {
 			fmt.Fprintf(w, "%d lines that are not airlock's were ignored\n", rep.Other)
 		}
 	}
-	if !rep.OK() {
-		return exitWith(1, "")
+	switch rep.Status() {
+	case forward.CopyWhole:
+		return nil
+	case forward.CopyPartial:
+		return exitWith(2, "")
 	}
-	return nil
+	return exitWith(1, "")
 }
+
+// short12raw is the first 12 characters of h, without the ellipsis (a
+// prefix --from accepts).
+func short12raw(h string) string { return h[:min(12, len(h))] }
 
 func short12(h string) string {
 	if len(h) > 12 {

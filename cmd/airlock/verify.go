@@ -30,7 +30,8 @@ func verifyCommand() *cli.Command {
 			&cli.BoolFlag{Name: "anchor", Usage: "after a clean verify, append an anchor for the head to the anchor directory"},
 			&cli.StringFlag{Name: "anchor-dir", Usage: "check (and with --anchor, write) anchors in `DIR` (default $" + audit.AnchorDirEnv + ")"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
-			&cli.StringFlag{Name: "export", Usage: "check a receiver's copy in `FILE` (syslog lines or OTLP JSON from airlock forward) without the machine"},
+			&cli.StringFlag{Name: "export", Usage: "check a receiver's copy in `FILE` (syslog lines or OTLP JSON from airlock forward) without the machine: exit 0 whole, 1 broken, 2 partial (starts mid-chain)"},
+			&cli.StringFlag{Name: "from", Usage: "with --export: the copy is expected to start after the record with h `HASH` (or at it; 12+ hex digits), not at the chain's first record"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 2 when an intact log has warnings (unconfirmed records, sealed breaks)"},
 		},
 		Action: runVerify,
@@ -40,6 +41,9 @@ func verifyCommand() *cli.Command {
 func runVerify(c *cli.Context) error {
 	if path := c.String("export"); path != "" {
 		return runVerifyExport(c, path)
+	}
+	if c.IsSet("from") {
+		return exitWith(64, "airlock verify: --from goes with --export FILE (where a receiver's copy is expected to start)")
 	}
 	env, err := home.FromOS()
 	if err != nil {
