@@ -78,6 +78,7 @@ func FailOpen(getenv func(string) string) bool {
 
 // CheckManaged checks that the managed file at path (fi from Lstat) and
 // every directory above it can be changed by the administrator alone:
-// owned by root, writable by nobody else, not a link. On Windows the
-// ACLs are not read yet (docs/fleet.md says so).
+// owned by root, writable by nobody else, not a link; on Windows owned by
+// SYSTEM or Administrators with no ACE giving anyone else a write right
+// (judgeACL).
 func CheckManaged(path string, fi fs.FileInfo) error { return checkManaged(path, fi) }
