@@ -118,7 +118,9 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 	// The managed channels (init --system): a row each where airlock-hook
 	// is wired, told apart from the user's; an agent gated there is gated
 	// whatever the user's own files say.
+	managed := false
 	for _, m := range setup.SystemWiring(o.SystemRoot, o.GOOS) {
+		managed = managed || m.Problem != "" || m.Wired
 		switch {
 		case m.Problem != "":
 			rows = append(rows, agentRow{agent: m.Agent + " (managed)", native: "unknown", mcp: "-", why: m.Problem})
@@ -161,6 +163,9 @@ func coverageTable(o Options, st *setup.StatusReport) Check {
 	c.Items = append(c.Items, line("AGENT", "OWN TOOLS", "MCP SERVERS", "WHY"))
 	for _, r := range rows {
 		c.Items = append(c.Items, line(r.agent, r.native, r.mcp, r.why))
+	}
+	if managed {
+		c.Items = append(c.Items, managedMCPNote(o))
 	}
 	c.Detail = fmt.Sprintf("%d of %d agents found have their own tools behind airlock-hook", gated, len(rows))
 	switch {
@@ -247,4 +252,19 @@ func hookHome(st *setup.StatusReport, agent string) string {
 		}
 	}
 	return ""
+}
+
+// managedMCPNote is the line under the coverage table when it lists
+// managed wiring: init --system does not rewrite Claude Code's managed MCP
+// servers file, so what it lists is not covered by the managed wiring.
+func managedMCPNote(o Options) string {
+	p := setup.ManagedMCPFile(o.SystemRoot, o.GOOS)
+	if p == "" {
+		return "not covered: managed MCP servers (init --system wires hooks only)"
+	}
+	state := "absent now"
+	if _, err := os.Lstat(p); err == nil {
+		state = "present: its servers reach Claude Code without airlock-mcp unless their commands run it"
+	}
+	return fmt.Sprintf("not covered: Claude Code's managed MCP servers file %s (%s): Airlock does not rewrite it", p, state)
 }

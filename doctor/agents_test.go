@@ -73,6 +73,9 @@ func TestCoverageTableManagedWiring(t *testing.T) {
 	if r := row(c, "Cursor"); !strings.Contains(r, "NOT gated") || c.Status != fail {
 		t.Fatalf("Cursor unwired and no managed wiring: %s row %q", c.Status, r)
 	}
+	if items := strings.Join(c.Items, "\n"); strings.Contains(items, "not covered: Claude Code's managed MCP") {
+		t.Errorf("a machine with no managed wiring is told of managed-mcp.json:\n%s", items)
+	}
 	writeFile(t, filepath.Join(sys, "etc", "cursor", "hooks.json"), `{"version": 1, "hooks": {"preToolUse": [{"command": "`+e.hookPath()+` --agent cursor", "timeout": 30, "failClosed": true}]}}`, 0o644)
 	writeFile(t, filepath.Join(sys, "etc", "claude-code", "managed-settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "`+e.hookPath()+`", "timeout": 30}]}]}}`, 0o644)
 	c = check(t, e.run(t), "agent coverage")
@@ -90,5 +93,15 @@ func TestCoverageTableManagedWiring(t *testing.T) {
 	}
 	if c.Status == fail {
 		t.Errorf("status fail with every agent gated by the managed wiring:\n%s", strings.Join(c.Items, "\n"))
+	}
+	// the managed MCP servers file is named as not covered, present or not
+	mcp := filepath.Join(sys, "etc", "claude-code", "managed-mcp.json")
+	if items := strings.Join(c.Items, "\n"); !strings.Contains(items, "not covered: Claude Code's managed MCP servers file "+mcp+" (absent now): Airlock does not rewrite it") {
+		t.Errorf("no not-covered line for %s:\n%s", mcp, items)
+	}
+	writeFile(t, mcp, `{"mcpServers": {"fs": {"command": "npx"}}}`, 0o644)
+	c = check(t, e.run(t), "agent coverage")
+	if items := strings.Join(c.Items, "\n"); !strings.Contains(items, mcp+" (present: its servers reach Claude Code without airlock-mcp") {
+		t.Errorf("a present managed-mcp.json not named as not covered:\n%s", items)
 	}
 }

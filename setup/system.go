@@ -227,3 +227,48 @@ func SystemWiring(root, goos string) []SystemHook {
 	}
 	return out
 }
+
+// WindowsChannel is what one agent offers for managed wiring on Windows,
+// where init --system wires nothing: the file an MDM deploys ("" when the
+// agent has no machine-wide channel Airlock knows of) and what to do.
+type WindowsChannel struct {
+	Agent   string
+	Channel string
+	Advice  string
+}
+
+// WindowsChannels are the agents' managed channels on Windows, from each
+// agent's documentation. init --system does not write them there: the
+// binaries' and folders' ACLs would need the judgment the managed file
+// has (internal/home), and a fleet's MDM already writes such files.
+func WindowsChannels() []WindowsChannel {
+	mdm := "deploy it with your MDM (Intune, GPO), the hooks as docs/fleet.md shows, running airlock-hook from a folder only Administrators can write"
+	return []WindowsChannel{
+		{"Claude Code", `C:\Program Files\ClaudeCode\managed-settings.json`, mdm},
+		{"Codex", "", "no machine-wide requirements.toml on Windows that Airlock knows of: airlock init wires the user's config.toml, which the user can edit back"},
+		{"Cursor", `C:\ProgramData\Cursor\hooks.json`, mdm},
+		{"Windsurf", `C:\ProgramData\Windsurf\hooks.json`, mdm},
+		{"Copilot CLI", "", "no policy.d on Windows that Airlock knows of: airlock init wires the user's hooks, which the user can edit back"},
+	}
+}
+
+// ManagedMCPFile is Claude Code's managed MCP servers file on goos (under
+// root, as SystemStores): the servers an organisation sets for every user.
+// init --system does not rewrite it (it wires hooks only), so its servers
+// reach Claude Code without airlock-mcp; init and doctor say so. "" where
+// init --system wires nothing.
+func ManagedMCPFile(root, goos string) string {
+	var p string
+	switch goos {
+	case "linux":
+		p = "/etc/claude-code/managed-mcp.json"
+	case "darwin":
+		p = "/Library/Application Support/ClaudeCode/managed-mcp.json"
+	default:
+		return ""
+	}
+	if root != "" {
+		p = filepath.Join(root, filepath.FromSlash(p))
+	}
+	return p
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/profiles"
 	"github.com/agentairlock/airlock/setup"
 	"github.com/urfave/cli/v2"
@@ -176,12 +177,16 @@ func installedBinaries() (hook, mcp string) {
 // user who is not root).
 var geteuid = os.Geteuid
 
+// initGOOS is the OS init --system wires for (a test plays Windows).
+var initGOOS = runtime.GOOS
+
 // runInitSystem wires the agents' managed channels, as root, recording
 // what it changed in the managed directory's manifest (root's, and the
 // gate's forbid keeps agents out of it).
 func runInitSystem(c *cli.Context) error {
-	if runtime.GOOS == "windows" {
-		return exitWith(64, "airlock init --system: not built for Windows yet: deploy the agents' managed settings with your MDM (docs/fleet.md)")
+	if initGOOS == "windows" {
+		printWindowsChannels(c.App.ErrWriter)
+		return exitWith(64, "airlock init --system: wires nothing on Windows: deploy each agent's managed file above with your MDM (docs/fleet.md, Windows)")
 	}
 	if c.IsSet("profile") || len(*c.Generic("mcp-config").(*pathList)) > 0 {
 		return exitWith(64, "airlock init --system: --profile and --mcp-config are for a user's init; the managed policy is %s (docs/fleet.md)", home.ManagedFile())
@@ -202,8 +207,34 @@ func runInitSystem(c *cli.Context) error {
 	if err := printSetupReport(c.App.Writer, r, c.Bool("json")); err != nil {
 		return exitWith(1, "airlock init --system: %v", err)
 	}
+	if m := setup.ManagedMCPFile("", initGOOS); m != "" {
+		w := c.App.Writer
+		if c.Bool("json") {
+			w = c.App.ErrWriter // the report is the JSON on stdout
+		}
+		fmt.Fprintln(w, notCoveredManagedMCP(m))
+	}
 	if r.Refused > 0 {
 		return exitWith(1, "airlock init --system: %d %s left alone; fix what is named above and run airlock init --system again", r.Refused, oneOrMany(r.Refused, "file", "files"))
 	}
 	return nil
+}
+
+// printWindowsChannels says, per agent, what init --system would wire on
+// Windows and why it does not: the agent's managed file (or none).
+func printWindowsChannels(w io.Writer) {
+	fmt.Fprintln(w, "airlock init --system wires nothing on Windows; each agent's managed channel there:")
+	for _, ch := range setup.WindowsChannels() {
+		if ch.Channel == "" {
+			fmt.Fprintf(w, "  %s: none: %s\n", ch.Agent, ch.Advice)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %s: not written by Airlock: %s\n", ch.Agent, ch.Channel, ch.Advice)
+	}
+}
+
+// notCoveredManagedMCP is the line init --system prints for Claude Code's
+// managed MCP servers file, which it does not rewrite.
+func notCoveredManagedMCP(path string) string {
+	return fmt.Sprintf("not covered: Claude Code's managed MCP servers file %s: Airlock does not rewrite it, so the servers it lists reach Claude Code without airlock-mcp (wrap each one's command in airlock-mcp there yourself; docs/fleet.md)", textsafe.Escape(path))
 }

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agentairlock/airlock/setup"
 )
 
 // TestInitSystemNeedsRoot: init --system and uninstall --system refuse a
@@ -39,3 +41,55 @@ func TestInitSystemNeedsRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestInitSystemOnWindows: init --system wires nothing on Windows, names
+// each agent's managed channel there (or none) and the MDM, and exits 64
+// before it looks at the user or a file.
+func TestInitSystemOnWindows(t *testing.T) {
+	defer func(g string, f func() int) { initGOOS, geteuid = g, f }(initGOOS, geteuid)
+	initGOOS = "windows"
+	geteuid = func() int { t.Fatal("init --system on Windows asked for the user id"); return 0 }
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Writer, app.ErrWriter = &out, &errOut
+	err := app.Run([]string{"airlock", "init", "--system"})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 64 || !strings.Contains(ee.msg, "wires nothing on Windows") || !strings.Contains(ee.msg, "MDM") {
+		t.Fatalf("err = %#v, want exit 64 naming the MDM", err)
+	}
+	for _, want := range []string{
+		`Claude Code: C:\Program Files\ClaudeCode\managed-settings.json: not written by Airlock: deploy it with your MDM`,
+		`Cursor: C:\ProgramData\Cursor\hooks.json: not written by Airlock`,
+		`Windsurf: C:\ProgramData\Windsurf\hooks.json: not written by Airlock`,
+		"Codex: none: ",
+		"Copilot CLI: none: ",
+		"docs/fleet.md",
+	} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("output does not say %q:\n%s", want, errOut.String())
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed a report on stdout:\n%s", out.String())
+	}
+}
+
+// TestInitSystemNamesManagedMCPAsNotCovered: on Linux and macOS the line
+// init --system prints after its report names Claude Code's managed MCP
+// servers file as not covered.
+func TestInitSystemNamesManagedMCPAsNotCovered(t *testing.T) {
+	for goos, want := range map[string]string{
+		"linux":  "/etc/claude-code/managed-mcp.json",
+		"darwin": "/Library/Application Support/ClaudeCode/managed-mcp.json",
+	} {
+		line := notCoveredManagedMCP(setupManagedMCP(goos))
+		if !strings.HasPrefix(line, "not covered: Claude Code's managed MCP servers file "+want+": Airlock does not rewrite it") {
+			t.Errorf("%s: %q", goos, line)
+		}
+	}
+	if p := setupManagedMCP("windows"); p != "" {
+		t.Errorf("windows: %q, want none (init --system wires nothing there)", p)
+	}
+}
+
+func setupManagedMCP(goos string) string { return setup.ManagedMCPFile("", goos) }
