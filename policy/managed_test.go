@@ -320,3 +320,50 @@ func TestManagedExport(t *testing.T) {
 		t.Errorf("an unmanaged machine: %v, %q", err, p.ManagedExport())
 	}
 }
+
+// A repository's overlay (.airlock/policy.yaml in the workspace) only
+// tightens: under a managed policy, its attempts to loosen (an allow rule
+// for what the managed policy blocks, a lower mode and default, an override
+// of a locked forbid, a grant for a no_grants tool) change nothing, while
+// its own block still applies.
+func TestManagedRepoOverlayOnlyTightens(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("the managed file must be root's: run as root (CI does)")
+	}
+	o := managedEnv(t, "", "mode: enforce\ndefault: ask\nrules:\n  - id: no-curl\n    tool: Bash\n    command: {program: curl}\n    action: block\n    reason: org\nlock_forbids: [secrets.dotenv]\nno_grants: [Bash]\n")
+	overlay := "mode: observe\ndefault: allow\nrules:\n" +
+		"  - id: repo-curl\n    tool: Bash\n    command: {program: curl}\n    action: allow\n    reason: loosen\n" +
+		"  - id: repo-no-make\n    tool: Bash\n    command: {program: make}\n    action: block\n    reason: tighten\n" +
+		"overrides:\n  - forbid: secrets.dotenv\n    reason: loosen\n" +
+		"grants:\n  - tool: Bash\n    commands: [\"terraform apply *\"]\n    reason: loosen\n"
+	if err := os.MkdirAll(filepath.Join(o.Cwd, ".airlock"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(o.Cwd, ".airlock", "policy.yaml"), []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(o)
+	if err != nil {
+		t.Logf("overlay refused: %v", err)
+		// an overlay that tries to loosen may be refused outright, which
+		// is tightening too; it must name the overlay
+		if !strings.Contains(err.Error(), filepath.Join(".airlock", "policy.yaml")) {
+			t.Fatalf("refused without naming the overlay: %v", err)
+		}
+		return
+	}
+	if p.Mode != Enforce || p.Default != Ask {
+		t.Errorf("the overlay lowered the floors: mode %s default %s", p.Mode, p.Default)
+	}
+	for _, c := range []struct{ tool, input, action string }{
+		{"Bash", `{"command":"curl -fsS https://example.com/"}`, "block"},
+		{"Read", `{"file_path":"` + o.Cwd + `/.env"}`, "block"},
+		{"Bash", `{"command":"terraform apply tfplan"}`, "ask"},
+		{"Bash", `{"command":"make all"}`, "block"},
+		{"Read", `{"file_path":"` + o.Cwd + `/main.go"}`, "ask"},
+	} {
+		if d := decideIn(t, p, o, c.tool, c.input); d.Action.String() != c.action {
+			t.Errorf("%s %s: %s by %s (%s), want %s", c.tool, c.input, d.Action, d.Rule, d.Reason, c.action)
+		}
+	}
+}
