@@ -10,7 +10,8 @@
 // folder's lock so that no count is lost to a concurrent hook or to a
 // rewrite, and the file is read back to count. A file grown past what its
 // window holds is rewritten with the calls still in it (temp file and
-// rename, under the same lock). The proxy counts in memory (Memory).
+// rename, under the same lock). The proxy counts in memory (Memory), in
+// counts per window rather than a list read back.
 //
 // A file that cannot be read or holds a line that does not parse is a
 // count nobody can trust: Count starts it over and says so (ErrReset), and
@@ -32,7 +33,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/agentairlock/airlock/internal/atomicfile"
@@ -88,10 +88,23 @@ func (s *Store) Path(key string) string {
 	return filepath.Join(s.dir(), hex.EncodeToString(sum[:12])+".log")
 }
 
+// Tally is Count for the widest of windows, as a Tally.
+func (s *Store) Tally(key string, c Call, windows []Window) (Tally, error) {
+	var w time.Duration
+	for _, win := range windows {
+		w = max(w, win.Span)
+	}
+	kept, err := s.Count(key, c, w)
+	if kept == nil {
+		return nil, err
+	}
+	return kept, err
+}
+
 // Count records c under key and returns the key's calls within window,
 // oldest first, c last. An error wrapping ErrReset comes with the counts
 // of the started-over file (c alone); any other error comes with none.
-func (s *Store) Count(key string, c Call, window time.Duration) ([]Call, error) {
+func (s *Store) Count(key string, c Call, window time.Duration) (List, error) {
 	c.Tool = cleanTool(c.Tool)
 	lf, err := regular.OpenState(filepath.Join(s.dir(), lockFile), os.O_RDWR|os.O_CREATE, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -183,12 +196,12 @@ func readAll(f *os.File) ([]byte, error) {
 }
 
 // reset starts a key's file over with c, after why.
-func (s *Store) reset(path string, c Call, line []byte, why error) ([]Call, error) {
+func (s *Store) reset(path string, c Call, line []byte, why error) (List, error) {
 	_ = os.Remove(path) // a link or a FIFO goes, never what it points to
 	if err := atomicfile.WriteState(path, line, 0o600); err != nil {
 		return nil, fmt.Errorf("%w: %w; and starting over failed: %w", ErrReset, why, err)
 	}
-	return []Call{c}, fmt.Errorf("%w: %w", ErrReset, why)
+	return List{c}, fmt.Errorf("%w: %w", ErrReset, why)
 }
 
 // prune removes the files of keys untouched for a day (sessions that
@@ -214,7 +227,7 @@ func (s *Store) prune(keep string) {
 // until: a clock set back keeps no call for ever), how many lines are
 // older, and how many do not parse. A line out of the window costs no
 // allocation, and a run of one tool's calls shares its name.
-func parse(data []byte, since, until int64) (kept []Call, stale, bad int) {
+func parse(data []byte, since, until int64) (kept List, stale, bad int) {
 	var tool string
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
@@ -298,35 +311,4 @@ func cleanTool(t string) string {
 		}
 	}
 	return string(b)
-}
-
-// Memory counts in memory, for a long-lived process (the MCP proxy): per
-// key, the calls within the window last asked for.
-type Memory struct {
-	mu   sync.Mutex
-	keys map[string][]Call
-}
-
-// Count is Store.Count in memory; it never fails.
-func (m *Memory) Count(key string, c Call, window time.Duration) ([]Call, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.keys == nil {
-		m.keys = map[string][]Call{}
-	}
-	since := c.At - window.Milliseconds()
-	old := m.keys[key]
-	i := 0
-	for i < len(old) && old[i].At <= since {
-		i++
-	}
-	kept := append(old[i:], c)
-	if len(kept) > MaxKept {
-		kept = kept[len(kept)-MaxKept:]
-	}
-	if i > 0 && cap(kept) > 2*len(kept)+16 {
-		kept = append([]Call(nil), kept...) // let the old array go
-	}
-	m.keys[key] = kept
-	return append([]Call(nil), kept...), nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -232,20 +233,115 @@ func TestStaleFilesArePruned(t *testing.T) {
 	}
 }
 
+func all(string) bool { return true }
+
 func TestMemory(t *testing.T) {
 	var m Memory
 	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).UnixMilli()
+	minute := []Window{{Span: time.Minute, Tools: true}}
 	for i := range 10 {
-		got, _ := m.Count("server:fs", Call{At: at + int64(i)*10_000, Tool: "mcp__fs__read", Digest: "d"}, time.Minute)
+		got, _ := m.Tally("server:fs", Call{At: at + int64(i)*10_000, Tool: "mcp__fs__read", Digest: "d"}, minute)
 		want := min(i+1, 6) // calls 10 s apart: six within a minute
-		if len(got) != want {
-			t.Fatalf("call %d: %d counted, want %d", i, len(got), want)
+		if n, nt := got.Same("d", time.Minute), got.Tools(time.Minute, all); n != want || nt != want {
+			t.Fatalf("call %d: %d counted (%d by tool), want %d", i, n, nt, want)
 		}
 	}
-	got, _ := m.Count("session:x", Call{At: at, Tool: "t", Digest: "d"}, time.Minute)
-	got[0].Tool = "changed"
-	if again, _ := m.Count("session:x", Call{At: at + 1, Tool: "t", Digest: "d"}, time.Minute); again[0].Tool != "t" {
-		t.Error("Count returned its own slice")
+	// a tally is what its own count saw: later calls leave it as it was
+	// (the list counter returned a copy for this)
+	got, _ := m.Tally("session:x", Call{At: at, Tool: "t", Digest: "d"}, minute)
+	for i := range 5 {
+		m.Tally("session:x", Call{At: at + 1 + int64(i), Tool: "t", Digest: "d"}, minute)
+	}
+	if n, nt := got.Same("d", time.Minute), got.Tools(time.Minute, all); n != 1 || nt != 1 {
+		t.Errorf("a later count changed an earlier tally: %d, %d; want 1, 1", n, nt)
+	}
+}
+
+// TestMemoryCountsAsTheList: Memory's counts are the list counter's (the
+// calls within each window, the key saturating at MaxKept), over random
+// calls of a few digests and tools, two windows, bursts past MaxKept and
+// quiet stretches past every window.
+func TestMemoryCountsAsTheList(t *testing.T) {
+	var m Memory
+	var every List // every call, in order
+	windows := []Window{{Span: 2 * time.Minute}, {Span: time.Minute, Tools: true}}
+	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).UnixMilli()
+	seed, saturated := uint64(1), false
+	rnd := func(n int) int { seed = seed*6364136223846793005 + 1442695040888963407; return int(seed>>33) % n }
+	for i := range 15000 {
+		switch r := rnd(1000); {
+		case r == 0 && i > 6000:
+			at += 3 * 60_000 // quiet: every window empties
+		case r < 5 && i > 6000: // the first 6,000 a burst past MaxKept
+			at += 20_000
+		case r < 600:
+			at += int64(rnd(30)) // bursts, equal times included
+		}
+		c := Call{At: at, Digest: fmt.Sprint("d", rnd(4)), Tool: fmt.Sprint("mcp__s__t", rnd(3))}
+		got, _ := m.Tally("session:a", c, windows)
+		every = append(every, c)
+		// the list counter: the widest window's calls, at most MaxKept
+		kept := List{}
+		for j := len(every) - 1; j >= 0 && every[j].At > at-windows[0].Span.Milliseconds() && len(kept) < MaxKept; j-- {
+			kept = append(kept, every[j])
+		}
+		slices.Reverse(kept)
+		saturated = saturated || len(kept) == MaxKept
+		for _, w := range windows {
+			if g, want := got.Same(c.Digest, w.Span), kept.Same(c.Digest, w.Span); g != want {
+				t.Fatalf("call %d: %d with its digest in %s, the list %d", i, g, w.Span, want)
+			}
+		}
+		one := func(tool string) bool { return tool == "mcp__s__t1" }
+		if g, want := got.Tools(time.Minute, one), kept.Tools(time.Minute, one); g != want {
+			t.Fatalf("call %d: %d of the tool in 1m, the list %d", i, g, want)
+		}
+		if g, want := got.Tools(time.Minute, all), kept.Tools(time.Minute, all); g != want {
+			t.Fatalf("call %d: %d calls in 1m, the list %d", i, g, want)
+		}
+	}
+	if !saturated {
+		t.Error("no burst reached MaxKept: the test misses saturation")
+	}
+}
+
+// TestMemoryLetsABurstGo: after a burst of distinct calls past MaxKept
+// and a quiet stretch past the window, the key keeps a small ring and
+// small tables, not the burst's.
+func TestMemoryLetsABurstGo(t *testing.T) {
+	var m Memory
+	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).UnixMilli()
+	w := []Window{{Span: time.Minute, Tools: true}}
+	for i := range MaxKept + 500 {
+		got, _ := m.Tally("session:a", Call{At: at, Digest: strconv.Itoa(i), Tool: strconv.Itoa(i % 50)}, w)
+		if n := got.Tools(time.Minute, all); n != min(i+1, MaxKept) {
+			t.Fatalf("call %d: %d in the window, want %d", i, n, min(i+1, MaxKept))
+		}
+	}
+	for i := range 3 {
+		m.Tally("session:a", Call{At: at + 61_000 + int64(i), Digest: "x", Tool: "t"}, w)
+	}
+	h := m.keys["session:a"]
+	if len(h.ring) > 64 || len(h.spans[0].same.m) != 1 || h.spans[0].same.peak > 256 || len(h.spans[0].byTol.m) != 1 {
+		t.Errorf("after the burst: a ring of %d, %d digests (peak %d), %d tools", len(h.ring), len(h.spans[0].same.m), h.spans[0].same.peak, len(h.spans[0].byTol.m))
+	}
+}
+
+// TestMemoryNewWindow: a key counted with a window it was not counted
+// with before counts that window from the calls it keeps.
+func TestMemoryNewWindow(t *testing.T) {
+	var m Memory
+	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).UnixMilli()
+	for i := range 10 {
+		m.Tally("session:a", Call{At: at + int64(i)*10_000, Digest: "d", Tool: "t"}, []Window{{Span: 2 * time.Minute}})
+	}
+	// calls at 0..90 s, the next at 100 s: 6 within a minute by tool, 11 in 2m
+	got, _ := m.Tally("session:a", Call{At: at + 100_000, Digest: "d", Tool: "t"}, []Window{{Span: 2 * time.Minute}, {Span: time.Minute, Tools: true}})
+	if n, nt := got.Same("d", 2*time.Minute), got.Tools(time.Minute, all); n != 11 || nt != 6 {
+		t.Errorf("%d in 2m, %d in 1m by tool; want 11 and 6", n, nt)
+	}
+	if n := got.Same("d", 90*time.Second); n != 11 {
+		t.Errorf("a window not counted: %d, want the wider one's 11", n)
 	}
 }
 

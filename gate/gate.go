@@ -91,10 +91,11 @@ type Gate struct {
 }
 
 // Counter records a call under a key ("session:ID", "server:NAME") and
-// returns the key's calls within window, this one last. An error wrapping
-// calls.ErrReset comes with the counts of the started-over key.
+// returns what it saw of the key's calls within each window, back from
+// this one. An error wrapping calls.ErrReset comes with the counts of the
+// started-over key; any other error with none.
 type Counter interface {
-	Count(key string, c calls.Call, window time.Duration) ([]calls.Call, error)
+	Tally(key string, c calls.Call, windows []calls.Window) (calls.Tally, error)
 }
 
 // Taints reads a session's taint. Of returns nil for a session that has

@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/agentairlock/airlock/calls"
+	"github.com/agentairlock/airlock/internal/corpus"
 	"github.com/agentairlock/airlock/policy"
 )
 
 // failingCounter is a counter whose state cannot be trusted.
 type failingCounter struct{ err error }
 
-func (f failingCounter) Count(_ string, c calls.Call, _ time.Duration) ([]calls.Call, error) {
+func (f failingCounter) Tally(_ string, c calls.Call, _ []calls.Window) (calls.Tally, error) {
 	if errors.Is(f.err, calls.ErrReset) {
-		return []calls.Call{c}, f.err
+		return calls.List{c}, f.err
 	}
 	return nil, f.err
 }
@@ -115,4 +116,60 @@ func TestBenignCorpusAsOneSession(t *testing.T) {
 			t.Errorf("only %d benign cases", len(cases))
 		}
 	}
+}
+
+// TestGateCountsEveryLimit: both counters (the proxy's in memory, the
+// hook's files) through the gate, with a loop window (2m) and the caps'
+// minute apart: the loop, a server cap and a session cap each decide when
+// passed, with the count in the reason, and each window empties on its
+// own time.
+func TestGateCountsEveryLimit(t *testing.T) {
+	for _, counter := range []string{"memory", "files"} {
+		t.Run(counter, func(t *testing.T) { countsEveryLimit(t, counter) })
+	}
+}
+
+func countsEveryLimit(t *testing.T, counter string) {
+	fx, err := corpus.NewFixture(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(fx.AirlockHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	pol := "mode: enforce\ndefault: allow\nloop: {repeat: 3, window: 2m, action: ask}\nlimits:\n" +
+		"  - {tool: \"mcp__notes__*\", per_minute: 4, per: server, action: block}\n" +
+		"  - {tool: \"mcp__*\", per_minute: 6, per: session, action: ask}\nrules: []\n"
+	if err := os.WriteFile(filepath.Join(fx.AirlockHome, "policy.yaml"), []byte(pol), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g := fixtureProfileGate(t, fx, "default")
+	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	at := t0
+	g.Env.Now = func() time.Time { return at }
+	g.Calls = &calls.Memory{}
+	if counter == "files" {
+		g.Calls = calls.Open(fx.AirlockHome, g.Env.Now)
+	}
+	step := func(sec int, tool, arg string, want policy.Action, reason string) {
+		t.Helper()
+		at = t0.Add(time.Duration(sec) * time.Second)
+		res := g.Decide(Call{Source: "hook", Tool: tool, Input: []byte(`{"id":"` + arg + `"}`), Cwd: fx.WS, Session: "s", Attended: true})
+		if res.Decision.Action != want || reason != "" && res.Decision.Reason != reason || reason == "" && res.Decision.Source == policy.FromLimit {
+			t.Fatalf("at %ds %s %s: %s %s; want %s %q", sec, tool, arg, res.Decision.Action, res.Decision.Explain(), want, reason)
+		}
+	}
+	for i := range 3 {
+		step(i, "mcp__notes__read", "a", policy.Allow, "")
+	}
+	step(3, "mcp__notes__read", "a", policy.Ask, "the same call 4 times in 2m (loop: ask after 3)")
+	step(4, "mcp__notes__read", "b", policy.Block, "5 calls of mcp__notes__* in 1m to this server (limits: block above 4 a minute)")
+	// a minute on: the caps' window is empty, the loop's is not
+	step(65, "mcp__notes__read", "a", policy.Ask, "the same call 5 times in 2m (loop: ask after 3)")
+	for i := range 5 {
+		step(66+i, "mcp__files__list", fmt.Sprint("f", i), policy.Allow, "")
+	}
+	step(71, "mcp__files__list", "f5", policy.Ask, "7 calls of mcp__* in 1m in this session (limits: ask above 6 a minute)")
+	// two minutes on: the loop's window is empty too
+	step(186, "mcp__notes__read", "a", policy.Allow, "")
 }

@@ -63,7 +63,7 @@ func (p *Policy) Decide(f *Facts, now time.Time, s Stages) verdict {
 	if d.Source != FromBudget {
 		d = p.EscalateDecision(f, d)
 		d = p.taintDecision(f, d, s.Taint)
-		d = p.limitsDecision(f, d, s.Limits, now)
+		d = p.limitsDecision(f, d, s.Limits)
 	}
 	if s.Contract != nil {
 		d, v.Note = s.Contract(f, d)

@@ -58,19 +58,25 @@ const maxCount = 4000
 // rateWindow is a Rate's window.
 const rateWindow = time.Minute
 
-// Seen is one call a counter saw.
-type Seen struct {
-	At     int64 // Unix milliseconds
-	Tool   string
-	Digest string // CallDigest of the call
+// Tally is what a counter saw of one session's or one server's calls
+// when it counted this one (the newest, included). Windows are spans back
+// from this call, ones the counter was asked about (SessionSpans,
+// ServerSpans); a counter keeps counts, not the calls, so a stage asks
+// only what those spans were counted for.
+type Tally interface {
+	// Same is how many calls within window had digest (CallDigest).
+	Same(digest string, window time.Duration) int
+	// Tools is how many calls within window were of tools match
+	// accepts; match is asked once per distinct tool name.
+	Tools(window time.Duration, match func(tool string) bool) int
 }
 
-// Recent is the limits stage's input: the calls a counter saw, this one
-// included (nil: the caller counts nothing).
+// Recent is the limits stage's input: what a counter saw (nil: the
+// caller counts nothing).
 type Recent struct {
 	Digest  string // this call's CallDigest
-	Session []Seen // the session's calls within SessionWindow; nil when not counted
-	Server  []Seen // the call's MCP server's calls within ServerWindow
+	Session Tally  // the session's calls; nil when not counted
+	Server  Tally  // the call's MCP server's calls; nil when not counted
 	// Err says the counts could not be read or kept ("" when they were):
 	// the stage then gives this call the strictest limit's action, once,
 	// and the counter starts over (never silently, never a bypass).
@@ -80,23 +86,24 @@ type Recent struct {
 // On reports whether the policy has any limit to count for.
 func (l *Limits) On() bool { return l.Loop != nil || len(l.Rates) > 0 }
 
-// SessionWindow is how far back a session's calls are counted (0: never).
-func (l *Limits) SessionWindow() time.Duration {
-	var w time.Duration
+// SessionSpans are what a session's calls are counted for: same, the
+// loop's window (the calls with this one's digest), and tools, the caps'
+// minute (the calls of each tool); 0 when not asked.
+func (l *Limits) SessionSpans() (same, tools time.Duration) {
 	if l.Loop != nil {
-		w = l.Loop.Window
+		same = l.Loop.Window
 	}
 	for _, r := range l.Rates {
 		if r.Per == "session" {
-			w = max(w, rateWindow)
+			tools = rateWindow
 		}
 	}
-	return w
+	return same, tools
 }
 
-// ServerWindow is how far back an MCP server's calls are counted (0:
-// never).
-func (l *Limits) ServerWindow() time.Duration {
+// ServerSpans is what an MCP server's calls are counted for: the caps'
+// minute, by tool (0: never counted).
+func (l *Limits) ServerSpans() (tools time.Duration) {
 	for _, r := range l.Rates {
 		if r.Per == "server" {
 			return rateWindow
@@ -104,6 +111,16 @@ func (l *Limits) ServerWindow() time.Duration {
 	}
 	return 0
 }
+
+// SessionWindow is how far back a session's calls are counted (0: never).
+func (l *Limits) SessionWindow() time.Duration {
+	same, tools := l.SessionSpans()
+	return max(same, tools)
+}
+
+// ServerWindow is how far back an MCP server's calls are counted (0:
+// never).
+func (l *Limits) ServerWindow() time.Duration { return l.ServerSpans() }
 
 // CallDigest names a call for the loop detector: its tool and its
 // arguments, byte for byte.
@@ -119,7 +136,7 @@ func CallDigest(tool string, input []byte) string {
 // limitsDecision raises d when the call's counts pass a limit; the
 // strictest limit passed decides. It runs after the grants (a grant does
 // not lift a loop: the window passing does) and never lowers a decision.
-func (p *Policy) limitsDecision(f *Facts, d Decision, r *Recent, now time.Time) Decision {
+func (p *Policy) limitsDecision(f *Facts, d Decision, r *Recent) Decision {
 	l := &p.Limits
 	if r == nil || !l.On() || d.Action == Block {
 		return d
@@ -133,19 +150,11 @@ func (p *Policy) limitsDecision(f *Facts, d Decision, r *Recent, now time.Time) 
 	if r.Err != "" {
 		raise(l.strictest(), StateRule, "the call counts could not be read ("+clip(r.Err, 200)+"); they start over")
 	}
-	if lp := l.Loop; lp != nil && lp.Action > out.Action && (lp.except == nil || !lp.except.matchToolOf(f)) {
-		since := now.Add(-lp.Window).UnixMilli()
-		n := 0
-		for i := range r.Session {
-			if s := &r.Session[i]; s.At > since && s.Digest == r.Digest {
-				n++
-			}
-		}
-		if n > lp.Repeat {
+	if lp := l.Loop; lp != nil && r.Session != nil && lp.Action > out.Action && (lp.except == nil || !lp.except.matchToolOf(f)) {
+		if n := r.Session.Same(r.Digest, lp.Window); n > lp.Repeat {
 			raise(lp.Action, LoopRule, fmt.Sprintf("the same call %d times in %s (loop: %s after %d)", n, shortDuration(lp.Window), lp.Action, lp.Repeat))
 		}
 	}
-	since := now.Add(-rateWindow).UnixMilli()
 	for _, rt := range l.Rates {
 		if rt.Action <= out.Action || !rt.tools.matchToolOf(f) {
 			continue
@@ -154,32 +163,14 @@ func (p *Policy) limitsDecision(f *Facts, d Decision, r *Recent, now time.Time) 
 		if rt.Per == "server" {
 			seen, rule, where = r.Server, ServerRateRule, "to this server"
 		}
-		if n := countTools(seen, since, rt.tools); n > rt.PerMinute {
+		if seen == nil {
+			continue
+		}
+		if n := seen.Tools(rateWindow, rt.tools.matchTool); n > rt.PerMinute {
 			raise(rt.Action, rule, fmt.Sprintf("%d calls of %s in 1m %s (limits: %s above %d a minute)", n, rt.Tool, where, rt.Action, rt.PerMinute))
 		}
 	}
 	return out
-}
-
-// countTools counts the calls since (Unix ms) of the tools r names,
-// matching each distinct tool name once.
-func countTools(seen []Seen, since int64, r *Rule) int {
-	n := 0
-	var last string
-	var lastOK bool
-	for i := range seen {
-		s := &seen[i]
-		if s.At <= since {
-			continue
-		}
-		if s.Tool != last || i == 0 {
-			last, lastOK = s.Tool, r.matchTool(s.Tool)
-		}
-		if lastOK {
-			n++
-		}
-	}
-	return n
 }
 
 // strictest is the strictest action of any limit.

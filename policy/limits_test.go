@@ -9,9 +9,48 @@ import (
 	"time"
 )
 
-// seen builds n calls of tool with digest, one a second, ending at end.
-func seenCalls(n int, tool, digest string, end time.Time) []Seen {
-	out := make([]Seen, n)
+// Seen is one call a test's counter saw.
+type Seen struct {
+	At     int64 // Unix milliseconds
+	Tool   string
+	Digest string
+}
+
+// seenList is a Tally over a list of calls, counted at its newest one (as
+// a counter's tally is counted at the call it counts).
+type seenList []Seen
+
+func (s seenList) since(window time.Duration) int64 {
+	var newest int64
+	for _, c := range s {
+		newest = max(newest, c.At)
+	}
+	return newest - window.Milliseconds()
+}
+
+func (s seenList) Same(digest string, window time.Duration) int {
+	since, n := s.since(window), 0
+	for _, c := range s {
+		if c.At > since && c.Digest == digest {
+			n++
+		}
+	}
+	return n
+}
+
+func (s seenList) Tools(window time.Duration, match func(string) bool) int {
+	since, n := s.since(window), 0
+	for _, c := range s {
+		if c.At > since && match(c.Tool) {
+			n++
+		}
+	}
+	return n
+}
+
+// seenCalls builds n calls of tool with digest, one a second, ending at end.
+func seenCalls(n int, tool, digest string, end time.Time) seenList {
+	out := make(seenList, n)
 	for i := range out {
 		out[i] = Seen{At: end.Add(-time.Duration(n-1-i) * time.Second).UnixMilli(), Tool: tool, Digest: digest}
 	}
@@ -79,8 +118,8 @@ rules:
 }
 
 // mixed is n MCP calls of two tools within the last minute.
-func mixed(n int, now time.Time) []Seen {
-	out := make([]Seen, n)
+func mixed(n int, now time.Time) seenList {
+	out := make(seenList, n)
 	for i := range out {
 		out[i] = Seen{At: now.Add(-time.Duration(i) * time.Second).UnixMilli(), Tool: fmt.Sprintf("mcp__notes__t%d", i%2), Digest: fmt.Sprint(i)}
 	}
