@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/jsonwalk"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/tidwall/gjson"
@@ -66,29 +67,19 @@ func maskSecrets(_ string, result string) (string, []ResultFinding) {
 var resultMethods = map[string]bool{"tools/call": true, "tasks/result": true, "prompts/get": true, "resources/read": true}
 
 // readResults is the proxy's own filter: the scan engine's result reader
-// over every string of the answer a model can read.
+// over every string of the answer a model can read (scan.ReadAnswer, which
+// the post-tool hook reads a tool_response with too).
 func readResults(_ string, result string) (string, []ResultFinding) {
 	var edits []strEdit
 	var found []ResultFinding
-	eachString(result, resultSkip, func(path func() string, a, b int, esc bool) {
-		inner := result[a+1 : b-1]
-		if esc && scan.QuietJSON(inner) {
-			return // no need to decode it to know
-		}
-		text := inner
-		if esc {
-			text = gjson.Parse(result[a:b]).Str
-		}
-		r := scan.ReadResult(text)
-		if !r.Changed() {
-			return
-		}
+	scan.ReadAnswer(result, func(s scan.AnswerString) {
+		r := s.Reading
 		kind := "control"
 		if r.Inject {
 			kind = "injection"
 		}
-		found = append(found, ResultFinding{Kind: kind, Field: path(), Reason: textsafe.Escape(r.Reason), Taints: r.Inject})
-		edits = append(edits, strEdit{a: a, b: b, with: jsonString(r.Out)})
+		found = append(found, ResultFinding{Kind: kind, Field: s.Path(), Reason: textsafe.Escape(r.Reason), Taints: r.Inject})
+		edits = append(edits, strEdit{a: s.A, b: s.B, with: jsonString(r.Out)})
 	})
 	if len(edits) == 0 {
 		return result, nil
@@ -100,14 +91,6 @@ func readResults(_ string, result string) (string, []ResultFinding) {
 	}
 	return out, found
 }
-
-// resultSkip are members no model reads as text: types, media types,
-// addresses, binary payloads, metadata.
-var resultSkip = map[string]bool{"type": true, "mimeType": true, "uri": true, "uriTemplate": true, "data": true, "blob": true,
-	"_meta": true, "resultType": true, "role": true, "annotations": true, "jsonrpc": true, "code": true}
-
-// maxWalkDepth bounds the walk; framing already refused deeper messages.
-const maxWalkDepth = 128
 
 type strEdit struct {
 	a, b int
@@ -188,10 +171,10 @@ func (p *Proxy) withholds() bool {
 // replaced, so the client's call is settled).
 func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 	key := "result"
-	a, b := memberSpan(m.Raw, "result")
+	a, b := jsonwalk.MemberSpan(m.Raw, "result")
 	if a < 0 {
 		key = "error"
-		a, b = memberSpan(m.Raw, "error")
+		a, b = jsonwalk.MemberSpan(m.Raw, "error")
 	}
 	if a < 0 || m.Raw[a] != '{' {
 		return ""
