@@ -12,6 +12,7 @@ import (
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/hook"
 	airlockhome "github.com/agentairlock/airlock/internal/home"
+	"github.com/agentairlock/airlock/internal/jsonwalk"
 )
 
 // taintCase is one result both front ends see.
@@ -31,8 +32,8 @@ func taintCorpus(t *testing.T) []taintCase {
 	var cs []taintCase
 	add := func(name, text string, benign bool) {
 		cs = append(cs,
-			taintCase{name + " (text)", `{"content":[{"type":"text","text":` + string(jsonString(text)) + `}]}`, benign},
-			taintCase{name + " (structured)", `{"content":[],"structuredContent":{"notes":` + string(jsonString(text)) + `}}`, benign})
+			taintCase{name + " (text)", `{"content":[{"type":"text","text":` + string(jsonwalk.Quote(text)) + `}]}`, benign},
+			taintCase{name + " (structured)", `{"content":[],"structuredContent":{"notes":` + string(jsonwalk.Quote(text)) + `}}`, benign})
 	}
 	files := func(root string, benign bool) {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

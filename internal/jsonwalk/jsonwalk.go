@@ -6,6 +6,8 @@
 package jsonwalk
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -202,4 +204,40 @@ func MemberSpan(raw, key string) (int, int) {
 			return start, w.i
 		}
 	}
+}
+
+// Edit replaces raw[A:B] with With.
+type Edit struct {
+	A, B int
+	With []byte
+}
+
+// Replace applies edits to raw, given in order and not overlapping; false
+// when they are not (raw is then not rewritten).
+func Replace(raw string, edits []Edit) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(raw))
+	at := 0
+	for _, e := range edits {
+		if e.A < at || e.B > len(raw) || e.B <= e.A {
+			return "", false
+		}
+		b.WriteString(raw[at:e.A])
+		b.Write(e.With)
+		at = e.B
+	}
+	b.WriteString(raw[at:])
+	return b.String(), true
+}
+
+// Quote is s as a JSON string literal, with <, > and & as they are (a
+// model reads them).
+func Quote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return []byte(`""`)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }
