@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/agentairlock/airlock/audit"
+	"github.com/agentairlock/airlock/internal/jsonwalk"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/scan/secret"
 )
@@ -100,53 +100,25 @@ func withheldText(tool, what string) string {
 }
 
 // neutraliseNative rewrites each string of a native tool's result raw
-// that carries instructions to the model or hides text (scan.ReadResult):
-// neutralised, or replaced by the withheld notice when withhold. The shape
-// is kept (Claude Code refuses a replacement of another shape). It
+// that carries instructions to the model, hides text or holds control
+// sequences (scan.ReadAnswer, as the proxy rewrites a server's answer):
+// neutralised, or replaced by the withheld notice when withhold and it
+// carries instructions. The rest of raw is kept byte for byte, its shape
+// with it (Claude Code refuses a replacement of another shape). It
 // returns the rewritten result, and false when no string needed it.
 func neutraliseNative(raw, tool, what string, withhold bool) (string, bool) {
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", false
-	}
-	changed := false
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case string:
-			r := scan.ReadResult(x)
-			switch {
-			case r.Inject && withhold:
-				changed = true
-				return withheldText(tool, what)
-			case r.Changed():
-				changed = true
-				return r.Out
-			}
-		case map[string]any:
-			for k, e := range x {
-				x[k] = walk(e)
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = walk(e)
-			}
+	var edits []jsonwalk.Edit
+	scan.ReadAnswer(raw, func(s scan.AnswerString) {
+		out := s.Reading.Out
+		if s.Reading.Inject && withhold {
+			out = withheldText(tool, what)
 		}
-		return v
-	}
-	v = walk(v)
-	if !changed {
+		edits = append(edits, jsonwalk.Edit{A: s.A, B: s.B, With: jsonwalk.Quote(out)})
+	})
+	if len(edits) == 0 {
 		return "", false
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", false
-	}
-	return strings.TrimSuffix(b.String(), "\n"), true
+	return jsonwalk.Replace(raw, edits)
 }
 
 // postAnswer is the one JSON a PostToolUse event is answered with, or

@@ -5,18 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/internal/home"
 	"github.com/agentairlock/airlock/policy"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/agentairlock/airlock/taint"
 )
-
-// maxResultScan bounds how much of one result the post-tool hook reads for
-// injection; a longer result is read from its start and its end.
-const maxResultScan = 1 << 20
 
 // untrusted reports whether the call's result is content from outside the
 // machine: an MCP tool's result, a fetched page or a search, a shell
@@ -27,33 +21,6 @@ func untrusted(tool string, f *policy.Facts) bool {
 		return true
 	}
 	return f != nil && len(f.Commands) > 0 && len(f.Hosts) > 0
-}
-
-// resultText is the text of a tool_response: every string in it, in
-// order, a blank line apart, bounded by maxResultScan.
-func resultText(r gjson.Result) string {
-	var b strings.Builder
-	var walk func(v gjson.Result) bool
-	walk = func(v gjson.Result) bool {
-		switch {
-		case v.Type == gjson.String:
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-			b.WriteString(v.Str)
-		case v.IsObject() || v.IsArray():
-			v.ForEach(func(_, x gjson.Result) bool { return walk(x) })
-		}
-		return b.Len() < maxResultScan
-	}
-	walk(r)
-	s := b.String()
-	if len(s) > maxResultScan {
-		// the start and the end: an injection appended to a long page is
-		// as much the model's as one at its top
-		s = s[:maxResultScan/2] + "\n\n" + s[len(s)-maxResultScan/2:]
-	}
-	return s
 }
 
 // taintFromResult is the post-tool half of session taint: an untrusted
@@ -69,13 +36,16 @@ func taintFromResult(o Options, log *audit.Log, env home.Env, p *policy.Policy, 
 	failed := ev.Name == "PostToolUseFailure"
 	store := taint.Open(env.AirlockHome, env.Now)
 	if untrusted(ev.Tool, f) {
-		text := resultText(ev.Response)
+		// the proxy's measure (scan.AnswerInjected), string by string of
+		// the tool_response: a session is tainted by the same result
+		// whichever front end saw it
+		what, rule, ok := scan.AnswerInjected(ev.Response.Raw)
 		if failed {
 			// a failed tool's error text reaches the model too (a
 			// server's error message is as much its words as a result)
-			text = ev.Error
+			what, rule, ok = scan.Injected(ev.Error)
 		}
-		if what, rule, ok := scan.Injected(text); ok {
+		if ok {
 			changed, err := store.Mark(ev.Session, taint.Source{Origin: "hook", Tool: ev.Tool, What: what, Rule: rule}, p.TaintTTL)
 			if err != nil {
 				warnf(o, "the session's taint was not saved: %v", err)

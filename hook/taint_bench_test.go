@@ -11,9 +11,9 @@ import (
 )
 
 // BenchmarkPostToolResultScan10KB: what a post-tool hook process adds to
-// judge a 10 KB MCP result (Go source) for injection: the result's text
-// and scan.Injected, in a fresh process's state (the engine compiles on
-// first use; -benchtime 1x shows that first call).
+// judge a 10 KB MCP result (Go source) for injection: scan.AnswerInjected
+// over the tool_response, the proxy's measure, in a fresh process's state
+// (-benchtime 1x shows that first call).
 func BenchmarkPostToolResultScan10KB(b *testing.B) {
 	src, err := os.ReadFile("../scan/secret/testdata/benign/source.go.txt")
 	if err != nil {
@@ -23,7 +23,7 @@ func BenchmarkPostToolResultScan10KB(b *testing.B) {
 	r := gjson.ParseBytes(resp)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, _, ok := scan.Injected(resultText(r)); ok {
+		if _, _, ok := scan.AnswerInjected(r.Raw); ok {
 			b.Fatal("benign source judged injected")
 		}
 	}

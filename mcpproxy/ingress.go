@@ -1,8 +1,6 @@
 package mcpproxy
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/agentairlock/airlock/audit"
 	"github.com/agentairlock/airlock/gate"
+	"github.com/agentairlock/airlock/internal/jsonwalk"
 	"github.com/agentairlock/airlock/internal/textsafe"
 	"github.com/agentairlock/airlock/scan"
 	"github.com/tidwall/gjson"
@@ -66,79 +65,29 @@ func maskSecrets(_ string, result string) (string, []ResultFinding) {
 var resultMethods = map[string]bool{"tools/call": true, "tasks/result": true, "prompts/get": true, "resources/read": true}
 
 // readResults is the proxy's own filter: the scan engine's result reader
-// over every string of the answer a model can read.
+// over every string of the answer a model can read (scan.ReadAnswer, which
+// the post-tool hook reads a tool_response with too).
 func readResults(_ string, result string) (string, []ResultFinding) {
-	var edits []strEdit
+	var edits []jsonwalk.Edit
 	var found []ResultFinding
-	eachString(result, resultSkip, func(path func() string, a, b int, esc bool) {
-		inner := result[a+1 : b-1]
-		if esc && scan.QuietJSON(inner) {
-			return // no need to decode it to know
-		}
-		text := inner
-		if esc {
-			text = gjson.Parse(result[a:b]).Str
-		}
-		r := scan.ReadResult(text)
-		if !r.Changed() {
-			return
-		}
+	scan.ReadAnswer(result, func(s scan.AnswerString) {
+		r := s.Reading
 		kind := "control"
 		if r.Inject {
 			kind = "injection"
 		}
-		found = append(found, ResultFinding{Kind: kind, Field: path(), Reason: textsafe.Escape(r.Reason), Taints: r.Inject})
-		edits = append(edits, strEdit{a: a, b: b, with: jsonString(r.Out)})
+		found = append(found, ResultFinding{Kind: kind, Field: s.Path(), Reason: textsafe.Escape(r.Reason), Taints: r.Inject})
+		edits = append(edits, jsonwalk.Edit{A: s.A, B: s.B, With: jsonwalk.Quote(r.Out)})
 	})
 	if len(edits) == 0 {
 		return result, nil
 	}
-	out, ok := applyEdits(result, edits)
+	out, ok := jsonwalk.Replace(result, edits)
 	if !ok {
 		// an answer that cannot be rewritten is not delivered
 		return "", append(found, ResultFinding{Kind: "injection", Reason: "the answer could not be rewritten", Taints: true})
 	}
 	return out, found
-}
-
-// resultSkip are members no model reads as text: types, media types,
-// addresses, binary payloads, metadata.
-var resultSkip = map[string]bool{"type": true, "mimeType": true, "uri": true, "uriTemplate": true, "data": true, "blob": true,
-	"_meta": true, "resultType": true, "role": true, "annotations": true, "jsonrpc": true, "code": true}
-
-// maxWalkDepth bounds the walk; framing already refused deeper messages.
-const maxWalkDepth = 128
-
-type strEdit struct {
-	a, b int
-	with []byte
-}
-
-// applyEdits replaces spans of raw, given in order and not overlapping.
-func applyEdits(raw string, edits []strEdit) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(raw))
-	at := 0
-	for _, e := range edits {
-		if e.a < at || e.b > len(raw) || e.b <= e.a {
-			return "", false
-		}
-		b.WriteString(raw[at:e.a])
-		b.Write(e.with)
-		at = e.b
-	}
-	b.WriteString(raw[at:])
-	return b.String(), true
-}
-
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return []byte(`""`)
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }
 
 // taint is the connection's taint: set when a result carried indicators.
@@ -188,10 +137,10 @@ func (p *Proxy) withholds() bool {
 // replaced, so the client's call is settled).
 func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 	key := "result"
-	a, b := memberSpan(m.Raw, "result")
+	a, b := jsonwalk.MemberSpan(m.Raw, "result")
 	if a < 0 {
 		key = "error"
-		a, b = memberSpan(m.Raw, "error")
+		a, b = jsonwalk.MemberSpan(m.Raw, "error")
 	}
 	if a < 0 || m.Raw[a] != '{' {
 		return ""
@@ -261,7 +210,7 @@ func (p *Proxy) ingressAnswer(pr pendingReq, m gjson.Result) (body string) {
 			warning += " It was changed before it reached you (" + k + ")."
 		}
 	}
-	block := `{"type":"text","text":` + string(jsonString(warning)) + `}`
+	block := `{"type":"text","text":` + string(jsonwalk.Quote(warning)) + `}`
 	switch {
 	case key != "result":
 	case pr.method == "tools/call" || pr.method == "tasks/result":
@@ -345,6 +294,6 @@ func prependItem(result, key, item string) (string, bool) {
 
 // withheldResult answers a tools/call in place of a withheld result.
 func withheldResult(id, msg string) []byte {
-	body := `{"content":[{"type":"text","text":` + string(jsonString(msg)) + `}],"isError":true,"_meta":{"airlock/decision":{"rule":"ingress","source":"ingress"}}}`
+	body := `{"content":[{"type":"text","text":` + string(jsonwalk.Quote(msg)) + `}],"isError":true,"_meta":{"airlock/decision":{"rule":"ingress","source":"ingress"}}}`
 	return envelope(id, "result", []byte(body))
 }

@@ -305,28 +305,3 @@ func Combined(fs []Finding) []Finding {
 	}
 	return out
 }
-
-// Injected judges a result on its way to the model (an MCP tool's output,
-// a fetched page, a search result) as text the model will follow: it is
-// injected when its findings reach High (Poisoned). why names the
-// strongest evidence and id the indicator behind it, for a taint's
-// provenance. The hook's post-tool event and the proxy's result admission
-// both ask it, so a session is tainted by the same measure whichever
-// front end saw the result.
-func Injected(s string) (why, id string, ok bool) {
-	if s == "" {
-		return "", "", false
-	}
-	fs := Text(s, Instructions)
-	poisoned, why := Poisoned(fs)
-	if !poisoned {
-		return "", "", false
-	}
-	top := fs[0]
-	for _, f := range fs[1:] {
-		if f.Severity > top.Severity {
-			top = f
-		}
-	}
-	return why, top.ID, true
-}

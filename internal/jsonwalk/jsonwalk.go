@@ -1,21 +1,33 @@
-package mcpproxy
+// Package jsonwalk finds the strings of a JSON value, with their spans,
+// without decoding it: the proxy and the hook read a result's strings
+// through it (scan.ReadAnswer), so both read the same ones, and the proxy
+// finds a message's members with it. It decodes nothing it is not asked
+// for and decides nothing.
+package jsonwalk
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 )
 
-// eachString calls fn for every string value of the JSON value raw (which
+// MaxDepth bounds the walk: deeper values are not read (the proxy's
+// framing refuses deeper messages before they get here).
+const MaxDepth = 128
+
+// EachString calls fn for every string value of the JSON value raw (which
 // the proxy has validated) outside the members skip names, with its span
 // in raw (quotes included) and its text. It finds a string's end with a
 // byte search rather than byte by byte: most of a 10 KB result is one or
 // two long strings, and a skipped image is one long string. path builds
 // the string's place ("content[0].text") only when asked.
 //
-// esc says the string holds escapes: its text is then not raw[a+1:b-1].
-func eachString(raw string, skip map[string]bool, fn func(path func() string, a, b int, esc bool)) {
+// esc says the string holds escapes: its text is then not raw[a+1:b-1]
+// (Text decodes it).
+func EachString(raw string, skip map[string]bool, fn func(path func() string, a, b int, esc bool)) {
 	w := jsonWalker{s: raw, skip: skip, fn: fn}
 	w.value(false, 0)
 }
@@ -83,18 +95,22 @@ func (w *jsonWalker) str() (a, b int, esc bool) {
 	}
 }
 
-func (w *jsonWalker) text(a, b int, esc bool) string {
+func (w *jsonWalker) text(a, b int, esc bool) string { return Text(w.s, a, b, esc) }
+
+// Text is the text of the string literal raw[a:b] (quotes included), as
+// EachString gave it.
+func Text(raw string, a, b int, esc bool) string {
 	if b-a < 2 {
 		return ""
 	}
 	if esc {
-		return gjson.Parse(w.s[a:b]).Str
+		return gjson.Parse(raw[a:b]).Str
 	}
-	return w.s[a+1 : b-1]
+	return raw[a+1 : b-1]
 }
 
 func (w *jsonWalker) value(skip bool, depth int) {
-	if depth > maxWalkDepth {
+	if depth > MaxDepth {
 		w.i = len(w.s)
 		return
 	}
@@ -156,11 +172,11 @@ func (w *jsonWalker) value(skip bool, depth int) {
 	}
 }
 
-// memberSpan is the span of the value of the top-level member key of the
+// MemberSpan is the span of the value of the top-level member key of the
 // JSON object raw, or -1, -1. The first of two equal keys is taken, as
 // gjson (and so the rest of the proxy) takes it; framing refused messages
 // that repeat a key.
-func memberSpan(raw, key string) (int, int) {
+func MemberSpan(raw, key string) (int, int) {
 	w := jsonWalker{s: raw}
 	if w.peek() != '{' {
 		return -1, -1
@@ -188,4 +204,40 @@ func memberSpan(raw, key string) (int, int) {
 			return start, w.i
 		}
 	}
+}
+
+// Edit replaces raw[A:B] with With.
+type Edit struct {
+	A, B int
+	With []byte
+}
+
+// Replace applies edits to raw, given in order and not overlapping; false
+// when they are not (raw is then not rewritten).
+func Replace(raw string, edits []Edit) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(raw))
+	at := 0
+	for _, e := range edits {
+		if e.A < at || e.B > len(raw) || e.B <= e.A {
+			return "", false
+		}
+		b.WriteString(raw[at:e.A])
+		b.Write(e.With)
+		at = e.B
+	}
+	b.WriteString(raw[at:])
+	return b.String(), true
+}
+
+// Quote is s as a JSON string literal, with <, > and & as they are (a
+// model reads them).
+func Quote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return []byte(`""`)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
 }
