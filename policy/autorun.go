@@ -295,6 +295,7 @@ func (c *classifier) runDerived(from string, x autorunCmd, dir string) {
 		}
 	}
 	c.f.Paths = append(c.f.Paths[:n], dropLoadedEnv(c.f.Paths[n:], &r)...)
+	c.derivedTrust(&r, label)
 	if d, ok := untrustedRun(&r, x, trustedRoots{c.env.Home, c.env.Cwd, dir}); ok {
 		c.f.Signals = append(c.f.Signals, signalFact{Signal: signalAutorunUntrusted, Detail: d, Arg: label})
 	}

@@ -88,6 +88,12 @@ const (
 	signalForkBomb     Signal = "fork-bomb"      // a function that pipes into itself in the background
 	signalUnparsed     Signal = "unparsed"       // the shell text did not parse; matched as text only
 	signalPkgSource    Signal = "package-source" // a package manager's source moved to another host, or its checksum check off
+
+	// what runs (issue 17): policy/shell/obfuscated.go, policy/shell/trust.go, policy/autorun_build.go
+	signalObfuscatedExec Signal = "obfuscated-exec"     // decoded text reaches a shell or interpreter
+	signalTrustSubverted Signal = "trust-subverted"     // a root CA, a system proxy or the hooks path handed to someone else
+	signalTrustWeakened  Signal = "trust-weakened"      // TLS verification switched off for every later call
+	signalDepRedirect    Signal = "dependency-redirect" // a dependency replaced by code from another place
 )
 
 // textFact is one string from the arguments (a value or a key).

@@ -187,10 +187,11 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	}
 	for _, s := range r.Signal {
 		switch Signal(s) {
-		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant, signalPkgSource:
+		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant, signalPkgSource,
+			signalObfuscatedExec, signalTrustSubverted, signalTrustWeakened, signalDepRedirect:
 			out.signals = append(out.signals, Signal(s))
 		default:
-			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted, path-plant or package-source", ruleName(r), s)
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted, path-plant, package-source, obfuscated-exec, trust-subverted, trust-weakened or dependency-redirect", ruleName(r), s)
 		}
 		out.hasFacts = true
 	}

@@ -109,7 +109,7 @@ var parseCases = []parseCase{
 	{name: "self alias", src: "alias ls='ls -la'; ls ~/.ssh", cmds: [][]string{argvOf("ls", "-la", "/home/u/.ssh")}},
 	{name: "$0 is a shell", src: `$0 -c 'rm -rf /'`, cmds: [][]string{argvOf("rm", "-rf", "/")}},
 	{name: "echo piped to shell", src: `echo "rm -rf /" | bash`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}},
-	{name: "base64 piped to shell", src: `echo cm0gLXJmIC8= | base64 -d | sh`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}},
+	{name: "base64 piped to shell", src: `echo cm0gLXJmIC8= | base64 -d | sh`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}, signals: []Signal{SignalObfuscatedExec}},
 	{name: "heredoc to bash", src: "bash <<EOF\nrm -rf ~/x\nEOF", cmds: [][]string{argvOf("rm", "-rf", "/home/u/x")}, paths: []wantPath{wantP("/home/u/x", wantW)}},
 
 	// ---- cd tracking ----

@@ -240,6 +240,7 @@ func (w *walker) setVarFrom(sc *scope, name string, val argVal) {
 	} else if w.dlVars[name] {
 		delete(w.dlVars, name)
 	}
+	w.noteObfVar(name, val.obf)
 	if val.dyn {
 		sc.unsetVar(name)
 		return

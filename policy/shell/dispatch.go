@@ -51,6 +51,9 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		if a0.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
+		if a0.obf {
+			w.signal(SignalObfuscatedExec, c.sc.detail())
+		}
 		if a0.s == "" {
 			return flow{bits: in.bits & flowTaint}
 		}
@@ -73,7 +76,7 @@ func (w *walker) classify(argv []argVal, sc *scope, in flow) flow {
 		}
 		if len(inner) == 0 {
 			w.namesCmd = namesOnly(c) && !c.xargs // xargs wc: stdin is names, and wc prints them
-			f.bits |= in.bits & flowTaint
+			f.bits |= in.bits&flowTaint | w.decoderOut(c)
 			return w.secretFlow(c, f, hs)
 		}
 		if len(inner) <= len(prev) && len(strs) == len(prev) && &inner[len(inner)-1] == &prev[len(prev)-1] {
@@ -104,6 +107,7 @@ func joinArgs(argv []argVal) argVal {
 		parts[i] = x.s
 		a.dyn = a.dyn || x.dyn
 		a.dl = a.dl || x.dl
+		a.obf = a.obf || x.obf
 		a.glob = a.glob || x.glob
 		a.sec |= x.sec
 	}
@@ -118,6 +122,11 @@ var progs = set("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "rbas
 func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	argv := c.argv
 	w.packageSource(c)
+	w.remoteRun(c)
+	w.trustControls(c)
+	if c.prog == "set" || c.prog == "shift" {
+		setPositionals(c)
+	}
 	if inner, ok := w.tableDispatch(c); ok {
 		if len(inner) > 0 {
 			return inner, flow{}
@@ -252,6 +261,9 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 		code := joinArgs(argv[1:])
 		if code.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
+		}
+		if code.obf {
+			w.signal(SignalObfuscatedExec, c.sc.detail())
 		}
 		return nil, w.evalProgram(code.s, c.sc)
 	case "trap":

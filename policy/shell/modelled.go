@@ -68,6 +68,9 @@ func (w *walker) installsFromURL(c *cmdCtx) {
 			skip = sourceOpt(s) && !strings.Contains(s, "=")
 			continue
 		}
+		if forgeInstall(c.prog, argv[1].s, s) {
+			continue
+		}
 		for _, p := range []string{"git+", "hg+", "svn+", "bzr+", "http://", "https://", "git://", "github:", "gitlab:", "bitbucket:"} {
 			if strings.HasPrefix(s, p) || strings.Contains(s, "@"+p) || strings.Contains(s, " @ "+p) {
 				w.signal(SignalDownloadExec, c.sc.detail())

@@ -26,6 +26,9 @@ func (b *wordBuilder) cmdSubst(c *syntax.CmdSubst, quoted bool) {
 	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
 	}
+	if f.bits&flowDecoded != 0 {
+		b.a.obf = true
+	}
 	b.a.sec |= f.bits & flowSecret
 	if f.hasText && f.bits&(flowDL|flowNet) == 0 {
 		if f.names {
@@ -59,6 +62,9 @@ func (b *wordBuilder) procSubst(p *syntax.ProcSubst) {
 	f := b.w.walkSubst(p.Stmts, b.sc, flow{})
 	if f.bits&(flowDL|flowDownloader) != 0 {
 		b.a.dl = true
+	}
+	if f.bits&flowDecoded != 0 {
+		b.a.obf = true
 	}
 	if f.hasText && p.Op == syntax.CmdIn && len(b.w.procTexts) < 8 {
 		b.w.procTexts = append(b.w.procTexts, f.text)
@@ -127,6 +133,7 @@ func (b *wordBuilder) unknown(name string) {
 	if b.w.dlVars[name] {
 		b.a.dl = true
 	}
+	b.a.obf = b.a.obf || b.w.obfVars[name]
 	b.a.sec |= b.w.secretVar(name)
 }
 
@@ -170,6 +177,7 @@ func (b *wordBuilder) param(p *syntax.ParamExp, quoted bool) {
 	if b.w.dlVars[name] {
 		b.a.dl = true
 	}
+	b.a.obf = b.a.obf || b.w.obfVars[name]
 	if known {
 		b.a.sec |= b.w.secVars[name]
 	}

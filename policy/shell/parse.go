@@ -173,6 +173,7 @@ type walker struct {
 	dlDirs []string
 	// dlVars are variables assigned from a download.
 	dlVars      map[string]bool
+	obfVars     map[string]bool // variables assigned a decoder's output (obfuscated.go)
 	sawDownload bool
 
 	// fileTexts are files written in this program with statically known

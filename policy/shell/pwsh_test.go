@@ -45,7 +45,9 @@ var pwshCases = []pwshCase{
 	{name: "concatenated date look-alike", src: `& ('Get-'+'Date')`, clean: true},
 	{name: "iex of decoded base64", src: `Invoke-Expression ([Text.Encoding]::Unicode.GetString([Convert]::FromBase64String('ZwBjACAAfgAvAC4AcwBzAGgALwBpAGQAXwByAHMAYQA=')))`, paths: []wantPSPath{{testHome + "/.ssh/id_rsa", AccessRead}}},
 	{name: "iex of decoded utf8 base64", src: `iex ([System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('Y2F0IH4vLmF3cy9jcmVkZW50aWFscw==')))`, paths: []wantPSPath{{testHome + "/.aws/credentials", AccessRead}}},
-	{name: "decoded base64 look-alike", src: `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('R2V0LURhdGU=')))`, clean: true},
+	// decoded code handed to iex is obfuscated execution whatever it decodes to (obfuscated.go)
+	{name: "decoded base64 run", src: `iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('R2V0LURhdGU=')))`, signal: SignalObfuscatedExec},
+	{name: "decoded base64 printed look-alike", src: `[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('R2V0LURhdGU='))`, clean: true},
 	{name: "env dump", src: `Get-ChildItem Env:`, progs: []string{"env"}},
 	{name: "env dump dir", src: `dir env:`, progs: []string{"env"}},
 	{name: "env dump dotnet", src: `[Environment]::GetEnvironmentVariables()`, progs: []string{"env"}},

@@ -15,7 +15,7 @@ const (
 	flowConnector                       // a raw network client (nc, telnet, socat …) runs
 	flowDownloader                      // a downloader runs
 
-	flowTaint = flowDL | flowNet | flowSecret // flowSecret: flow.go
+	flowTaint = flowDL | flowNet | flowSecret | flowDecoded // flowSecret: flow.go; flowDecoded: obfuscated.go
 )
 
 // flow is the data flow out of a statement: bits, and its stdout text when
@@ -67,6 +67,7 @@ func (w *walker) addEnv(name, val string, sc *scope) {
 	}
 	w.res.Env = append(w.res.Env, kv)
 	w.noteEditor(name, val)
+	w.trustEnv(name, val, sc)
 	w.envRun(name, val, sc)
 }
 

@@ -99,7 +99,7 @@ var runCases = []parseCase{
 	{name: "run git -c diff textconv", src: `git -c 'diff.x.textconv=cat ~/.ssh/id_rsa' diff`, paths: readsKey},
 	{name: "run git config core.fsmonitor", src: `git config core.fsmonitor 'cat ~/.ssh/id_rsa'`, paths: readsKey},
 	{name: "run git config credential helper", src: `git config --global credential.helper '!cat ~/.ssh/id_rsa'`, paths: readsKey},
-	{name: "run git config hooksPath", src: `git config core.hooksPath /tmp/hooks`, paths: []wantPath{wantP("/tmp/hooks", wantX)}},
+	{name: "run git config hooksPath", src: `git config core.hooksPath /tmp/hooks`, paths: []wantPath{wantP("/tmp/hooks", wantX)}, signals: []Signal{SignalTrustSubverted}},
 	{name: "run git clone -c", src: `git clone -c core.sshCommand='cat ~/.ssh/id_rsa' git@h:x/y`, paths: readsKey},
 	{name: "run git rebase --exec", src: `git rebase --exec 'cat ~/.ssh/id_rsa' HEAD~1`, paths: readsKey},
 	{name: "run git submodule foreach", src: `git submodule foreach 'cat ~/.ssh/id_rsa'`, paths: readsKey},

@@ -12,6 +12,9 @@ func (w *walker) stdinSink(c *cmdCtx, kind flowBits) flow {
 	if in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())
 	}
+	if in.bits&flowDecoded != 0 {
+		w.signal(SignalObfuscatedExec, c.sc.detail())
+	}
 	if in.bits&flowNet != 0 {
 		w.signal(SignalReverseShell, c.sc.detail())
 	}
@@ -84,6 +87,9 @@ func (w *walker) shell(c *cmdCtx) flow {
 		if code.dl {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
+		if code.obf || c.xargs && c.in.bits&flowDecoded != 0 {
+			w.signal(SignalObfuscatedExec, c.sc.detail())
+		}
 		if c.xargs && c.in.bits&flowDL != 0 {
 			w.signal(SignalDownloadExec, c.sc.detail())
 		}
@@ -106,6 +112,9 @@ func (w *walker) shell(c *cmdCtx) flow {
 func (w *walker) runScript(c *cmdCtx, file argVal) flow {
 	if file.dl {
 		w.signal(SignalDownloadExec, c.sc.detail())
+	}
+	if file.obf {
+		w.signal(SignalObfuscatedExec, c.sc.detail())
 	}
 	if c.xargs && c.in.bits&flowDL != 0 {
 		w.signal(SignalDownloadExec, c.sc.detail())

@@ -66,6 +66,9 @@ func (w *walker) embeddedCode(code argVal, sc *scope, fold bool) flowBits {
 		w.signal(SignalDownloadExec, sc.detail())
 	}
 	lc := strings.ToLower(code.s)
+	if code.obf || codeDecodesAndRuns(lc) {
+		w.signal(SignalObfuscatedExec, sc.detail())
+	}
 	lc = strings.ReplaceAll(lc, "platform.system", "")
 	var f flowBits
 	socket := containsAny(lc, codeSocket)

@@ -84,6 +84,9 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 			if a.dl {
 				in.bits |= flowDL
 			}
+			if a.obf {
+				in.bits |= flowDecoded
+			}
 			stdinRedir = true
 		case syntax.WordHdoc:
 			if r.N != nil && r.N.Value != "0" {
@@ -93,6 +96,9 @@ func (w *walker) walkStmt(st *syntax.Stmt, sc *scope, in flow) flow {
 			in = flow{text: a.s + "\n", hasText: true, bits: a.sec}
 			if a.dl {
 				in.bits |= flowDL
+			}
+			if a.obf {
+				in.bits |= flowDecoded
 			}
 			stdinRedir = true
 		case syntax.RdrIn:

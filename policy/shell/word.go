@@ -14,6 +14,7 @@ type argVal struct {
 	dl   bool     // holds the output of a download (a substitution or a tainted variable)
 	sec  flowBits // holds secret data: the slots of flow.go
 	proc bool     // holds a process substitution <(…) / >(…)
+	obf  bool     // holds a decoder's output (base64 -d, xxd -r, rev, tr …): obfuscated.go
 	glob bool     // holds an unquoted *, ? or [...]: a pattern the shell expands
 }
 
@@ -167,6 +168,7 @@ func (w *walker) evalAssign(a *syntax.Assign, sc *scope) argVal {
 				parts = append(parts, e.s)
 				v.dyn = v.dyn || e.dyn
 				v.dl = v.dl || e.dl
+				v.obf = v.obf || e.obf
 				v.sec |= e.sec
 			}
 		}
