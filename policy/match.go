@@ -140,11 +140,11 @@ func (m *pathMatcher) deny(paths []PathFact) (Hit, bool) {
 			continue
 		}
 		keys := &p.keys
-		var own [2]keyMask
+		var own [2]formIndex
 		if !p.keyed {
 			// a fact not made by Classify: the same answer, with its keys
 			// computed here
-			own = [2]keyMask{formKeys(p.fold), formKeys(p.rfold)}
+			own = [2]formIndex{formKeys(p.fold), formKeys(p.rfold)}
 			keys = &own
 		}
 		for k, form := range [2]string{p.fold, p.rfold} {
