@@ -252,7 +252,9 @@ func (pp *PathPattern) matchKeyed(p string, fi *formIndex) bool {
 }
 
 // plainGlobScan turns the index off: every alternative is matched in
-// full. Only the differential tests set it, to decide the corpora both ways.
+// full, and the forbids' loop meets every rule (factKinds passes none
+// over). Only the differential tests set it, to decide the corpora both
+// ways.
 var plainGlobScan = false
 
 // globIndex summarises a list of patterns: every key they carry, and

@@ -293,6 +293,54 @@ func FuzzGlobIndex(f *testing.F) {
 	})
 }
 
+// TestLacksOnlyRulesThatCannotMatch: over every corpus call, a forbid the
+// kinds filter passes over (Rule.lacks) is one Match refuses, for the call's
+// own facts and what it only mentions.
+func TestLacksOnlyRulesThatCannotMatch(t *testing.T) {
+	p, err := LoadProfile("default", indexVars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"attacks.txt", "benign.txt"}
+	classes, err := corpus.ClassFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := CallEnv{Cwd: indexVars.Workspace, Home: indexVars.Home, User: indexVars.User, NoResolve: true}
+	skipped, matched := 0, 0
+	for _, name := range append(names, classes...) {
+		cases, err := corpus.Load(name, indexVars.Home, indexVars.Workspace, indexVars.User)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			f := Classify(c.Tool, []byte(c.Input), env)
+			for _, facts := range []*Facts{f, f.Mentioned} {
+				if facts == nil {
+					continue
+				}
+				k := kindsOf(facts)
+				for _, r := range p.Forbids {
+					_, ok := r.Match(facts)
+					if ok {
+						matched++
+					}
+					if r.lacks(&k) {
+						skipped++
+						if ok {
+							t.Errorf("%s %s: forbid %s matches, but the kinds filter passes it over", c.Tool, c.Input, r.ID)
+						}
+					}
+				}
+			}
+		}
+	}
+	if skipped < 10000 || matched < 1000 {
+		t.Fatalf("%d rules passed over, %d matches: the comparison says little", skipped, matched)
+	}
+	t.Logf("%d rules passed over, %d matches", skipped, matched)
+}
+
 // FuzzGlobShape: for a random pattern (any glob a profile can write:
 // braces, "**" anywhere, '?', doubled and trailing slashes, no leading
 // slash) and a random path, the index's key and shape checks give the
