@@ -315,12 +315,16 @@ func (m *cmdMatcher) match(c *commandFact, deny bool) bool {
 		}
 		return s
 	}
-	prog := c.Program()
-	if deny {
+	// the folded name the classifier filled, without Program's copy of
+	// the fact (a deny rule's every command matcher meets every command)
+	prog := ""
+	switch {
+	case deny && c.fprog != "":
 		prog = c.fprog
-		if prog == "" {
-			prog = FoldText(c.Program())
-		}
+	case deny:
+		prog = FoldText(c.Program())
+	default:
+		prog = c.Program()
 	}
 	ok := false
 	for _, g := range m.program {
