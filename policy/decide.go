@@ -101,8 +101,9 @@ func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
 	// before it is a write to /etc/profile): blocks on the literal facts
 	// first.
 	if lit, ok := literalPaths(f); ok {
+		lk := kindsOf(lit)
 		for _, r := range p.Forbids {
-			if r.Action != Block {
+			if r.Action != Block || r.lacks(&lk) {
 				continue
 			}
 			if hit, ok := r.Match(lit); ok {
@@ -115,8 +116,9 @@ func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
 	// global-config write, which asks, and a destruction, which blocks).
 	var ask *Rule
 	var askHit Hit
+	k := kindsOf(f)
 	for _, r := range p.Forbids {
-		if ask != nil && r.Action != Block {
+		if ask != nil && r.Action != Block || r.lacks(&k) {
 			continue
 		}
 		if hit, ok := r.Match(f); ok {
@@ -130,8 +132,9 @@ func (p *Policy) CheckForbids(f *Facts) (Decision, bool) {
 		return decisionFrom(ask, askHit, f, FromForbid), true
 	}
 	if m := f.Mentioned; m != nil && len(m.Paths) > 0 {
+		mk := kindsOf(m)
 		for _, r := range p.Forbids {
-			if r.path == nil {
+			if r.path == nil || r.lacks(&mk) {
 				continue
 			}
 			if hit, ok := r.Match(m); ok {

@@ -34,13 +34,13 @@ type PathFact struct {
 	Names bool // only names or metadata reach the caller (ls, stat, du, ssh-keygen -y)
 
 	// Filled by the classifier, not by the parsers:
-	Resolved string     // Path with symlinks resolved along its longest existing prefix
-	fold     string     // FoldPath(Path), for deny matching
-	rfold    string     // FoldPath(Resolved)
-	keys     [2]keyMask // the glob index's key sets of fold and rfold (glob_index.go)
-	keyed    bool       // keys are set
-	search   bool       // Glob is a search tool's glob: a wildcard matches a leading dot
-	home     string     // the caller's home, folded, for a Tree fact
+	Resolved string       // Path with symlinks resolved along its longest existing prefix
+	fold     string       // FoldPath(Path), for deny matching
+	rfold    string       // FoldPath(Resolved)
+	keys     [2]formIndex // the glob index's view of fold and rfold (glob_index.go)
+	keyed    bool         // keys are set
+	search   bool         // Glob is a search tool's glob: a wildcard matches a leading dot
+	home     string       // the caller's home, folded, for a Tree fact
 }
 
 // HostFact is one network destination.

@@ -31,8 +31,8 @@ var (
 // nothing.
 type PathPattern struct {
 	pattern string
-	alts    []string // brace-expanded, brace-free patterns
-	keys    []uint16 // each alternative's index key (glob_index.go); nil: none has one
+	alts    []string  // brace-expanded, brace-free patterns
+	info    []altInfo // each alternative's index key and shape (glob_index.go)
 }
 
 // CompilePathGlob compiles a PathGlob pattern. It fails on an empty
@@ -49,7 +49,7 @@ func CompilePathGlob(pattern string) (PathPattern, error) {
 	if err != nil {
 		return PathPattern{}, err
 	}
-	return PathPattern{pattern: pattern, alts: alts, keys: altKeys(alts)}, nil
+	return PathPattern{pattern: pattern, alts: alts, info: altInfos(alts)}, nil
 }
 
 // String returns the pattern as written.

@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentairlock/airlock/internal/corpus"
 )
@@ -292,6 +293,86 @@ func FuzzGlobIndex(f *testing.F) {
 	})
 }
 
+// TestLacksOnlyRulesThatCannotMatch: over every corpus call, a forbid the
+// kinds filter passes over (Rule.lacks) is one Match refuses, for the call's
+// own facts and what it only mentions.
+func TestLacksOnlyRulesThatCannotMatch(t *testing.T) {
+	p, err := LoadProfile("default", indexVars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"attacks.txt", "benign.txt"}
+	classes, err := corpus.ClassFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := CallEnv{Cwd: indexVars.Workspace, Home: indexVars.Home, User: indexVars.User, NoResolve: true}
+	skipped, matched := 0, 0
+	for _, name := range append(names, classes...) {
+		cases, err := corpus.Load(name, indexVars.Home, indexVars.Workspace, indexVars.User)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			f := Classify(c.Tool, []byte(c.Input), env)
+			for _, facts := range []*Facts{f, f.Mentioned} {
+				if facts == nil {
+					continue
+				}
+				k := kindsOf(facts)
+				for _, r := range p.Forbids {
+					_, ok := r.Match(facts)
+					if ok {
+						matched++
+					}
+					if r.lacks(&k) {
+						skipped++
+						if ok {
+							t.Errorf("%s %s: forbid %s matches, but the kinds filter passes it over", c.Tool, c.Input, r.ID)
+						}
+					}
+				}
+			}
+		}
+	}
+	if skipped < 10000 || matched < 1000 {
+		t.Fatalf("%d rules passed over, %d matches: the comparison says little", skipped, matched)
+	}
+	t.Logf("%d rules passed over, %d matches", skipped, matched)
+}
+
+// FuzzGlobShape: for a random pattern (any glob a profile can write:
+// braces, "**" anywhere, '?', doubled and trailing slashes, no leading
+// slash) and a random path, the index's key and shape checks give the
+// plain match's answer, in the written and the folded form. Cheaper per
+// input than FuzzGlobIndex, so it explores the shapes further.
+func FuzzGlobShape(f *testing.F) {
+	for _, c := range [][2]string{
+		{"/tmp/ssh-*/agent.*", "/tmp/ssh-a/agent.1"}, {"etc//passwd/", "/etc/passwd"},
+		{"/a/**/b/*.key", "a//q/b/.key"}, {"{,/x}", ""}, {"/a/?é*", "/a/xé"},
+		{"**/.env.*", "/w/.env.local"}, {"/p/{a,b/**/c}.{pem,key}", "/p/b/z/c.pem"},
+		{"/u/**/**/x", "/u/a/x"}, {"/x/*y?", "/x/\xffy\xfe"},
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, p string) {
+		pp, err := CompilePathGlob(pat)
+		if err != nil {
+			return
+		}
+		for _, form := range []string{p, FoldPath(p), "/" + p, strings.ReplaceAll(p, "//", "/")} {
+			fi := formKeys(form)
+			want := pp.Match(form)
+			if got := pp.matchKeyed(form, &fi); got != want {
+				t.Fatalf("glob %q on %q: indexed %v, scan %v", pat, form, got, want)
+			}
+			if ix := indexGlobs([]PathPattern{pp}); want && ix.skips(&fi) {
+				t.Fatalf("glob %q on %q: the index skips a match", pat, form)
+			}
+		}
+	})
+}
+
 // BenchmarkForbidPaths is the path part of the forbids for one fact, a
 // workspace file not under any forbid (what a Read pays), with the index
 // and with the plain scan it replaced.
@@ -327,4 +408,98 @@ func BenchmarkForbidPaths(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestAltInfoOfTrickyShapes: alternatives whose shape (segment count, last
+// segment, leading literal segments) is easy to read wrong; each path is
+// decided by the index exactly as by the plain match, and the cases say
+// which way.
+func TestAltInfoOfTrickyShapes(t *testing.T) {
+	for _, c := range []struct {
+		pat   string
+		paths []string // each one matches
+		near  []string // none matches
+	}{
+		{"etc/passwd", []string{"/etc/passwd", "etc/passwd", "//etc/passwd/"}, []string{"/etc/passwd/x", "/x/etc/passwd"}},
+		{"/etc//pass?d", []string{"/etc/passwd", "/etc//passwd", "etc/passwd"}, []string{"/etc/pass/d", "/etc/passd"}},
+		{"/home/dev/.ssh", []string{"/home/dev/.ssh", "/home/dev/.ssh/", "/home//dev/.ssh", "home/dev/.ssh"}, []string{"/home/dev/.sshx", "/home/dev/.ssh/id", "/home/devx/.ssh"}},
+		{"/tmp/ssh-*/agent.*", []string{"/tmp/ssh-a/agent.1", "/tmp/ssh-/agent.", "//tmp/ssh-x//agent.9"}, []string{"/var/tmp/ssh-a/agent.1", "/tmp/ssh-a/agent", "/tmp/ssh-a/b/agent.1"}},
+		{"/a/**/b/*.key", []string{"/a/b/x.key", "/a/q/r/b/.key", "a//b/k.key"}, []string{"/a/b.key", "/a/b/x.keys", "/b/a/b/x.key"}},
+		{"**/.env.*", []string{"/.env.local", "/w/.env.", "/w/x/.env.prod"}, []string{"/w/.env", "/w/.env.local/x", "/w/x.env.local"}},
+		{"/x/*", []string{"/x/y", "/x/.y"}, []string{"/x", "/x/y/z", "/y/x/y"}},
+		{"/x/**", []string{"/x", "/x/y/z", "x"}, []string{"/xy", "/y/x"}},
+		{"**", []string{"", "/", "/a/b"}, nil},
+		{"/", []string{"", "/", "//"}, []string{"/a"}},
+		{"/a/?é*", []string{"/a/xé", "/a/éé.txt"}, []string{"/a/é", "/a/xe"}},
+		{"/a/*x*y?", []string{"/a/xyz", "/a/axbyc"}, []string{"/a/xy", "/a/yx1"}},
+		{"/[id]/**/id_rsa", []string{"/[id]/id_rsa", "/[id]/a/b/id_rsa"}, []string{"/i/id_rsa", "/[id]/id_rsa.pub"}},
+		{"/a/b\\c/*", []string{"/a/b\\c/d"}, []string{"/a/b/c/d"}},
+		{"{,/x}", []string{"", "/", "/x"}, []string{"/y"}},
+		{"/p/{a,b/**/c}.{pem,key}", []string{"/p/a.pem", "/p/b/c.key", "/p/b/z/c.pem"}, []string{"/p/b.pem", "/p/a.pem/x"}},
+		{"/u/**/**/x", []string{"/u/x", "/u/a/x", "/u/a/b/c/x"}, []string{"/u", "/u/x/y"}},
+		{"/a**b/c", []string{"/ab/c", "/axxb/c"}, []string{"/a/b/c"}},
+	} {
+		pp, err := CompilePathGlob(c.pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range append(c.paths, c.near...) {
+			fi := formKeys(p)
+			want := pp.Match(p)
+			if want != (i < len(c.paths)) {
+				t.Errorf("%q on %q: scan says %v: fix the case", c.pat, p, want)
+			}
+			if got := pp.matchKeyed(p, &fi); got != want {
+				t.Errorf("%q on %q: indexed %v, scan %v", c.pat, p, got, want)
+			}
+		}
+	}
+}
+
+// TestGlobIndexDecidesCorporaAsScan: every call of every corpus, classified
+// once and decided by each bundled profile with the index and with the
+// plain scan of every alternative, gets the same decision (action, rule,
+// target). The built-in forbids' static keys and shapes and the ones
+// compiled at load are both on this path.
+func TestGlobIndexDecidesCorporaAsScan(t *testing.T) {
+	names := []string{"attacks.txt", "benign.txt"}
+	classes, err := corpus.ClassFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, classes...)
+	env := CallEnv{Cwd: indexVars.Workspace, Home: indexVars.Home, User: indexVars.User, NoResolve: true}
+	now := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	calls, forbidden := 0, 0
+	for _, profile := range []string{"yolo", "default", "paranoid"} {
+		p, err := LoadProfile(profile, indexVars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			cases, err := corpus.Load(name, indexVars.Home, indexVars.Workspace, indexVars.User)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cases {
+				decide := func(plain bool) Decision {
+					plainGlobScan = plain
+					defer func() { plainGlobScan = false }()
+					return p.Decide(Classify(c.Tool, []byte(c.Input), env), now, Stages{}).Decision
+				}
+				got, want := decide(false), decide(true)
+				if got.Action != want.Action || got.Rule != want.Rule || got.Target != want.Target || got.Reason != want.Reason {
+					t.Errorf("%s, %s %s: indexed %s by %s (%s), scan %s by %s (%s)", profile, name, c.Input, got.Action, got.Rule, got.Target, want.Action, want.Rule, want.Target)
+				}
+				calls++
+				if want.Source == FromForbid {
+					forbidden++
+				}
+			}
+		}
+	}
+	if calls < 1000 || forbidden < 300 {
+		t.Fatalf("%d calls, %d decided by a forbid: the comparison says little", calls, forbidden)
+	}
+	t.Logf("%d calls, %d decided by a forbid", calls, forbidden)
 }

@@ -15,7 +15,7 @@ var otherHomes = [...]string{"/root", "/home/*", "/users/*", "c:/users/*"}
 // denyShaped decides a Glob, Tree or Names fact against the matcher, in
 // the folded form form whose key set is keys (glob_index.go: the form's
 // own segments as a literal path, which is how it is matched first).
-func (m *pathMatcher) denyShaped(p *PathFact, form string, keys *keyMask) bool {
+func (m *pathMatcher) denyShaped(p *PathFact, form string, keys *formIndex) bool {
 	literal := func() bool {
 		return !m.index.skips(keys) && matchAnyKeyed(m.globs, form, keys) && !matchAny(m.except, form)
 	}
