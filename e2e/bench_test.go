@@ -217,3 +217,83 @@ func BenchmarkHookPostToolKinds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHookPaired is the whole airlock-hook process for one benign
+// Read against its yardsticks, paired: each iteration spawns /bin/true,
+// the empty static Go program and this build's airlock-hook (and, when
+// AIRLOCK_BENCH_BASE names another airlock-hook, a build before a change,
+// copied next to this one as install.sh copies it) one after the other,
+// rotating which goes first, each with the event on a pipe. The hooks
+// have a home each, so neither sees the other's calls. It reports p10
+// and p50 wall time per program and each hook's p50 over /bin/true's
+// (the budget: ≤ 2×, DESIGN). Run rounds with -count, e.g.
+// go test -run '^$' -bench HookPaired -benchtime 300x -count 5 ./e2e.
+func BenchmarkHookPaired(b *testing.B) {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Fatalf("no true on PATH: %v", err)
+	}
+	type prog struct {
+		name, path string
+		hook       bool
+		env        []string
+		evs        [][]byte
+		wall       []float64
+	}
+	progs := []*prog{{name: "true", path: truePath}, {name: "empty-go", path: filepath.Join(bin, "empty-go")}}
+	if base := os.Getenv("AIRLOCK_BENCH_BASE"); base != "" {
+		raw, err := os.ReadFile(base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := filepath.Join(bin, "airlock-hook-base")
+		if err := os.WriteFile(p, raw, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		progs = append(progs, &prog{name: "base", path: p, hook: true})
+	}
+	progs = append(progs, &prog{name: "hook", path: filepath.Join(bin, "airlock-hook"), hook: true})
+	plain := event(b, "Read", `{"file_path":"/tmp/x"}`, "/tmp")
+	for _, p := range progs {
+		if !p.hook {
+			p.evs = [][]byte{plain}
+			continue
+		}
+		fx, err := corpus.NewFixture(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.env = fx.Env()
+		// a file of its own per call: the same call over and over is a
+		// loop (policy.Limits), which asks from the 21st
+		for i := range 64 {
+			p.evs = append(p.evs, event(b, "Read", `{"file_path":"`+filepath.Join(fx.WS, fmt.Sprintf("f%d.go", i))+`"}`, fx.WS))
+		}
+	}
+	for i := 0; b.Loop(); i++ {
+		for k := range progs {
+			p := progs[(k+i)%len(progs)]
+			cmd := exec.Command(p.path)
+			cmd.Env = p.env
+			cmd.Stdin = bytes.NewReader(p.evs[i%len(p.evs)])
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				b.Fatalf("%s: %v: %s", p.name, err, errb.String())
+			}
+			p.wall = append(p.wall, float64(time.Since(start).Microseconds())/1e3)
+		}
+	}
+	p50 := func(w []float64) float64 { return w[len(w)/2] }
+	for _, p := range progs {
+		slices.Sort(p.wall)
+		b.ReportMetric(p.wall[len(p.wall)/10], p.name+"-p10-ms")
+		b.ReportMetric(p50(p.wall), p.name+"-p50-ms")
+	}
+	for _, p := range progs {
+		if p.hook {
+			b.ReportMetric(p50(p.wall)/p50(progs[0].wall), p.name+"/true-p50")
+		}
+	}
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	deny := act != Allow
 	out := &Rule{ID: r.ID, Reason: r.Reason, Action: act, File: file, Line: r.line}
 	if out.Reason == "" {
-		out.Reason = fmt.Sprintf("rule %s", ruleName(r))
+		out.Reason = "rule " + ruleName(r)
 	}
 	if r.Tool != "" {
 		for _, t := range strings.Split(r.Tool, "|") {
@@ -314,12 +315,16 @@ func parseAccess(s string) (Access, error) {
 	return 0, fmt.Errorf("%q is not an access: write read, write, exec or any", s)
 }
 
+// ruleName names a rule in a message: its ID quoted (%q), else its line.
+// It is strconv, not fmt: the rules Airlock makes itself (the loop's
+// exceptions, limits, grants) have no reason, so every hook process names
+// a few of them for their default reason.
 func ruleName(r rawRule) string {
 	if r.ID != "" {
-		return fmt.Sprintf("%q", r.ID)
+		return strconv.Quote(r.ID)
 	}
 	if r.line > 0 {
-		return fmt.Sprintf("at line %d", r.line)
+		return "at line " + strconv.Itoa(r.line)
 	}
 	return "(unnamed)"
 }

@@ -408,37 +408,39 @@ func (w *walker) secretFlow(c *cmdCtx, f flow, hs int) flow {
 // secretStores are programs whose subcommand puts what they are handed
 // into a store meant for secrets (a secret set from a variable is the
 // point of them), by program and the words that say so.
-var secretStores = map[string][][]string{
-	"gh":          {{"secret", "set"}, {"auth", "login"}},
-	"glab":        {{"variable", "set"}, {"auth", "login"}},
-	"kubectl":     {{"create", "secret"}},
-	"oc":          {{"create", "secret"}},
-	"vault":       {{"kv", "put"}, {"write"}, {"login"}},
-	"aws":         {{"secretsmanager", "put-secret-value"}, {"secretsmanager", "create-secret"}, {"ssm", "put-parameter"}},
-	"az":          {{"keyvault", "secret", "set"}},
-	"gcloud":      {{"secrets", "create"}, {"secrets", "versions", "add"}},
-	"docker":      {{"secret", "create"}, {"login"}},
-	"podman":      {{"secret", "create"}, {"login"}},
-	"security":    {{"add-generic-password"}, {"add-internet-password"}},
-	"secret-tool": {{"store"}},
-	"pass":        {{"insert"}},
-	"gopass":      {{"insert"}},
-	"op":          {{"item", "create"}},
-	"bw":          {{"create"}},
-	"git":         {{"credential", "approve"}, {"credential-store", "store"}},
-	"ssh-add":     {{}},
-	"npm":         {{"login"}},
-	"helm":        {{"registry", "login"}},
-	"flyctl":      {{"secrets", "set"}},
-	"fly":         {{"secrets", "set"}},
-	"heroku":      {{"config:set"}},
-	"doppler":     {{"secrets", "set"}},
-	"wrangler":    {{"secret", "put"}},
-	"vercel":      {{"env", "add"}},
-}
+var secretStores = sync.OnceValue(func() map[string][][]string {
+	return map[string][][]string{
+		"gh":          {{"secret", "set"}, {"auth", "login"}},
+		"glab":        {{"variable", "set"}, {"auth", "login"}},
+		"kubectl":     {{"create", "secret"}},
+		"oc":          {{"create", "secret"}},
+		"vault":       {{"kv", "put"}, {"write"}, {"login"}},
+		"aws":         {{"secretsmanager", "put-secret-value"}, {"secretsmanager", "create-secret"}, {"ssm", "put-parameter"}},
+		"az":          {{"keyvault", "secret", "set"}},
+		"gcloud":      {{"secrets", "create"}, {"secrets", "versions", "add"}},
+		"docker":      {{"secret", "create"}, {"login"}},
+		"podman":      {{"secret", "create"}, {"login"}},
+		"security":    {{"add-generic-password"}, {"add-internet-password"}},
+		"secret-tool": {{"store"}},
+		"pass":        {{"insert"}},
+		"gopass":      {{"insert"}},
+		"op":          {{"item", "create"}},
+		"bw":          {{"create"}},
+		"git":         {{"credential", "approve"}, {"credential-store", "store"}},
+		"ssh-add":     {{}},
+		"npm":         {{"login"}},
+		"helm":        {{"registry", "login"}},
+		"flyctl":      {{"secrets", "set"}},
+		"fly":         {{"secrets", "set"}},
+		"heroku":      {{"config:set"}},
+		"doppler":     {{"secrets", "set"}},
+		"wrangler":    {{"secret", "put"}},
+		"vercel":      {{"env", "add"}},
+	}
+})
 
 func secretStore(c *cmdCtx) bool {
-	for _, words := range secretStores[c.prog] {
+	for _, words := range secretStores()[c.prog] {
 		i := 1
 		ok := true
 		for _, want := range words {
@@ -598,7 +600,7 @@ func curlPublishes(c *cmdCtx) bool {
 			// a cluster of flags (-sSL), the last or a valued one first:
 			// -sH 'Authorization: …', -XPOST
 			k := 1
-			for k < len(s)-1 && !curlValueOpts[s[k:k+1]] && s[k] != 'X' && s[k] != 'o' {
+			for k < len(s)-1 && !curlValueOpts()[s[k:k+1]] && s[k] != 'X' && s[k] != 'o' {
 				k++
 			}
 			opt = s[k : k+1]
@@ -611,7 +613,7 @@ func curlPublishes(c *cmdCtx) bool {
 			}
 			continue
 		}
-		if !curlValueOpts[opt] {
+		if !curlValueOpts()[opt] {
 			continue
 		}
 		if !hasVal && i+1 < len(argv) {
@@ -644,13 +646,15 @@ func curlPublishes(c *cmdCtx) bool {
 
 // curlValueOpts are curl's options that take a value, the ones whose value
 // may carry a secret among them.
-var curlValueOpts = map[string]bool{
-	"H": true, "header": true, "proxy-header": true, "u": true, "user": true, "U": true, "proxy-user": true,
-	"oauth2-bearer": true, "url": true, "d": true, "data": true, "data-raw": true, "data-binary": true,
-	"data-urlencode": true, "data-ascii": true, "json": true, "F": true, "form": true, "form-string": true,
-	"T": true, "upload-file": true, "G": false, "b": true, "cookie": true, "e": true, "referer": true, "A": true,
-	"user-agent": true, "X": false, "request": false, "o": false, "output": false,
-}
+var curlValueOpts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"H": true, "header": true, "proxy-header": true, "u": true, "user": true, "U": true, "proxy-user": true,
+		"oauth2-bearer": true, "url": true, "d": true, "data": true, "data-raw": true, "data-binary": true,
+		"data-urlencode": true, "data-ascii": true, "json": true, "F": true, "form": true, "form-string": true,
+		"T": true, "upload-file": true, "G": false, "b": true, "cookie": true, "e": true, "referer": true, "A": true,
+		"user-agent": true, "X": false, "request": false, "o": false, "output": false,
+	}
+})
 
 // credentialHeader: a request header whose value authenticates the
 // request (Authorization, a *-Token or API key header, a cookie).
@@ -765,7 +769,7 @@ func (w *walker) sourceOf(c *cmdCtx) flowBits {
 			}
 		}
 	}
-	if _, ok := secretScanners[prog]; ok {
+	if _, ok := secretScanners()[prog]; ok {
 		return w.scanner(c)
 	}
 	if interps()[prog] != nil || prog == "awk" || prog == "gawk" || prog == "mawk" || prog == "cmd" {
@@ -947,7 +951,7 @@ func (w *walker) otherEnv(c *cmdCtx) flowBits {
 func (w *walker) scannerContainer(c *cmdCtx) flowBits {
 	image := ""
 	for _, a := range c.argv[2:] {
-		for name := range secretScanners {
+		for name := range secretScanners() {
 			if strings.Contains(a.s, name) && !strings.HasPrefix(a.s, "-") {
 				image = a.s
 			}
@@ -986,7 +990,7 @@ func (w *walker) scannerContainer(c *cmdCtx) flowBits {
 // token it finds there.
 func (w *walker) scanner(c *cmdCtx) flowBits {
 	argv := c.argv
-	subs := secretScanners[c.prog]
+	subs := secretScanners()[c.prog]
 	i := firstWord(argv, 1)
 	if i < 0 || !inList(subs, argv[i].s) {
 		return 0

@@ -89,10 +89,10 @@ func (b *wordBuilder) lookup(name string) (string, bool) {
 		if b.w.home == "" {
 			return "", false
 		}
-		return b.w.home + homeVarDefaults[name], true
+		return b.w.home + homeVarDefaults()[name], true
 	case "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_STATE":
 		// the runner's step files: RUNNER_TEMP/_runner_file_commands/KIND_GUID
-		return runnerFileDefaults[name], true
+		return runnerFileDefaults()[name], true
 	case "USER", "LOGNAME":
 		return b.w.user, b.w.user != ""
 	case "PWD":

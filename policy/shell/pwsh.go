@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/base64"
 	"strings"
+	"sync"
 )
 
 // TranslatePowerShell rewrites PowerShell text as bash text with the same
@@ -24,15 +25,17 @@ func translatePS(src, home string) (string, bool) {
 }
 
 // psInertCmdlets shape, show or test values and open nothing by name.
-var psInertCmdlets = map[string]bool{
-	"select-object": true, "where-object": true, "foreach-object": true, "measure-object": true, "sort-object": true,
-	"group-object": true, "format-table": true, "format-list": true, "convertfrom-json": true, "convertto-json": true,
-	"get-date": true, "out-host": true, "out-null": true, "out-string": true, "get-location": true, "test-path": true,
-	"get-command": true, "get-help": true, "write-error": true, "write-verbose": true, "write-warning": true,
-	"get-scheduledtask": true, "get-itemproperty": true, "get-process": true, "select": true, "where": true, "%": true,
-	"?": true, "sort": true, "ft": true, "fl": true, "measure": true, "foreach": true, "set-clipboard": true,
-	"get-member": true, "gm": true, "new-scheduledtasktrigger": true, "new-object": true, "start-sleep": true,
-}
+var psInertCmdlets = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"select-object": true, "where-object": true, "foreach-object": true, "measure-object": true, "sort-object": true,
+		"group-object": true, "format-table": true, "format-list": true, "convertfrom-json": true, "convertto-json": true,
+		"get-date": true, "out-host": true, "out-null": true, "out-string": true, "get-location": true, "test-path": true,
+		"get-command": true, "get-help": true, "write-error": true, "write-verbose": true, "write-warning": true,
+		"get-scheduledtask": true, "get-itemproperty": true, "get-process": true, "select": true, "where": true, "%": true,
+		"?": true, "sort": true, "ft": true, "fl": true, "measure": true, "foreach": true, "set-clipboard": true,
+		"get-member": true, "gm": true, "new-scheduledtasktrigger": true, "new-object": true, "start-sleep": true,
+	}
+})
 
 type psTranslator struct {
 	home  string
@@ -83,18 +86,20 @@ func (t *psTranslator) stmts(ss []psStmt, depth int) {
 }
 
 // psAliases maps aliases and short names to the cmdlets they run.
-var psAliases = map[string]string{
-	"gc": "get-content", "cat": "get-content", "type": "get-content",
-	"sc": "set-content", "ac": "add-content",
-	"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest", "irm": "invoke-restmethod",
-	"iex": "invoke-expression", "saps": "start-process", "start": "start-process",
-	"rm": "remove-item", "del": "remove-item", "rd": "remove-item", "ri": "remove-item", "rmdir": "remove-item", "erase": "remove-item",
-	"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item", "mv": "move-item", "move": "move-item", "mi": "move-item",
-	"ni": "new-item", "sls": "select-string", "gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
-	"sp": "set-itemproperty", "gi": "get-item", "icm": "invoke-command", "ipcsv": "import-csv",
-	"echo": "write-output", "write-host": "write-output", "oh": "out-host", "iwmi": "invoke-wmimethod",
-	"cd": "set-location", "sl": "set-location", "chdir": "set-location", "pushd": "set-location", "push-location": "set-location",
-}
+var psAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"gc": "get-content", "cat": "get-content", "type": "get-content",
+		"sc": "set-content", "ac": "add-content",
+		"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest", "irm": "invoke-restmethod",
+		"iex": "invoke-expression", "saps": "start-process", "start": "start-process",
+		"rm": "remove-item", "del": "remove-item", "rd": "remove-item", "ri": "remove-item", "rmdir": "remove-item", "erase": "remove-item",
+		"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item", "mv": "move-item", "move": "move-item", "mi": "move-item",
+		"ni": "new-item", "sls": "select-string", "gci": "get-childitem", "dir": "get-childitem", "ls": "get-childitem",
+		"sp": "set-itemproperty", "gi": "get-item", "icm": "invoke-command", "ipcsv": "import-csv",
+		"echo": "write-output", "write-host": "write-output", "oh": "out-host", "iwmi": "invoke-wmimethod",
+		"cd": "set-location", "sl": "set-location", "chdir": "set-location", "pushd": "set-location", "push-location": "set-location",
+	}
+})
 
 // psSpec is what a cmdlet's parameters are: those that take a value (the
 // rest are switches) and the positional order.
@@ -103,38 +108,40 @@ type psSpec struct {
 	pos  []string
 }
 
-var psSpecs = map[string]psSpec{
-	"get-content":             {vals: []string{"path", "literalpath", "encoding", "totalcount", "tail", "head", "first", "last", "delimiter", "readcount", "stream", "filter", "include", "exclude"}, pos: []string{"path"}},
-	"import-csv":              {vals: []string{"path", "literalpath", "delimiter", "encoding", "header"}, pos: []string{"path"}},
-	"import-clixml":           {vals: []string{"path", "literalpath"}, pos: []string{"path"}},
-	"get-filehash":            {vals: []string{"path", "literalpath", "algorithm"}, pos: []string{"path"}},
-	"test-path":               {vals: []string{"path", "literalpath", "pathtype", "filter", "include", "exclude", "olderthan", "newerthan"}, pos: []string{"path"}},
-	"select-string":           {vals: []string{"pattern", "path", "literalpath", "include", "exclude", "encoding", "context"}, pos: []string{"pattern", "path"}},
-	"set-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
-	"add-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
-	"out-file":                {vals: []string{"filepath", "literalpath", "encoding", "width", "inputobject"}, pos: []string{"filepath"}},
-	"new-item":                {vals: []string{"path", "name", "itemtype", "type", "value"}, pos: []string{"path"}},
-	"copy-item":               {vals: []string{"path", "literalpath", "destination", "filter", "include", "exclude"}, pos: []string{"path", "destination"}},
-	"move-item":               {vals: []string{"path", "literalpath", "destination", "filter", "include", "exclude"}, pos: []string{"path", "destination"}},
-	"remove-item":             {vals: []string{"path", "literalpath", "filter", "include", "exclude", "stream"}, pos: []string{"path"}},
-	"invoke-webrequest":       {vals: psWebVals, pos: []string{"uri"}},
-	"invoke-restmethod":       {vals: psWebVals, pos: []string{"uri"}},
-	"start-bitstransfer":      {vals: []string{"source", "destination", "displayname", "description", "priority", "transfertype"}, pos: []string{"source", "destination"}},
-	"start-process":           {vals: []string{"filepath", "argumentlist", "workingdirectory", "verb", "windowstyle", "redirectstandardoutput", "redirectstandardinput", "redirectstandarderror", "credential"}, pos: []string{"filepath", "argumentlist"}},
-	"invoke-expression":       {vals: []string{"command"}, pos: []string{"command"}},
-	"invoke-command":          {vals: []string{"scriptblock", "computername", "filepath", "argumentlist", "session", "credential"}, pos: []string{"scriptblock"}},
-	"set-itemproperty":        {vals: []string{"path", "literalpath", "name", "value", "propertytype", "type"}, pos: []string{"path", "name", "value"}},
-	"new-itemproperty":        {vals: []string{"path", "literalpath", "name", "value", "propertytype", "type"}, pos: []string{"path", "name", "value"}},
-	"get-childitem":           {vals: []string{"path", "literalpath", "filter", "include", "exclude", "depth"}, pos: []string{"path"}},
-	"get-item":                {vals: []string{"path", "literalpath", "filter", "include", "exclude"}, pos: []string{"path"}},
-	"register-scheduledtask":  {vals: []string{"taskname", "action", "trigger", "settings", "user", "principal", "taskpath", "description", "inputobject", "runlevel", "password", "xml"}, pos: []string{"taskname", "action", "trigger"}},
-	"new-scheduledtaskaction": {vals: []string{"execute", "argument", "workingdirectory", "id"}, pos: []string{"execute", "argument"}},
-	"write-output":            {vals: []string{"inputobject"}, pos: []string{"inputobject"}},
-	"join-path":               {vals: []string{"path", "childpath", "additionalchildpath"}, pos: []string{"path", "childpath", "additionalchildpath"}},
-	"set-location":            {vals: []string{"path", "literalpath", "stackname"}, pos: []string{"path"}},
-	"compress-archive":        {vals: []string{"path", "literalpath", "destinationpath", "compressionlevel"}, pos: []string{"path", "destinationpath"}},
-	"send-mailmessage":        {vals: []string{"attachments", "smtpserver", "to", "from", "subject", "body", "port", "credential", "cc", "bcc"}, pos: []string{"to", "subject", "body"}},
-}
+var psSpecs = sync.OnceValue(func() map[string]psSpec {
+	return map[string]psSpec{
+		"get-content":             {vals: []string{"path", "literalpath", "encoding", "totalcount", "tail", "head", "first", "last", "delimiter", "readcount", "stream", "filter", "include", "exclude"}, pos: []string{"path"}},
+		"import-csv":              {vals: []string{"path", "literalpath", "delimiter", "encoding", "header"}, pos: []string{"path"}},
+		"import-clixml":           {vals: []string{"path", "literalpath"}, pos: []string{"path"}},
+		"get-filehash":            {vals: []string{"path", "literalpath", "algorithm"}, pos: []string{"path"}},
+		"test-path":               {vals: []string{"path", "literalpath", "pathtype", "filter", "include", "exclude", "olderthan", "newerthan"}, pos: []string{"path"}},
+		"select-string":           {vals: []string{"pattern", "path", "literalpath", "include", "exclude", "encoding", "context"}, pos: []string{"pattern", "path"}},
+		"set-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
+		"add-content":             {vals: []string{"path", "literalpath", "value", "encoding", "stream"}, pos: []string{"path", "value"}},
+		"out-file":                {vals: []string{"filepath", "literalpath", "encoding", "width", "inputobject"}, pos: []string{"filepath"}},
+		"new-item":                {vals: []string{"path", "name", "itemtype", "type", "value"}, pos: []string{"path"}},
+		"copy-item":               {vals: []string{"path", "literalpath", "destination", "filter", "include", "exclude"}, pos: []string{"path", "destination"}},
+		"move-item":               {vals: []string{"path", "literalpath", "destination", "filter", "include", "exclude"}, pos: []string{"path", "destination"}},
+		"remove-item":             {vals: []string{"path", "literalpath", "filter", "include", "exclude", "stream"}, pos: []string{"path"}},
+		"invoke-webrequest":       {vals: psWebVals, pos: []string{"uri"}},
+		"invoke-restmethod":       {vals: psWebVals, pos: []string{"uri"}},
+		"start-bitstransfer":      {vals: []string{"source", "destination", "displayname", "description", "priority", "transfertype"}, pos: []string{"source", "destination"}},
+		"start-process":           {vals: []string{"filepath", "argumentlist", "workingdirectory", "verb", "windowstyle", "redirectstandardoutput", "redirectstandardinput", "redirectstandarderror", "credential"}, pos: []string{"filepath", "argumentlist"}},
+		"invoke-expression":       {vals: []string{"command"}, pos: []string{"command"}},
+		"invoke-command":          {vals: []string{"scriptblock", "computername", "filepath", "argumentlist", "session", "credential"}, pos: []string{"scriptblock"}},
+		"set-itemproperty":        {vals: []string{"path", "literalpath", "name", "value", "propertytype", "type"}, pos: []string{"path", "name", "value"}},
+		"new-itemproperty":        {vals: []string{"path", "literalpath", "name", "value", "propertytype", "type"}, pos: []string{"path", "name", "value"}},
+		"get-childitem":           {vals: []string{"path", "literalpath", "filter", "include", "exclude", "depth"}, pos: []string{"path"}},
+		"get-item":                {vals: []string{"path", "literalpath", "filter", "include", "exclude"}, pos: []string{"path"}},
+		"register-scheduledtask":  {vals: []string{"taskname", "action", "trigger", "settings", "user", "principal", "taskpath", "description", "inputobject", "runlevel", "password", "xml"}, pos: []string{"taskname", "action", "trigger"}},
+		"new-scheduledtaskaction": {vals: []string{"execute", "argument", "workingdirectory", "id"}, pos: []string{"execute", "argument"}},
+		"write-output":            {vals: []string{"inputobject"}, pos: []string{"inputobject"}},
+		"join-path":               {vals: []string{"path", "childpath", "additionalchildpath"}, pos: []string{"path", "childpath", "additionalchildpath"}},
+		"set-location":            {vals: []string{"path", "literalpath", "stackname"}, pos: []string{"path"}},
+		"compress-archive":        {vals: []string{"path", "literalpath", "destinationpath", "compressionlevel"}, pos: []string{"path", "destinationpath"}},
+		"send-mailmessage":        {vals: []string{"attachments", "smtpserver", "to", "from", "subject", "body", "port", "credential", "cc", "bcc"}, pos: []string{"to", "subject", "body"}},
+	}
+})
 
 var psWebVals = []string{"uri", "outfile", "method", "body", "infile", "headers", "contenttype", "useragent", "proxy", "credential",
 	"sessionvariable", "websession", "timeoutsec", "maximumredirection", "form", "transferencoding", "customMethod", "certificate"}
@@ -221,7 +228,7 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 			return "", false
 		}
 		if cmd[2].kind == psWord && strings.EqualFold(cmd[2].s, "join-path") {
-			c := psBind(psSpecs["join-path"], cmd[3:])
+			c := psBind(psSpecs()["join-path"], cmd[3:])
 			if _, ok := c.get("path"); ok {
 				t.setVar(cmd[0].s, psVar{s: t.joinPath(&c, depth)})
 			}
@@ -252,12 +259,12 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 	if i := strings.LastIndexByte(name, '\\'); i >= 0 && !strings.Contains(name, "/") && !strings.HasSuffix(name, ".exe") {
 		name = name[i+1:] // Microsoft.PowerShell.Management\Get-Content
 	}
-	if a, ok := psAliases[name]; ok {
+	if a, ok := psAliases()[name]; ok {
 		name = a
 	}
-	spec, known := psSpecs[name]
+	spec, known := psSpecs()[name]
 	if !known {
-		if strings.Contains(name, "-") && !psInertCmdlets[name] || name == "" {
+		if strings.Contains(name, "-") && !psInertCmdlets()[name] || name == "" {
 			t.partial = true
 		}
 		return t.external(head.s, cmd[1:], depth), false
@@ -838,10 +845,10 @@ func (t *psTranslator) varOf(s string) (psVar, bool) {
 // side, is a command rather than a value (gci, Get-Date).
 func psIsCommandWord(s string) bool {
 	l := strings.ToLower(s)
-	if _, ok := psAliases[l]; ok {
+	if _, ok := psAliases()[l]; ok {
 		return true
 	}
-	if _, ok := psSpecs[l]; ok {
+	if _, ok := psSpecs()[l]; ok {
 		return true
 	}
 	return strings.Contains(l, "-") && !strings.ContainsAny(l, "/\\:.$ ")
@@ -867,7 +874,7 @@ func psValueOfDepth(sub []psStmt, home string, depth int) string {
 	}
 	if len(cmd) > 1 && cmd[0].kind == psWord && strings.EqualFold(cmd[0].s, "join-path") {
 		t := psTranslator{home: home}
-		c := psBind(psSpecs["join-path"], cmd[1:])
+		c := psBind(psSpecs()["join-path"], cmd[1:])
 		if _, ok := c.get("path"); !ok {
 			return ""
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // Secret sources: programs that open a credential store themselves and
@@ -239,13 +240,15 @@ var passNonShow = set("ls", "list", "find", "search", "insert", "add", "edit", "
 
 // secretScanners take a directory and print the secrets they find in it:
 // pointed at the home or the root they harvest every token (Shai-Hulud).
-var secretScanners = map[string][]string{
-	"trufflehog":     {"filesystem"},
-	"gitleaks":       {"detect", "dir", "directory", "protect"},
-	"detect-secrets": {"scan"},
-	"noseyparker":    {"scan"},
-	"ggshield":       {"secret", "scan", "path"},
-}
+var secretScanners = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"trufflehog":     {"filesystem"},
+		"gitleaks":       {"detect", "dir", "directory", "protect"},
+		"detect-secrets": {"scan"},
+		"noseyparker":    {"scan"},
+		"ggshield":       {"secret", "scan", "path"},
+	}
+})
 
 // secretVarName reports whether an environment variable name looks like
 // it holds a secret when one is read by name (`echo $GITHUB_TOKEN`).
@@ -364,7 +367,7 @@ func ShapeIssuers(kind string) ([]string, bool) {
 	case "private-key", "age-secret-key":
 		return issNone, true
 	}
-	if iss, ok := shapeIssuersMore[kind]; ok {
+	if iss, ok := shapeIssuersMore()[kind]; ok {
 		return iss, true
 	}
 	return nil, false
@@ -372,25 +375,27 @@ func ShapeIssuers(kind string) ([]string, bool) {
 
 // shapeIssuersMore: the issuers of the shapes issue 20 added (scan/secret's
 // table), each the vendor's API hosts.
-var shapeIssuersMore = map[string][]string{
-	"shopify-token":         {"*.myshopify.com", "*.shopify.com"},
-	"atlassian-api-token":   {"*.atlassian.net", "api.atlassian.com", "*.atlassian.com"},
-	"digitalocean-token":    issDO,
-	"linear-api-key":        {"api.linear.app", "*.linear.app"},
-	"postman-api-key":       {"api.getpostman.com", "*.getpostman.com", "*.postman.com"},
-	"grafana-token":         {"grafana.com", "*.grafana.com", "*.grafana.net"},
-	"new-relic-key":         {"api.newrelic.com", "api.eu.newrelic.com", "*.newrelic.com"},
-	"doppler-token":         {"api.doppler.com", "*.doppler.com"},
-	"pulumi-token":          {"api.pulumi.com", "*.pulumi.com"},
-	"sentry-token":          issSentry,
-	"figma-token":           {"api.figma.com", "*.figma.com"},
-	"planetscale-token":     {"api.planetscale.com", "*.planetscale.com", "*.psdb.cloud"},
-	"supabase-token":        {"api.supabase.com", "*.supabase.co", "*.supabase.com"},
-	"groq-key":              {"api.groq.com", "*.groq.com"},
-	"xai-key":               {"api.x.ai", "*.x.ai"},
-	"perplexity-key":        {"api.perplexity.ai", "*.perplexity.ai"},
-	"databricks-token":      {"*.cloud.databricks.com", "*.gcp.databricks.com", "*.azuredatabricks.net", "*.databricks.com"},
-	"tailscale-key":         {"api.tailscale.com", "login.tailscale.com", "*.tailscale.com"},
-	"openrouter-key":        {"openrouter.ai", "*.openrouter.ai"},
-	"alibaba-access-key-id": {"*.aliyuncs.com", "*.aliyun.com", "*.alibabacloud.com"},
-}
+var shapeIssuersMore = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"shopify-token":         {"*.myshopify.com", "*.shopify.com"},
+		"atlassian-api-token":   {"*.atlassian.net", "api.atlassian.com", "*.atlassian.com"},
+		"digitalocean-token":    issDO,
+		"linear-api-key":        {"api.linear.app", "*.linear.app"},
+		"postman-api-key":       {"api.getpostman.com", "*.getpostman.com", "*.postman.com"},
+		"grafana-token":         {"grafana.com", "*.grafana.com", "*.grafana.net"},
+		"new-relic-key":         {"api.newrelic.com", "api.eu.newrelic.com", "*.newrelic.com"},
+		"doppler-token":         {"api.doppler.com", "*.doppler.com"},
+		"pulumi-token":          {"api.pulumi.com", "*.pulumi.com"},
+		"sentry-token":          issSentry,
+		"figma-token":           {"api.figma.com", "*.figma.com"},
+		"planetscale-token":     {"api.planetscale.com", "*.planetscale.com", "*.psdb.cloud"},
+		"supabase-token":        {"api.supabase.com", "*.supabase.co", "*.supabase.com"},
+		"groq-key":              {"api.groq.com", "*.groq.com"},
+		"xai-key":               {"api.x.ai", "*.x.ai"},
+		"perplexity-key":        {"api.perplexity.ai", "*.perplexity.ai"},
+		"databricks-token":      {"*.cloud.databricks.com", "*.gcp.databricks.com", "*.azuredatabricks.net", "*.databricks.com"},
+		"tailscale-key":         {"api.tailscale.com", "login.tailscale.com", "*.tailscale.com"},
+		"openrouter-key":        {"openrouter.ai", "*.openrouter.ai"},
+		"alibaba-access-key-id": {"*.aliyuncs.com", "*.aliyun.com", "*.alibabacloud.com"},
+	}
+})

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // The shapes of path facts beyond "this one file": names only, trees.
@@ -225,40 +226,44 @@ func (w *walker) revPaths(c *cmdCtx) {
 
 // homeVarDefaults are the documented defaults of variables that name a
 // file or directory in the home, relative to it.
-var homeVarDefaults = map[string]string{
-	"HISTFILE":                    "/.bash_history",
-	"XDG_CONFIG_HOME":             "/.config",
-	"XDG_DATA_HOME":               "/.local/share",
-	"XDG_STATE_HOME":              "/.local/state",
-	"APPDATA":                     "/AppData/Roaming",
-	"LOCALAPPDATA":                "/AppData/Local",
-	"USERPROFILE":                 "",
-	"KUBECONFIG":                  "/.kube/config",
-	"AWS_SHARED_CREDENTIALS_FILE": "/.aws/credentials",
-	"AWS_CONFIG_FILE":             "/.aws/config",
-	"GNUPGHOME":                   "/.gnupg",
-	"DOCKER_CONFIG":               "/.docker",
-	"CLOUDSDK_CONFIG":             "/.config/gcloud",
-	"NPM_CONFIG_USERCONFIG":       "/.npmrc",
-	// credential files' variables, each with the place its reader falls back to
-	"GOOGLE_APPLICATION_CREDENTIALS": "/.config/gcloud/application_default_credentials.json", // https://cloud.google.com/docs/authentication/application-default-credentials
-	"NETRC":                          "/.netrc",                                              // curl --netrc, git, python netrc
-	"PGPASSFILE":                     "/.pgpass",                                             // https://www.postgresql.org/docs/current/libpq-pgpass.html
-	"GH_CONFIG_DIR":                  "/.config/gh",                                          // https://cli.github.com/manual/gh_help_environment
-	"AZURE_CONFIG_DIR":               "/.azure",                                              // https://learn.microsoft.com/en-us/cli/azure/azure-cli-configuration
-	"TF_CLI_CONFIG_FILE":             "/.terraformrc",                                        // https://developer.hashicorp.com/terraform/cli/config/config-file
-	"CARGO_HOME":                     "/.cargo",                                              // https://doc.rust-lang.org/cargo/guide/cargo-home.html
-	"GRADLE_USER_HOME":               "/.gradle",                                             // https://docs.gradle.org/current/userguide/directory_layout.html
-}
+var homeVarDefaults = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"HISTFILE":                    "/.bash_history",
+		"XDG_CONFIG_HOME":             "/.config",
+		"XDG_DATA_HOME":               "/.local/share",
+		"XDG_STATE_HOME":              "/.local/state",
+		"APPDATA":                     "/AppData/Roaming",
+		"LOCALAPPDATA":                "/AppData/Local",
+		"USERPROFILE":                 "",
+		"KUBECONFIG":                  "/.kube/config",
+		"AWS_SHARED_CREDENTIALS_FILE": "/.aws/credentials",
+		"AWS_CONFIG_FILE":             "/.aws/config",
+		"GNUPGHOME":                   "/.gnupg",
+		"DOCKER_CONFIG":               "/.docker",
+		"CLOUDSDK_CONFIG":             "/.config/gcloud",
+		"NPM_CONFIG_USERCONFIG":       "/.npmrc",
+		// credential files' variables, each with the place its reader falls back to
+		"GOOGLE_APPLICATION_CREDENTIALS": "/.config/gcloud/application_default_credentials.json", // https://cloud.google.com/docs/authentication/application-default-credentials
+		"NETRC":                          "/.netrc",                                              // curl --netrc, git, python netrc
+		"PGPASSFILE":                     "/.pgpass",                                             // https://www.postgresql.org/docs/current/libpq-pgpass.html
+		"GH_CONFIG_DIR":                  "/.config/gh",                                          // https://cli.github.com/manual/gh_help_environment
+		"AZURE_CONFIG_DIR":               "/.azure",                                              // https://learn.microsoft.com/en-us/cli/azure/azure-cli-configuration
+		"TF_CLI_CONFIG_FILE":             "/.terraformrc",                                        // https://developer.hashicorp.com/terraform/cli/config/config-file
+		"CARGO_HOME":                     "/.cargo",                                              // https://doc.rust-lang.org/cargo/guide/cargo-home.html
+		"GRADLE_USER_HOME":               "/.gradle",                                             // https://docs.gradle.org/current/userguide/directory_layout.html
+	}
+})
 
 // runnerFileDefaults are where GitHub's runner puts the files GITHUB_ENV,
 // GITHUB_OUTPUT and GITHUB_STATE name (RUNNER_TEMP on a hosted runner; a
 // GUID follows the kind). The shape is what the forbids judge.
-var runnerFileDefaults = map[string]string{
-	"GITHUB_ENV":    "/home/runner/work/_temp/_runner_file_commands/set_env_0",
-	"GITHUB_OUTPUT": "/home/runner/work/_temp/_runner_file_commands/set_output_0",
-	"GITHUB_STATE":  "/home/runner/work/_temp/_runner_file_commands/save_state_0",
-}
+var runnerFileDefaults = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"GITHUB_ENV":    "/home/runner/work/_temp/_runner_file_commands/set_env_0",
+		"GITHUB_OUTPUT": "/home/runner/work/_temp/_runner_file_commands/set_output_0",
+		"GITHUB_STATE":  "/home/runner/work/_temp/_runner_file_commands/save_state_0",
+	}
+})
 
 // debugsProfile reports a Chromium-family browser started with a DevTools
 // port or pipe: its --user-data-dir is read whole by whoever connects.

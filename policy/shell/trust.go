@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // Trust controls: the settings every later connection and commit relies on.
@@ -30,7 +31,7 @@ const (
 
 // trustControls looks at one command for the settings above.
 func (w *walker) trustControls(c *cmdCtx) {
-	if !trustProgs[c.prog] || len(c.argv) < 2 {
+	if !trustProgs()[c.prog] || len(c.argv) < 2 {
 		return
 	}
 	argv := argStrings(c.argv)
@@ -107,9 +108,11 @@ func (w *walker) trustControls(c *cmdCtx) {
 	}
 }
 
-var trustProgs = map[string]bool{"git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "conda": true,
-	"mamba": true, "micromamba": true, "composer": true, "security": true, "certutil": true, "keytool": true, "trust": true,
-	"networksetup": true, "gsettings": true, "netsh": true, "reg": true}
+var trustProgs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"git": true, "npm": true, "pnpm": true, "yarn": true, "pip": true, "pip3": true, "conda": true,
+		"mamba": true, "micromamba": true, "composer": true, "security": true, "certutil": true, "keytool": true, "trust": true,
+		"networksetup": true, "gsettings": true, "netsh": true, "reg": true}
+})
 
 // gitTrust: git -c KEY=VALUE and git config [scope] KEY VALUE.
 func (w *walker) gitTrust(argv []string, d func() string) {

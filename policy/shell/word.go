@@ -3,7 +3,6 @@ package shell
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -106,16 +105,7 @@ func (w *walker) evalWord(word *syntax.Word, sc *scope, dst []argVal) []argVal {
 	if hasBraceLit(word) {
 		cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), word.Parts...)}
 		if syntax.SplitBraces(cp) {
-			var words []*syntax.Word
-			ok := true
-			for bw, err := range expand.BracesSeq(nil, cp) {
-				if err != nil || len(words) >= maxBraceResults {
-					ok = false
-					break
-				}
-				words = append(words, bw)
-			}
-			if ok && len(words) > 0 {
+			if words, ok := braces(cp, maxBraceResults); ok && len(words) > 0 {
 				for i, bw := range words {
 					b := wordBuilder{w: w, sc: sc, fields: true, quiet: i > 0}
 					b.parts(bw.Parts, false)
