@@ -111,3 +111,13 @@ func echoesSpelled(c *cmdCtx) bool {
 	}
 	return false
 }
+
+// obfWord: one of argv holds a decoder's output.
+func obfWord(argv []argVal) bool {
+	for _, a := range argv {
+		if a.obf {
+			return true
+		}
+	}
+	return false
+}
