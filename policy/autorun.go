@@ -36,7 +36,7 @@ var autorunFormats = map[string]bool{
 	"pth": true, "vim": true, "elisp": true, "lines": true,
 	"json-keys": true, "yaml-keys": true, "toml-keys": true, "ini-keys": true, "xml-options": true,
 	"gitconfig": true, "gitattributes": true, "env-file": true, "ssh-config": true, "authorized-keys": true,
-	"desktop": true, "systemd": true, "plist": true, "crontab": true, "any-exec": true, "lockfile": true,
+	"desktop": true, "systemd": true, "plist": true, "crontab": true, "any-exec": true, "lockfile": true, "makefile": true,
 }
 
 // SignalAutorunUntrusted: content of a file that runs by itself would run

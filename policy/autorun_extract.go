@@ -111,6 +111,8 @@ func extractAutorun(e *autorunEntry, text string, fragment bool) []autorunCmd {
 		// the drivers it names are git config's: nothing of its own runs
 	case "lockfile":
 		lockfileSources(&l, text, keys)
+	case "makefile":
+		makefileCommands(&l, text) // autorun_make.go
 	}
 	settingCommands(&l, text, settings)
 	return l.out

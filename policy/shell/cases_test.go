@@ -43,8 +43,8 @@ var parseCases = []parseCase{
 	// ---- quote removal and expansion ----
 	{name: "split quotes", src: `r''m -r""f /`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}},
 	{name: "backslash program", src: `\rm -rf /tmp/x`, cmds: [][]string{argvOf("rm", "-rf", "/tmp/x")}, paths: []wantPath{wantP("/tmp/x", wantW)}},
-	{name: "ansi-c hex", src: `$'\x72\x6d' -rf /`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}},
-	{name: "ansi-c octal", src: `$'\162\155' x`, cmds: [][]string{argvOf("rm", "x")}, paths: []wantPath{wantP(testCwd+"/x", wantW)}},
+	{name: "ansi-c hex", src: `$'\x72\x6d' -rf /`, cmds: [][]string{argvOf("rm", "-rf", "/")}, paths: []wantPath{wantP("/", wantW)}, signals: []Signal{SignalObfuscatedExec}},
+	{name: "ansi-c octal", src: `$'\162\155' x`, cmds: [][]string{argvOf("rm", "x")}, paths: []wantPath{wantP(testCwd+"/x", wantW)}, signals: []Signal{SignalObfuscatedExec}},
 	{name: "ansi-c tab", src: `echo $'a\tb'`, cmds: [][]string{argvOf("echo", "a\tb")}},
 	{name: "mixed quotes", src: `"r"'m' "$HOME/x"`, cmds: [][]string{argvOf("rm", "/home/u/x")}, paths: []wantPath{wantP("/home/u/x", wantW)}},
 	{name: "tilde forms", src: `echo ~ ~/x ~u/y ~other/z "~/q"`, cmds: [][]string{argvOf("echo", "/home/u", "/home/u/x", "/home/u/y", "~other/z", "~/q")}},

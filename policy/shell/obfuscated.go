@@ -31,11 +31,17 @@ func (w *walker) decoderOut(c *cmdCtx) flowBits {
 	switch c.prog {
 	case "base64", "gbase64", "base32", "gbase32", "basenc", "xxd", "openssl", "gpg", "gpg2", "age", "rage", "uudecode", "rev", "tr", "printf", "echo":
 	default:
+		if unpacker(c.prog) {
+			if unpacks(c.prog, argStrings(c.argv)) {
+				return flowDecoded
+			}
+			return 0
+		}
 		if !isInterpName(c.prog) {
 			return 0
 		}
 	}
-	if decoderCmd(c.prog, argStrings(c.argv)) {
+	if decoderCmd(c.prog, argStrings(c.argv)) || echoesSpelled(c) {
 		return flowDecoded
 	}
 	return 0
@@ -141,7 +147,9 @@ var codeDecoders = []string{"b64decode", "base64.decode", "decodebytes", "a85dec
 	"bytes.fromhex", "codecs.decode", "zlib.decompress", "gzip.decompress", "marshal.loads", "decode('hex')",
 	`decode("hex")`, "'rot13'", `"rot13"`, "'rot_13'", "atob(", "'base64')", `"base64")`, "decode_base64", "mime::base64",
 	"unpack('m", `unpack("m`, "unpack1('m", "frombase64string", "pack('h", `pack("h`, "base64_decode", "str_rot13", "gzinflate",
-	"[char[]]", "-join"}
+	"[char[]]", "-join",
+	// text built from character codes (obfuscated_more.go's charCodes)
+	"fromcharcode(", "join(chr(", "join(map(chr", "map(chr,", "pack('c", `pack("c`, "pack('u", `pack("u`, "[char]0x"}
 
 // codeRunners are the calls that run a string as code or a command.
 var codeRunners = []string{"exec(", "eval(", "eval ", "os.system", "subprocess", "popen", "child_process", "execsync",

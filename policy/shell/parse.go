@@ -173,7 +173,9 @@ type walker struct {
 	dlDirs []string
 	// dlVars are variables assigned from a download.
 	dlVars      map[string]bool
-	obfVars     map[string]bool // variables assigned a decoder's output (obfuscated.go)
+	obfVars     map[string]bool   // variables assigned a decoder's output (obfuscated.go)
+	gitEnvCfg   map[string]string // GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n seen (trust.go)
+	obfFiles    map[string]bool   // absolute paths written with a decoder's output (obfuscated_more.go)
 	sawDownload bool
 
 	// fileTexts are files written in this program with statically known

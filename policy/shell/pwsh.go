@@ -138,6 +138,8 @@ var psSpecs = sync.OnceValue(func() map[string]psSpec {
 		"write-output":            {vals: []string{"inputobject"}, pos: []string{"inputobject"}},
 		"join-path":               {vals: []string{"path", "childpath", "additionalchildpath"}, pos: []string{"path", "childpath", "additionalchildpath"}},
 		"set-location":            {vals: []string{"path", "literalpath", "stackname"}, pos: []string{"path"}},
+		"import-certificate":      {vals: psCertVals, pos: []string{"filepath"}},
+		"import-pfxcertificate":   {vals: psCertVals, pos: []string{"filepath"}},
 		"compress-archive":        {vals: []string{"path", "literalpath", "destinationpath", "compressionlevel"}, pos: []string{"path", "destinationpath"}},
 		"send-mailmessage":        {vals: []string{"attachments", "smtpserver", "to", "from", "subject", "body", "port", "credential", "cc", "bcc"}, pos: []string{"to", "subject", "body"}},
 	}
@@ -518,6 +520,12 @@ func (t *psTranslator) command(cmd []psTok, depth int, piped bool) (string, bool
 		return "echo", false
 	case "join-path":
 		return "echo " + psBashWord(t.joinPath(&c, depth)), false
+	case "import-certificate", "import-pfxcertificate":
+		store := ""
+		if v, ok := c.get("certstorelocation"); ok {
+			store = t.val(v, depth)
+		}
+		return psImportCert(p("filepath"), store), false
 	}
 	if redirect != "" {
 		b += redirect

@@ -174,6 +174,9 @@ func (w *walker) checkExecDownloaded(abs string, sc *scope) {
 		w.extracted(text, sc.nested(nil))
 		w.foldedPaths(text, sc) // and, as code in any language, the paths it builds
 	}
+	if w.obfFiles[abs] {
+		w.signal(SignalObfuscatedExec, sc.detail())
+	}
 	if w.dlFiles[abs] {
 		w.signal(SignalDownloadExec, sc.detail())
 		return

@@ -34,6 +34,11 @@ func (w *walker) stdinSink(c *cmdCtx, kind flowBits) flow {
 // shell handles sh/bash/zsh … : -c STRING, a script file, or stdin.
 func (w *walker) shell(c *cmdCtx) flow {
 	argv := c.argv
+	if obfWord(argv[1:]) {
+		// decoded text anywhere in a shell's words (the code, an option
+		// the decoded text turned into, a script name): obfuscated_more.go
+		w.signal(SignalObfuscatedExec, c.sc.detail())
+	}
 	i := 1
 	cflag, sflag := false, false
 	for i < len(argv) {

@@ -244,8 +244,18 @@ func (w *walker) networksetupTrust(argv []string, d func() string) {
 	}
 }
 
-// trustEnv: a CA bundle variable pointed at a file in a temp place.
+// trustEnv: a CA bundle variable pointed at a file in a temp place, and
+// git's environment config (GIT_CONFIG_KEY_n=K GIT_CONFIG_VALUE_n=V is
+// git -c K=V for every git the shell starts, git(1)).
 func (w *walker) trustEnv(name, val string, sc *scope) {
+	if n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_"); ok {
+		w.gitEnvPair(n, val, true, sc)
+		return
+	}
+	if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok {
+		w.gitEnvPair(n, val, false, sc)
+		return
+	}
 	switch strings.ToUpper(name) {
 	case "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO",
 		"GIT_SSL_CAPATH", "PIP_CERT", "AWS_CA_BUNDLE", "NPM_CONFIG_CAFILE", "DENO_CERT", "CARGO_HTTP_CAINFO":
@@ -253,6 +263,33 @@ func (w *walker) trustEnv(name, val string, sc *scope) {
 			w.signal(SignalTrustSubverted, sc.detail())
 		}
 	}
+}
+
+// gitEnvPair remembers one half of GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n
+// and judges the pair as git -c once both are known.
+func (w *walker) gitEnvPair(n, s string, isKey bool, sc *scope) {
+	if n == "" || len(n) > 4 {
+		return
+	}
+	if w.gitEnvCfg == nil {
+		w.gitEnvCfg = make(map[string]string, 2)
+	}
+	k, v := "k"+n, "v"+n
+	if !isKey {
+		k, v = v, k
+	}
+	if len(w.gitEnvCfg) < 32 {
+		w.gitEnvCfg[k] = s
+	}
+	other, ok := w.gitEnvCfg[v]
+	if !ok {
+		return
+	}
+	key, val := s, other
+	if !isKey {
+		key, val = other, s
+	}
+	w.gitKeyTrust(strings.ToLower(key), val, false, sc.detail)
 }
 
 // proxyVars and insecureVars are the environment variables that, set for

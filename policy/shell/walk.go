@@ -200,6 +200,9 @@ func (w *walker) redirect(r *syntax.Redirect, sc *scope, f flow, stdinRedir bool
 	if acc&AccessWrite != 0 && f.bits&flowDL != 0 && (r.N == nil || r.N.Value == "1") {
 		w.markDownloaded(abs)
 	}
+	if acc&AccessWrite != 0 && f.bits&flowDecoded != 0 && (r.N == nil || r.N.Value == "1") {
+		w.markDecodedFile(abs)
+	}
 	if acc&AccessRead != 0 && (r.N == nil || r.N.Value == "0") && f.bits&(flowShellSink|flowInterpSink) != 0 && !stdinRedir {
 		w.checkExecDownloaded(abs, sc)
 	}

@@ -256,6 +256,7 @@ func (b *wordBuilder) parts(parts []syntax.WordPart, quoted bool) {
 		case *syntax.SglQuoted:
 			b.quoted = true
 			if p.Dollar {
+				b.a.obf = b.a.obf || spelledInEscapes(p.Value) // obfuscated_more.go
 				b.str(decodeANSIC(p.Value))
 			} else {
 				b.str(p.Value)
