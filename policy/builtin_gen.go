@@ -2,7 +2,7 @@
 
 package policy
 
-const builtinDigest = "11ad976436449b3506cee768337dfdcba29d43dcce569d96c4416af3e298d50e"
+const builtinDigest = "63d812ddc605c7c5bf5b79299dfeef75bcac3bcbde1beb601c4828a101c5a006"
 
 var builtinForbids = []rawRule{
 	{ID: "persist.authorized-keys", Path: &rawPath{Glob: strList{"**/.ssh/authorized_keys*"},
@@ -1147,12 +1147,20 @@ var builtinForbids = []rawRule{
 		To: strList{"host-unknown-issuer", "agent", "written", "label"},
 	},
 		Action: "ask", Reason: "a secret goes where Airlock cannot tell it belongs (a host that may not be its issuer, a sub-agent's prompt, a file's content, a host name label)", line: 1615},
+	{ID: "destroy.remote-state", Signal: strList{"remote-destroy"},
+		Action: "ask", Reason: "this deletes or rewrites state on a server others rely on (remote refs, a release, a database, a cluster, cloud data or its audit trail), or opens it to everyone, and cannot be undone from here", line: 1626},
+	{ID: "destroy.repo-history", Signal: strList{"history-destroy"},
+		Action: "ask", Reason: "deleting the repository's .git loses every commit, branch and stash that was never pushed", line: 1639},
+	{ID: "supply.publish", Signal: strList{"publish"},
+		Action: "ask", Reason: "publishing hands this code to everyone who installs it (or changes what they get — unpublish, yank, a moved tag, a new owner), and a stolen token does exactly this", line: 1647},
+	{ID: "persist.forge-access", Signal: strList{"access-grant"},
+		Action: "ask", Reason: "a key, a token scope, a runner, a webhook or a secret added to a forge account lets whoever holds it in later, after this session", line: 1656},
 	{ID: "exec.obfuscated", Signal: strList{"obfuscated-exec"},
-		Reason: "a program decoded on the spot (base64 -d, xxd -r, rev, tr, printf escapes, an interpreter's b64decode) and handed to a shell or interpreter cannot be reviewed", line: 1626},
+		Reason: "a program decoded on the spot (base64 -d, xxd -r, rev, tr, printf escapes, an interpreter's b64decode) and handed to a shell or interpreter cannot be reviewed", line: 1670},
 	{ID: "trust.subverted", Signal: strList{"trust-subverted"},
-		Reason: "a root certificate, a system or global proxy, or a hooks path handed to someone else lets them read or change every later connection or commit", line: 1634},
+		Reason: "a root certificate, a system or global proxy, or a hooks path handed to someone else lets them read or change every later connection or commit", line: 1678},
 	{ID: "trust.weakened", Signal: strList{"trust-weakened"},
-		Action: "ask", Reason: "TLS verification switched off for every later call (not one command's flag) lets anyone on the path serve code and read tokens", line: 1642},
+		Action: "ask", Reason: "TLS verification switched off for every later call (not one command's flag) lets anyone on the path serve code and read tokens", line: 1686},
 }
 
 var builtinIndicators = []rawIndicator{
