@@ -143,8 +143,9 @@ var effectTable = map[string][]effectFn{
 	"rm": {historyDestroy, remoteLocalDestroy}, "systemctl": {remoteLocalDestroy}, "docker": {remoteLocalDestroy, containerPublish},
 	"podman": {remoteLocalDestroy, containerPublish},
 	// publish.go
-	"npm": {npmPublish}, "pnpm": {npmPublish}, "yarn": {npmPublish}, "bun": {npmPublish}, "twine": {pyPublish},
-	"uv": {pyPublish}, "poetry": {pyPublish}, "flit": {pyPublish}, "hatch": {pyPublish}, "pdm": {pyPublish},
+	"npm": {npmPublish, typosquatInstall}, "pnpm": {npmPublish, typosquatInstall}, "yarn": {npmPublish, typosquatInstall},
+	"bun": {npmPublish, typosquatInstall}, "pip": {typosquatInstall}, "pip3": {typosquatInstall}, "pipx": {typosquatInstall}, "rye": {typosquatInstall}, "twine": {pyPublish},
+	"uv": {pyPublish, typosquatInstall}, "poetry": {pyPublish, typosquatInstall}, "flit": {pyPublish}, "hatch": {pyPublish}, "pdm": {pyPublish, typosquatInstall},
 	"cargo": {cargoPublish}, "gem": {gemPublish}, "dotnet": {nugetPublish}, "nuget": {nugetPublish}, "vsce": {extPublish},
 	"ovsx": {extPublish}, "jsr": {jsrPublish}, "deno": {jsrPublish}, "nerdctl": {containerPublish}, "buildah": {containerPublish},
 	"skopeo": {containerPublish}, "crane": {containerPublish}, "pod": {podPublish}, "mix": {mixPublish},
