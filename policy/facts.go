@@ -94,6 +94,13 @@ const (
 	signalTrustSubverted Signal = "trust-subverted"     // a root CA, a system proxy or the hooks path handed to someone else
 	signalTrustWeakened  Signal = "trust-weakened"      // TLS verification switched off for every later call
 	signalDepRedirect    Signal = "dependency-redirect" // a dependency replaced by code from another place
+
+	// effects on shared state (issue 17, branch h30-blind): policy/shell/effects.go and the files it names
+	signalRemoteDestroy  Signal = "remote-destroy"  // a server's data, refs, releases or audit trail deleted, or exposed to everyone
+	signalHistoryDestroy Signal = "history-destroy" // the repository's .git deleted
+	signalPublish        Signal = "publish"         // code handed to everyone who installs it, or what they get changed
+	signalAccessGrant    Signal = "access-grant"    // a key, scope, runner, webhook or secret added to a forge account
+	signalTyposquat      Signal = "typosquat"       // a package installed under a name one slip away from a popular one
 )
 
 // textFact is one string from the arguments (a value or a key).

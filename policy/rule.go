@@ -189,10 +189,11 @@ func compileRule(r rawRule, vars Vars, file string) (*Rule, error) {
 	for _, s := range r.Signal {
 		switch Signal(s) {
 		case signalDownloadExec, signalReverseShell, signalForkBomb, signalUnparsed, signalAutorunUntrusted, signalPathPlant, signalPkgSource,
-			signalObfuscatedExec, signalTrustSubverted, signalTrustWeakened, signalDepRedirect:
+			signalObfuscatedExec, signalTrustSubverted, signalTrustWeakened, signalDepRedirect,
+			signalRemoteDestroy, signalHistoryDestroy, signalPublish, signalAccessGrant, signalTyposquat:
 			out.signals = append(out.signals, Signal(s))
 		default:
-			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted, path-plant, package-source, obfuscated-exec, trust-subverted, trust-weakened or dependency-redirect", ruleName(r), s)
+			return nil, fmt.Errorf("rule %s: unknown signal %q: write download-exec, reverse-shell, fork-bomb, unparsed, autorun-untrusted, path-plant, package-source, obfuscated-exec, trust-subverted, trust-weakened, dependency-redirect, remote-destroy, history-destroy, publish, access-grant or typosquat", ruleName(r), s)
 		}
 		out.hasFacts = true
 	}

@@ -317,8 +317,8 @@ var parseCases = []parseCase{
 	{name: "python platform system", src: `python3 -c 'import platform, socket; print(platform.system(), socket.gethostname())'`},
 	{name: "sudo apt", src: `sudo apt-get install -y jq`, cmds: [][]string{argvOf("apt-get", "install", "-y", "jq")}},
 	{name: "docker", src: `docker run --rm -v "$PWD":/src alpine ls /src`, cmds: [][]string{argvOf("docker", "run", "--rm", "-v", testCwd+":/src", "alpine", "ls", "/src")}},
-	{name: "git push force is a command", src: `git push --force origin main`, cmds: [][]string{argvOf("git", "push", "--force", "origin", "main")}},
-	{name: "git push plus refspec", src: `git push origin +main`, cmds: [][]string{argvOf("git", "push", "origin", "+main")}},
+	{name: "git push force is a command", src: `git push --force origin main`, cmds: [][]string{argvOf("git", "push", "--force", "origin", "main")}, signals: []Signal{SignalRemoteDestroy}},
+	{name: "git push plus refspec", src: `git push origin +main`, cmds: [][]string{argvOf("git", "push", "origin", "+main")}, signals: []Signal{SignalRemoteDestroy}},
 	{name: "crontab pipeline", src: `crontab -l | { cat; echo '* * * * * x'; } | crontab -`, cmds: [][]string{argvOf("crontab", "-l"), argvOf("cat"), argvOf("echo", "* * * * * x"), argvOf("crontab", "-")}},
 	{name: "comment only", src: `# just a comment`},
 

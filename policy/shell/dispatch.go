@@ -124,6 +124,7 @@ func (w *walker) dispatch(c *cmdCtx) ([]argVal, flow) {
 	w.packageSource(c)
 	w.remoteRun(c)
 	w.trustControls(c)
+	w.effects(c)
 	if c.prog == "set" || c.prog == "shift" {
 		setPositionals(c)
 	}

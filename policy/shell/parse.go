@@ -209,6 +209,9 @@ type walker struct {
 	activeFunc map[string]bool
 
 	// aliases defined so far (Claude Code's shell may expand them).
+	// remoteDepth > 0 while the words of a remote shell are walked (ssh HOST
+	// 'cmd', ansible -a 'cmd'): remote_destroy.go judges them as that host's
+	remoteDepth int
 	aliases     map[string]string
 	activeAlias map[string]bool
 }

@@ -183,7 +183,9 @@ func (w *walker) ssh(c *cmdCtx) flow {
 			sc = w.sub(c.sc)
 			sc.dir = w.home
 		}
+		w.remoteDepth++
 		w.nestedProgram(code.s, sc, nil)
+		w.remoteDepth--
 	}
 	return flow{}
 }
