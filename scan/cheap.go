@@ -485,7 +485,10 @@ func (s *needleSet) at(p []byte, n, i int) uint {
 
 // resultNeedleSet is built on first use: a hook process that reads no
 // result (every pre-tool call) does not build its index.
-var resultNeedleSet = sync.OnceValue(func() *needleSet {
+var resultNeedleSet = sync.OnceValue(func() *needleSet { return newNeedleSet(resultNeedleList()) })
+
+// resultNeedleList is every needle of the cheap pass with its mark.
+func resultNeedleList() []needle {
 	var ns []needle
 	for _, n := range resultNeedles {
 		ns = append(ns, needle{n: n, mark: hitNeedle})
@@ -496,8 +499,8 @@ var resultNeedleSet = sync.OnceValue(func() *needleSet {
 			ns = append(ns, needle{n: n, mark: g.mark, at: g.at, after: g.after})
 		}
 	}
-	return newNeedleSet(ns)
-})
+	return ns
+}
 
 // foldedWord: a letter or digit of a folded text (the fold drops '_').
 func foldedWord(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
