@@ -109,8 +109,11 @@ func withheldText(tool, what string) string {
 func neutraliseNative(raw, tool, what string, withhold bool) (string, bool) {
 	var edits []jsonwalk.Edit
 	scan.ReadAnswer(raw, func(s scan.AnswerString) {
+		if !s.Reading.Changed() && !(s.Reading.Taints && withhold) {
+			return // it taints, delivered as it came
+		}
 		out := s.Reading.Out
-		if s.Reading.Inject && withhold {
+		if s.Reading.Taints && withhold {
 			out = withheldText(tool, what)
 		}
 		edits = append(edits, jsonwalk.Edit{A: s.A, B: s.B, With: jsonwalk.Quote(out)})

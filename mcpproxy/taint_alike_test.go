@@ -97,14 +97,38 @@ func taintCorpus(t *testing.T) []taintCase {
 // tainted by the same measure whichever front end saw the result. No
 // ordinary result taints either, and the injection corpus is not vacuous.
 func TestHookAndProxyTaintAlike(t *testing.T) {
+	cs := taintCorpus(t)
+	hookSays, proxySays := taintVerdicts(t, cs)
+	tainted := 0
+	for i, c := range cs {
+		h := hookSays[i]
+		switch {
+		case h != proxySays[i]:
+			t.Errorf("%s: the hook taints %v, the proxy %v", c.name, h, proxySays[i])
+		case c.benign && h:
+			t.Errorf("%s: an ordinary result taints the session", c.name)
+		case h:
+			tainted++
+		}
+	}
+	if tainted < 40 {
+		t.Errorf("only %d of %d results of the injection corpus taint: the corpus went missing or the verdict went blind", tainted, len(cs))
+	}
+	t.Logf("%d results, %d tainting in both front ends", len(cs), tainted)
+}
+
+// taintVerdicts runs each case through both front ends: the proxy's
+// result filter and the post-tool hook (a Claude Code PostToolUse event
+// of an MCP tool, each in a session of its own), and says which taint.
+func taintVerdicts(t *testing.T, cs []taintCase) (hookSays, proxySays []bool) {
+	t.Helper()
 	root := t.TempDir()
 	env := airlockhome.Env{Home: filepath.Join(root, "home"), User: "dev", Tmp: filepath.Join(root, "tmp"),
 		AirlockHome: filepath.Join(root, "airlock"), Getenv: func(string) string { return "" }}
 	if err := os.MkdirAll(filepath.Join(env.Home, "proj"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cs := taintCorpus(t)
-	proxySays := make([]bool, len(cs))
+	proxySays = make([]bool, len(cs))
 	for i, c := range cs {
 		_, found := readResults("tools/call", c.result)
 		for _, f := range found {
@@ -126,26 +150,85 @@ func TestHookAndProxyTaintAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hookSays := map[string]bool{}
+	bySession := map[string]bool{}
 	for _, r := range recs {
 		if r.Event == "taint" {
-			hookSays[r.Session] = true
+			bySession[r.Session] = true
 		}
 	}
-	tainted := 0
-	for i, c := range cs {
-		h := hookSays[fmt.Sprintf("s%d", i)]
+	hookSays = make([]bool, len(cs))
+	for i := range cs {
+		hookSays[i] = bySession[fmt.Sprintf("s%d", i)]
+	}
+	return hookSays, proxySays
+}
+
+// TestEveryInjectionCorpusFileTaints: each file of the injection corpus
+// (the instruction files the static scanner judges high, its poisoned
+// project files, the poisoned tool definitions), handed to the model as
+// an MCP result, taints the session in both front ends: as a text
+// result, or for a JSON file as structured content (each string read on
+// its own). A file that does not is listed below with why; a listed one
+// that taints is an error too, so the table stays true.
+func TestEveryInjectionCorpusFileTaints(t *testing.T) {
+	exceptions := map[string]string{
+		// a write-up of the attack next to the attack itself (tools.json, which taints)
+		"../testdata/scan/poisoned/rug-pull-issue-search/NOTES.md": "describes the rug pull in prose; the poisoned definition is tools.json",
+		// the skill only runs its script; the script (diag.sh) is the reverse shell, and taints
+		"../testdata/scan/poisoned/skill-reverse-shell/.claude/skills/net-diag/SKILL.md": "names a script to run and holds nothing of the attack; scripts/diag.sh does",
+		// the credential is named by a property's key, the destination by its description
+		"../scan/testdata/poisoned/property-name.json": "the credential is a JSON key (contents_of_dot_ssh_id_rsa): a result's strings are read, its keys are not; as a tool definition the toolset scan holds it",
+	}
+	var files []string
+	for _, root := range []string{"../testdata/scan/poisoned", "../scan/testdata/poisoned"} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	high, _ := filepath.Glob("../scan/testdata/text/instructions.high.*")
+	files = append(files, high...)
+	var cs []taintCase
+	of := []int{} // the file of each case
+	for i, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, taintCase{name: p, result: `{"content":[{"type":"text","text":` + string(jsonwalk.Quote(string(b))) + `}]}`})
+		of = append(of, i)
+		if json.Valid(b) {
+			cs = append(cs, taintCase{name: p + " (structured)", result: `{"content":[],"structuredContent":` + string(b) + `}`})
+			of = append(of, i)
+		}
+	}
+	hookSays, proxySays := taintVerdicts(t, cs)
+	taints := make([]bool, len(files))
+	for i := range cs {
+		if hookSays[i] != proxySays[i] {
+			t.Errorf("%s: the hook taints %v, the proxy %v", cs[i].name, hookSays[i], proxySays[i])
+		}
+		taints[of[i]] = taints[of[i]] || (hookSays[i] && proxySays[i])
+	}
+	n := 0
+	for i, p := range files {
+		why, excepted := exceptions[p]
 		switch {
-		case h != proxySays[i]:
-			t.Errorf("%s: the hook taints %v, the proxy %v", c.name, h, proxySays[i])
-		case c.benign && h:
-			t.Errorf("%s: an ordinary result taints the session", c.name)
-		case h:
-			tainted++
+		case !taints[i] && !excepted:
+			t.Errorf("%s: a file of the injection corpus does not taint the session", p)
+		case taints[i] && excepted:
+			t.Errorf("%s taints now: drop it from the exceptions (%s)", p, why)
+		case taints[i]:
+			n++
 		}
 	}
-	if tainted < 40 {
-		t.Errorf("only %d of %d results of the injection corpus taint: the corpus went missing or the verdict went blind", tainted, len(cs))
+	if n < 45 {
+		t.Fatalf("only %d files of the injection corpus read: the corpus went missing", n)
 	}
-	t.Logf("%d results, %d tainting in both front ends", len(cs), tainted)
+	t.Logf("%d of %d files taint; %d excepted", n, len(files), len(exceptions))
 }

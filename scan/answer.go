@@ -15,7 +15,8 @@ import "github.com/agentairlock/airlock/internal/jsonwalk"
 var unread = map[string]bool{"type": true, "mimeType": true, "uri": true, "uriTemplate": true, "data": true, "blob": true,
 	"_meta": true, "resultType": true, "role": true, "annotations": true, "jsonrpc": true, "code": true}
 
-// AnswerString is one string of an answer that ReadResult changed.
+// AnswerString is one string of an answer that ReadResult changed or that
+// taints (a caller that rewrites the answer edits only what Changed).
 type AnswerString struct {
 	A, B    int           // its span in the answer, quotes included
 	Path    func() string // its place ("content[0].text"), built when asked
@@ -24,7 +25,7 @@ type AnswerString struct {
 
 // ReadAnswer reads every string of the JSON value raw that a model reads
 // and calls fn for each one ReadResult changed (instructions, hidden
-// text, control sequences), in order. A string whose escapes read as
+// text, control sequences) or that taints, in order. A string whose escapes read as
 // nothing to act on is not decoded (QuietJSON).
 func ReadAnswer(raw string, fn func(AnswerString)) {
 	jsonwalk.EachString(raw, unread, func(path func() string, a, b int, esc bool) {
@@ -32,7 +33,7 @@ func ReadAnswer(raw string, fn func(AnswerString)) {
 			return // no need to decode it to know
 		}
 		r := ReadResult(jsonwalk.Text(raw, a, b, esc))
-		if r.Changed() {
+		if r.Changed() || r.Taints {
 			fn(AnswerString{A: a, B: b, Path: path, Reading: r})
 		}
 	})
@@ -41,12 +42,12 @@ func ReadAnswer(raw string, fn func(AnswerString)) {
 // AnswerInjected judges an answer on its way to the model (the JSON value raw:
 // an MCP tool's result or content, a fetched page's, a search's, or a
 // JSON string for a text): it is injected when one of its strings
-// carries instructions to the model or hides text (ReadResult's Inject),
-// which taints the session. why names the evidence and id the indicator
+// taints the session (ReadResult's Taints: instructions to the model,
+// hidden text, or what the full scan judges an attack). why names the evidence and id the indicator
 // behind it, for the taint's provenance.
 func AnswerInjected(raw string) (why, id string, ok bool) {
 	ReadAnswer(raw, func(s AnswerString) {
-		if !ok && s.Reading.Inject {
+		if !ok && s.Reading.Taints {
 			why, id, ok = s.Reading.Reason, s.Reading.Rule(), true
 		}
 	})
@@ -56,7 +57,7 @@ func AnswerInjected(raw string) (why, id string, ok bool) {
 // Injected is AnswerInjected for one text (a failed tool's error message).
 func Injected(s string) (why, id string, ok bool) {
 	r := ReadResult(s)
-	if !r.Inject {
+	if !r.Taints {
 		return "", "", false
 	}
 	return r.Reason, r.Rule(), true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -47,10 +48,34 @@ func cheapPass(s string, json bool) bool {
 	clear(p[n:])
 	found := resultNeedleSet().find(p, n)
 	switch {
-	case found&hitNeedle != 0:
+	case found&(hitNeedle|hitExec) != 0:
 		return true
 	case found&hitUser != 0 && containsAny(lower, concealNeedles):
 		return true
+	case found&hitEvalCall != 0 && containsAny(lower, evalWith):
+		return true
+	case found&hitSecret != 0 && (found&hitCollector != 0 || mayExfil(lower)):
+		return true
+	case found&hitCollector != 0 && containsAny(lower, secretAny):
+		return true
+	}
+	return false
+}
+
+// mayExfil reports whether the folded text t may hold what an
+// exfiltration indicator needs (other than a collector's host, which is
+// a needle): asked only where a credential's needle was seen, since a
+// credential named with somewhere to send it is what makes an attack.
+func mayExfil(t []byte) bool {
+	switch {
+	case containsAny(t, exfilWith):
+		return true
+	case containsAny(t, sendVerbs) && bytes.Contains(t, []byte(" to ")):
+		return true // exfil.send: a verb, " to ", a destination
+	case bytes.Contains(t, []byte("http")) && containsAny(t, placeholders):
+		return true // exfil.payload: a URL with a slot for the data
+	case bytes.Contains(t, []byte("cc")) && bytes.IndexByte(t, '@') >= 0:
+		return true // exfil.email: bcc or cc with an address
 	}
 	return false
 }
@@ -149,7 +174,8 @@ func ampFold(s string) (byte, int) {
 	if n == 0 {
 		return '&', 0
 	}
-	if m := foldClass[byte(r)]; m >= 3 {
+	if m := foldClass[byte(r)]; m >= 3 || m == classSkip {
+		// an entity for '_' or '*' folds away as the character does
 		return m, n - 1
 	}
 	return byte(r), n - 1
@@ -224,34 +250,54 @@ var shortText, shortJSON = func() (t, j [256]byte) {
 // after the text). A bit of the bitmap says whether a key is a needle's;
 // only there are they compared.
 type needleSet struct {
-	bits    [1 << 16 / 64]uint64
+	bits    [1 << keyBits / 64]uint64
 	bucket  [257]uint16 // the entries whose key's high byte is b: entries[bucket[b]:bucket[b+1]]
 	entries []needleAt  // by key
 }
 
 type needleAt struct {
-	key  uint16
-	off  int8  // where the four keyed bytes start in the needle (-1: the byte before it)
-	mark uint8 // what finding it means: hitNeedle, or a word that needs another (hitUser, hitDefault)
+	key  uint32
+	off  int8  // where the four keyed bytes start in the needle (-1: the byte before it; keyAt)
+	mark uint8 // what finding it means: hitNeedle, or a word that needs another (hitUser, hitDefault …)
+	at   uint8 // where it may stand: anywhere, at a word's start (atWord), glued to a word before it (atGlued)
 	n    string
 }
 
+// Where a needle may stand in the folded text, as the indicator's
+// pattern requires: atWord after a byte that is not a letter or digit
+// (the pattern's \b: "curl", not "libcurl"), atGlued right after one
+// ("DEPLOY_TOKEN", which folds to "deploytoken").
+const (
+	atAny uint8 = iota
+	atWord
+	atGlued
+)
+
 // What the needles found.
 const (
-	hitNeedle  uint = 1 << iota // a needle: read the text whole
-	hitUser                     // "user": concealment, with concealNeedles
-	hitDefault                  // "default", "standard": with defaultBefore
+	hitNeedle    uint = 1 << iota // a needle: read the text whole
+	hitUser                       // "user": concealment, with concealNeedles
+	hitDefault                    // "default", "standard": with defaultBefore
+	hitExec                       // what a download-and-execute, a reverse shell or decoded code run needs: read the text whole
+	hitEvalCall                   // eval( or exec(: code run from what evalWith names
+	hitSecret                     // a credential's name or material: with somewhere to send it (mayExfil, a collector)
+	hitCollector                  // a collector's host: with a credential (hitSecret, secretAny)
 )
 
 // quadPad is the padding find reads after a folded text: four keys from
 // one load at its last byte or two.
 const quadPad = 8
 
-// quad is the key of the four bytes of w (little-endian): the high 16
-// bits of a multiplicative hash.
-func quad(w uint32) uint16 { return uint16((w * 0x9e3779b1) >> 16) }
+// keyBits is how many bits a key has: the bitmap is 1<<keyBits bits
+// (32 KB), sparse enough that few keys of ordinary text fall on a
+// needle's by chance.
+const keyBits = 18
 
-func quadOf(a, b, c, d byte) uint16 {
+// quad is the key of the four bytes of w (little-endian): the high
+// keyBits bits of a multiplicative hash.
+func quad(w uint32) uint32 { return (w * 0x9e3779b1) >> (32 - keyBits) }
+
+func quadOf(a, b, c, d byte) uint32 {
 	return quad(uint32(a) | uint32(b)<<8 | uint32(c)<<16 | uint32(d)<<24)
 }
 
@@ -266,28 +312,97 @@ var foldedBytes = func() (bs []byte) {
 	return bs
 }()
 
-func newNeedleSet(ns []string, marks map[string]uint) *needleSet {
+// riskMarks are the marks of riskNeedles, which are keyed where they
+// are rarest (keyAt); the others are keyed by their start.
+const riskMarks = hitExec | hitEvalCall | hitSecret | hitCollector
+
+// needle is one needle with what it means and where it may stand: at
+// (the byte before it, atWord or atGlued) and after (the byte after a
+// needle of three bytes: afterWord, afterOther). Where they are known,
+// a short needle is keyed only by the neighbours it can have, so fewer
+// keys of ordinary text ("func " for "nc ") are candidates.
+type needle struct {
+	n         string
+	mark      uint
+	at, after uint8
+}
+
+// What the byte after a needle of three bytes may be.
+const (
+	afterWord  uint8 = 1 // a letter or digit ("ghp" of a token, which folds to "ghpabc…")
+	afterOther uint8 = 2 // not one ("iex" before its argument)
+)
+
+// neighbours are the bytes a folded text can hold next to a needle:
+// all of foldedBytes when c is 0, else those that are letters or digits
+// when c is word, those that are not when c is other.
+func neighbours(c, word, other uint8) []byte {
+	if c != word && c != other {
+		return foldedBytes
+	}
+	var bs []byte
+	for _, x := range foldedBytes {
+		if foldedWord(x) == (c == word) {
+			bs = append(bs, x)
+		}
+	}
+	return bs
+}
+
+// keyAt is where in a needle of five bytes or more its two keys start:
+// the two fours that ordinary text holds least (by the letters' rank in
+// English text, punctuation and digits rarest), so that "requestbin." is
+// keyed by "tbin" and "bin.", not by the "requ" of every request_id.
+func keyAt(n string) int {
+	best, at := -1, 0
+	for j := 0; j+5 <= len(n); j++ {
+		score := 0
+		for _, c := range []byte(n[j : j+5]) {
+			score += rarity(c)
+		}
+		if score > best {
+			best, at = score, j
+		}
+	}
+	return at
+}
+
+// rarity ranks a byte of folded text: the commonest letters and the space
+// lowest.
+func rarity(c byte) int {
+	const common = " etaoinsrhldcumfpgwybvkxjqz"
+	if i := strings.IndexByte(common, c); i >= 0 {
+		return i
+	}
+	return len(common) + 4
+}
+
+func newNeedleSet(ns []needle) *needleSet {
 	s := &needleSet{}
-	for _, n := range ns {
-		mark := uint8(hitNeedle)
-		if m, ok := marks[n]; ok {
-			mark = uint8(m)
+	for _, nd := range ns {
+		n, mark, where := nd.n, uint8(nd.mark), nd.at
+		add := func(k uint32, off int8) {
+			s.entries = append(s.entries, needleAt{key: k, off: off, mark: mark, at: where, n: n})
 		}
-		add := func(k uint16, off int8) {
-			s.entries = append(s.entries, needleAt{key: k, off: off, mark: mark, n: n})
-		}
+		before := neighbours(where, atGlued, atWord)
 		switch {
 		case len(n) >= 5:
-			add(quadOf(n[0], n[1], n[2], n[3]), 0)
-			add(quadOf(n[1], n[2], n[3], n[4]), 1)
+			j := 0
+			if nd.mark&riskMarks != 0 {
+				j = keyAt(n)
+			}
+			add(quadOf(n[j], n[j+1], n[j+2], n[j+3]), int8(j))
+			add(quadOf(n[j+1], n[j+2], n[j+3], n[j+4]), int8(j+1))
 		case len(n) == 4:
 			add(quadOf(n[0], n[1], n[2], n[3]), 0)
-			for _, x := range foldedBytes {
+			for _, x := range before {
 				add(quadOf(x, n[0], n[1], n[2]), -1)
 			}
 		default:
-			for _, x := range foldedBytes {
+			for _, x := range neighbours(nd.after, afterWord, afterOther) {
 				add(quadOf(n[0], n[1], n[2], x), 0)
+			}
+			for _, x := range before {
 				add(quadOf(x, n[0], n[1], n[2]), -1)
 			}
 		}
@@ -295,7 +410,7 @@ func newNeedleSet(ns []string, marks map[string]uint) *needleSet {
 	slices.SortStableFunc(s.entries, func(x, y needleAt) int { return int(x.key) - int(y.key) })
 	for _, e := range s.entries {
 		s.bits[e.key/64] |= 1 << (e.key % 64)
-		s.bucket[int(e.key>>8)+1]++ // fewer than 65536 entries: TestNeedleKeysFit
+		s.bucket[int(e.key>>(keyBits-8))+1]++ // fewer than 65536 entries: TestNeedleKeysFit
 	}
 	for b := 1; b <= 256; b++ {
 		s.bucket[b] += s.bucket[b-1]
@@ -348,9 +463,12 @@ func (s *needleSet) at(p []byte, n, i int) uint {
 	k := quad(binary.LittleEndian.Uint32(p[i : i+4]))
 	t := p[:n]
 	var found uint
-	for _, e := range s.entries[s.bucket[k>>8]:s.bucket[int(k>>8)+1]] {
+	for _, e := range s.entries[s.bucket[k>>(keyBits-8)]:s.bucket[int(k>>(keyBits-8))+1]] {
 		start := i - int(e.off)
 		if e.key != k || start < 0 || start+len(e.n) > n || string(t[start:start+len(e.n)]) != e.n {
+			continue
+		}
+		if e.at != atAny && (start > 0 && foldedWord(t[start-1])) != (e.at == atGlued) {
 			continue
 		}
 		if e.mark == uint8(hitDefault) {
@@ -367,10 +485,25 @@ func (s *needleSet) at(p []byte, n, i int) uint {
 
 // resultNeedleSet is built on first use: a hook process that reads no
 // result (every pre-tool call) does not build its index.
-var resultNeedleSet = sync.OnceValue(func() *needleSet {
-	return newNeedleSet(append(resultNeedles, "user", "default", "standard"),
-		map[string]uint{"user": hitUser, "default": hitDefault, "standard": hitDefault})
-})
+var resultNeedleSet = sync.OnceValue(func() *needleSet { return newNeedleSet(resultNeedleList()) })
+
+// resultNeedleList is every needle of the cheap pass with its mark.
+func resultNeedleList() []needle {
+	var ns []needle
+	for _, n := range resultNeedles {
+		ns = append(ns, needle{n: n, mark: hitNeedle})
+	}
+	ns = append(ns, needle{n: "user", mark: hitUser}, needle{n: "default", mark: hitDefault}, needle{n: "standard", mark: hitDefault})
+	for _, g := range riskNeedles {
+		for _, n := range g.ns {
+			ns = append(ns, needle{n: n, mark: g.mark, at: g.at, after: g.after})
+		}
+	}
+	return ns
+}
+
+// foldedWord: a letter or digit of a folded text (the fold drops '_').
+func foldedWord(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // base64Text reports a base64 run in s long enough to be reported that
 // decodes to text (its start is enough to tell): a picture is binary. In

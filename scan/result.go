@@ -24,8 +24,16 @@ type Reading struct {
 	Findings []Finding // every finding of the full scan (nil when the cheap pass found nothing to read)
 	Inject   bool      // it carries instructions to the model or hides text: warn, neutralise, taint
 	Control  bool      // it carries terminal control sequences (made inert in Out)
-	Reason   string    // one line for the person and the model when Inject or Control
-	Out      string    // the text to deliver: s itself when nothing needed changing
+	// Taints: the session that reads it is tainted. Inject, or what the
+	// full scan judges an attack in its own right (Poisoned): a
+	// download-and-execute, a reverse shell, code that runs what it
+	// fetches, a credential named with somewhere to send it. Only what
+	// Inject covers is neutralised: the rest is delivered as it came
+	// (a README's install line is the data the agent asked for), but the
+	// actions a person should see after it now ask.
+	Taints bool
+	Reason string // one line for the person and the model when Inject, Control or Taints
+	Out    string // the text to deliver: s itself when nothing needed changing
 }
 
 // Changed reports whether the text delivered differs from the text read.
@@ -60,10 +68,12 @@ func readWhole(s string) Reading {
 		}
 	}
 	r.Inject = hiding || (high && injected)
-	if !r.Changed() {
+	bad, why := Poisoned(untruncated(fs))
+	r.Taints = r.Inject || bad
+	if !r.Changed() && !r.Taints {
 		return r
 	}
-	if bad, why := Poisoned(fs); bad {
+	if bad {
 		r.Reason = why
 	}
 	if r.Reason == "" {
@@ -76,6 +86,17 @@ func readWhole(s string) Reading {
 	}
 	r.Out = neutralise(s, fs, r.Inject)
 	return r
+}
+
+// untruncated is fs without scan.truncated: a text too long to read whole
+// is not an attack for being long (ReadResult does not act on it).
+func untruncated(fs []Finding) []Finding {
+	for i, f := range fs {
+		if f.ID == "scan.truncated" {
+			return append(slices.Clip(fs[:i]), fs[i+1:]...)
+		}
+	}
+	return fs
 }
 
 // neutralise rewrites s so what it found cannot act: instructions are
@@ -225,3 +246,59 @@ var defaultBefore = []string{"instead of", "rather than", "in place of", "over "
 
 // concealNeedles: with "user", the words concealment is made of.
 var concealNeedles = []string{"tell", "told", "inform", "notif", "alert", "hide", "know", "see", "notic", "aware", "learn", "find out"}
+
+// riskNeedles are what the indicators Taints adds to Inject need, folded
+// as the cheap pass folds (lower case, '_' and '*' dropped, white space one
+// space, '>' a space): each alternative of each pattern holds one of
+// its group's, at the place the group says. TestCheapPassMissesNothing
+// and FuzzNeedleKeys hold the cheap pass to it.
+var riskNeedles = []struct {
+	mark      uint
+	at, after uint8
+	ns        []string
+}{
+	// exec.download-exec, exec.base64-exec, exec.reverse-shell: alone
+	{hitExec, atWord, 0, []string{"curl", "wget", "invoke-expression", "nc ", "ncat ", "mkfifo", "socat", "base64 -", "frombase64string", "powershell"}},
+	{hitExec, atWord, afterOther, []string{"iex"}},
+	{hitExec, atAny, 0, []string{"/dev/tcp/", "/dev/udp/", "sh -i &", "sh -i&", "sh -i <&", "sh -i<&", "-c import socket", "-c 'import socket", "-c \"import socket"}},
+	// exec.eval-fetched and exec.base64-exec's eval(atob(…)): with evalWith
+	{hitEvalCall, atWord, 0, []string{"eval(", "eval (", "exec(", "exec (", "new function"}},
+	{hitEvalCall, atAny, 0, []string{"(eval", "( eval"}},
+	// secret.path, secret.dotenv, secret.var, secret.key-material
+	{hitSecret, atAny, 0, []string{".ssh", "idrsa", "iddsa", "idecdsa", "ided25519", "id rsa", "id dsa", "id ecdsa", "id ed25519",
+		".aws", ".netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials", ".gnupg", ".password-store", ".docker", ".kube", "gcloud",
+		"applicationdefaultcredentials", "mcp.json", "claudedesktopconfig", ".claude.json", "/etc/shadow", "/etc/gshadow", "/etc/sudoers",
+		"/etc/master.passwd", "keychain", "security find-", "gh/hosts.y", "gh\\hosts.y", "wallet.dat", ".env",
+		"awssecretaccesskey", "awsaccesskeyid", "awssessiontoken", "githubtoken", "ghtoken", "githubpat", "gitlabtoken", "openaiapikey",
+		"anthropicapikey", "googleapikey", "geminiapikey", "huggingfacetoken", "hftoken", "npmtoken", "pypitoken", "slacktoken",
+		"slackbottoken", "stripesecretkey", "stripeapikey", "databaseurl", "dockerpassword", "-----begin", "xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"}},
+	{hitSecret, atWord, afterWord, []string{"ghp", "gho", "ghu", "ghs", "ghr"}},
+	{hitSecret, atWord, 0, []string{"sk-"}},
+	// secret.var-generic: NAME_TOKEN, $STRIPE_SECRET
+	{hitSecret, atGlued, 0, []string{"token", "secret", "apikey", "password", "passwd", "privatekey", "accesskey"}},
+	// exfil.collector
+	{hitCollector, atAny, 0, []string{"webhook.site", "requestbin.", "pipedream.net", "ngrok", "interact.sh", "interactsh.com", "oast.",
+		"oastify.com", "burpcollaborator.net", "pastebin.com", "transfer.sh", "/api/webhooks", "hooks.slack.com/", "requestcatcher.com",
+		"beeceptor.com", "hookbin.com", "canarytokens.", "dnslog.cn", "ceye.io", "loca.lt", "serveo.net", "trycloudflare.com", "0x0.st",
+		"paste.ee", "ptpb.pw", "termbin.com"}},
+}
+
+// evalWith: what code run by eval( or exec( comes from (exec.eval-fetched,
+// exec.base64-exec).
+var evalWith = []string{"curl", "wget", "fetch", "requests.get", "urlopen", "urllib", "http.get", "axios.get", "get(", "get (",
+	"b64decode", "atob", "buffer.from"}
+
+// exfilWith: what exfil.upload, exfil.via-argument and the word
+// exfiltrate need (with a credential's needle: mayExfil).
+var exfilWith = []string{"exfiltrat", "requests.p", "method", "urllib.request", "scp", "rsync", "its ", "their ", "content"}
+
+// sendVerbs are exfil.send's verbs ("email" holds "mail").
+var sendVerbs = []string{"send", "post", "upload", "forward", "transmit", "submit", "leak", "beacon", "mail"}
+
+// placeholders are exfil.payload's slots for the data after a query key.
+var placeholders = []string{"={", "=$", "=`", "=<", "=[", "=%s", "=base64", "=b64"}
+
+// secretAny: any mention of a credential (a collector with one is an
+// attack: exfil.collector with any secret finding).
+var secretAny = []string{"key", "token", "secret", "passw", "credential", "passphrase", "mnemonic", "seed phrase", "session",
+	"variables", "printenv", "/proc/", "environ"}
