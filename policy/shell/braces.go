@@ -1,3 +1,7 @@
+// This file is derived from mvdan.cc/sh/v3/expand/braces.go,
+// Copyright (c) 2018, Daniel Martí <mvdan@mvdan.cc>, BSD-3-Clause
+// (the module's LICENSE); a rewrite of our own is left to do.
+
 package shell
 
 import (
